@@ -1,0 +1,214 @@
+"""Cards as typed, immutable data (R8.4, R8.7, R12.1, R15).
+
+A `Card` is one row of a card-set spreadsheet after parsing: plain numbers as fields, behaviour
+as effect specs from the card language (`engine.language`). The engine never sees a cell's text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class CardType(str, Enum):
+    """The six card types of R8.4."""
+
+    UNIT = "unit"
+    SPELL = "spell"
+    ARTIFACT = "artifact"
+    EQUIPMENT = "equipment"
+    POTION = "potion"
+    INTENTION = "intention"
+
+    @property
+    def is_permanent(self) -> bool:
+        """Units, artifacts, equipment and potions are permanents (R8.4)."""
+        return self in PERMANENT_TYPES
+
+    @property
+    def is_equipment(self) -> bool:
+        """Potions are equipment with durability 1 (R15.8)."""
+        return self in (CardType.EQUIPMENT, CardType.POTION)
+
+    @property
+    def is_artifact(self) -> bool:
+        """Equipment and potions are artifacts too (R15.5, R15.8)."""
+        return self in (CardType.ARTIFACT, CardType.EQUIPMENT, CardType.POTION)
+
+
+PERMANENT_TYPES = frozenset({CardType.UNIT, CardType.ARTIFACT, CardType.EQUIPMENT, CardType.POTION})
+
+
+class Side(str, Enum):
+    """Whose permanents a target may be, seen from the acting player."""
+
+    ANY = "any"
+    ENEMY = "enemy"
+    FRIENDLY = "friendly"
+
+
+class TargetKind(str, Enum):
+    """What an effect acts on."""
+
+    NONE = "none"  # the acting player (draw, gain, score ...)
+    SELF = "self"  # the permanent the effect belongs to
+    UNIT = "unit"
+    PERMANENT = "permanent"
+    ARTIFACT = "artifact"
+    OPPONENT = "opponent"  # a player, chosen like a target
+    FIELD = "field"  # a field, e.g. the origin of a push (R14.1)
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """An effect's target: `target enemy unit in range 3`, `each friendly unit in range 1`, `self`.
+
+    `each` means every matching permanent (no choice, nothing announced); otherwise one is chosen
+    when the action is announced (R6.4). `range` counts from the source permanent; for a spell,
+    from any permanent its controller controls (R10.1).
+    """
+
+    kind: TargetKind = TargetKind.NONE
+    side: Side = Side.ANY
+    each: bool = False
+    range: int | None = None
+
+    @property
+    def is_chosen(self) -> bool:
+        """True when the player names this target at announcement (R6.4)."""
+        return not self.each and self.kind in (
+            TargetKind.UNIT,
+            TargetKind.PERMANENT,
+            TargetKind.ARTIFACT,
+            TargetKind.OPPONENT,
+            TargetKind.FIELD,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One verb of the card language with its amount, target and optional card name (tokens)."""
+
+    verb: str
+    amount: int = 1
+    target: Target = Target()
+    card: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    """`when this dies: gain 2` (R6.1): an event word and the effects it starts."""
+
+    event: str
+    effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """The cost side of a free action (R6.7): resource, discards, sacrifice of the source."""
+
+    resource: int = 0
+    discard: int = 0
+    sacrifice: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FreeAction:
+    """`discard 1: draw 1` (R6.7)."""
+
+    cost: Cost
+    effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Protection:
+    """`protection from X` (R11.4): X is a card name, a card type, or a type with a condition.
+
+    `card` names one card; otherwise `type` (None = any card) with an optional comparison of a
+    numeric field, e.g. units with buy > 7 is type=UNIT, stat="buy", op=">", value=7.
+    """
+
+    card: str | None = None
+    type: CardType | None = None
+    stat: str | None = None
+    op: str | None = None
+    value: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Keywords:
+    """Static keywords of a permanent (R9.5, R11.4, R12.8, R12.9, R15.4, R19)."""
+
+    armor: int = 0
+    crew: int = 0
+    swimming: bool = False
+    veiled: bool = False
+    protections: tuple[Protection, ...] = ()
+    solid: int | None = None
+    building: bool = False
+    staff: bool = False
+    tyrant: bool = False
+    moves_on: frozenset[str] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Modifiers:
+    """What an equipped equipment adds to its unit (R21.11)."""
+
+    attack: int = 0
+    range: int = 0
+    armor: int = 0
+    life: int = 0
+    move: int = 0
+    keywords: Keywords | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card definition. `None` for a cost means the card has none (R6.2, R7.3); 0 is a cost."""
+
+    name: str
+    set: str
+    type: CardType
+    copies: int = 1
+    buy: int | None = None
+    play: int | None = None
+    upkeep: int | None = None
+    life: int | None = None
+    move: int | None = None
+    attack: int | None = None
+    range: int | None = None
+    durability: int | None = None
+    keywords: Keywords = field(default_factory=Keywords)
+    effects: tuple[Effect, ...] = ()
+    triggers: tuple[Trigger, ...] = ()
+    free_actions: tuple[FreeAction, ...] = ()
+    full_actions: tuple[tuple[Effect, ...], ...] = ()
+    modifiers: Modifiers = field(default_factory=Modifiers)
+    text: str = ""
+
+    @property
+    def draftable(self) -> bool:
+        """Only cards with a buy price take part in a draft (R3.1)."""
+        return self.buy is not None
+
+    @property
+    def is_permanent(self) -> bool:
+        return self.type.is_permanent
+
+
+@dataclass(frozen=True, slots=True)
+class CardSet:
+    """A named set of cards (R1.1); `source` is the file (and sheet) it came from."""
+
+    name: str
+    cards: tuple[Card, ...]
+    source: str = ""
+
+    def card(self, name: str) -> Card:
+        """The card called `name` (case-insensitive)."""
+        key = name.casefold()
+        for c in self.cards:
+            if c.name.casefold() == key:
+                return c
+        raise KeyError(f"set {self.name!r} has no card {name!r}")

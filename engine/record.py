@@ -1,0 +1,65 @@
+"""What one finished game hands to the workbench: result, picks, snapshots, events, actions.
+
+Plain columnar lists, no engine objects: the store turns them into Arrow batches, the replay
+re-applies `actions` from `seed`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from engine.events import EventLog
+
+PICK_COLUMNS: Final = ("pick", "pack_round", "player", "card", "pack")
+"""`pick`: 1-based pick number of that player; `pack`: the pack's contents, names joined by '|'."""
+
+SNAPSHOT_COLUMNS: Final = (
+    "round", "player", "resource", "income", "spend_buy", "spend_play", "spend_upkeep",
+    "spend_free", "discard_gain", "upkeep_paid", "upkeep_deaths", "hand", "deck", "discard",
+    "store", "units", "points",
+)
+"""One row per player per turn, taken at the end of that player's turn (economy questions)."""
+
+
+class Columns:
+    """A small columnar table: one list per column."""
+
+    __slots__ = ("names", "data")
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
+        self.data: dict[str, list[object]] = {n: [] for n in names}
+
+    def add(self, *values: object) -> None:
+        for n, v in zip(self.names, values, strict=True):
+            self.data[n].append(v)
+
+    def __len__(self) -> int:
+        return len(self.data[self.names[0]])
+
+    def rows(self) -> list[tuple[object, ...]]:
+        return list(zip(*(self.data[n] for n in self.names)))
+
+    def copy(self) -> Columns:
+        other = Columns(self.names)
+        other.data = {n: list(v) for n, v in self.data.items()}
+        return other
+
+
+@dataclass
+class GameRecord:
+    """A finished game. `winners` is empty for a draw; seats are 0-based."""
+
+    seed: int
+    players: int
+    first_player: int
+    winners: tuple[int, ...]
+    reason: str
+    rounds: int
+    guard_stopped: bool
+    events: EventLog
+    picks: Columns = field(default_factory=lambda: Columns(PICK_COLUMNS))
+    snapshots: Columns = field(default_factory=lambda: Columns(SNAPSHOT_COLUMNS))
+    actions: list[str] = field(default_factory=list)
+    stores: list[list[str]] = field(default_factory=list)

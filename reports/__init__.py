@@ -1,0 +1,1 @@
+"""Report generators: HTML reports built from the DuckDB tables."""

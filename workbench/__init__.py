@@ -1,0 +1,1 @@
+"""The workbench: spreadsheets in, simulations into DuckDB, balance reports out."""
