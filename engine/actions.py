@@ -1,0 +1,101 @@
+"""Actions: every player input is one hashable value with a short text form (R6.1).
+
+`Action` is a NamedTuple (cheaper to build than a frozen dataclass on the hot path). Card and
+permanent ids are card-instance ids; `field` is a field index; `target` is a permanent id, or a
+seat for player targets (`kind` tells which).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+PICK = "pick"
+PAY = "pay"
+REFUSE = "refuse"
+PLAY = "play"
+ACTIVATE = "activate"
+MOVE = "move"
+ATTACK = "attack"
+FULL = "full"
+CARRY = "carry"
+SWAP = "swap"
+EQUIP = "equip"
+UNPARALYSE = "unparalyse"
+FREE = "free"
+CONVERT = "convert"
+TAP = "tap"
+PASS = "pass"
+BUY = "buy"
+DISCARD = "discard"
+END = "end"
+PLACE = "place"
+TARGET = "target"
+
+
+PLAYER_TARGET = 1000
+"""Player targets are encoded as PLAYER_TARGET + seat (0-based), printed `p1`..`p4`."""
+
+
+class Action(NamedTuple):
+    """One decision's answer. Unused slots are -1; `index` picks a free or full action."""
+
+    kind: str
+    card: int = -1
+    target: int = -1
+    field: int = -1
+    index: int = -1
+    other: int = -1
+
+    def text(self, width: int = 0) -> str:
+        """Short text form, e.g. `move c7 @3,4`, `attack c7 c12`, `buy c31`, `pass`.
+
+        With the board's `width`, fields print as x,y; without it, as an index.
+        """
+        parts = [self.kind]
+        if self.card >= 0:
+            parts.append(f"c{self.card}")
+        if self.other >= 0:
+            parts.append(f"c{self.other}")
+        if self.index >= 0:
+            parts.append(f"#{self.index}")
+        if self.target >= 0:
+            parts.append(f"p{self.target - PLAYER_TARGET + 1}" if self.target >= PLAYER_TARGET
+                         else f"c{self.target}")
+        if self.field >= 0:
+            parts.append(f"@{self.field % width},{self.field // width}" if width else
+                         f"@{self.field}")
+        return " ".join(parts)
+
+
+PASS_ACTION = Action(PASS)
+END_ACTION = Action(END)
+
+
+def parse_action(text: str, width: int) -> Action:
+    """The inverse of `Action.text` (replays and the human seat); raises ValueError."""
+    words = text.split()
+    if not words:
+        raise ValueError("empty action")
+    kind, cards, target, field, index = words[0], [], -1, -1, -1
+    for w in words[1:]:
+        if w.startswith("c") and w[1:].isdigit():
+            cards.append(int(w[1:]))
+        elif w.startswith("p") and w[1:].isdigit():
+            target = PLAYER_TARGET + int(w[1:]) - 1
+        elif w.startswith("#") and w[1:].isdigit():
+            index = int(w[1:])
+        elif w.startswith("@"):
+            x, _, y = w[1:].partition(",")
+            field = int(y) * width + int(x) if y else int(x)
+        else:
+            raise ValueError(f"cannot read {w!r} in action {text!r}")
+    card = cards[0] if cards else -1
+    other = -1
+    if len(cards) == 3:
+        other, target = cards[1], cards[2]
+    elif len(cards) == 2:
+        if kind in (CARRY, SWAP, EQUIP, CONVERT):
+            other = cards[1]
+        else:
+            target = cards[1]
+    return Action(kind, card, target, field, index, other)

@@ -1,0 +1,265 @@
+"""The verbs of the card language and their targets (R6.4, R11.4, R13, R14, R16, R18, R19.2).
+
+Each verb is one function in `VERBS`, called with the resolved targets. A chosen target is named
+when the action is announced and checked again when it resolves (R6.4); a card names at most one
+chosen target, which all its `target ...` effects share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from engine.actions import PLAYER_TARGET
+from engine.cards import CardType, Effect, Side, Target, TargetKind
+from engine.permanents import (available, deal_damage, destroy, is_veiled, protected_from,
+                               put_onto_board)
+from engine.push import push
+from engine.state import GameState, Pending, Perm
+from engine.zones import draw, gain, lose
+
+STATE_MARKERS = ("paralysis", "poison", "panic", "rage", "protection")
+
+
+def chosen_spec(effects: Sequence[Effect]) -> Target | None:
+    """The one chosen target of an effect list, if any (announced with the action, R6.4)."""
+    for e in effects:
+        if e.target.is_chosen:
+            return e.target
+    return None
+
+
+def _kind_ok(state: GameState, p: Perm, kind: TargetKind) -> bool:
+    t = state.cards[p.cid].type
+    if kind is TargetKind.UNIT:
+        return t is CardType.UNIT
+    if kind is TargetKind.ARTIFACT:
+        return t.is_artifact
+    return kind is TargetKind.PERMANENT or kind is TargetKind.SELF
+
+
+def _side_ok(state: GameState, player: int, p: Perm, side: Side) -> bool:
+    if side is Side.ENEMY:
+        return state.enemies(player, p.controller)
+    if side is Side.FRIENDLY:
+        return p.controller == player or (
+            player >= 0 and p.controller >= 0
+            and state.players[player].team == state.players[p.controller].team)
+    return True
+
+
+def origins(state: GameState, player: int, source: int) -> list[int]:
+    """Fields ranges count from: the source permanent's, or for a spell every field of a
+    permanent its controller controls (R10.1)."""
+    sp = state.perms.get(source)
+    if sp is not None:
+        return [state.perm_field(sp)]
+    return [p.field for p in state.perms.values() if p.controller == player and p.field >= 0]
+
+
+def candidates(state: GameState, player: int, source: int, spec: Target,
+               targeting: bool) -> list[int]:
+    """Permanents (or player targets) matching `spec` from `source`'s point of view.
+
+    `targeting` applies R11.4: veiled permanents and those with protection from the source card
+    cannot be targeted; `each` effects do not target, so only damage is stopped by protection.
+    """
+    if spec.kind is TargetKind.OPPONENT:
+        return [PLAYER_TARGET + s for s in range(len(state.players)) if state.enemies(player, s)]
+    geo = state.config.geometry
+    src_card = state.cards[source]
+    froms = origins(state, player, source) if spec.range is not None else []
+    out = []
+    for cid, p in state.perms.items():
+        if p.field < 0 or not _kind_ok(state, p, spec.kind) or not _side_ok(state, player, p,
+                                                                           spec.side):
+            continue
+        if targeting and (is_veiled(state, p) or protected_from(state, p, src_card)):
+            continue
+        if spec.range is not None and not any(geo.dist(f, p.field) <= spec.range for f in froms):
+            continue
+        out.append(cid)
+    out.sort()
+    return out
+
+
+def target_legal(state: GameState, player: int, source: int, spec: Target, target: int) -> bool:
+    """R6.4: re-check a chosen target when the action resolves."""
+    return target in candidates(state, player, source, spec, targeting=True)
+
+
+def resolve(state: GameState, player: int, source: int, effects: Sequence[Effect],
+            chosen: int) -> None:
+    """Carry out all effects of one action at once (R6.4), in the order written."""
+    spec = chosen_spec(effects)
+    chosen_ok = spec is not None and chosen >= 0 and target_legal(state, player, source, spec,
+                                                                   chosen)
+    if spec is not None and not chosen_ok:
+        state.emit("fizzle", player, source, chosen if 0 <= chosen < PLAYER_TARGET else -1)
+    for e in effects:
+        t = e.target
+        if t.is_chosen:
+            if not chosen_ok:
+                continue
+            targets = [chosen]
+        elif t.each:
+            targets = candidates(state, player, source, t, targeting=False)
+        elif t.kind is TargetKind.SELF:
+            targets = [source] if source in state.perms else []
+        else:
+            targets = []
+        VERBS[e.verb](state, player, source, e, targets)
+
+
+Verb = Callable[[GameState, int, int, Effect, list[int]], None]
+
+
+def _perms(state: GameState, targets: list[int]) -> list[Perm]:
+    return [state.perms[t] for t in targets if t in state.perms]
+
+
+def _seats(state: GameState, player: int, targets: list[int]) -> list[int]:
+    seats = [t - PLAYER_TARGET for t in targets if t >= PLAYER_TARGET]
+    if not seats and not targets:
+        seats = [s for s in range(len(state.players)) if state.enemies(player, s)][:1]
+    return seats
+
+
+def _damage(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
+    for p in _perms(state, targets):
+        deal_damage(state, p, e.amount, state.cards[source], player, "effect")
+
+
+def _heal(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
+    for p in _perms(state, targets):
+        healed = min(p.damage, e.amount)
+        if healed:
+            p.damage -= healed
+            state.emit("heal", player, p.cid, amount=healed)
+
+
+def _draw(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
+    if player >= 0:
+        draw(state, player, e.amount)
+
+
+def _gain(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
+    if player >= 0:
+        gain(state, player, e.amount, "effect")
+
+
+def _steal(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
+    for seat in _seats(state, player, targets):
+        taken = lose(state, seat, e.amount, "stolen")
+        if player >= 0:
+            gain(state, player, taken, "steal")
+
+
+def _burn(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
+    for seat in _seats(state, player, targets):
+        lose(state, seat, e.amount, "burned")
+
+
+def _discard(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
+    if player >= 0 and state.players[player].hand:
+        count = min(e.amount, len(state.players[player].hand))
+        state.pending.append(Pending("discard", player, source, count=count))
+
+
+def _push(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
+    """R14.1: the origin is the pushing permanent's field; for a spell, the field of the acting
+    player's permanent nearest the pushed one (lowest id on ties)."""
+    geo = state.config.geometry
+    for p in _perms(state, targets):
+        if p.field < 0:
+            continue
+        froms = [f for f in origins(state, player, source) if f != p.field]
+        if not froms:
+            continue
+        origin = min(froms, key=lambda f: (geo.dist(f, p.field), f))
+        push(state, origin, p, e.amount, player)
+
+
+def _marker(name: str) -> Verb:
+    def apply(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
+        for p in _perms(state, targets):
+            if name != "protection" and state.cards[p.cid].type is not CardType.UNIT:
+                continue
+            setattr(p, name, getattr(p, name) + e.amount)
+            state.emit("marker", player, p.cid, amount=e.amount, detail=name)
+    return apply
+
+
+def _destroy(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
+    for p in _perms(state, targets):
+        destroy(state, p, "destroyed by " + state.cards[source].name, player)
+
+
+def _sacrifice(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
+    """R11.3: only permanents the acting player controls can be sacrificed."""
+    for p in _perms(state, targets):
+        if p.controller == player:
+            destroy(state, p, "sacrificed", player)
+
+
+def _create(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
+    """R8.8: tokens are created in play; permanent tokens on free available fields in range 1
+    of the source, else in the creator's deploy zone; with no room they never enter."""
+    card = state.config.catalog[(e.card or "").casefold()]
+    geo = state.config.geometry
+    for _ in range(e.amount):
+        cid = len(state.cards)
+        state.cards.append(card)
+        state.owner.append(player)
+        state.token.append(True)
+        state.emit("create", player, cid)
+        if not card.type.is_permanent:
+            if player >= 0:
+                state.players[player].hand.append(cid)
+            else:
+                state.out.append(cid)
+            continue
+        sp = state.perms.get(source)
+        near = list(geo.in_range_fields(state.perm_field(sp), 1)) if sp else []
+        zone = list(state.config.board.deploy_zone(player)) if player >= 0 else []
+        spot = next((f for f in near + zone if available(state, cid, f)), -1)
+        if spot < 0:
+            state.out.append(cid)
+            state.emit("leave", player, cid, detail="no room")
+        else:
+            put_onto_board(state, cid, player, spot)
+            state.entered.append(cid)
+
+
+def _score(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
+    if player >= 0:
+        state.players[player].points += e.amount
+        state.emit("points", player, amount=e.amount, detail="effect")
+
+
+def _repair(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
+    for p in _perms(state, targets):
+        if state.cards[p.cid].type.is_equipment:
+            p.durability += e.amount
+            state.emit("durability", player, p.cid, amount=e.amount)
+
+
+VERBS: dict[str, Verb] = {
+    "damage": _damage,
+    "heal": _heal,
+    "draw": _draw,
+    "gain": _gain,
+    "steal": _steal,
+    "burn": _burn,
+    "discard": _discard,
+    "push": _push,
+    "paralyse": _marker("paralysis"),
+    "poison": _marker("poison"),
+    "panic": _marker("panic"),
+    "rage": _marker("rage"),
+    "protect": _marker("protection"),
+    "destroy": _destroy,
+    "sacrifice": _sacrifice,
+    "create": _create,
+    "score": _score,
+    "repair": _repair,
+}

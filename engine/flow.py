@@ -1,0 +1,422 @@
+"""The flow of a game: turns, upkeep, the action stack and its response windows, buying, the end
+of turn and of the game (R4, R5, R6.8, R6.9, R7, R21.3-R21.7, R21.13, R21.18).
+
+`advance` runs every automatic step until some player has a real decision (more than one legal
+action) or the game is over. Forced single choices are taken here, so agents only see real
+decisions and a replay of the recorded actions reproduces the game.
+"""
+
+from __future__ import annotations
+
+from engine.actions import PLAYER_TARGET
+from engine.behaviours import run_behaviour
+from engine.board import VictoryKind
+from engine.cards import CardType
+from engine.combat import combat
+from engine.effects import candidates, chosen_spec, resolve
+from engine.permanents import (attach, available, can_take_rider, destroy, drop, is_defeated,
+                               max_range, place, profile, put_onto_board, relocate)
+from engine.state import GameState, Pending, Perm, StackItem
+from engine.victory import (check_victory, end_game, round_limit_reached,
+                            score_capture_points, staff_holder)
+from engine import tyrant
+from engine.zones import draw, gain, lose, pay, shuffle_discard_into_deck
+
+HAND_TARGET = 3
+
+
+# --- the response windows and the action stack (R6.9, R21.6) --------------------------------
+
+def open_priority(state: GameState) -> None:
+    """R21.6: every other player in seat order, then the active player, may respond."""
+    n = len(state.players)
+    if state.active < 0:
+        state.priority = list(range(n))
+        return
+    state.priority = [(state.active + k) % n for k in range(1, n)] + [state.active]
+
+
+def announce(state: GameState, item: StackItem) -> None:
+    """R6.4, R6.9: an announced action (its cost already paid) goes on the stack."""
+    state.stack.append(item)
+    state.emit("announce", item.player, item.source, item.target if 0 <= item.target <
+               PLAYER_TARGET else -1, item.field, detail=item.kind + (
+                   ":" + item.verb if item.verb else ""))
+    open_priority(state)
+
+
+def resolve_top(state: GameState) -> None:
+    """Resolve the top of the stack (last in, first out), then the state-based checks."""
+    item = state.stack.pop()
+    state.acting = item.player
+    state.emit("resolve", item.player, item.source, detail=item.kind)
+    RESOLVERS[item.kind](state, item)
+    after_resolution(state)
+
+
+def after_resolution(state: GameState) -> None:
+    """Deaths (R12.2, R13.2), triggers of what died or entered (R6.1), victory (R19)."""
+    check_deaths(state)
+    while state.entered:
+        cid = state.entered.pop(0)
+        if cid in state.perms:
+            card = state.cards[cid]
+            if card.effects:
+                queue_trigger(state, cid, -1, state.perms[cid].controller)
+            queue_triggers(state, cid, "enters", state.perms[cid].controller)
+    while state.dead:
+        cid, controller, _ = state.dead.pop(0)
+        queue_triggers(state, cid, "dies", controller)
+    check_victory(state)
+    if state.stack and not state.priority and state.winners is None:
+        open_priority(state)
+
+
+def check_deaths(state: GameState) -> None:
+    """Destroy every defeated permanent, repeatedly (a death can drop a stack)."""
+    while True:
+        doomed = [p for p in state.perms.values() if p.field >= 0 or p.under >= 0
+                  if is_defeated(state, p)]
+        if not doomed:
+            return
+        for p in doomed:
+            if p.cid in state.perms:
+                cause = "poison" if p.poison > p.damage else "damage"
+                if state.cards[p.cid].keywords.tyrant:
+                    state.killer = state.acting
+                destroy(state, p, cause, state.acting)
+
+
+def queue_triggers(state: GameState, cid: int, event: str, controller: int) -> None:
+    for i, trig in enumerate(state.cards[cid].triggers):
+        if trig.event == event:
+            queue_trigger(state, cid, i, controller)
+
+
+def queue_trigger(state: GameState, cid: int, index: int, controller: int) -> None:
+    """Put a triggered action on the stack; a chosen target is the controller's choice."""
+    card = state.cards[cid]
+    effects = card.effects if index < 0 else card.triggers[index].effects
+    spec = chosen_spec(effects)
+    state.emit("trigger", controller, cid, detail="enters" if index < 0 else
+               card.triggers[index].event)
+    if spec is None:
+        announce(state, StackItem("trigger", controller, cid, index))
+        return
+    options = candidates(state, controller, cid, spec, targeting=True)
+    if not options:
+        state.emit("fizzle", controller, cid, detail="no target")
+    elif len(options) == 1 or controller < 0:
+        announce(state, StackItem("trigger", controller, cid, index, options[0]))
+    else:
+        state.pending.append(Pending("target", controller, cid, index, tuple(options)))
+
+
+# --- resolvers, one per kind of stack item ---------------------------------------------------
+
+def _resolve_card(state: GameState, item: StackItem) -> None:
+    cid = item.source
+    card = state.cards[cid]
+    if card.type.is_permanent:
+        if item.field < 0:
+            state.players[item.player].equip_next.append(cid)
+            state.emit("equip_next", item.player, cid)
+            return
+        if not available(state, cid, item.field):
+            state.emit("fizzle", item.player, cid, field_=item.field)
+            _card_to_discard(state, cid)
+            return
+        p = put_onto_board(state, cid, item.player, item.field)
+        state.entered.append(cid)
+        if card.type is CardType.UNIT:
+            pl = state.players[item.player]
+            for eq in pl.equip_next:
+                e = put_onto_board(state, eq, item.player, item.field)
+                state.occ[item.field] = cid
+                e.field = -1
+                attach(state, p, e)
+            pl.equip_next.clear()
+        return
+    resolve(state, item.player, cid, card.effects, item.target)
+    _card_to_discard(state, cid)
+
+
+def _card_to_discard(state: GameState, cid: int) -> None:
+    """R16.1: a spell goes to the discard pile after it resolves (a token leaves, R8.8)."""
+    owner = state.owner[cid]
+    if state.token[cid] or owner < 0:
+        state.out.append(cid)
+    else:
+        state.players[owner].discard.append(cid)
+
+
+def _resolve_free(state: GameState, item: StackItem) -> None:
+    fa = state.cards[item.source].free_actions[item.index]
+    resolve(state, item.player, item.source, fa.effects, item.target)
+
+
+def _resolve_convert(state: GameState, item: StackItem) -> None:
+    """R8.6: discard 2 cards: gain 1 resource (the discards were the cost)."""
+    gain(state, item.player, 1, "discard 2")
+    state.players[item.player].discard_gain += 1
+
+
+def _resolve_trigger(state: GameState, item: StackItem) -> None:
+    card = state.cards[item.source]
+    effects = card.effects if item.index < 0 else card.triggers[item.index].effects
+    resolve(state, item.player, item.source, effects, item.target)
+
+
+def _resolve_unit(state: GameState, item: StackItem) -> None:
+    """A unit's action resolves; its targets and path are checked again (R6.4)."""
+    unit = state.perms.get(item.source)
+    if unit is None:
+        state.emit("fizzle", item.player, item.source, detail=item.verb)
+        return
+    UNIT_VERBS[item.verb](state, item, unit)
+
+
+def _move(state: GameState, item: StackItem, unit: Perm) -> None:
+    path_ok = all(state.occ[f] < 0 or f == item.path[-1] for f in item.path) and (
+        unit.under < 0)
+    dest = item.path[-1] if item.path else -1
+    occupant = state.occ[dest] if dest >= 0 else -1
+    if not path_ok or (occupant >= 0 and not can_take_rider(state, state.perms[occupant],
+                                                              unit)):
+        state.emit("fizzle", item.player, unit.cid, field_=dest, detail="move")
+        return
+    w = state.config.board.width
+    state.emit("move", item.player, unit.cid, field_=dest, amount=len(item.path),
+               detail=" ".join(f"{f % w},{f // w}" for f in item.path))
+    if occupant >= 0:
+        attach(state, state.perms[occupant], unit)
+    else:
+        relocate(state, unit, dest)
+
+
+def _attack(state: GameState, item: StackItem, unit: Perm) -> None:
+    target = state.perms.get(item.target)
+    geo = state.config.geometry
+    if target is None or target.field < 0 or geo.dist(
+            state.perm_field(unit), target.field) > max_range(profile(state, unit)):
+        state.emit("fizzle", item.player, unit.cid, item.target if target else -1,
+                   detail="attack")
+        return
+    combat(state, unit, target, item.player)
+    check_deaths(state)
+    if unit.cid in state.perms:
+        queue_triggers(state, unit.cid, "attacks", unit.controller)
+        if item.target not in state.perms:
+            queue_triggers(state, unit.cid, "kills", unit.controller)
+
+
+def _full(state: GameState, item: StackItem, unit: Perm) -> None:
+    resolve(state, item.player, unit.cid, state.cards[unit.cid].full_actions[item.index],
+            item.target)
+
+
+def _carry(state: GameState, item: StackItem, unit: Perm) -> None:
+    """R15.2: carry an adjacent artifact as far as the unit moves; it lands next to the unit."""
+    art = state.perms.get(item.other)
+    if art is None or art.field < 0:
+        state.emit("fizzle", item.player, unit.cid, detail="carry")
+        return
+    _move(state, item, unit)
+    origin = state.perm_field(unit)
+    state.occ[art.field] = -1
+    art.field = -1
+    state.emit("carry", item.player, unit.cid, art.cid, origin)
+    drop(state, art, origin, item.player)
+
+
+def _swap(state: GameState, item: StackItem, unit: Perm) -> None:
+    """R15.3: swap fields with an adjacent artifact."""
+    art = state.perms.get(item.other)
+    if art is None or art.field < 0 or unit.field < 0:
+        state.emit("fizzle", item.player, unit.cid, detail="swap")
+        return
+    a, b = unit.field, art.field
+    unit.field, art.field = b, a
+    state.occ[a], state.occ[b] = art.cid, unit.cid
+    state.emit("swap", item.player, unit.cid, art.cid, b)
+
+
+def _equip(state: GameState, item: StackItem, unit: Perm) -> None:
+    """R15.6: equip an equipment in range 1; it joins the unit's stack."""
+    eq = state.perms.get(item.other)
+    if eq is None or eq.field < 0:
+        state.emit("fizzle", item.player, unit.cid, detail="equip")
+        return
+    eq.controller = unit.controller
+    attach(state, unit, eq)
+
+
+UNIT_VERBS = {"move": _move, "attack": _attack, "full": _full, "carry": _carry, "swap": _swap,
+              "equip": _equip}
+RESOLVERS = {"card": _resolve_card, "free": _resolve_free, "convert": _resolve_convert,
+             "trigger": _resolve_trigger, "unit": _resolve_unit,
+             "intention": tyrant.resolve_intention}
+
+
+# --- the turn (R4) ---------------------------------------------------------------------------
+
+def start_turn(state: GameState) -> None:
+    """R21.4 untap; R4.1 refill an empty deck; R4.2 draw up to 3."""
+    seat = state.active
+    state.turn += 1
+    state.actions_this_turn = 0
+    pl = state.players[seat]
+    pl.bought = False
+    pl.reset_counters()
+    state.phase = "start"
+    state.emit("turn", seat, amount=state.turn)
+    for p in state.perms.values():
+        if p.controller == seat:
+            p.tapped = False
+            p.used_move = p.used_attack = False
+    if not pl.deck and pl.discard:
+        shuffle_discard_into_deck(state, seat)
+    draw(state, seat, HAND_TARGET - len(pl.hand))
+    state.phase = "upkeep"
+
+
+def upkeep(state: GameState) -> None:
+    """R5: the staff (R21.12) and capture points (R21.14) at its start, income (R5.1, R18.2),
+    upkeep triggers (R5.2); paying for units follows once the triggers resolved (R5.3)."""
+    seat = state.active
+    board = state.config.board
+    if board.victory.kind is VictoryKind.STAFF and staff_holder(state) == seat:
+        end_game(state, _team_of(state, seat), "staff of victory")
+        return
+    if board.victory.kind is VictoryKind.CAPTURE:
+        score_capture_points(state, seat)
+        if state.winners is not None:
+            return
+    units = [p for p in state.perms.values()
+             if p.controller == seat and state.cards[p.cid].type is CardType.UNIT]
+    fields_income = sum(board.fields[p.field].income for p in units if p.field >= 0)
+    income = board.income + board.unit_income * len(units) + fields_income
+    if income > 0:
+        gain(state, seat, income, "income")
+        state.players[seat].income += income
+    elif income < 0:
+        lose(state, seat, -income, "income")
+    check_victory(state)
+    for cid in sorted(p.cid for p in state.perms.values() if p.controller == seat):
+        queue_triggers(state, cid, "upkeep", seat)
+    state.phase = "upkeep_pay"
+
+
+def queue_upkeep(state: GameState) -> None:
+    """R5.3, R21.7, R21.16: one decision per unit that costs upkeep."""
+    seat = state.active
+    for cid in sorted(state.perms):
+        p = state.perms[cid]
+        up = state.cards[cid].upkeep or 0
+        if p.controller == seat and state.cards[cid].type is CardType.UNIT and up > 0:
+            state.pending.append(Pending("upkeep", seat, cid, up))
+    state.phase = "main"
+
+
+def pay_upkeep(state: GameState, cid: int, paid: bool) -> None:
+    seat = state.active
+    p = state.perms.get(cid)
+    if p is None:
+        return
+    up = state.cards[cid].upkeep or 0
+    pl = state.players[seat]
+    if paid and pl.resource >= up:
+        pay(state, seat, up, "upkeep")
+        pl.upkeep_paid += up
+        state.emit("upkeep", seat, cid, amount=up, detail="paid")
+    else:
+        state.emit("upkeep", seat, cid, amount=up, detail="refused")
+        pl.upkeep_deaths += 1
+        destroy(state, p, "upkeep", seat)
+        after_resolution(state)
+
+
+def end_action_phase(state: GameState) -> None:
+    """R21.5: remaining untapped permanents are tapped; then buy (R4.5)."""
+    for p in state.perms.values():
+        if p.controller == state.active:
+            p.tapped = True
+    state.activated = -1
+    state.phase = "buy"
+    state.emit("phase", state.active, detail="buy")
+
+
+def end_turn(state: GameState) -> None:
+    """Snapshot the economy; the next seat, or the Tyrant and a new round (R21.15)."""
+    seat = state.active
+    pl = state.players[seat]
+    units = sum(1 for p in state.perms.values()
+                if p.controller == seat and state.cards[p.cid].type is CardType.UNIT)
+    state.snapshots.add(state.round, seat, pl.resource, pl.income, pl.spend_buy, pl.spend_play,
+                        pl.spend_upkeep, pl.spend_free, pl.discard_gain, pl.upkeep_paid,
+                        pl.upkeep_deaths, len(pl.hand), len(pl.deck), len(pl.discard),
+                        len(pl.store), units, pl.points)
+    state.emit("end_turn", seat)
+    if seat + 1 < len(state.players):
+        state.active = seat + 1
+        start_turn(state)
+        return
+    if state.config.board.victory.kind is VictoryKind.TYRANT:
+        tyrant.take_turn(state)
+        if state.winners is not None:
+            return
+    if round_limit_reached(state):
+        return
+    state.round += 1
+    state.active = 0
+    state.emit("round", -1, amount=state.round)
+    start_turn(state)
+
+
+def activate(state: GameState, cid: int) -> None:
+    """R6.8 activation; R13.2 poison grows, R13.3/R13.4 panic and rage run a behaviour."""
+    p = state.perms[cid]
+    state.activated = cid
+    state.emit("activate", p.controller, cid)
+    if p.poison > 0:
+        p.poison += 1
+        state.emit("marker", p.controller, cid, amount=1, detail="poison")
+        after_resolution(state)
+        if cid not in state.perms:
+            state.activated = -1
+            return
+    for marker, behaviour in (("panic", "shy"), ("rage", "aggressive")):
+        if getattr(p, marker) > 0:
+            setattr(p, marker, getattr(p, marker) - 1)
+            state.emit("marker", p.controller, cid, amount=-1, detail=marker)
+            run_behaviour(state, p, behaviour)
+            after_resolution(state)
+            if cid in state.perms:
+                finish_unit(state, state.perms[cid])
+            state.activated = -1
+            return
+
+
+def finish_unit(state: GameState, p: Perm) -> None:
+    p.tapped = True
+    p.used_move = p.used_attack = True
+    state.emit("tap", p.controller, p.cid)
+
+
+def guard(state: GameState) -> bool:
+    """R21.18: a turn with more than the guard's number of actions ends the game as a draw."""
+    state.actions_this_turn += 1
+    if state.actions_this_turn > state.config.action_guard:
+        state.guard_stopped = True
+        end_game(state, (), "action guard")
+        return True
+    return False
+
+
+def _team_of(state: GameState, seat: int) -> tuple[int, ...]:
+    team = state.players[seat].team
+    return tuple(s for s, pl in enumerate(state.players) if pl.team == team)
+
+
+def place_dropped(state: GameState, cid: int, field_: int) -> None:
+    place(state, state.perms[cid], field_)

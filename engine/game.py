@@ -1,0 +1,255 @@
+"""The state API every agent uses, and nothing else (OpenSpiel's shape): whose decision it is,
+the legal actions, apply, terminal, returns, clone, and an observation that hides what a player
+cannot see.
+"""
+
+from __future__ import annotations
+
+from engine import actions as A
+from engine import draft, flow
+from engine.actions import Action
+from engine.board import TYRANT
+from engine.legal import current_player, legal_actions
+from engine.observation import Observation, observe
+from engine.record import GameRecord
+from engine.state import GameConfig, GameState, StackItem
+from engine.zones import discard_from_hand, pay
+
+
+class IllegalAction(ValueError):
+    """An action that is not among the legal actions of the current decision."""
+
+
+class Game:
+    """One game from setup to result. `Game(config, seed)` deals the draft at once."""
+
+    def __init__(self, config: GameConfig, seed: int, *, _state: GameState | None = None):
+        if _state is not None:
+            self.state = _state
+            return
+        self.state = GameState(config, seed)
+        draft.deal_packs(self.state)
+        self._advance()
+
+    # --- the API -----------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return current_player(self.state)
+
+    def legal_actions(self) -> list[Action]:
+        return legal_actions(self.state)
+
+    def is_terminal(self) -> bool:
+        return self.state.winners is not None
+
+    def returns(self) -> list[float]:
+        """+1 for a winner, -1 for a loser, 0 for everyone in a draw."""
+        w = self.state.winners
+        if not w:
+            return [0.0] * len(self.state.players)
+        return [1.0 if s in w else -1.0 for s in range(len(self.state.players))]
+
+    def clone(self) -> Game:
+        return Game(self.state.config, self.state.seed, _state=self.state.clone())
+
+    def observation(self, player: int) -> Observation:
+        return observe(self.state, player)
+
+    def apply(self, action: Action, *, check: bool = True) -> None:
+        """Apply the current player's action, then every automatic step after it."""
+        if check and action not in legal_actions(self.state):
+            raise IllegalAction(f"{action.text(self.state.config.board.width)} is not legal "
+                                f"for seat {current_player(self.state) + 1} now")
+        self.state.action_log.append(action.text())
+        self._do(action)
+        self._advance()
+
+    def record(self) -> GameRecord:
+        s = self.state
+        return GameRecord(s.seed, len(s.players), 0, s.winners or (), s.reason, s.round,
+                          s.guard_stopped, s.events, s.picks, s.snapshots, s.action_log,
+                          [[s.cards[c].name for c in p.store] for p in s.players])
+
+    # --- inside ------------------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """Run automatic steps; take forced single choices (they are not logged)."""
+        s = self.state
+        while s.winners is None:
+            if s.pending or s.priority or s.phase in ("draft", "main", "buy", "discard"):
+                if s.phase == "draft" or s.pending:
+                    options = legal_actions(s)
+                elif s.priority:
+                    if not flow_has_fast(s, s.priority[0]):
+                        s.priority.pop(0)
+                        if not s.priority and s.stack:
+                            flow.resolve_top(s)
+                        continue
+                    options = legal_actions(s)
+                else:
+                    if s.stack:
+                        flow.resolve_top(s)
+                        continue
+                    options = legal_actions(s)
+                if len(options) > 1:
+                    return
+                if not options:
+                    raise RuntimeError(f"no legal action in phase {s.phase}")
+                self._do(options[0])
+                continue
+            if s.stack:
+                flow.resolve_top(s)
+                continue
+            STEPS[s.phase](s)
+
+    def _do(self, a: Action) -> None:
+        s = self.state
+        if s.phase != "draft" and flow.guard(s):
+            return
+        k = a.kind
+        if k == A.PICK:
+            draft.pick(s, a.card)
+        elif s.pending and k in (A.PAY, A.REFUSE, A.DISCARD, A.PLACE, A.TARGET):
+            self._answer_pending(a)
+        elif k == A.PASS:
+            if s.priority:
+                s.priority.pop(0)
+                if not s.priority and s.stack:
+                    flow.resolve_top(s)
+            elif s.phase == "main":
+                flow.end_action_phase(s)
+            elif s.phase == "buy":
+                s.phase = "discard"
+        elif k == A.PLAY:
+            self._play(a)
+        elif k == A.FREE:
+            self._free(a)
+        elif k == A.CONVERT:
+            seat = current_player(s)
+            s.pending.append(flow.Pending("discard", seat, -1, 2))
+            flow.announce(s, StackItem("convert", seat, -1))
+        elif k == A.ACTIVATE:
+            flow.activate(s, a.card)
+        elif k == A.TAP:
+            flow.finish_unit(s, s.perms[a.card])
+            s.activated = -1
+        elif k == A.UNPARALYSE:
+            p = s.perms[a.card]
+            if not p.used_move:
+                p.used_move = True
+            else:
+                p.used_attack = True
+            p.paralysis -= 1
+            s.emit("marker", p.controller, p.cid, amount=-1, detail="paralysis")
+            self._after_unit_action(p.cid)
+        elif k in (A.MOVE, A.ATTACK, A.FULL, A.CARRY, A.SWAP, A.EQUIP):
+            self._unit_action(a)
+        elif k == A.BUY:
+            pl = s.players[s.active]
+            pay(s, s.active, s.cards[a.card].buy or 0, "buy")
+            pl.store.remove(a.card)
+            pl.discard.append(a.card)
+            pl.bought = True
+            s.emit("buy", s.active, a.card, amount=s.cards[a.card].buy or 0)
+            s.phase = "discard"
+        elif k == A.DISCARD:
+            discard_from_hand(s, s.active, a.card, "end of turn")
+        elif k == A.END:
+            flow.end_turn(s)
+        else:
+            raise IllegalAction(f"unknown action kind {k!r}")
+
+    def _answer_pending(self, a: Action) -> None:
+        s = self.state
+        pd = s.pending.pop(0)
+        if pd.kind == "upkeep":
+            flow.pay_upkeep(s, pd.card, a.kind == A.PAY)
+        elif pd.kind == "discard":
+            discard_from_hand(s, pd.player, a.card, "effect")
+            if pd.count > 1:
+                s.pending.insert(0, pd._replace(count=pd.count - 1))
+        elif pd.kind == "place":
+            flow.place_dropped(s, pd.card, a.field)
+        else:
+            flow.announce(s, StackItem("trigger", pd.player, pd.card, pd.count, a.target))
+
+    def _play(self, a: Action) -> None:
+        """R6.2, R6.4: pay the play cost, the card leaves the hand onto the stack."""
+        s = self.state
+        seat = current_player(s)
+        card = s.cards[a.card]
+        pay(s, seat, card.play or 0, "play")
+        s.players[seat].hand.remove(a.card)
+        s.emit("play", seat, a.card, a.target if 0 <= a.target < A.PLAYER_TARGET else -1,
+               a.field, amount=card.play or 0)
+        flow.announce(s, StackItem("card", seat, a.card, target=a.target, field=a.field))
+
+    def _free(self, a: Action) -> None:
+        """R6.7: pay the cost (resource, discards, sacrifice), then the action is announced."""
+        s = self.state
+        seat = current_player(s)
+        fa = s.cards[a.card].free_actions[a.index]
+        pay(s, seat, fa.cost.resource, "free action")
+        item = StackItem("free", seat, a.card, a.index, a.target)
+        if fa.cost.discard:
+            s.pending.append(flow.Pending("discard", seat, a.card, fa.cost.discard))
+        if fa.cost.sacrifice and a.card in s.perms:
+            flow.destroy(s, s.perms[a.card], "sacrificed", seat)
+        flow.announce(s, item)
+
+    def _unit_action(self, a: Action) -> None:
+        """R12.4: move and attack use their action; a full action (carry too) uses both;
+        swapping and equipping use the move if unused, else the attack (R15.3, R15.6)."""
+        s = self.state
+        p = s.perms[a.card]
+        path: tuple[int, ...] = ()
+        if a.kind in (A.MOVE, A.CARRY):
+            path = _path_to(s, p, a.field)
+        if a.kind == A.MOVE:
+            p.used_move = True
+        elif a.kind == A.ATTACK:
+            p.used_attack = True
+        elif a.kind in (A.FULL, A.CARRY):
+            p.used_move = p.used_attack = True
+        elif not p.used_move:
+            p.used_move = True
+        else:
+            p.used_attack = True
+        flow.announce(s, StackItem("unit", p.controller, p.cid, a.index, a.target, a.field,
+                                   a.kind, path, a.other))
+        self._after_unit_action(p.cid)
+
+    def _after_unit_action(self, cid: int) -> None:
+        p = self.state.perms.get(cid)
+        if p is not None and p.used_move and p.used_attack:
+            flow.finish_unit(self.state, p)
+            self.state.activated = -1
+
+
+def _path_to(s: GameState, p: flow.Perm, dest: int) -> tuple[int, ...]:
+    from engine.behaviours import destinations
+    moves = destinations(s, p)
+    if dest in moves:
+        return moves[dest]
+    geo = s.config.geometry
+    best = min((f for f in moves if geo.dist(f, dest) <= 1), default=-1,
+               key=lambda f: (len(moves[f]), f))
+    return (*moves[best], dest) if best >= 0 else (dest,)
+
+
+def flow_has_fast(s: GameState, seat: int) -> bool:
+    from engine.legal import fast_actions
+    return bool(fast_actions(s, seat))
+
+
+def _upkeep_pay(s: GameState) -> None:
+    flow.queue_upkeep(s)
+
+
+STEPS = {
+    "start": flow.start_turn,
+    "upkeep": flow.upkeep,
+    "upkeep_pay": _upkeep_pay,
+}
+
+__all__ = ["Game", "IllegalAction", "TYRANT"]

@@ -1,0 +1,177 @@
+"""Legal actions of the current decision (R3, R5.3, R6.5-R6.8, R7, R8.6, R12, R15, R21.5).
+
+Slow actions (playing permanents, a unit's actions) only in the active player's own action
+phase with an empty stack (R6.5); fast actions (spells, free actions, R8.6) whenever the player
+has a decision (R6.6).
+"""
+
+from __future__ import annotations
+
+from engine import actions as A
+from engine.actions import Action
+from engine.behaviours import attackable, destinations
+from engine.cards import CardType
+from engine.effects import candidates, chosen_spec
+from engine.permanents import available, can_take_rider, max_range, profile
+from engine.state import GameState, Perm
+
+
+def current_player(state: GameState) -> int:
+    """Whose decision it is; -1 when the game is over."""
+    if state.winners is not None:
+        return -1
+    if state.phase == "draft":
+        return state.draft_seat
+    if state.pending:
+        return state.pending[0].player
+    if state.priority:
+        return state.priority[0]
+    return state.active
+
+
+def legal_actions(state: GameState) -> list[Action]:
+    if state.winners is not None:
+        return []
+    if state.phase == "draft":
+        return [Action(A.PICK, c) for c in sorted(state.packs[state.draft_seat])]
+    if state.pending:
+        return _pending_actions(state)
+    if state.priority:
+        return [A.PASS_ACTION, *fast_actions(state, state.priority[0])]
+    seat = state.active
+    if state.phase == "main":
+        if state.activated >= 0:
+            return unit_actions(state, state.perms[state.activated])
+        return main_actions(state, seat)
+    if state.phase == "buy":
+        pl = state.players[seat]
+        buys = [Action(A.BUY, c) for c in sorted(set_by_name(state, pl.store))
+                if (state.cards[c].buy or 0) <= pl.resource]
+        return [A.PASS_ACTION, *buys]
+    if state.phase == "discard":
+        hand = state.players[seat].hand
+        return [A.END_ACTION, *(Action(A.DISCARD, c) for c in sorted(set_by_name(state, hand)))]
+    return []
+
+
+def set_by_name(state: GameState, cards: list[int]) -> list[int]:
+    """One card per distinct name: copies are interchangeable, so the choice is the name."""
+    seen: dict[str, int] = {}
+    for c in sorted(cards):
+        seen.setdefault(state.cards[c].name, c)
+    return list(seen.values())
+
+
+def _pending_actions(state: GameState) -> list[Action]:
+    pd = state.pending[0]
+    if pd.kind == "upkeep":
+        refuse = Action(A.REFUSE, pd.card)
+        if state.players[pd.player].resource >= pd.count:
+            return [Action(A.PAY, pd.card), refuse]
+        return [refuse]
+    if pd.kind == "discard":
+        hand = state.players[pd.player].hand
+        return [Action(A.DISCARD, c) for c in sorted(set_by_name(state, hand))]
+    if pd.kind == "place":
+        return [Action(A.PLACE, pd.card, field=f) for f in pd.fields]
+    return [Action(A.TARGET, pd.card, t, index=pd.count) for t in pd.fields]
+
+
+def fast_actions(state: GameState, seat: int) -> list[Action]:
+    """Spells in hand (R16.1), free actions (R6.7, R15.8) and R8.6, for any decision."""
+    pl = state.players[seat]
+    out: list[Action] = []
+    for c in set_by_name(state, pl.hand):
+        card = state.cards[c]
+        if card.type is CardType.SPELL and card.play is not None and card.play <= pl.resource:
+            out.extend(_with_targets(state, seat, c, Action(A.PLAY, c), card.effects))
+    for p in state.perms.values():
+        if p.controller != seat:
+            continue
+        card = state.cards[p.cid]
+        if not card.free_actions or (card.type is CardType.POTION and p.under < 0):
+            continue
+        for i, fa in enumerate(card.free_actions):
+            if fa.cost.resource <= pl.resource and fa.cost.discard <= len(pl.hand):
+                out.extend(_with_targets(state, seat, p.cid, Action(A.FREE, p.cid, index=i),
+                                         fa.effects))
+    if len(pl.hand) >= 2:
+        out.append(Action(A.CONVERT))
+    return out
+
+
+def _with_targets(state: GameState, seat: int, source: int, base: Action,
+                  effects: tuple[object, ...]) -> list[Action]:
+    spec = chosen_spec(effects)  # type: ignore[arg-type]
+    if spec is None:
+        return [base]
+    return [base._replace(target=t) for t in candidates(state, seat, source, spec, True)]
+
+
+def main_actions(state: GameState, seat: int) -> list[Action]:
+    """R6.8: play a card, activate an untapped unit, a fast action, or pass (R21.5)."""
+    pl = state.players[seat]
+    out = [A.PASS_ACTION]
+    if not state.stack:
+        zone = state.config.board.deploy_zone(seat)
+        for c in set_by_name(state, pl.hand):
+            card = state.cards[c]
+            if not card.is_permanent or card.play is None or card.play > pl.resource:
+                continue
+            out.extend(Action(A.PLAY, c, field=f) for f in zone if available(state, c, f))
+            if card.type.is_equipment:
+                out.append(Action(A.PLAY, c))
+        for cid in sorted(state.perms):
+            p = state.perms[cid]
+            if (p.controller == seat and not p.tapped
+                    and state.cards[cid].type is CardType.UNIT):
+                out.append(Action(A.ACTIVATE, cid))
+    out.extend(fast_actions(state, seat))
+    return out
+
+
+def unit_actions(state: GameState, p: Perm) -> list[Action]:
+    """R12.4, R13.1, R15.2, R15.3, R15.6: what an activated unit can do, or tap it."""
+    seat = p.controller
+    out = [Action(A.TAP, p.cid)]
+    can_move, can_attack = not p.used_move, not p.used_attack
+    if p.paralysis > 0:
+        if can_move or can_attack:
+            out.append(Action(A.UNPARALYSE, p.cid))
+        return out + fast_actions(state, seat)
+    geo = state.config.geometry
+    here = state.perm_field(p)
+    moves = destinations(state, p) if can_move else {}
+    out.extend(Action(A.MOVE, p.cid, field=f) for f in sorted(moves))
+    if can_move:
+        for b in state.perms.values():
+            if b.field >= 0 and b.cid != p.cid and can_take_rider(state, b, p) and (
+                    geo.dist(here, b.field) <= 1 or any(geo.dist(f, b.field) <= 1
+                                                        for f in moves)):
+                out.append(Action(A.MOVE, p.cid, field=b.field))
+    if can_attack and p.under < 0:
+        reach = max_range(profile(state, p))
+        for t in sorted(state.perms):
+            tp = state.perms[t]
+            if tp.field >= 0 and geo.dist(here, tp.field) <= reach and attackable(state, p, tp):
+                out.append(Action(A.ATTACK, p.cid, t))
+    card = state.cards[p.cid]
+    if can_move and can_attack:
+        for i, effects in enumerate(card.full_actions):
+            out.extend(_with_targets(state, seat, p.cid, Action(A.FULL, p.cid, index=i),
+                                     effects))
+    if (can_move or can_attack) and p.under < 0:
+        for a in geo.adjacent(here):
+            ap = state.perms.get(state.occ[a])
+            if ap is None or not state.cards[ap.cid].type.is_artifact:
+                continue
+            enemy_solid = (state.cards[ap.cid].keywords.solid is not None
+                           and state.enemies(seat, ap.controller))
+            if not enemy_solid:
+                out.append(Action(A.SWAP, p.cid, other=ap.cid))
+                if can_move and can_attack:
+                    out.extend(Action(A.CARRY, p.cid, field=f, other=ap.cid) for f in
+                               sorted(moves))
+            if state.cards[ap.cid].type.is_equipment and not enemy_solid:
+                out.append(Action(A.EQUIP, p.cid, other=ap.cid))
+    return out + fast_actions(state, seat)

@@ -1,0 +1,293 @@
+"""Permanents on the board: their numbers, where they may stand, entering and leaving (R9, R11,
+R12, R13.5, R15, R21.10, R21.11).
+
+Equipment in a unit's stack adds its modifiers (R21.11); units in a crew stack add their attack
+per range (R12.7). Everything here changes the state only through the functions below, each of
+which emits its event.
+"""
+
+from __future__ import annotations
+
+from engine.board import Terrain
+from engine.cards import Card, CardType, Keywords, Protection
+from engine.state import GameState, Pending, Perm
+
+DROP_FIELDS_RADIUS = 1
+"""R11.6: a dropped permanent lands on an available field in range 1 of the stack's field."""
+
+
+# --- numbers ---------------------------------------------------------------------------------
+
+def equipment_of(state: GameState, p: Perm) -> list[Card]:
+    """The equipment cards in `p`'s stack (R15.6)."""
+    return [state.cards[c] for c in p.stack if state.cards[c].type.is_equipment]
+
+
+def riders_of(state: GameState, p: Perm) -> list[Perm]:
+    """The units in `p`'s stack (crew, R12.9)."""
+    return [state.perms[c] for c in p.stack if state.cards[c].type is CardType.UNIT]
+
+
+def keywords(state: GameState, p: Perm) -> list[Keywords]:
+    """The card's keywords plus those its equipment grants (R21.11)."""
+    kws = [state.cards[p.cid].keywords]
+    for eq in equipment_of(state, p):
+        if eq.modifiers.keywords is not None:
+            kws.append(eq.modifiers.keywords)
+    return kws
+
+
+def life(state: GameState, p: Perm) -> int:
+    """Units: life plus equipment; artifacts: their solid value (R15.4); others: 0."""
+    card = state.cards[p.cid]
+    if card.type is CardType.UNIT:
+        return (card.life or 0) + sum(e.modifiers.life for e in equipment_of(state, p))
+    return card.keywords.solid or 0
+
+
+def armor(state: GameState, p: Perm) -> int:
+    return sum(k.armor for k in keywords(state, p)) + sum(
+        e.modifiers.armor for e in equipment_of(state, p))
+
+
+def movement(state: GameState, p: Perm) -> int:
+    card = state.cards[p.cid]
+    return (card.move or 0) + sum(e.modifiers.move for e in equipment_of(state, p))
+
+
+def is_veiled(state: GameState, p: Perm) -> bool:
+    return any(k.veiled for k in keywords(state, p))
+
+
+def is_swimming(state: GameState, p: Perm) -> bool:
+    return any(k.swimming for k in keywords(state, p))
+
+
+def own_profile(state: GameState, p: Perm) -> tuple[int, int]:
+    """(attack, range) of one unit with its equipment; high ground is added by `profile`."""
+    card = state.cards[p.cid]
+    eqs = equipment_of(state, p)
+    return ((card.attack or 0) + sum(e.modifiers.attack for e in eqs),
+            (card.range or 1) + sum(e.modifiers.range for e in eqs))
+
+
+def profile(state: GameState, p: Perm) -> list[tuple[int, int]]:
+    """The attacks a stack deals, as (attack, range) pairs of each unit in it (R12.7).
+
+    A ranged unit (range > 1, R12.5) on high ground gets +1 range (R9.6, R12.12).
+    """
+    if state.cards[p.cid].type is not CardType.UNIT:
+        return []
+    high = state.config.board.fields[state.perm_field(p)].terrain is Terrain.HIGH_GROUND
+    out = []
+    for u in [p, *riders_of(state, p)]:
+        a, r = own_profile(state, u)
+        if high and r > 1:
+            r += 1
+        out.append((a, r))
+    return out
+
+
+def damage_at(prof: list[tuple[int, int]], d: int) -> int:
+    """R12.7: the sum of the attack of every unit in the stack whose range is at least d."""
+    return sum(a for a, r in prof if r >= d)
+
+
+def max_range(prof: list[tuple[int, int]]) -> int:
+    return max((r for a, r in prof if a > 0), default=0)
+
+
+def protected_from(state: GameState, p: Perm, source: Card | None) -> bool:
+    """R11.4: `p` has protection from the card `source` (by name, type or condition)."""
+    if source is None:
+        return False
+    return any(_matches(pr, source) for k in keywords(state, p) for pr in k.protections)
+
+
+def _matches(pr: Protection, card: Card) -> bool:
+    if pr.card is not None:
+        return pr.card.casefold() == card.name.casefold()
+    if pr.type is not None and card.type is not pr.type:
+        return False
+    if pr.stat is None:
+        return True
+    value = getattr(card, pr.stat, None)
+    if value is None:
+        return False
+    return {"<": value < pr.value, "<=": value <= pr.value, ">": value > pr.value,
+            ">=": value >= pr.value, "=": value == pr.value}.get(pr.op or "", False)
+
+
+# --- where permanents may stand --------------------------------------------------------------
+
+def terrain_ok(state: GameState, card: Card, swimming: bool, field_: int) -> bool:
+    """R9.5: blocked fields take nothing; deep water only swimmers, swimmers only deep water."""
+    t = state.config.board.fields[field_].terrain
+    if t is Terrain.BLOCKED:
+        return False
+    return (t is Terrain.DEEP_WATER) == swimming
+
+
+def available(state: GameState, cid: int, field_: int, swimming: bool | None = None) -> bool:
+    """R9.4/R9.5: `field_` is free and its terrain takes the card."""
+    card = state.cards[cid]
+    if swimming is None:
+        swimming = card.keywords.swimming
+    return state.occ[field_] < 0 and terrain_ok(state, card, swimming, field_)
+
+
+def can_take_rider(state: GameState, base: Perm, rider: Perm) -> bool:
+    """R12.9: a crew unit takes up to n other units of its controller in its stack."""
+    crew = sum(k.crew for k in keywords(state, base))
+    if crew <= 0 or base.controller != rider.controller or base.under >= 0:
+        return False
+    return len(riders_of(state, base)) < crew
+
+
+# --- entering and leaving --------------------------------------------------------------------
+
+def put_onto_board(state: GameState, cid: int, controller: int, field_: int) -> Perm:
+    """Put a permanent card onto a free field (R11.1); equipment gets its durability (R15.5)."""
+    card = state.cards[cid]
+    durability = card.durability if card.durability is not None else (
+        1 if card.type is CardType.POTION else 0)
+    p = Perm(cid, controller, field_, durability)
+    state.perms[cid] = p
+    state.occ[field_] = cid
+    state.emit("enter", controller, cid, field_=field_)
+    return p
+
+
+def attach(state: GameState, base: Perm, top: Perm) -> None:
+    """Place `top` into `base`'s stack (R11.5, R12.9, R15.6); it leaves its own field."""
+    if top.field >= 0 and state.occ[top.field] == top.cid:
+        state.occ[top.field] = -1
+    top.field = -1
+    top.under = base.cid
+    base.stack.append(top.cid)
+    state.emit("stack", top.controller, top.cid, base.cid, state.perm_field(base))
+
+
+def detach(state: GameState, p: Perm) -> None:
+    """Take `p` out of the stack it is in (it then stands nowhere until placed)."""
+    if p.under >= 0:
+        base = state.perms[p.under]
+        base.stack.remove(p.cid)
+        p.under = -1
+
+
+def place(state: GameState, p: Perm, field_: int) -> None:
+    """Put a permanent that stands nowhere (dropped, carried) onto `field_`."""
+    p.field = field_
+    state.occ[field_] = p.cid
+    state.emit("place", p.controller, p.cid, field_=field_)
+
+
+def relocate(state: GameState, p: Perm, field_: int) -> None:
+    """Move a permanent from its field to another (steps, pushes, swaps)."""
+    if p.field >= 0 and state.occ[p.field] == p.cid:
+        state.occ[p.field] = -1
+    p.field = field_
+    state.occ[field_] = p.cid
+
+
+def deal_damage(state: GameState, target: Perm, amount: int, source: Card | None,
+                player: int, cause: str) -> int:
+    """Damage after protection from X, protection markers and armor (R11.4, R13.5, R12.8).
+
+    Returns the damage actually taken. Death is checked by `check_deaths` so that the two sides
+    of a combat take their damage at once (R12.11).
+    """
+    if amount <= 0 or protected_from(state, target, source):
+        return 0
+    if target.protection > 0:
+        removed = min(target.protection, amount)
+        target.protection -= removed
+        state.emit("prevent", player, target.cid, amount=amount, detail=cause)
+        state.emit("marker", target.controller, target.cid, amount=-removed, detail="protection")
+        return 0
+    taken = max(0, amount - armor(state, target))
+    if taken:
+        target.damage += taken
+        state.emit("damage", player, target.cid, amount=taken, detail=cause)
+    return taken
+
+
+def is_defeated(state: GameState, p: Perm) -> bool:
+    """R12.2: more damage than life; R13.2: more poison markers than life. A solid artifact's
+    life is its X (R15.4), read the same way."""
+    card = state.cards[p.cid]
+    lf = life(state, p)
+    if card.type is CardType.UNIT:
+        return p.damage > lf or p.poison > lf
+    return card.keywords.solid is not None and p.damage > lf
+
+
+def destroy(state: GameState, p: Perm, cause: str, player: int) -> None:
+    """R11.2: drop the stack (R11.6), remove markers, card to its owner's discard (tokens leave).
+
+    Emits `death` for units (R12.2 "dies") and `destroy` for other permanents; the flow module
+    turns `dies` into triggers by reading `state.dead`.
+    """
+    cid = p.cid
+    card = state.cards[cid]
+    field_ = state.perm_field(p)
+    detach(state, p)
+    if p.field >= 0 and state.occ[p.field] == cid:
+        state.occ[p.field] = -1
+    del state.perms[cid]
+    state.emit("death" if card.type is CardType.UNIT else "destroy", player, cid, field_=field_,
+               detail=cause)
+    if state.marker_perm == cid:
+        _intention_leaves(state)
+    for top in list(p.stack):
+        drop(state, state.perms[top], field_, p.controller)
+    p.stack.clear()
+    to_owner_discard(state, cid)
+    state.dead.append((cid, p.controller, card.type is CardType.UNIT))
+
+
+def _intention_leaves(state: GameState) -> None:
+    """R17.4: a marker on a unit is removed when the unit leaves; R17.2: the card is discarded."""
+    state.emit("marker", -2, state.marker_card, detail="intention removed")
+    state.tyrant_discard.append(state.marker_card)
+    state.set_aside.remove(state.marker_card)
+    state.marker_card = state.marker_perm = state.marker_field = -1
+
+
+def drop(state: GameState, p: Perm, origin: int, chooser: int) -> None:
+    """R11.6: place a permanent of a dropped stack on an available field in range 1 of `origin`,
+    chosen by the controller of the permanent beneath; destroy it if there is none. Equipment
+    loses 1 durability whenever its stack drops (R15.7) and is destroyed below 1 (R15.5)."""
+    p.under = -1
+    p.field = -1
+    card = state.cards[p.cid]
+    if card.type.is_equipment:
+        p.durability -= 1
+        state.emit("durability", p.controller, p.cid, amount=-1)
+        if p.durability < 1:
+            destroy(state, p, "durability", p.controller)
+            return
+    swimming = is_swimming(state, p)
+    geo = state.config.geometry
+    options = tuple(f for f in (origin, *geo.in_range_fields(origin, DROP_FIELDS_RADIUS))
+                    if available(state, p.cid, f, swimming))
+    if not options:
+        destroy(state, p, "no room to drop", chooser)
+    elif len(options) == 1 or chooser < 0:
+        place(state, p, options[0])
+    else:
+        state.pending.append(Pending("place", chooser, p.cid, fields=tuple(sorted(options))))
+
+
+def to_owner_discard(state: GameState, cid: int) -> None:
+    """R8.8, R11.2: a card goes to its owner's discard pile; a token leaves the game instead."""
+    owner = state.owner[cid]
+    if state.token[cid] or owner < 0:
+        if owner == -2 and state.cards[cid].type is CardType.INTENTION:
+            state.tyrant_discard.append(cid)
+            return
+        state.out.append(cid)
+        state.emit("leave", owner, cid, detail="token" if state.token[cid] else "neutral")
+        return
+    state.players[owner].discard.append(cid)

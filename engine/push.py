@@ -1,0 +1,40 @@
+"""Push X (R14, R21.9): straight-line, involuntary steps away from an origin field."""
+
+from __future__ import annotations
+
+from engine.cards import CardType
+from engine.permanents import deal_damage, destroy, is_swimming, relocate, terrain_ok
+from engine.state import GameState, Perm
+
+
+def push(state: GameState, origin: int, p: Perm, steps: int, player: int) -> None:
+    """Push `p` up to `steps` steps along the line from `origin` through its field.
+
+    R14.3: onto an occupied field the push ends and a unit takes 1 damage from what it hit.
+    R14.4: onto a free field unavailable to it (deep water for a non-swimmer) it is destroyed.
+    R21.9: each step is (sign dx, sign dy); the board's edge stops the push without damage.
+    A permanent in a stack is not pushed on its own; it moves with the permanent beneath.
+    """
+    if p.under >= 0:
+        return
+    geo = state.config.geometry
+    card = state.cards[p.cid]
+    swimming = is_swimming(state, p)
+    for _ in range(steps):
+        nxt = geo.push_step(origin, p.field)
+        if nxt is None:
+            state.emit("push_stop", player, p.cid, field_=p.field, detail="edge")
+            return
+        occupant = state.occ[nxt]
+        if occupant >= 0:
+            state.emit("push_stop", player, p.cid, occupant, p.field, detail="collision")
+            if card.type is CardType.UNIT:
+                deal_damage(state, p, 1, state.cards[occupant], player, "collision")
+            return
+        if not terrain_ok(state, card, swimming, nxt):
+            state.emit("push", player, p.cid, field_=nxt, amount=1)
+            relocate(state, p, nxt)
+            destroy(state, p, "pushed onto an unavailable field", player)
+            return
+        relocate(state, p, nxt)
+        state.emit("push", player, p.cid, field_=nxt, amount=1)

@@ -1,0 +1,330 @@
+"""The game state as plain data referenced by ids, built for cheap cloning.
+
+Cards are instance ids into `GameState.cards` (the definitions) and `GameState.owner`. Every card
+is in exactly one zone (R8): a player's deck, hand, discard or store; the board (a permanent, or
+in a permanent's stack); the action stack; set aside (intentions, R17.2); or out of the game
+(never dealt, tokens that left, R3.4, R8.8). The rules that change the state live in the other
+modules; this one only holds it, copies it and answers questions about it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from engine.board import Board
+from engine.cards import Card
+from engine.events import EventLog
+from engine.geometry import Geometry
+from engine.record import PICK_COLUMNS, SNAPSHOT_COLUMNS, Columns
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Everything a game needs that does not change during it (shared by clones)."""
+
+    pool: tuple[Card, ...]
+    """Draftable cards of the chosen sets (R2.1); copies are expanded at setup."""
+    catalog: dict[str, Card]
+    """Every known card by name: start cards, tokens, the Tyrant's cards (R2.3, R8.8)."""
+    board: Board
+    players: int = 2
+    pack_size: int = 10
+    draft_target: int = 25
+    alternate_pass: bool = False
+    action_guard: int = 500
+    log_events: bool = True
+    geometry: Geometry = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "geometry", Geometry(self.board))
+
+
+class Perm:
+    """A permanent on the board (R11): its card, controller, field, damage and markers."""
+
+    __slots__ = ("cid", "controller", "field", "damage", "paralysis", "poison", "panic", "rage",
+                 "protection", "used_move", "used_attack", "tapped", "stack", "under",
+                 "durability", "intention")
+
+    def __init__(self, cid: int, controller: int, field_: int, durability: int = 0) -> None:
+        self.cid = cid
+        self.controller = controller
+        self.field = field_
+        self.damage = 0
+        self.paralysis = 0
+        self.poison = 0
+        self.panic = 0
+        self.rage = 0
+        self.protection = 0
+        self.used_move = False
+        self.used_attack = False
+        self.tapped = False
+        self.stack: list[int] = []
+        self.under = -1
+        self.durability = durability
+        self.intention = -1
+
+    def copy(self) -> Perm:
+        p = Perm.__new__(Perm)
+        p.cid = self.cid
+        p.controller = self.controller
+        p.field = self.field
+        p.damage = self.damage
+        p.paralysis = self.paralysis
+        p.poison = self.poison
+        p.panic = self.panic
+        p.rage = self.rage
+        p.protection = self.protection
+        p.used_move = self.used_move
+        p.used_attack = self.used_attack
+        p.tapped = self.tapped
+        p.stack = list(self.stack)
+        p.under = self.under
+        p.durability = self.durability
+        p.intention = self.intention
+        return p
+
+
+class Player:
+    """One seat's zones and counters (R8.1-R8.3, R18)."""
+
+    __slots__ = ("deck", "hand", "discard", "store", "resource", "points", "bought",
+                 "equip_next", "income", "spend_buy", "spend_play", "spend_upkeep", "spend_free",
+                 "discard_gain", "upkeep_paid", "upkeep_deaths", "team")
+
+    def __init__(self, team: int) -> None:
+        self.deck: list[int] = []
+        self.hand: list[int] = []
+        self.discard: list[int] = []
+        self.store: list[int] = []
+        self.resource = 0
+        self.points = 0
+        self.bought = False
+        self.equip_next: list[int] = []
+        self.team = team
+        self.reset_counters()
+
+    def reset_counters(self) -> None:
+        """Per-turn economy counters for the snapshot table."""
+        self.income = 0
+        self.spend_buy = 0
+        self.spend_play = 0
+        self.spend_upkeep = 0
+        self.spend_free = 0
+        self.discard_gain = 0
+        self.upkeep_paid = 0
+        self.upkeep_deaths = 0
+
+    def copy(self) -> Player:
+        p = Player.__new__(Player)
+        p.deck = list(self.deck)
+        p.hand = list(self.hand)
+        p.discard = list(self.discard)
+        p.store = list(self.store)
+        p.equip_next = list(self.equip_next)
+        for name in ("resource", "points", "bought", "team", "income", "spend_buy",
+                     "spend_play", "spend_upkeep", "spend_free", "discard_gain", "upkeep_paid",
+                     "upkeep_deaths"):
+            setattr(p, name, getattr(self, name))
+        return p
+
+
+class StackItem(NamedTuple):
+    """An announced action waiting on the action stack (R6.9).
+
+    `kind`: "card" (a played card `cid`), "free" (free action `index` of `source`), "convert"
+    (R8.6), "unit" (a unit's action: `verb` is move/attack/full/carry/swap/equip), "trigger"
+    (`index` into the source card's triggers), "intention" (R17.3).
+    """
+
+    kind: str
+    player: int
+    source: int
+    index: int = -1
+    target: int = -1
+    field: int = -1
+    verb: str = ""
+    path: tuple[int, ...] = ()
+    other: int = -1
+
+
+class Pending(NamedTuple):
+    """A choice the rules hand to a player in the middle of the flow (R5.3, R11.6, discards).
+
+    `kind`: "upkeep" (pay for `card` or not), "discard" (discard `count` cards), "place" (put the
+    dropped permanent `card` on one of `fields`, R11.6), "pick" (draft).
+    """
+
+    kind: str
+    player: int
+    card: int = -1
+    count: int = 0
+    fields: tuple[int, ...] = ()
+
+
+class GameState:
+    """All of one game; `engine.game` gives it the agent-facing API."""
+
+    def __init__(self, config: GameConfig, seed: int) -> None:
+        self.config = config
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.cards: list[Card] = []
+        self.owner: list[int] = []
+        self.token: list[bool] = []
+        self.players = [Player(team) for team in _teams(config)]
+        self.perms: dict[int, Perm] = {}
+        self.occ: list[int] = [-1] * len(config.board.fields)
+        self.stack: list[StackItem] = []
+        self.set_aside: list[int] = []
+        self.out: list[int] = []
+        self.packs: list[list[int]] = []
+        self.unopened: list[list[int]] = []
+        self.draft_seat = 0
+        self.pack_round = 0
+        self.picks_made: list[int] = [0] * config.players
+        self.phase = "draft"
+        self.active = 0
+        self.round = 0
+        self.turn = 0
+        self.actions_this_turn = 0
+        self.pending: list[Pending] = []
+        self.priority: list[int] = []
+        self.activated = -1
+        self.winners: tuple[int, ...] | None = None
+        self.reason = ""
+        self.guard_stopped = False
+        self.tyrant_deck: list[int] = []
+        self.tyrant_discard: list[int] = []
+        self.intentions_done = 0
+        self.marker_card = -1
+        self.marker_perm = -1
+        self.marker_field = -1
+        self.killer = -1
+        self.dead: list[tuple[int, int, bool]] = []
+        self.entered: list[int] = []
+        self.vips: dict[int, int] = {}
+        self.acting = -1
+        self.events = EventLog(config.log_events)
+        self.picks = Columns(PICK_COLUMNS)
+        self.snapshots = Columns(SNAPSHOT_COLUMNS)
+        self.action_log: list[str] = []
+
+    def clone(self) -> GameState:
+        """A deep copy sharing only immutable parts (config, card definitions)."""
+        s = GameState.__new__(GameState)
+        s.config = self.config
+        s.seed = self.seed
+        s.rng = random.Random()
+        s.rng.setstate(self.rng.getstate())
+        s.cards = list(self.cards)
+        s.owner = list(self.owner)
+        s.token = list(self.token)
+        s.players = [p.copy() for p in self.players]
+        s.perms = {k: p.copy() for k, p in self.perms.items()}
+        s.occ = list(self.occ)
+        s.stack = list(self.stack)
+        s.set_aside = list(self.set_aside)
+        s.out = list(self.out)
+        s.packs = [list(p) for p in self.packs]
+        s.unopened = [list(p) for p in self.unopened]
+        s.draft_seat = self.draft_seat
+        s.pack_round = self.pack_round
+        s.picks_made = list(self.picks_made)
+        s.phase = self.phase
+        s.active = self.active
+        s.round = self.round
+        s.turn = self.turn
+        s.actions_this_turn = self.actions_this_turn
+        s.pending = list(self.pending)
+        s.priority = list(self.priority)
+        s.activated = self.activated
+        s.winners = self.winners
+        s.reason = self.reason
+        s.guard_stopped = self.guard_stopped
+        s.tyrant_deck = list(self.tyrant_deck)
+        s.tyrant_discard = list(self.tyrant_discard)
+        s.intentions_done = self.intentions_done
+        s.marker_card = self.marker_card
+        s.marker_perm = self.marker_perm
+        s.marker_field = self.marker_field
+        s.killer = self.killer
+        s.dead = list(self.dead)
+        s.entered = list(self.entered)
+        s.vips = self.vips
+        s.acting = self.acting
+        s.events = self.events.copy()
+        s.picks = self.picks.copy()
+        s.snapshots = self.snapshots.copy()
+        s.action_log = list(self.action_log)
+        return s
+
+    def emit(self, kind: str, player: int = -1, card: int = -1, target: int = -1,
+             field_: int = -1, amount: int = 0, detail: str = "") -> None:
+        """Record one event (issue 3: every change of state emits one)."""
+        if not self.events.enabled:
+            return
+        w = self.config.board.width
+        x, y = (field_ % w, field_ // w) if field_ >= 0 else (-1, -1)
+        self.events.add(self.round, self.turn, self.phase, player, kind,
+                        self.cards[card].name if card >= 0 else "",
+                        self.cards[target].name if target >= 0 else "", x, y, amount, detail)
+
+    # --- small queries used everywhere -------------------------------------------------------
+
+    def name(self, cid: int) -> str:
+        return self.cards[cid].name if cid >= 0 else ""
+
+    def xy(self, field_: int) -> tuple[int, int]:
+        w = self.config.board.width
+        return field_ % w, field_ // w
+
+    def enemies(self, a: int, b: int) -> bool:
+        """Seats on different teams (R21.15: the Tyrant is everyone's enemy; neutral nobody's)."""
+        if a == b or a == -1 or b == -1:
+            return False
+        if a < 0 or b < 0:
+            return True
+        return self.players[a].team != self.players[b].team
+
+    def perm_field(self, p: Perm) -> int:
+        """A stack's field is that of the permanent beneath (R11.5)."""
+        while p.under >= 0:
+            p = self.perms[p.under]
+        return p.field
+
+    def zone_of(self, cid: int) -> str:
+        """The one zone a card is in (for the conservation property tests)."""
+        for seat, pl in enumerate(self.players):
+            for zname in ("deck", "hand", "discard", "store"):
+                if cid in getattr(pl, zname):
+                    return f"{zname}{seat}"
+            if cid in pl.equip_next:
+                return f"equip_next{seat}"
+        if cid in self.perms:
+            return "board"
+        if any(it.source == cid and it.kind == "card" for it in self.stack):
+            return "stack"
+        if cid in self.set_aside:
+            return "set_aside"
+        if cid in self.tyrant_deck:
+            return "tyrant_deck"
+        if cid in self.tyrant_discard:
+            return "tyrant_discard"
+        if cid in self.out:
+            return "out"
+        if any(cid in pack for pack in self.packs) or any(cid in p for p in self.unopened):
+            return "pack"
+        return "nowhere"
+
+
+def _teams(config: GameConfig) -> list[int]:
+    """Team number per seat: the board's teams, else every seat alone."""
+    teams = list(range(config.players))
+    for t, members in enumerate(config.board.teams):
+        for seat in members:
+            if seat < config.players:
+                teams[seat] = t
+    return teams

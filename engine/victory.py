@@ -1,0 +1,132 @@
+"""Victory conditions (R19, R21.12-R21.15): checked after every resolution and in upkeep."""
+
+from __future__ import annotations
+
+from engine.board import TYRANT, TieBreak, VictoryKind
+from engine.cards import CardType
+from engine.state import GameState
+
+
+def end_game(state: GameState, winners: tuple[int, ...], reason: str) -> None:
+    """Record the result; `winners` is empty for a draw, (TYRANT,) when the Tyrant wins."""
+    if state.winners is not None:
+        return
+    state.winners = tuple(sorted(winners))
+    state.reason = reason
+    state.phase = "over"
+    state.stack.clear()
+    state.priority.clear()
+    state.pending.clear()
+    state.emit("game_over", -1, amount=len(winners),
+               detail=reason + ": " + (",".join(str(w + 1) for w in winners) or "draw"))
+
+
+def team(state: GameState, seat: int) -> tuple[int, ...]:
+    t = state.players[seat].team
+    return tuple(s for s, pl in enumerate(state.players) if pl.team == t)
+
+
+def _last_team_standing(state: GameState, alive: list[int], reason: str) -> None:
+    teams = {state.players[s].team for s in alive}
+    if len(teams) == 1:
+        end_game(state, team(state, alive[0]), reason)
+    elif not teams:
+        end_game(state, (), reason + " (all at once)")
+
+
+def check_victory(state: GameState) -> None:
+    if state.winners is not None:
+        return
+    v = state.config.board.victory
+    seats = range(len(state.players))
+    if v.kind is VictoryKind.VIP:
+        _last_team_standing(state, [s for s in seats if state.vips.get(s, -1) in state.perms],
+                            "VIP defeated")
+    elif v.kind is VictoryKind.BUILDINGS:
+        alive = [s for s in seats if any(
+            p.controller == s and state.cards[p.cid].keywords.building
+            for p in state.perms.values())]
+        _last_team_standing(state, alive, "buildings destroyed")
+    elif v.kind is VictoryKind.RESOURCE:
+        best = max(seats, key=lambda s: state.players[s].resource)
+        top = state.players[best].resource
+        if top >= v.target:
+            leaders = {state.players[s].team for s in seats if state.players[s].resource == top}
+            end_game(state, team(state, best) if len(leaders) == 1 else (), "resource limit")
+    elif v.kind is VictoryKind.CAPTURE:
+        best = max(seats, key=lambda s: state.players[s].points)
+        if state.players[best].points >= v.target:
+            end_game(state, team(state, best), "capture points")
+    elif v.kind is VictoryKind.TYRANT:
+        if state.intentions_done >= v.tyrant_goal > 0:
+            end_game(state, (TYRANT,), "the Tyrant's goal")
+        elif state.round > 0 and not any(state.cards[p.cid].keywords.tyrant
+                                         for p in state.perms.values()):
+            killer = state.killer if state.killer >= 0 else 0
+            end_game(state, tuple(seats) if v.shared_win else team(state, killer),
+                     "the Tyrant defeated")
+
+
+def score_capture_points(state: GameState, seat: int) -> None:
+    """R19.3, R21.14: at the start of its upkeep a player scores 1 per area it holds (it
+    controls strictly the most units there)."""
+    board = state.config.board
+    counts: dict[str, dict[int, int]] = {}
+    for p in state.perms.values():
+        if p.field < 0 or state.cards[p.cid].type is not CardType.UNIT:
+            continue
+        area = board.fields[p.field].area
+        if area is not None:
+            per = counts.setdefault(area, {})
+            per[p.controller] = per.get(p.controller, 0) + 1
+    held = 0
+    for per in counts.values():
+        mine = per.get(seat, 0)
+        if mine > 0 and all(n < mine for s, n in per.items() if s != seat):
+            held += 1
+    if held:
+        state.players[seat].points += held
+        state.emit("points", seat, amount=held, detail="capture")
+    check_victory(state)
+
+
+def staff_holder(state: GameState) -> int:
+    """R21.12: the controller of a unit with the staff of victory equipped, or -1."""
+    for p in state.perms.values():
+        if p.under >= 0 and state.cards[p.cid].keywords.staff:
+            base = state.perms[p.under]
+            if state.cards[base.cid].type is CardType.UNIT and base.controller >= 0:
+                return base.controller
+    return -1
+
+
+def round_limit_reached(state: GameState) -> bool:
+    """R21.13: at the round limit the board's tie-break decides; otherwise a draw."""
+    board = state.config.board
+    if state.round < board.round_limit:
+        return False
+    seats = range(len(state.players))
+    tb = board.tie_break
+    if tb is TieBreak.NONE:
+        end_game(state, (), "round limit")
+        return True
+
+    def score(s: int) -> int:
+        if tb is TieBreak.POINTS:
+            return state.players[s].points
+        if tb is TieBreak.RESOURCE:
+            return state.players[s].resource
+        return sum(1 for p in state.perms.values()
+                   if p.controller == s and state.cards[p.cid].type is CardType.UNIT)
+
+    scores = {state.players[s].team: 0 for s in seats}
+    for s in seats:
+        scores[state.players[s].team] += score(s)
+    top = max(scores.values())
+    leaders = [t for t, v in scores.items() if v == top]
+    if len(leaders) == 1:
+        end_game(state, tuple(s for s in seats if state.players[s].team == leaders[0]),
+                 f"round limit, most {tb.value}")
+    else:
+        end_game(state, (), f"round limit, tied on {tb.value}")
+    return True

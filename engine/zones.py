@@ -1,0 +1,77 @@
+"""Moving cards between a player's zones, and the resource (R4.1, R4.2, R8, R18, R21.3)."""
+
+from __future__ import annotations
+
+from engine.state import GameState
+
+HAND_SIZE = 3
+"""R4.2: draw until the hand holds 3 cards."""
+
+
+def shuffle_discard_into_deck(state: GameState, seat: int) -> None:
+    """R4.1: the discard pile, shuffled, becomes the deck (tokens never get here, R8.8)."""
+    pl = state.players[seat]
+    pl.deck = pl.discard + pl.deck
+    pl.discard = []
+    state.rng.shuffle(pl.deck)
+    state.emit("shuffle", seat, amount=len(pl.deck))
+
+
+def draw(state: GameState, seat: int, n: int) -> int:
+    """Draw up to n cards from the top (end) of the deck; an empty deck gives nothing (R21.3)."""
+    pl = state.players[seat]
+    drawn = 0
+    while drawn < n and pl.deck:
+        cid = pl.deck.pop()
+        pl.hand.append(cid)
+        state.emit("draw", seat, cid)
+        drawn += 1
+    return drawn
+
+
+def gain(state: GameState, seat: int, n: int, reason: str) -> None:
+    """Gain resource (R18.1: it is saved from turn to turn)."""
+    if n <= 0:
+        return
+    state.players[seat].resource += n
+    state.emit("gain", seat, amount=n, detail=reason)
+
+
+def pay(state: GameState, seat: int, n: int, reason: str) -> None:
+    """Spend resource; callers check it is there (no resource ever goes negative)."""
+    if n <= 0:
+        return
+    pl = state.players[seat]
+    assert pl.resource >= n, "paid more than the player has"
+    pl.resource -= n
+    if reason == "buy":
+        pl.spend_buy += n
+    elif reason == "play":
+        pl.spend_play += n
+    elif reason == "upkeep":
+        pl.spend_upkeep += n
+    else:
+        pl.spend_free += n
+    state.emit("spend", seat, amount=n, detail=reason)
+
+
+def lose(state: GameState, seat: int, n: int, reason: str) -> int:
+    """Lose up to n resource to an effect (R19.2 burning, stealing); returns what was lost."""
+    pl = state.players[seat]
+    taken = min(n, pl.resource)
+    if taken:
+        pl.resource -= taken
+        state.emit("lose", seat, amount=taken, detail=reason)
+    return taken
+
+
+def discard_from_hand(state: GameState, seat: int, cid: int, reason: str) -> None:
+    """A hand card goes to the discard pile (a token leaves the game instead, R8.8)."""
+    pl = state.players[seat]
+    pl.hand.remove(cid)
+    state.emit("discard", seat, cid, detail=reason)
+    if state.token[cid]:
+        state.out.append(cid)
+        state.emit("leave", seat, cid, detail="token")
+    else:
+        pl.discard.append(cid)
