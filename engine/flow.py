@@ -67,6 +67,8 @@ def after_resolution(state: GameState) -> None:
     while state.dead:
         cid, controller, _ = state.dead.pop(0)
         queue_triggers(state, cid, "dies", controller)
+    if state.activated >= 0 and state.activated not in state.perms:
+        state.activated = -1
     check_victory(state)
     if state.stack and not state.priority and state.winners is None:
         open_priority(state)

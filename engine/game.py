@@ -76,6 +76,8 @@ class Game:
         """Run automatic steps; take forced single choices (they are not logged)."""
         s = self.state
         while s.winners is None:
+            while s.pending and _stale(s, s.pending[0]):
+                s.pending.pop(0)
             if s.pending or s.priority or s.phase in ("draft", "main", "buy", "discard"):
                 if s.phase == "draft" or s.pending:
                     options = legal_actions(s)
@@ -235,6 +237,11 @@ def _path_to(s: GameState, p: flow.Perm, dest: int) -> tuple[int, ...]:
     best = min((f for f in moves if geo.dist(f, dest) <= 1), default=-1,
                key=lambda f: (len(moves[f]), f))
     return (*moves[best], dest) if best >= 0 else (dest,)
+
+
+def _stale(s: GameState, pd: flow.Pending) -> bool:
+    """A choice about a permanent that has since left the board is void."""
+    return pd.kind in ("upkeep", "place") and pd.card not in s.perms
 
 
 def flow_has_fast(s: GameState, seat: int) -> bool:

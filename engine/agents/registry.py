@@ -1,0 +1,48 @@
+"""Agents and drafters by name, with parameters: `random`, `heuristic`, `search:budget=200`.
+
+An agent is anything with `act(game, legal, rng) -> Action`; a drafter is an agent asked only
+for draft picks. New kinds register a factory in `FACTORIES`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+import random
+
+from engine.actions import Action
+from engine.agents.random_agent import RandomAgent
+from engine.game import Game
+
+
+class Agent(Protocol):
+    name: str
+
+    def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action: ...
+
+
+Factory = Callable[[dict[str, str]], Agent]
+
+FACTORIES: dict[str, Factory] = {
+    "random": lambda params: RandomAgent(),
+}
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """`search:budget=200,depth=3` -> ("search", {"budget": "200", "depth": "3"})."""
+    name, _, rest = spec.strip().partition(":")
+    params: dict[str, str] = {}
+    for part in filter(None, rest.split(";") if ";" in rest else rest.split("+")):
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise ValueError(f"agent parameter {part!r} in {spec!r} is not KEY=VALUE")
+        params[key.strip()] = value.strip()
+    return name.strip().casefold(), params
+
+
+def make_agent(spec: str) -> Agent:
+    """Build an agent from its spec; unknown names list the known ones."""
+    name, params = parse_spec(spec)
+    if name not in FACTORIES:
+        raise ValueError(f"unknown agent {name!r}; known: {', '.join(sorted(FACTORIES))}")
+    return FACTORIES[name](params)

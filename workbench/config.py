@@ -1,0 +1,65 @@
+"""From names on a command line to a GameConfig: the chosen sets, the board, the catalog.
+
+The catalog holds every shipped card (start cards, tokens, the Tyrant's cards) plus the cards of
+any set given as a path, so references resolve however the sets are chosen.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.board import Board
+from engine.cards import CardSet
+from engine.state import GameConfig
+from workbench.loader import find_board, find_cardset, load_board, load_cardsets, \
+    shipped_cardsets
+
+DEFAULT_SETS = ("iron-legion", "tide-callers")
+DEFAULT_BOARD = "kings-crossing"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A loaded game setup with where it came from (for the runs table)."""
+
+    config: GameConfig
+    sets: tuple[CardSet, ...]
+    board: Board
+    files: tuple[str, ...]
+    content_hash: str
+
+
+def load_setup(sets: Sequence[str] = DEFAULT_SETS, board: str = DEFAULT_BOARD,
+               players: int | None = None, **params: int | bool) -> Setup:
+    """Load the named sets and board; raise LookupError or ValidationError with a clear text."""
+    shipped = shipped_cardsets()
+    by_name = {s.name.casefold(): s for s in shipped}
+    chosen: list[CardSet] = []
+    files: list[Path] = []
+    for name in sets:
+        if name.casefold() in by_name and not Path(name).is_file():
+            chosen.append(by_name[name.casefold()])
+            files.append(find_cardset(name))
+        else:
+            path = find_cardset(name)
+            chosen.extend(load_cardsets(path, shipped))
+            files.append(path)
+    board_path = find_board(board)
+    catalog_sets = [*shipped, *chosen]
+    the_board = load_board(board_path, catalog_sets)
+    files.append(board_path)
+    catalog = {c.name.casefold(): c for s in catalog_sets for c in s.cards}
+    pool = tuple(c for s in chosen for c in s.cards)
+    n = players if players is not None else the_board.players
+    if n != the_board.players:
+        raise ValueError(f"board {the_board.name!r} is for {the_board.players} players, "
+                         f"not {n}")
+    config = GameConfig(pool, catalog, the_board, players=n, **params)  # type: ignore[arg-type]
+    digest = hashlib.sha256()
+    for f in sorted(set(files)):
+        digest.update(Path(f).read_bytes())
+    return Setup(config, tuple(chosen), the_board, tuple(str(f) for f in files),
+                 digest.hexdigest()[:16])
