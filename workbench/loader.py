@@ -588,7 +588,7 @@ def _choice(table: dict[str, str], what: str) -> Callable[[str], str]:
 @dataclass
 class _Scenario:
     values: dict[str, str]
-    rows: dict[str, Problem]
+    rows: dict[str, Problem] | None  # None: no scenario sheet at all
 
 
 def _read_scenario(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]],
@@ -630,7 +630,8 @@ class _Settings:
         self.scenario, self.file, self.sheet, self.problems = scenario, file, sheet, problems
 
     def where(self, key: str) -> Problem:
-        return self.scenario.rows.get(key, Problem(self.file, self.sheet))
+        rows = self.scenario.rows or {}
+        return rows.get(key, Problem(self.file, self.sheet))
 
     def get(self, key: str, parser: Callable[[str], T], default: T) -> T:
         text = self.scenario.values.get(key)
@@ -643,7 +644,8 @@ class _Settings:
             return default
 
     def require(self, key: str, why: str) -> None:
-        if key not in self.scenario.values:
+        """A missing key is a problem, unless the whole scenario is (reported once already)."""
+        if self.scenario.rows is not None and key not in self.scenario.values:
             self.problems.append(replace(self.where(key), message=f"missing {key!r}: {why}"))
 
 
@@ -742,13 +744,13 @@ def _board_sheets(path: Path, problems: list[Problem]
 
 
 def board_base(path: Path) -> Path:
-    """`boards/duel.map.csv` (or any part, or `boards/duel`) -> `boards/duel`."""
+    """`boards/duel.map.csv` (any part), `boards/duel.xlsx` or `boards/duel` -> `boards/duel`."""
     name = path.name
     for part in BOARD_PARTS:
         suffix = f".{part}.csv"
         if name.casefold().endswith(suffix):
             return path.with_name(name[: -len(suffix)])
-    return path.with_suffix("") if path.suffix.casefold() == ".csv" else path
+    return path.with_suffix("") if path.suffix.casefold() in SPREADSHEET_SUFFIXES else path
 
 
 def read_board(path: Path) -> Parsed[Board]:
@@ -761,7 +763,7 @@ def read_board(path: Path) -> Parsed[Board]:
             problems.append(Problem(str(path), message=f"missing board {part} (a sheet "
                                     f"'{part}' or a file NAME.{part}.csv)"))
     board_map = _read_map(*parts["map"], problems) if "map" in parts else None
-    scenario = _Scenario({}, {})
+    scenario = _Scenario({}, None)
     sfile, ssheet = str(path), None
     if "scenario" in parts:
         sfile, ssheet, srows = parts["scenario"]
@@ -868,13 +870,14 @@ def _spreadsheets(folder: Path) -> list[Path]:
                   and p.suffix.casefold() in SPREADSHEET_SUFFIXES and not p.name.startswith(("~$", ".")))
 
 
-def _named(name: str, candidates: list[Path], what: str, key: Callable[[Path], str]) -> Path:
-    by_name = {key(p).casefold(): p for p in candidates}
+def _named(name: str, folder: Path, candidates: list[Path], what: str) -> Path:
+    """The candidate whose name (file name without suffixes) is `name`, case-insensitively."""
+    by_name = {board_base(p).name.casefold(): p for p in candidates}
     if name.casefold() in by_name:
         return by_name[name.casefold()]
     close = difflib.get_close_matches(name.casefold(), list(by_name), n=3)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    raise LookupError(f"no {what} {name!r} (not a file, nor in {candidates[0].parent if candidates else CONTENT_DIR}){hint}")
+    raise LookupError(f"no {what} {name!r}: not a file, nor in {folder}{hint}")
 
 
 def find_cardset(name: str) -> Path:
@@ -882,8 +885,8 @@ def find_cardset(name: str) -> Path:
     path = Path(name)
     if path.is_file():
         return path
-    return _named(name, [p for p in _spreadsheets(CONTENT_DIR) if not is_board(p)],
-                  "card set", lambda p: p.stem)
+    return _named(name, CONTENT_DIR, [p for p in _spreadsheets(CONTENT_DIR) if not is_board(p)],
+                  "card set")
 
 
 def find_board(name: str) -> Path:
@@ -893,7 +896,7 @@ def find_board(name: str) -> Path:
         return path
     boards = [p for p in _spreadsheets(BOARDS_DIR)
               if p.suffix.casefold() in WORKBOOK_SUFFIXES or p.name.casefold().endswith(".map.csv")]
-    return _named(name, boards, "board", lambda p: board_base(p).name)
+    return _named(name, BOARDS_DIR, boards, "board")
 
 
 def shipped_cardsets() -> list[CardSet]:
