@@ -417,8 +417,8 @@ def resolve(refs: Iterable[Ref], names: Names) -> list[Problem]:
                                                        f"({ref.what}){hint}"))
         elif ref.types and known[1] is not None and known[1] not in ref.types:
             wanted = " or ".join(sorted(t.value for t in ref.types))
-            problems.append(replace(ref.where, message=f"{ref.what} {known[0]!r} is a "
-                                                       f"{known[1].value}, not a {wanted}"))
+            problems.append(replace(ref.where, message=f"{ref.what} {known[0]!r} is of type "
+                                                       f"{known[1].value}; expected {wanted}"))
     return problems
 
 
