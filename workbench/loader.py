@@ -43,7 +43,6 @@ from workbench.sheets import (
     SPREADSHEET_SUFFIXES,
     WORKBOOK_SUFFIXES,
     Cell,
-    Sheet,
     SheetError,
     column_letter,
     is_blank,
