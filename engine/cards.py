@@ -55,6 +55,7 @@ class TargetKind(str, Enum):
     UNIT = "unit"
     PERMANENT = "permanent"
     ARTIFACT = "artifact"
+    EQUIPMENT = "equipment"  # equipment and potions only (R15.5, R15.8)
     OPPONENT = "opponent"  # a player, chosen like a target
     FIELD = "field"  # a field, e.g. the origin of a push (R14.1)
 
@@ -80,6 +81,7 @@ class Target:
             TargetKind.UNIT,
             TargetKind.PERMANENT,
             TargetKind.ARTIFACT,
+            TargetKind.EQUIPMENT,
             TargetKind.OPPONENT,
             TargetKind.FIELD,
         )

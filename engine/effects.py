@@ -34,6 +34,8 @@ def _kind_ok(state: GameState, p: Perm, kind: TargetKind) -> bool:
         return t is CardType.UNIT
     if kind is TargetKind.ARTIFACT:
         return t.is_artifact
+    if kind is TargetKind.EQUIPMENT:
+        return t.is_equipment
     return kind is TargetKind.PERMANENT or kind is TargetKind.SELF
 
 

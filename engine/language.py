@@ -66,7 +66,8 @@ def _aliases(names: dict[str, tuple[str, ...]]) -> dict[str, str]:
 
 # --- verbs ----------------------------------------------------------------------------------
 
-_PERMANENTS = frozenset({TargetKind.SELF, TargetKind.UNIT, TargetKind.PERMANENT, TargetKind.ARTIFACT})
+_PERMANENTS = frozenset({TargetKind.SELF, TargetKind.UNIT, TargetKind.PERMANENT, TargetKind.ARTIFACT,
+                         TargetKind.EQUIPMENT})
 _UNITS = frozenset({TargetKind.SELF, TargetKind.UNIT})
 _PLAYERS = frozenset({TargetKind.OPPONENT})
 _NONE: frozenset[TargetKind] = frozenset()
@@ -110,8 +111,8 @@ _VERB_SPECS = (
     VerbSpec("sacrifice", ("opfere", "opfern"), _PERMANENTS, TargetKind.SELF, amount=False),
     VerbSpec("create", ("erzeuge", "erzeugen"), card=True),
     VerbSpec("score", ("punkte",)),
-    VerbSpec("repair", ("repariere", "reparieren"), frozenset({TargetKind.SELF, TargetKind.ARTIFACT}),
-             TargetKind.SELF),
+    VerbSpec("repair", ("repariere", "reparieren"), frozenset({TargetKind.SELF, TargetKind.ARTIFACT,
+                                                        TargetKind.EQUIPMENT}), TargetKind.SELF),
 )
 
 VERB_SPECS: dict[str, VerbSpec] = {spec.name: spec for spec in _VERB_SPECS}
@@ -156,7 +157,7 @@ _KIND_OF = {
     "unit": TargetKind.UNIT,
     "permanent": TargetKind.PERMANENT,
     "artifact": TargetKind.ARTIFACT,
-    "equipment": TargetKind.ARTIFACT,  # equipment are artifacts (R15.5)
+    "equipment": TargetKind.EQUIPMENT,
     "opponent": TargetKind.OPPONENT,
 }
 _PREPOSITIONS = {norm(w) for w in ("to", "on", "from", "at", "an", "auf", "von", "zu", "gegen")}

@@ -163,7 +163,8 @@ def unit_actions(state: GameState, p: Perm) -> list[Action]:
     if (can_move or can_attack) and p.under < 0:
         for a in geo.adjacent(here):
             ap = state.perms.get(state.occ[a])
-            if ap is None or not state.cards[ap.cid].type.is_artifact:
+            if (ap is None or not state.cards[ap.cid].type.is_artifact
+                    or state.cards[ap.cid].keywords.building):
                 continue
             enemy_solid = (state.cards[ap.cid].keywords.solid is not None
                            and state.enemies(seat, ap.controller))

@@ -76,7 +76,7 @@ def test_registry_names() -> None:
     ("create 2 Skeleton", Effect("create", 2, NONE, "Skeleton")),
     ("create Bone Golem", Effect("create", 1, NONE, "Bone Golem")),
     ("score 1", Effect("score", 1, NONE)),
-    ("repair 1 to target equipment", Effect("repair", 1, Target(TargetKind.ARTIFACT))),
+    ("repair 1 to target equipment", Effect("repair", 1, Target(TargetKind.EQUIPMENT))),
     ("destroy each enemy permanent in range 2", Effect("destroy", 1, Target(
         TargetKind.PERMANENT, Side.ENEMY, True, 2))),
 ])
