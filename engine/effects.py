@@ -222,7 +222,7 @@ def _create(state: GameState, player: int, source: int, e: Effect, targets: list
             continue
         sp = state.perms.get(source)
         near = list(geo.in_range_fields(state.perm_field(sp), 1)) if sp else []
-        zone = list(state.config.board.deploy_zone(player)) if player >= 0 else []
+        zone = list(state.config.deploy[player]) if player >= 0 else []
         spot = next((f for f in near + zone if available(state, cid, f)), -1)
         if spot < 0:
             state.out.append(cid)

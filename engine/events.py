@@ -75,9 +75,3 @@ class EventLog:
     def rows(self) -> list[tuple[object, ...]]:
         """The events as tuples in EVENT_COLUMNS order (tests and replay checks)."""
         return list(zip(*(getattr(self, name) for name in EVENT_COLUMNS)))
-
-    def copy(self) -> EventLog:
-        other = EventLog(self.enabled)
-        for name in EVENT_COLUMNS:
-            setattr(other, name, list(getattr(self, name)))
-        return other

@@ -9,7 +9,7 @@ from engine import actions as A
 from engine import draft, flow
 from engine.actions import Action
 from engine.board import TYRANT
-from engine.legal import current_player, legal_actions
+from engine.legal import current_player, fast_actions, legal_actions
 from engine.observation import Observation, observe
 from engine.record import GameRecord
 from engine.state import GameConfig, GameState, StackItem
@@ -24,6 +24,7 @@ class Game:
     """One game from setup to result. `Game(config, seed)` deals the draft at once."""
 
     def __init__(self, config: GameConfig, seed: int, *, _state: GameState | None = None):
+        self._legal: list[Action] | None = None
         if _state is not None:
             self.state = _state
             return
@@ -37,7 +38,10 @@ class Game:
         return current_player(self.state)
 
     def legal_actions(self) -> list[Action]:
-        return legal_actions(self.state)
+        """The legal actions of the current decision (computed once per decision)."""
+        if self._legal is None:
+            self._legal = legal_actions(self.state)
+        return list(self._legal)
 
     def is_terminal(self) -> bool:
         return self.state.winners is not None
@@ -57,10 +61,11 @@ class Game:
 
     def apply(self, action: Action, *, check: bool = True) -> None:
         """Apply the current player's action, then every automatic step after it."""
-        if check and action not in legal_actions(self.state):
+        if check and action not in self.legal_actions():
             raise IllegalAction(f"{action.text(self.state.config.board.width)} is not legal "
                                 f"for seat {current_player(self.state) + 1} now")
         self.state.action_log.append(action.text())
+        self._legal = None
         self._do(action)
         self._advance()
 
@@ -94,6 +99,7 @@ class Game:
                         continue
                     options = legal_actions(s)
                 if len(options) > 1:
+                    self._legal = options
                     return
                 if not options:
                     raise RuntimeError(f"no legal action in phase {s.phase}")
@@ -245,8 +251,8 @@ def _stale(s: GameState, pd: flow.Pending) -> bool:
 
 
 def flow_has_fast(s: GameState, seat: int) -> bool:
-    from engine.legal import fast_actions
-    return bool(fast_actions(s, seat))
+    """Whether a response window needs the seat at all (R8.6 alone makes it so)."""
+    return len(s.players[seat].hand) >= 2 or bool(fast_actions(s, seat))
 
 
 def _upkeep_pay(s: GameState) -> None:

@@ -113,7 +113,7 @@ def main_actions(state: GameState, seat: int) -> list[Action]:
     pl = state.players[seat]
     out = [A.PASS_ACTION]
     if not state.stack:
-        zone = state.config.board.deploy_zone(seat)
+        zone = state.config.deploy[seat]
         for c in set_by_name(state, pl.hand):
             card = state.cards[c]
             if not card.is_permanent or card.play is None or card.play > pl.resource:

@@ -20,6 +20,8 @@ DROP_FIELDS_RADIUS = 1
 
 def equipment_of(state: GameState, p: Perm) -> list[Card]:
     """The equipment cards in `p`'s stack (R15.6)."""
+    if not p.stack:
+        return []
     return [state.cards[c] for c in p.stack if state.cards[c].type.is_equipment]
 
 
@@ -31,6 +33,8 @@ def riders_of(state: GameState, p: Perm) -> list[Perm]:
 def keywords(state: GameState, p: Perm) -> list[Keywords]:
     """The card's keywords plus those its equipment grants (R21.11)."""
     kws = [state.cards[p.cid].keywords]
+    if not p.stack:
+        return kws
     for eq in equipment_of(state, p):
         if eq.modifiers.keywords is not None:
             kws.append(eq.modifiers.keywords)

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from engine.board import Board
+from engine.board import Board, VictoryKind
 from engine.cards import Card
 from engine.events import EventLog
 from engine.geometry import Geometry
@@ -36,9 +36,12 @@ class GameConfig:
     action_guard: int = 500
     log_events: bool = True
     geometry: Geometry = field(init=False, repr=False, compare=False)
+    deploy: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "geometry", Geometry(self.board))
+        object.__setattr__(self, "deploy", tuple(self.board.deploy_zone(s)
+                                                 for s in range(self.players)))
 
 
 class Perm:
@@ -213,7 +216,11 @@ class GameState:
         self.action_log: list[str] = []
 
     def clone(self) -> GameState:
-        """A deep copy sharing only immutable parts (config, card definitions)."""
+        """A deep copy sharing only immutable parts (config, card definitions).
+
+        The copy is for looking ahead (search), so it carries no event log: its events are
+        switched off, which keeps cloning cheap however long the game has run.
+        """
         s = GameState.__new__(GameState)
         s.config = self.config
         s.seed = self.seed
@@ -255,7 +262,7 @@ class GameState:
         s.entered = list(self.entered)
         s.vips = self.vips
         s.acting = self.acting
-        s.events = self.events.copy()
+        s.events = EventLog(enabled=False)
         s.picks = self.picks.copy()
         s.snapshots = self.snapshots.copy()
         s.action_log = list(self.action_log)
@@ -321,7 +328,11 @@ class GameState:
 
 
 def _teams(config: GameConfig) -> list[int]:
-    """Team number per seat: the board's teams, else every seat alone."""
+    """Team number per seat: the board's teams, else every seat alone; on a Tyrant board that
+    the players win together, all of them are one team against the Tyrant (R21.15)."""
+    victory = config.board.victory
+    if victory.kind is VictoryKind.TYRANT and victory.shared_win and not config.board.teams:
+        return [0] * config.players
     teams = list(range(config.players))
     for t, members in enumerate(config.board.teams):
         for seat in members:

@@ -1,0 +1,127 @@
+"""Readable names for actions, e.g. `move Militia (c7) from 2,3 to 3,4`.
+
+The human seat lists these beside the action texts; a person should not need to know card ids
+or field indices to choose. Pure: reads the state before the action, never changes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine import actions as A
+from engine.actions import Action
+from engine.cards import Effect
+from engine.game import Game
+from engine.legal import current_player
+from engine.picture import field_text, seat_name
+from engine.state import GameState
+
+
+def describe(game: Game, action: Action) -> str:
+    """One line for `action`, taken now in `game` (the state decides what `pass` means)."""
+    s = game.state
+    k = action.kind
+    card = _card(s, action.card)
+    if k == A.PASS:
+        return _pass_meaning(s)
+    if k == A.END:
+        return "end the turn"
+    if k == A.CONVERT:
+        return "discard 2 cards: gain 1 resource"
+    if k == A.PICK:
+        return f"pick {s.name(action.card)}" + _costs(s, action.card)
+    if k == A.BUY:
+        return f"buy {s.name(action.card)} for {s.cards[action.card].buy or 0}"
+    if k == A.DISCARD:
+        return f"discard {s.name(action.card)}"
+    if k in (A.PAY, A.REFUSE):
+        cost = s.cards[action.card].upkeep or 0
+        return (f"pay upkeep {cost} for {card}" if k == A.PAY
+                else f"refuse upkeep: {card} is defeated")
+    if k == A.PLAY:
+        text = f"play {s.name(action.card)}" + _costs(s, action.card)
+        if action.field >= 0:
+            text += f" at {field_text(s, action.field)}"
+        return text + _target(s, action.target)
+    if k == A.PLACE:
+        return f"place {card} at {field_text(s, action.field)}"
+    if k == A.TARGET:
+        return f"{card}'s trigger targets {_whom(s, action.target)}"
+    if k == A.MOVE:
+        return f"move {card} to {field_text(s, action.field)}" + _onto(s, action.field)
+    if k == A.ATTACK:
+        return f"{card} attacks {_whom(s, action.target)}"
+    if k == A.FULL:
+        effects = s.cards[action.card].full_actions[action.index]
+        return f"{card}: full action ({_effects(effects)})" + _target(s, action.target)
+    if k == A.FREE:
+        fa = s.cards[action.card].free_actions[action.index]
+        price = [f"pay {fa.cost.resource}"] if fa.cost.resource else []
+        price += [f"discard {fa.cost.discard}"] if fa.cost.discard else []
+        price += ["sacrifice it"] if fa.cost.sacrifice else []
+        return (f"{card}: free action ({', '.join(price) or 'free'}: {_effects(fa.effects)})"
+                + _target(s, action.target))
+    if k == A.CARRY:
+        return f"{card} carries {_card(s, action.other)} to {field_text(s, action.field)}"
+    if k == A.SWAP:
+        return f"{card} swaps fields with {_card(s, action.other)}"
+    if k == A.EQUIP:
+        return f"{card} equips {_card(s, action.other)}"
+    if k == A.UNPARALYSE:
+        return f"{card} spends an action to remove a paralysis marker"
+    if k == A.ACTIVATE:
+        return f"activate {card}"
+    if k == A.TAP:
+        return f"tap {card} (done with it)"
+    return action.text(s.config.board.width)
+
+
+def _card(s: GameState, cid: int) -> str:
+    """`Militia (c7) at 2,3` for a permanent, `Militia (c7)` for any other card."""
+    if cid < 0:
+        return ""
+    p = s.perms.get(cid)
+    field = s.perm_field(p) if p is not None else -1
+    where = f" at {field_text(s, field)}" if field >= 0 else ""
+    owner = f" of {seat_name(p.controller)}" if p is not None and p.controller != current_player(s) else ""
+    return f"{s.name(cid)} (c{cid}){owner}{where}"
+
+
+def _costs(s: GameState, cid: int) -> str:
+    c = s.cards[cid]
+    parts = [f"{label} {v}" for label, v in (("buy", c.buy), ("play", c.play),
+                                              ("upkeep", c.upkeep)) if v is not None]
+    return f" [{c.type.value}{', ' if parts else ''}{', '.join(parts)}]"
+
+
+def _effects(effects: Sequence[Effect]) -> str:
+    """`draw 1, push 2`: the verbs with their amounts (and token names)."""
+    return ", ".join(f"{e.verb} {e.amount}" + (f" {e.card}" if e.card else "") for e in effects)
+
+
+def _whom(s: GameState, target: int) -> str:
+    """A target: a player (`p2`) or a card."""
+    if target >= A.PLAYER_TARGET:
+        return seat_name(target - A.PLAYER_TARGET)
+    return _card(s, target)
+
+
+def _target(s: GameState, target: int) -> str:
+    """` on X` for a chosen target, or nothing."""
+    return f" on {_whom(s, target)}" if target >= 0 else ""
+
+
+def _onto(s: GameState, field: int) -> str:
+    """Moving onto an occupied field joins that permanent's stack (crew, R12.9)."""
+    occupant = s.occ[field]
+    return f" (onto {_card(s, occupant)})" if occupant >= 0 else ""
+
+
+def _pass_meaning(s: GameState) -> str:
+    if s.priority:
+        return "pass (let the stack resolve)" if s.stack else "pass"
+    if s.phase == "main":
+        return "pass: end the action phase"
+    if s.phase == "buy":
+        return "buy nothing"
+    return "pass"
