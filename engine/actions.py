@@ -43,7 +43,7 @@ class Action(NamedTuple):
     card: int = -1
     target: int = -1
     field: int = -1
-    index: int = -1
+    index: int = -1  # type: ignore[assignment]  # shadows tuple.index on purpose
     other: int = -1
 
     def text(self, width: int = 0) -> str:

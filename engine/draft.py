@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine.board import TYRANT
 from engine.cards import Card
+from engine.flow import start_turn
 from engine.permanents import put_onto_board
 from engine.state import GameState
 from engine.zones import draw
@@ -105,5 +106,4 @@ def start_game(state: GameState) -> None:
     state.round = 1
     state.active = 0
     state.emit("round", -1, amount=1)
-    from engine.flow import start_turn  # the flow imports this module for setup
     start_turn(state)

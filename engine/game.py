@@ -8,11 +8,13 @@ from __future__ import annotations
 from engine import actions as A
 from engine import draft, flow
 from engine.actions import Action
+from engine.behaviours import destinations
 from engine.board import TYRANT
 from engine.legal import current_player, fast_actions, legal_actions
 from engine.observation import Observation, observe
 from engine.record import GameRecord
-from engine.state import GameConfig, GameState, StackItem
+from engine.permanents import destroy
+from engine.state import GameConfig, GameState, Pending, Perm, StackItem
 from engine.zones import discard_from_hand, pay
 
 
@@ -134,7 +136,7 @@ class Game:
             self._free(a)
         elif k == A.CONVERT:
             seat = current_player(s)
-            s.pending.append(flow.Pending("discard", seat, -1, 2))
+            s.pending.append(Pending("discard", seat, -1, 2))
             flow.announce(s, StackItem("convert", seat, -1))
         elif k == A.ACTIVATE:
             flow.activate(s, a.card)
@@ -200,9 +202,9 @@ class Game:
         pay(s, seat, fa.cost.resource, "free action")
         item = StackItem("free", seat, a.card, a.index, a.target)
         if fa.cost.discard:
-            s.pending.append(flow.Pending("discard", seat, a.card, fa.cost.discard))
+            s.pending.append(Pending("discard", seat, a.card, fa.cost.discard))
         if fa.cost.sacrifice and a.card in s.perms:
-            flow.destroy(s, s.perms[a.card], "sacrificed", seat)
+            destroy(s, s.perms[a.card], "sacrificed", seat)
         flow.announce(s, item)
 
     def _unit_action(self, a: Action) -> None:
@@ -234,8 +236,8 @@ class Game:
             self.state.activated = -1
 
 
-def _path_to(s: GameState, p: flow.Perm, dest: int) -> tuple[int, ...]:
-    from engine.behaviours import destinations
+def _path_to(s: GameState, p: Perm, dest: int) -> tuple[int, ...]:
+    """The cheapest path to a move's destination; onto a crew unit, via a field next to it."""
     moves = destinations(s, p)
     if dest in moves:
         return moves[dest]
@@ -245,7 +247,7 @@ def _path_to(s: GameState, p: flow.Perm, dest: int) -> tuple[int, ...]:
     return (*moves[best], dest) if best >= 0 else (dest,)
 
 
-def _stale(s: GameState, pd: flow.Pending) -> bool:
+def _stale(s: GameState, pd: Pending) -> bool:
     """A choice about a permanent that has since left the board is void."""
     return pd.kind in ("upkeep", "place") and pd.card not in s.perms
 

@@ -7,10 +7,12 @@ has a decision (R6.6).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine import actions as A
 from engine.actions import Action
 from engine.behaviours import attackable, destinations
-from engine.cards import CardType
+from engine.cards import CardType, Effect
 from engine.effects import candidates, chosen_spec
 from engine.permanents import available, can_take_rider, max_range, profile
 from engine.state import GameState, Perm
@@ -101,8 +103,9 @@ def fast_actions(state: GameState, seat: int) -> list[Action]:
 
 
 def _with_targets(state: GameState, seat: int, source: int, base: Action,
-                  effects: tuple[object, ...]) -> list[Action]:
-    spec = chosen_spec(effects)  # type: ignore[arg-type]
+                  effects: Sequence[Effect]) -> list[Action]:
+    """One action per legal chosen target (R6.4), or the action alone if it names none."""
+    spec = chosen_spec(effects)
     if spec is None:
         return [base]
     return [base._replace(target=t) for t in candidates(state, seat, source, spec, True)]

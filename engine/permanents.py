@@ -116,7 +116,7 @@ def _matches(pr: Protection, card: Card) -> bool:
     if pr.stat is None:
         return True
     value = getattr(card, pr.stat, None)
-    if value is None:
+    if not isinstance(value, int):
         return False
     return {"<": value < pr.value, "<=": value <= pr.value, ">": value > pr.value,
             ">=": value >= pr.value, "=": value == pr.value}.get(pr.op or "", False)

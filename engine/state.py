@@ -145,7 +145,7 @@ class StackItem(NamedTuple):
     kind: str
     player: int
     source: int
-    index: int = -1
+    index: int = -1  # type: ignore[assignment]  # shadows tuple.index on purpose
     target: int = -1
     field: int = -1
     verb: str = ""
@@ -163,7 +163,7 @@ class Pending(NamedTuple):
     kind: str
     player: int
     card: int = -1
-    count: int = 0
+    count: int = 0  # type: ignore[assignment]  # shadows tuple.count on purpose
     fields: tuple[int, ...] = ()
 
 
