@@ -1,0 +1,176 @@
+"""`workbench simulate`: play a run of drafts and matches into a DuckDB store, or resume one.
+
+Every argument is checked (sets, boards, agents, seats, the database) before the first game,
+so a bad command never leaves a run behind or touches an existing database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+import duckdb
+from rich.console import Console
+
+from engine.agents.registry import make_agent
+from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
+from workbench.loader import ValidationError
+from workbench.runner import BACKENDS, Job, Prepared, execute, prepare, summary
+from workbench.store import RunSpec, StoreError, board_hashes, create_run, engine_version, \
+    load_run, missing_games, open_store, set_execution
+
+DEFAULT_DB = "runs.duckdb"
+DEFAULT_GAMES = 1000
+RUN_ARGS = ("sets", "board", "games", "players", "agents", "drafters", "seed", "label")
+"""Arguments that define a run; a resume takes them from the database instead."""
+
+
+class UsageError(Exception):
+    """A bad argument, reported before any work."""
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "simulate",
+        help="simulate drafts and matches into DuckDB",
+        description="Play N games (draft, then match) of the chosen sets on the chosen board(s) "
+        "and store every event, pick and per-turn snapshot in a DuckDB file (docs/schema.md). "
+        "Game i is seeded from (seed, i): the content is the same for any workers or backend. "
+        "An interrupted run is completed with --db PATH --resume RUN.",
+    )
+    csv = "comma-separated"
+    parser.add_argument("--sets", help=f"card sets, {csv} (default: {','.join(DEFAULT_SETS)})")
+    parser.add_argument("--board", help=f"board, or several {csv} to compare them; games are "
+                        f"split evenly (default: {DEFAULT_BOARD})")
+    parser.add_argument("--games", type=int, help=f"games in the run (default: {DEFAULT_GAMES})")
+    parser.add_argument("--players", type=int, help="seats per game (default: the board's)")
+    parser.add_argument("--agents", help=f"agent spec for every seat, or one per seat, {csv}; "
+                        "parameters as name:key=value+key=value (default: random); seats "
+                        "rotate from game to game")
+    parser.add_argument("--drafters", help="drafter specs like --agents (default: the agents)")
+    parser.add_argument("--seed", type=int, help="run seed (default: 1)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="worker processes (default: all cores)")
+    parser.add_argument("--backend", choices=sorted(BACKENDS), default="local",
+                        help="local processes or a Ray cluster (RAY_ADDRESS, else a local one)")
+    parser.add_argument("--db", default=DEFAULT_DB, help=f"DuckDB file (default: {DEFAULT_DB})")
+    parser.add_argument("--label", help="a note stored with the run")
+    parser.add_argument("--resume", type=int, metavar="RUN",
+                        help="complete the unfinished run RUN of --db")
+
+
+def _names(text: str | None, default: tuple[str, ...]) -> tuple[str, ...]:
+    if text is None:
+        return default
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    if not names:
+        raise UsageError(f"empty list {text!r}")
+    return names
+
+
+def _per_seat(what: str, specs: tuple[str, ...], players: int) -> tuple[str, ...]:
+    if len(specs) == 1:
+        return specs * players
+    if len(specs) != players:
+        raise UsageError(f"--{what} lists {len(specs)} specs for {players} seats; give one for "
+                         "every seat or one for all")
+    return specs
+
+
+def new_spec(args: argparse.Namespace) -> tuple[RunSpec, Prepared]:
+    """The run the arguments describe, with its setups loaded (all checks happen here)."""
+    games = DEFAULT_GAMES if args.games is None else args.games
+    if games < 1:
+        raise UsageError(f"--games must be at least 1, not {games}")
+    sets = _names(args.sets, DEFAULT_SETS)
+    boards = _names(args.board, (DEFAULT_BOARD,))
+    if len(set(boards)) != len(boards):
+        raise UsageError(f"--board names a board twice: {args.board}")
+    agents = _names(args.agents, ("random",))
+    drafters = _names(args.drafters, agents) if args.drafters else agents
+    spec = RunSpec(sets, boards, games, args.players or 0, agents, drafters,
+                   1 if args.seed is None else args.seed, args.label or "")
+    if args.players is None:
+        probe = prepare(RunSpec(sets, boards[:1], 1, 0, agents, drafters, 0))
+        spec = RunSpec(sets, boards, games, next(iter(probe.configs.values())).players,
+                       agents, drafters, spec.seed, spec.label)
+    elif args.players < 1:
+        raise UsageError(f"--players must be at least 1, not {args.players}")
+    prepared = prepare(spec)
+    spec = RunSpec(sets, boards, games, spec.players, _per_seat("agents", agents, spec.players),
+                   _per_seat("drafters", drafters, spec.players), spec.seed, spec.label)
+    for name in {*spec.agents, *spec.drafters}:
+        make_agent(name)
+    return spec, prepared
+
+
+def run(args: argparse.Namespace) -> int:
+    console = Console()
+    err = Console(stderr=True)
+    if args.workers < 1:
+        err.print(f"workbench simulate: error: --workers must be at least 1, not {args.workers}")
+        return 2
+    try:
+        con, run_id, spec, prepared = (_resume(args) if args.resume is not None
+                                       else _start(args))
+    except (UsageError, StoreError, LookupError, ValueError, ValidationError) as exc:
+        err.print(f"workbench simulate: error: {exc}", markup=False, highlight=False)
+        return 2
+    try:
+        todo = missing_games(con, run_id, spec.games)
+        if todo:
+            set_execution(con, run_id, args.backend, args.workers)
+            execute(con, Job(run_id, spec, prepared.configs), todo, args.backend,
+                    args.workers, err)
+        console.print(summary(con, run_id, args.db))
+        return 0
+    except KeyboardInterrupt:
+        err.print(f"interrupted: run {run_id} keeps its complete games; finish it with "
+                  f"workbench simulate --db {args.db} --resume {run_id}", markup=False)
+        return 130
+    except (duckdb.Error, OSError) as exc:
+        err.print(f"workbench simulate: stopped: {exc}\nrun {run_id} keeps its complete games; "
+                  f"finish it with workbench simulate --db {args.db} --resume {run_id}",
+                  markup=False)
+        return 1
+    finally:
+        con.close()
+
+
+def _start(args: argparse.Namespace) -> tuple[duckdb.DuckDBPyConnection, int, RunSpec,
+                                              Prepared]:
+    spec, prepared = new_spec(args)
+    con = open_store(args.db)
+    run_id = create_run(con, spec, prepared.boards, prepared.cards, prepared.pool,
+                        prepared.params, prepared.files, prepared.content_hash, args.backend,
+                        args.workers)
+    return con, run_id, spec, prepared
+
+
+def _resume(args: argparse.Namespace) -> tuple[duckdb.DuckDBPyConnection, int, RunSpec,
+                                               Prepared]:
+    given = [f"--{a}" for a in RUN_ARGS if getattr(args, a) is not None]
+    if given:
+        raise UsageError(f"--resume takes the run's settings from the database; drop "
+                         f"{', '.join(given)}")
+    if not os.path.isfile(args.db):
+        raise UsageError(f"no database {args.db} to resume from")
+    con = open_store(args.db)
+    try:
+        spec, _, version = load_run(con, args.resume)
+        if version != engine_version():
+            raise UsageError(f"run {args.resume} was played by engine {version}, this is "
+                             f"{engine_version()}; its remaining games would differ")
+        prepared = prepare(spec)
+        stored = board_hashes(con, args.resume)
+        changed = [b.board.name for b in prepared.boards
+                   if stored.get(b.board.name) != b.content_hash]
+        if changed:
+            raise UsageError(f"the card sets or board files of run {args.resume} changed since "
+                             f"it began ({', '.join(changed)}); start a new run instead")
+    except BaseException:
+        con.close()
+        raise
+    return con, args.resume, spec, prepared
+

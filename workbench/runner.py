@@ -1,0 +1,238 @@
+"""Playing a run's games on local processes or on Ray, with one writer storing whole batches.
+
+Game i is seeded from (run seed, i) and its board and seat rotation follow from i alone, so the
+stored content is the same whatever the workers, the backend, the batching or the interruptions.
+Workers stream finished games back in small batches; at most two batches per worker are in
+flight, which keeps memory flat however many games a run has.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+from rich.console import Console, Group
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+    TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+from scipy.stats import binomtest
+
+from engine.agents.registry import make_agent
+from engine.cards import Card
+from engine.play import derive_seed, play_game
+from engine.state import GameConfig
+from workbench.config import load_setup
+from workbench.store import BoardSource, PlayedGame, RunSpec, batch_tables, finish_run, \
+    write_batch
+
+BATCH_GAMES = 16
+"""Most games per batch: about 30k events, a few MB of Arrow, one transaction."""
+
+Batch = tuple[int, dict[str, pa.Table]]
+"""Number of games in a batch and their tables."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a worker needs: the run's id and spec and one loaded GameConfig per board."""
+
+    run_id: int
+    spec: RunSpec
+    configs: dict[str, GameConfig]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A spec's setups loaded once in the main process, before any game is played."""
+
+    configs: dict[str, GameConfig]
+    boards: tuple[BoardSource, ...]
+    cards: tuple[Card, ...]
+    pool: tuple[Card, ...]
+    params: dict[str, object]
+    files: tuple[str, ...]
+    content_hash: str
+
+
+def prepare(spec: RunSpec) -> Prepared:
+    """Load every board with the sets; raises LookupError/ValueError/ValidationError as is."""
+    configs: dict[str, GameConfig] = {}
+    boards: list[BoardSource] = []
+    files: list[str] = []
+    for name in spec.boards:
+        setup = load_setup(spec.sets, name, spec.players or None)
+        configs[name] = setup.config
+        boards.append(BoardSource(setup.board, setup.files[-1], setup.content_hash))
+        files += [f for f in setup.files if f not in files]
+    config = next(iter(configs.values()))
+    digest = hashlib.sha256()
+    for f in sorted(files):
+        digest.update(Path(f).read_bytes())
+    params: dict[str, object] = {f.name: getattr(config, f.name) for f in fields(config)
+                                 if f.init and f.name not in ("pool", "catalog", "board",
+                                                              "players")}
+    return Prepared(configs, tuple(boards), tuple(config.catalog.values()), config.pool, params,
+                    tuple(files), digest.hexdigest()[:16])
+
+
+def seat_specs(specs: Sequence[str], rotation: int) -> tuple[str, ...]:
+    """Seat s gets base entry (s + rotation) % players."""
+    return tuple(specs[(s + rotation) % len(specs)] for s in range(len(specs)))
+
+
+def play_games(job: Job, indices: Sequence[int]) -> Batch:
+    """Play the given games of the run and return them as one batch (spawn- and Ray-safe)."""
+    spec = job.spec
+    played = []
+    for i in indices:
+        board, rotation = spec.board_of(i), spec.rotation_of(i)
+        agents, drafters = seat_specs(spec.agents, rotation), seat_specs(spec.drafters, rotation)
+        config = job.configs[board]
+        record = play_game(config, derive_seed(spec.seed, i),
+                           [make_agent(a) for a in agents], [make_agent(d) for d in drafters])
+        played.append(PlayedGame(i, config.board.name, rotation, agents, drafters, record))
+    return len(indices), batch_tables(job.run_id, played)
+
+
+def chunks(indices: Sequence[int], workers: int) -> list[list[int]]:
+    """Small batches early enough that every worker stays busy to the end."""
+    size = max(1, min(BATCH_GAMES, len(indices) // (workers * 4) or 1))
+    return [list(indices[i:i + size]) for i in range(0, len(indices), size)]
+
+
+_JOB: Job | None = None
+
+
+def _init_worker(job: Job, parent: int) -> None:
+    """Keep the job in the worker; exit if the parent dies (a killed run leaves no orphans)."""
+    global _JOB
+    _JOB = job
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _play_in_worker(indices: list[int]) -> Batch:
+    assert _JOB is not None, "worker started without a job"
+    return play_games(_JOB, indices)
+
+
+def stream_local(job: Job, indices: Sequence[int], workers: int) -> Iterator[Batch]:
+    """Batches from a pool of spawned processes (in this process for one worker)."""
+    todo = chunks(indices, workers)
+    if workers == 1:
+        for chunk in todo:
+            yield play_games(job, chunk)
+        return
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
+                             initargs=(job, os.getpid())) as pool:
+        pending: set[Future[Batch]] = set()
+        try:
+            for chunk in todo:
+                if len(pending) >= 2 * workers:
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    yield from (f.result() for f in done)
+                pending.add(pool.submit(_play_in_worker, chunk))
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                yield from (f.result() for f in done)
+        finally:
+            for f in pending:
+                f.cancel()
+
+
+def stream_ray(job: Job, indices: Sequence[int], workers: int) -> Iterator[Batch]:
+    """Batches from Ray tasks; joins the cluster in RAY_ADDRESS or starts a local one."""
+    import ray
+
+    if not ray.is_initialized():
+        if os.environ.get("RAY_ADDRESS"):
+            ray.init()
+        else:
+            ray.init(num_cpus=workers, include_dashboard=False)
+    slots = max(1, int(ray.cluster_resources().get("CPU", workers)))
+    remote = ray.remote(play_games)
+    job_ref = ray.put(job)
+    pending: list[ray.ObjectRef] = []
+    try:
+        for chunk in chunks(indices, slots):
+            if len(pending) >= 2 * slots:
+                ready, pending = ray.wait(pending, num_returns=1)
+                yield ray.get(ready[0])
+            pending.append(remote.remote(job_ref, chunk))
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            yield ray.get(ready[0])
+    finally:
+        for ref in pending:
+            ray.cancel(ref)
+
+
+BACKENDS: dict[str, Callable[[Job, Sequence[int], int], Iterator[Batch]]] = {
+    "local": stream_local,
+    "ray": stream_ray,
+}
+
+
+def execute(con: duckdb.DuckDBPyConnection, job: Job, indices: Sequence[int], backend: str,
+            workers: int, console: Console) -> None:
+    """Play the missing games, write each batch as it arrives, then mark the run finished."""
+    total = job.spec.games
+    start = time.perf_counter()
+    columns = (TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[rate]:.1f} games/s"), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=False) as progress:
+        task = progress.add_task("games", total=total, completed=total - len(indices), rate=0.0)
+        played = 0
+        for n, tables in BACKENDS[backend](job, indices, workers):
+            write_batch(con, tables)
+            played += n
+            progress.update(task, advance=n,
+                            rate=played / max(time.perf_counter() - start, 1e-9))
+    finish_run(con, job.run_id)
+
+
+def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
+    """One screen: games, win rate by seat and by agent with 95% Wilson intervals, draws."""
+    games, draws, guard, rounds, tyrant = con.execute(
+        "SELECT count(*), count(*) FILTER (draw), count(*) FILTER (guard_stopped), "
+        "avg(rounds), count(*) FILTER (list_contains(winners, -2)) FROM games WHERE run_id = ?",
+        [run_id]).fetchall()[0]
+    label, status, seed, boards = con.execute(
+        "SELECT label, status, seed, boards FROM runs WHERE run_id = ?",
+        [run_id]).fetchall()[0]
+    table = Table(title=f"run {run_id}{f' ({label})' if label else ''}: {status}",
+                  show_header=True, title_justify="left")
+    table.add_column("")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    table.add_column("95% CI (Wilson)", justify="right")
+    for what, key in (("seat", "seat + 1"), ("agent", "agent")):
+        rows = con.execute(f"SELECT {key}, count(*) FILTER (won), count(*) FROM game_seats "
+                           f"WHERE run_id = ? GROUP BY ALL ORDER BY 1", [run_id]).fetchall()
+        if what == "agent" and len(rows) < 2:
+            continue
+        for name, wins, n in rows:
+            ci = binomtest(wins, n).proportion_ci(method="wilson")
+            table.add_row(f"{what} {name}", str(wins), f"{wins / n:.1%}",
+                          f"{ci.low:.1%} – {ci.high:.1%}")
+    facts = (f"{games} games on {boards}, seed {seed}; draws {draws} (stopped by the guard, "
+             f"R21.18: {guard})" + (f"; Tyrant wins {tyrant}" if tyrant else "")
+             + (f"; mean rounds {rounds:.1f}" if rounds is not None else "")
+             + f"\ndata: {db_path}, run_id = {run_id}")
+    return Group(table, Text(facts))

@@ -1,0 +1,357 @@
+"""The DuckDB event store (docs/schema.md): schema, run rows, and batches of whole games.
+
+One process writes a file; workers hand it batches of Arrow tables. Every batch is one
+transaction, so a run stopped at any moment leaves only complete games behind.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Final
+
+import duckdb
+import pyarrow as pa
+
+from engine.board import Board
+from engine.cards import Card, Keywords
+from engine.events import EVENT_COLUMNS
+from engine.record import GameRecord, PICK_COLUMNS, SNAPSHOT_COLUMNS
+
+SCHEMA_VERSION: Final = "1"
+GAME_ID_BASE: Final = 1_000_000_000
+"""game_id = run_id * GAME_ID_BASE + game_index: unique in a file, independent of play order."""
+
+_EVENT_TYPES = {"phase": "VARCHAR", "kind": "VARCHAR", "card": "VARCHAR", "target": "VARCHAR",
+                "detail": "VARCHAR"}
+
+TABLES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
+    "schema_info": (("key", "VARCHAR PRIMARY KEY"), ("value", "VARCHAR")),
+    "runs": (
+        ("run_id", "BIGINT PRIMARY KEY"), ("label", "VARCHAR"), ("status", "VARCHAR"),
+        ("seed", "BIGINT"), ("games", "INTEGER"), ("players", "INTEGER"), ("sets", "VARCHAR"),
+        ("boards", "VARCHAR"), ("agents", "VARCHAR"), ("drafters", "VARCHAR"),
+        ("params", "VARCHAR"), ("files", "VARCHAR"), ("content_hash", "VARCHAR"),
+        ("engine_version", "VARCHAR"), ("backend", "VARCHAR"), ("workers", "INTEGER"),
+        ("started_at", "TIMESTAMP"), ("finished_at", "TIMESTAMP"),
+    ),
+    "run_cards": (
+        ("run_id", "BIGINT"), ("name", "VARCHAR"), ("set", "VARCHAR"), ("type", "VARCHAR"),
+        ("in_pool", "BOOLEAN"), ("copies", "INTEGER"), ("buy", "INTEGER"), ("play", "INTEGER"),
+        ("upkeep", "INTEGER"), ("life", "INTEGER"), ("move", "INTEGER"), ("attack", "INTEGER"),
+        ("range", "INTEGER"), ("armor", "INTEGER"), ("durability", "INTEGER"),
+        ("keywords", "VARCHAR"), ("text", "VARCHAR"),
+    ),
+    "run_boards": (
+        ("run_id", "BIGINT"), ("board_index", "INTEGER"), ("board", "VARCHAR"),
+        ("file", "VARCHAR"), ("content_hash", "VARCHAR"), ("players", "INTEGER"),
+        ("width", "INTEGER"), ("height", "INTEGER"), ("victory_kind", "VARCHAR"),
+        ("victory_target", "INTEGER"), ("victory_card", "VARCHAR"), ("tyrant_goal", "INTEGER"),
+        ("income", "INTEGER"), ("unit_income", "INTEGER"), ("round_limit", "INTEGER"),
+        ("tie_break", "VARCHAR"), ("starting_hand", "INTEGER"), ("start_cards", "VARCHAR"),
+        ("placements", "VARCHAR"), ("map", "VARCHAR"),
+    ),
+    "games": (
+        ("game_id", "BIGINT PRIMARY KEY"), ("run_id", "BIGINT"), ("game_index", "INTEGER"),
+        ("board", "VARCHAR"), ("seed", "BIGINT"), ("players", "INTEGER"),
+        ("rotation", "INTEGER"), ("first_player", "INTEGER"), ("winners", "INTEGER[]"),
+        ("draw", "BOOLEAN"), ("reason", "VARCHAR"), ("rounds", "INTEGER"),
+        ("guard_stopped", "BOOLEAN"), ("events", "INTEGER"), ("actions", "INTEGER"),
+    ),
+    "game_seats": (
+        ("game_id", "BIGINT"), ("run_id", "BIGINT"), ("seat", "INTEGER"),
+        ("agent_index", "INTEGER"), ("agent", "VARCHAR"), ("drafter", "VARCHAR"),
+        ("won", "BOOLEAN"), ("result", "INTEGER"), ("store", "VARCHAR"),
+    ),
+    "picks": (("game_id", "BIGINT"),
+              *((c, "VARCHAR" if c in ("card", "pack") else "INTEGER") for c in PICK_COLUMNS)),
+    "events": (("game_id", "BIGINT"),
+               *((c, _EVENT_TYPES.get(c, "INTEGER")) for c in EVENT_COLUMNS)),
+    "snapshots": (("game_id", "BIGINT"), *((c, "INTEGER") for c in SNAPSHOT_COLUMNS)),
+    "actions": (("game_id", "BIGINT"), ("seq", "INTEGER"), ("action", "VARCHAR")),
+}
+"""Every table's columns and DuckDB types, in docs/schema.md's order (tests compare the two)."""
+
+GAME_TABLES: Final = ("games", "game_seats", "picks", "events", "snapshots", "actions")
+"""The tables a batch of games writes; everything a game leaves is in these."""
+
+_ARROW = {"BIGINT": pa.int64(), "INTEGER": pa.int32(), "VARCHAR": pa.string(),
+          "BOOLEAN": pa.bool_(), "INTEGER[]": pa.list_(pa.int32())}
+ARROW_SCHEMAS: Final = {
+    t: pa.schema([(c, _ARROW[ty.split(" ")[0]]) for c, ty in TABLES[t]]) for t in GAME_TABLES}
+
+
+class StoreError(Exception):
+    """A database that cannot be used: unwritable, not DuckDB, another schema, unknown run."""
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What a run plays; everything needed to resume it (a `runs` row without bookkeeping)."""
+
+    sets: tuple[str, ...]
+    boards: tuple[str, ...]
+    games: int
+    players: int
+    agents: tuple[str, ...]
+    drafters: tuple[str, ...]
+    seed: int
+    label: str = ""
+
+    def board_of(self, index: int) -> str:
+        """Boards take turns, so each gets an even share of the games."""
+        return self.boards[index % len(self.boards)]
+
+    def rotation_of(self, index: int) -> int:
+        """Seat shift per game: every agent sits in every seat equally often on every board."""
+        return (index // len(self.boards)) % self.players
+
+
+@dataclass(frozen=True)
+class BoardSource:
+    """A loaded board with the files and hash it came from (for run_boards and resume checks)."""
+
+    board: Board
+    file: str
+    content_hash: str
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """One finished game with its place in the run."""
+
+    index: int
+    board: str
+    rotation: int
+    agents: tuple[str, ...]
+    drafters: tuple[str, ...]
+    record: GameRecord
+
+
+def engine_version() -> str:
+    """Package version plus a hash of the engine's source: a resumed run must use the same."""
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parent.parent / "engine"
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return f"{metadata.version('muhq-workbench')}+{digest.hexdigest()[:10]}"
+
+
+def ddl() -> list[str]:
+    """CREATE TABLE statements for the whole schema."""
+    return [f"CREATE TABLE {t} ({', '.join(f'{c} {ty}' for c, ty in cols)})"
+            for t, cols in TABLES.items()]
+
+
+def open_store(path: str | Path) -> duckdb.DuckDBPyConnection:
+    """Open (creating if new) a store for writing; refuse anything else without changing it."""
+    path = Path(path)
+    if path.is_dir():
+        raise StoreError(f"database path {path} is a folder, not a file")
+    if path.exists():
+        _check_existing(path)
+    elif not path.parent.is_dir():
+        raise StoreError(f"cannot create database {path}: folder {path.parent} does not exist")
+    try:
+        con = duckdb.connect(str(path))
+    except duckdb.Error as exc:
+        raise StoreError(f"cannot open database {path} for writing: {exc}") from exc
+    if not con.execute("SELECT table_name FROM information_schema.tables").fetchall():
+        _create(con)
+    return con
+
+
+def _check_existing(path: Path) -> None:
+    """Read-only look first, so a foreign or newer file is never touched."""
+    try:
+        con = duckdb.connect(str(path), read_only=True)
+    except duckdb.Error as exc:
+        raise StoreError(f"{path} is not a usable DuckDB database: {exc}") from exc
+    try:
+        tables = {r[0] for r in con.execute(
+            "SELECT table_name FROM information_schema.tables").fetchall()}
+        if not tables:
+            return
+        if "schema_info" not in tables:
+            raise StoreError(f"{path} is a DuckDB file but not a workbench store "
+                             f"(no schema_info table; it has {', '.join(sorted(tables))})")
+        rows = con.execute(
+            "SELECT value FROM schema_info WHERE key = 'schema_version'").fetchall()
+        version = rows[0][0] if rows else "none"
+        if version != SCHEMA_VERSION:
+            raise StoreError(f"{path} has store schema version {version}; this workbench "
+                             f"reads and writes version {SCHEMA_VERSION} only")
+    finally:
+        con.close()
+
+
+def _create(con: duckdb.DuckDBPyConnection) -> None:
+    con.execute("BEGIN TRANSACTION")
+    for statement in ddl():
+        con.execute(statement)
+    now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    con.executemany("INSERT INTO schema_info VALUES (?, ?)", [
+        ("schema_version", SCHEMA_VERSION), ("created_at", now),
+        ("created_by", engine_version())])
+    con.execute("COMMIT")
+
+
+def _utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+
+
+def create_run(con: duckdb.DuckDBPyConnection, spec: RunSpec, boards: Sequence[BoardSource],
+               cards: Iterable[Card], pool: Iterable[Card], params: dict[str, object],
+               files: Sequence[str], content_hash: str, backend: str, workers: int) -> int:
+    """Insert the run with its cards and boards as they are now; return its run_id."""
+    run_id = int(con.execute("SELECT coalesce(max(run_id), 0) + 1 FROM runs").fetchall()[0][0])
+    in_pool = {c.name for c in pool}
+    con.execute("BEGIN TRANSACTION")
+    con.execute("INSERT INTO runs VALUES (?, ?, 'unfinished', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                "?, ?, ?, NULL)",
+                [run_id, spec.label, spec.seed, spec.games, spec.players, ",".join(spec.sets),
+                 ",".join(spec.boards), ",".join(spec.agents), ",".join(spec.drafters),
+                 json.dumps(params, sort_keys=True), json.dumps(list(files)), content_hash,
+                 engine_version(), backend, workers, _utcnow()])
+    con.executemany(f"INSERT INTO run_cards VALUES ({', '.join('?' * 17)})",
+                    [_card_row(run_id, c, c.name in in_pool) for c in cards])
+    con.executemany(f"INSERT INTO run_boards VALUES ({', '.join('?' * 20)})",
+                    [_board_row(run_id, i, b) for i, b in enumerate(boards)])
+    con.execute("COMMIT")
+    return run_id
+
+
+def _card_row(run_id: int, c: Card, in_pool: bool) -> list[object]:
+    return [run_id, c.name, c.set, c.type.value, in_pool, c.copies, c.buy, c.play, c.upkeep,
+            c.life, c.move, c.attack, c.range, c.keywords.armor, c.durability,
+            keywords_text(c.keywords), c.text]
+
+
+def keywords_text(k: Keywords) -> str:
+    """Static keywords as the card language writes them, e.g. `armor 1, swimming, solid 5`."""
+    parts = [f"{name} {getattr(k, name)}" for name in ("armor", "crew") if getattr(k, name)]
+    parts += [name for name in ("swimming", "veiled", "building", "staff", "tyrant")
+              if getattr(k, name)]
+    if k.solid is not None:
+        parts.append(f"solid {k.solid}")
+    for p in k.protections:
+        what = p.card or (p.type.value if p.type else "everything")
+        cond = f" with {p.stat} {p.op} {p.value}" if p.stat else ""
+        parts.append(f"protection from {what}{cond}")
+    if k.moves_on is not None:
+        parts.append(f"moves on {' '.join(sorted(k.moves_on))}")
+    return ", ".join(parts)
+
+
+_TERRAIN = {"plain": ".", "deep water": "~", "high ground": "^", "blocked": "#"}
+
+
+def _board_row(run_id: int, index: int, src: BoardSource) -> list[object]:
+    b = src.board
+    rows = []
+    for y in range(b.height):
+        cells = []
+        for x in range(b.width):
+            f = b.field_at(x, y)
+            cells.append(_TERRAIN[f.terrain.value] + ("" if f.deploy is None else str(f.deploy))
+                         + (f"@{f.area}" if f.area else "") + (f"+{f.income}" if f.income else ""))
+        rows.append(" ".join(cells))
+    placements = ", ".join(f"{p.card}@{p.x},{p.y}:{p.owner}{'*' if p.vip else ''}"
+                           for p in b.placements)
+    v = b.victory
+    return [run_id, index, b.name, src.file, src.content_hash, b.players, b.width, b.height,
+            v.kind.value, v.target, v.card or "", v.tyrant_goal, b.income, b.unit_income,
+            b.round_limit, b.tie_break.value, b.starting_hand,
+            ", ".join(f"{n} x {k}" for n, k in b.start_cards), placements, "\n".join(rows)]
+
+
+def batch_tables(run_id: int, played: Sequence[PlayedGame]) -> dict[str, pa.Table]:
+    """Whole games as one Arrow table per game table (built in the worker, cheap to ship)."""
+    cols: dict[str, dict[str, list[object]]] = {
+        t: {c: [] for c, _ in TABLES[t]} for t in GAME_TABLES}
+    for g in played:
+        r = g.record
+        gid = run_id * GAME_ID_BASE + g.index
+        _extend(cols["games"], game_id=[gid], run_id=[run_id], game_index=[g.index],
+                board=[g.board], seed=[r.seed], players=[r.players], rotation=[g.rotation],
+                first_player=[r.first_player], winners=[list(r.winners)],
+                draw=[not r.winners], reason=[r.reason], rounds=[r.rounds],
+                guard_stopped=[r.guard_stopped], events=[len(r.events)],
+                actions=[len(r.actions)])
+        seats = range(r.players)
+        _extend(cols["game_seats"], game_id=[gid] * r.players, run_id=[run_id] * r.players,
+                seat=list(seats), agent_index=[(s + g.rotation) % r.players for s in seats],
+                agent=list(g.agents), drafter=list(g.drafters),
+                won=[s in r.winners for s in seats],
+                result=[0 if not r.winners else 1 if s in r.winners else -1 for s in seats],
+                store=["|".join(r.stores[s]) if s < len(r.stores) else "" for s in seats])
+        _extend(cols["picks"], game_id=[gid] * len(r.picks), **r.picks.data)
+        _extend(cols["events"], game_id=[gid] * len(r.events), **r.events.columns())
+        _extend(cols["snapshots"], game_id=[gid] * len(r.snapshots), **r.snapshots.data)
+        _extend(cols["actions"], game_id=[gid] * len(r.actions),
+                seq=list(range(len(r.actions))), action=r.actions)
+    return {t: pa.table(c, schema=ARROW_SCHEMAS[t]) for t, c in cols.items()}
+
+
+def _extend(table: dict[str, list[object]], **columns: Sequence[object]) -> None:
+    for name, values in columns.items():
+        table[name].extend(values)
+
+
+def write_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]) -> None:
+    """Insert a batch of complete games in one transaction: all of them or none."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for name in GAME_TABLES:
+            con.register("batch_frame", tables[name])
+            con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM batch_frame")
+            con.unregister("batch_frame")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+def load_run(con: duckdb.DuckDBPyConnection, run_id: int) -> tuple[RunSpec, str, str]:
+    """The run's spec, status and engine version; StoreError if there is no such run."""
+    rows = con.execute("SELECT sets, boards, games, players, agents, drafters, seed, label, "
+                       "status, engine_version FROM runs WHERE run_id = ?", [run_id]).fetchall()
+    if not rows:
+        known = [str(r[0]) for r in con.execute("SELECT run_id FROM runs ORDER BY 1").fetchall()]
+        raise StoreError(f"no run {run_id} in this database; runs: {', '.join(known) or 'none'}")
+    sets, boards, games, players, agents, drafters, seed, label, status, version = rows[0]
+    spec = RunSpec(tuple(sets.split(",")), tuple(boards.split(",")), games, players,
+                   tuple(agents.split(",")), tuple(drafters.split(",")), seed, label)
+    return spec, status, version
+
+
+def board_hashes(con: duckdb.DuckDBPyConnection, run_id: int) -> dict[str, str]:
+    """Board name -> content hash as stored when the run began."""
+    return dict(con.execute("SELECT board, content_hash FROM run_boards WHERE run_id = ?",
+                            [run_id]).fetchall())
+
+
+def missing_games(con: duckdb.DuckDBPyConnection, run_id: int, games: int) -> list[int]:
+    """Game indices of the run not stored yet, in order."""
+    done = {r[0] for r in con.execute("SELECT game_index FROM games WHERE run_id = ?",
+                                      [run_id]).fetchall()}
+    return [i for i in range(games) if i not in done]
+
+
+def set_execution(con: duckdb.DuckDBPyConnection, run_id: int, backend: str,
+                  workers: int) -> None:
+    """Record how the run is being executed now (a resume may use other workers)."""
+    con.execute("UPDATE runs SET backend = ?, workers = ? WHERE run_id = ?",
+                [backend, workers, run_id])
+
+
+def finish_run(con: duckdb.DuckDBPyConnection, run_id: int) -> None:
+    """Mark the run finished once every game is stored."""
+    con.execute("UPDATE runs SET status = 'finished', finished_at = ? WHERE run_id = ?",
+                [_utcnow(), run_id])
