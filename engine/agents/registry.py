@@ -23,8 +23,28 @@ class Agent(Protocol):
 
 Factory = Callable[[dict[str, str]], Agent]
 
+def _heuristic(params: dict[str, str]) -> Agent:
+    from engine.agents.heuristic import HeuristicAgent
+    return HeuristicAgent(eps=float(params.get("eps", 0.0)))
+
+
+def _search(params: dict[str, str]) -> Agent:
+    from engine.agents.search import SearchAgent
+    return SearchAgent.from_params(params)
+
+
+def _ratings(params: dict[str, str]) -> Agent:
+    from engine.agents.drafters import make_ratings_drafter
+    return make_ratings_drafter(params)
+
+
 FACTORIES: dict[str, Factory] = {
     "random": lambda params: RandomAgent(),
+    # agents (they draft with the heuristic drafter when used as drafters)
+    "heuristic": _heuristic,
+    "search": _search,
+    # drafters (they play the match as the heuristic agent when used as agents)
+    "ratings": _ratings,
 }
 
 

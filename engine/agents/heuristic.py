@@ -1,0 +1,812 @@
+"""The rules-based heuristic agent: scores every legal action with a cheap function of the
+public state and takes the best one (no cloning, no look-ahead).
+
+What it does, decision by decision:
+- draft picks: delegated to the heuristic drafter (`engine.agents.drafters`);
+- response windows (R21.6): passes (its fast actions are used in its own action phase);
+- upkeep (R5.3): pays for every unit worth its upkeep while the resource lasts;
+- action phase (R6.8): plays spells whose effect is worth their cost, deploys permanents whose
+  upkeep it can afford next turn (deploy field nearest the board's objective), activates each
+  unit once, moves it toward the objective of the board's victory condition (R19, R21.12-R21.15)
+  and attacks when the exchange is favourable (damage and kills weighed by card value, R12.7,
+  R12.8, R12.11); uses free actions worth their cost; before passing, turns leftover hand cards
+  into resource (R8.6) when it does not need to keep them;
+- buy (R7): the best card it can afford by value for money, given the board and the upkeep its
+  income can carry; on the resource race it saves instead;
+- end of turn (R4.6): discards hand cards worse than an average draw.
+
+Hidden information: it reads the board, resources, stores and discards (public, R8.2, R8.3),
+its own hand, and the multiset of its own deck (known to its owner, never the order). It never
+reads other players' hands or any deck order.
+
+Parameters: `eps=F` (default 0): with probability F take a random legal action instead
+(used by the search agent for varied rollouts).
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine import actions as A
+from engine.actions import Action, PLAYER_TARGET
+from engine.board import Terrain, VictoryKind
+from engine.cards import Card, CardType, Effect, TargetKind
+from engine.effects import candidates, chosen_spec
+from engine.game import Game
+from engine.permanents import (armor, damage_at, is_veiled, life, max_range, profile,
+                               protected_from)
+from engine.state import GameState, Perm
+
+# --- static card values ------------------------------------------------------------------------
+
+_VALUE_CACHE: dict[int, float] = {}
+
+VERB_BASE = {"damage": 1.5, "heal": 0.5, "draw": 1.3, "gain": 1.0, "steal": 1.6, "burn": 0.7,
+             "discard": -0.8, "push": 0.8, "paralyse": 1.2, "poison": 1.0, "panic": 0.8,
+             "rage": 0.5, "protect": 1.0, "destroy": 5.0, "sacrifice": -1.5, "create": 2.5,
+             "score": 2.0, "repair": 0.4}
+
+
+def effects_value(effects: tuple[Effect, ...]) -> float:
+    """A rough, target-free value of an effect list (card values, drafting, buying)."""
+    v = 0.0
+    for e in effects:
+        base = VERB_BASE.get(e.verb, 0.5)
+        if e.target.each:
+            base *= 1.5
+        if e.target.kind is TargetKind.SELF and e.verb in ("damage", "destroy", "sacrifice"):
+            base = -abs(base)
+        v += base * max(1, e.amount) if e.verb not in ("destroy", "sacrifice") else base
+    return v
+
+
+def card_value(card: Card) -> float:
+    """What a card is worth on its own: stats, keywords, effects (independent of the board)."""
+    key = id(card)
+    hit = _VALUE_CACHE.get(key)
+    if hit is not None:
+        return hit
+    kw = card.keywords
+    v = 0.0
+    if card.type is CardType.UNIT:
+        rng = card.range or 1
+        v = ((card.life or 0) + 2.0 * kw.armor + (card.attack or 0) * (2.0 + 0.6 * (rng - 1))
+             + 0.5 * (card.move or 0) + 1.0 * kw.crew + (2.0 if kw.veiled else 0.0)
+             + 1.5 * len(kw.protections))
+    elif card.type.is_equipment:
+        m = card.modifiers
+        v = (2.0 * m.attack + 1.5 * m.range + 2.0 * m.armor + m.life + 0.7 * m.move
+             + (2.0 if m.keywords and (m.keywords.veiled or m.keywords.protections) else 0.0)
+             + (1.5 * m.keywords.crew if m.keywords else 0.0))
+        v = max(v, 1.0)
+    elif card.type is CardType.ARTIFACT:
+        v = 0.5 * (kw.solid or 0) + (6.0 if kw.building else 0.0)
+    v += effects_value(card.effects)
+    for t in card.triggers:
+        w = 3.0 if t.event == "upkeep" else 1.0 if t.event in ("enters", "dies") else 0.7
+        v += w * effects_value(t.effects)
+    for fa in card.free_actions:
+        v += 0.6 * max(0.0, effects_value(fa.effects) - fa.cost.resource - fa.cost.discard)
+    for fx in card.full_actions:
+        v += 0.6 * max(0.0, effects_value(fx))
+    _VALUE_CACHE[key] = v
+    return v
+
+
+def card_cost(card: Card) -> float:
+    """What a card costs over its life: buy, play and some turns of upkeep."""
+    return (card.buy or 0) + (card.play or 0) + 2.5 * (card.upkeep or 0)
+
+
+def board_affinity(card: Card, kind: VictoryKind) -> float:
+    """Extra value of a card for a victory condition."""
+    verbs = {e.verb for e in card.effects}
+    for t in card.triggers:
+        verbs.update(e.verb for e in t.effects)
+    for fa in card.free_actions:
+        verbs.update(e.verb for e in fa.effects)
+    bonus = 0.0
+    if kind is VictoryKind.CAPTURE:
+        if "score" in verbs:
+            bonus += 4.0
+        if card.type is CardType.UNIT:
+            bonus += 1.0
+    elif kind is VictoryKind.RESOURCE:
+        if verbs & {"gain", "steal"}:
+            bonus += 3.0
+        if "burn" in verbs:
+            bonus += 1.0
+        bonus -= 2.0 * (card.upkeep or 0)
+    elif kind is VictoryKind.BUILDINGS:
+        if card.type is CardType.UNIT:
+            bonus += 0.5 * (card.attack or 0)
+    elif kind is VictoryKind.TYRANT:
+        if card.type is CardType.UNIT:
+            bonus += 0.5 * (card.attack or 0) + 0.5 * card.keywords.armor
+    elif kind is VictoryKind.STAFF:
+        if card.type is CardType.UNIT:
+            bonus += 0.3 * (card.move or 0)
+    return bonus
+
+
+# --- a per-decision view of the board ------------------------------------------------------------
+
+class View:
+    """What the agent needs about the board for one decision, computed once."""
+
+    def __init__(self, s: GameState, seat: int) -> None:
+        self.s = s
+        self.seat = seat
+        self.geo = s.config.geometry
+        self.board = s.config.board
+        self.kind = self.board.victory.kind
+        self.mine: list[Perm] = []
+        self.enemy: list[Perm] = []
+        self.enemy_units: list[Perm] = []
+        self.objectives: set[int] = set()
+        for p in s.perms.values():
+            if p.field < 0:
+                continue
+            if p.controller == seat:
+                self.mine.append(p)
+            elif s.enemies(seat, p.controller):
+                self.enemy.append(p)
+                if s.cards[p.cid].type is CardType.UNIT:
+                    self.enemy_units.append(p)
+        self._goals: list[int] | None = None
+        self._goal_dist: dict[int, int] = {}
+        self.staff = -1
+        self.staff_base = -1
+        self.my_vip = s.vips.get(seat, -1)
+        for cid, p in s.perms.items():
+            if s.cards[cid].keywords.staff:
+                self.staff = cid
+                if p.under >= 0:
+                    self.staff_base = p.under
+        k = self.kind
+        if k is VictoryKind.VIP:
+            self.objectives = {c for st, c in s.vips.items() if s.enemies(seat, st)
+                               and c in s.perms}
+        elif k is VictoryKind.BUILDINGS:
+            self.objectives = {p.cid for p in self.enemy if s.cards[p.cid].keywords.building}
+        elif k is VictoryKind.TYRANT:
+            self.objectives = {p.cid for p in self.enemy if s.cards[p.cid].keywords.tyrant}
+        elif k is VictoryKind.STAFF and self.staff_base >= 0:
+            base = s.perms[self.staff_base]
+            if s.enemies(seat, base.controller):
+                self.objectives = {base.cid}
+
+    # goals: fields the seat's units should approach
+    def goals(self) -> list[int]:
+        if self._goals is not None:
+            return self._goals
+        s, k = self.s, self.kind
+        g: list[int] = []
+        if k is VictoryKind.CAPTURE:
+            g = self._capture_goals()
+        elif k is VictoryKind.RESOURCE:
+            g = [i for i, f in enumerate(self.board.fields) if f.income > 0]
+        elif k is VictoryKind.STAFF:
+            if self.staff >= 0:
+                sp = s.perms[self.staff]
+                if sp.under < 0:
+                    g = [sp.field]
+                elif self.staff_base in s.perms and s.enemies(
+                        self.seat, s.perms[self.staff_base].controller):
+                    g = [s.perm_field(s.perms[self.staff_base])]
+        if not g and self.objectives:
+            g = [s.perm_field(s.perms[c]) for c in self.objectives]
+        if not g:
+            g = [p.field for p in self.enemy_units] or [p.field for p in self.enemy]
+        self._goals = g
+        return g
+
+    def _capture_goals(self) -> list[int]:
+        s = self.s
+        fields = self.board.fields
+        counts: dict[str, dict[int, int]] = {}
+        for p in s.perms.values():
+            if p.field >= 0 and s.cards[p.cid].type is CardType.UNIT:
+                a = fields[p.field].area
+                if a is not None:
+                    team = s.players[p.controller].team if p.controller >= 0 else -9
+                    d = counts.setdefault(a, {})
+                    d[team] = d.get(team, 0) + 1
+        my_team = s.players[self.seat].team
+        want = []
+        for i, f in enumerate(fields):
+            if f.area is None or f.terrain is Terrain.BLOCKED:
+                continue
+            per = counts.get(f.area, {})
+            mine = per.get(my_team, 0)
+            best_other = max((n for t, n in per.items() if t != my_team), default=0)
+            if mine <= best_other + 1:
+                want.append(i)
+        return want or [i for i, f in enumerate(fields) if f.area is not None]
+
+    def goal_dist(self, f: int) -> int:
+        d = self._goal_dist.get(f)
+        if d is None:
+            gs = self.goals()
+            row = self.geo._dist[f]
+            d = min((row[g] for g in gs), default=0)
+            if self.kind is VictoryKind.CAPTURE or self.kind is VictoryKind.RESOURCE:
+                pass
+            self._goal_dist[f] = d
+        return d
+
+    def danger(self, f: int, exclude: int = -1) -> int:
+        """Attack enemy units could bring on field f next turn (move + range)."""
+        s, row = self.s, self.geo._dist[f]
+        total = 0
+        for e in self.enemy_units:
+            if e.cid == exclude or e.paralysis:
+                continue
+            c = s.cards[e.cid]
+            if row[e.field] <= (c.move or 0) + (c.range or 1):
+                total += c.attack or 0
+        return total
+
+
+# --- values of things on the board -----------------------------------------------------------
+
+def perm_value(s: GameState, p: Perm) -> float:
+    """A permanent's worth now: its card, its equipment, less its damage."""
+    card = s.cards[p.cid]
+    v = card_value(card)
+    if card.type is CardType.UNIT:
+        lf = life(s, p)
+        for c in p.stack:
+            v += 0.8 * card_value(s.cards[c])
+        hp = max(0, lf - p.damage - p.poison)
+        v *= 0.4 + 0.6 * hp / max(1, lf)
+        if p.paralysis:
+            v *= 0.8
+    elif card.keywords.building:
+        v = 12.0 + 2.0 * max(0, (card.keywords.solid or 0) - p.damage)
+    if card.keywords.tyrant:
+        v = 30.0
+    return v
+
+
+def hp_left(s: GameState, p: Perm) -> int:
+    """Damage it can still take before it is defeated (R12.2: more damage than life)."""
+    return life(s, p) - p.damage + 1
+
+
+def strike(s: GameState, attacker: Perm, target: Perm, d: int) -> int:
+    """Damage `attacker` would deal to `target` at distance d (R12.7, R12.8, R13.5, R11.4)."""
+    dealt = damage_at(profile(s, attacker), d)
+    if dealt <= 0 or target.protection > 0 or protected_from(s, target, s.cards[attacker.cid]):
+        return 0
+    return max(0, dealt - armor(s, target))
+
+
+def exchange(v: View, u: Perm, t: Perm, d: int) -> float:
+    """Value of `u` attacking `t` at distance d (R12.11: both sides strike at once)."""
+    s = v.s
+    dealt = strike(s, u, t, d)
+    tv = perm_value(s, t)
+    score = 0.0
+    if dealt > 0:
+        left = hp_left(s, t)
+        if dealt >= left:
+            score += tv + 3.0
+        else:
+            score += tv * 0.7 * dealt / max(1, left)
+        if t.cid in v.objectives:
+            score += 6.0 * dealt + (40.0 if dealt >= left else 0.0)
+    tcard = s.cards[t.cid]
+    if tcard.type is CardType.UNIT and d <= max_range(profile(s, t)):
+        back = strike(s, t, u, d)
+        if back > 0:
+            uv = perm_value(s, u)
+            ul = hp_left(s, u)
+            if u.cid == v.my_vip or u.cid == v.staff_base:
+                uv += 40.0
+            if back >= ul:
+                score -= uv + 2.0
+            else:
+                score -= uv * 0.7 * back / max(1, ul)
+    return score
+
+
+# --- effect values with a target -----------------------------------------------------------------
+
+def effect_value(v: View, source: int, effects: tuple[Effect, ...], target: int) -> float:
+    """What carrying out `effects` (with the chosen `target`) is worth to the seat."""
+    s, seat = v.s, v.seat
+    total = 0.0
+    for e in effects:
+        t = e.target
+        if t.is_chosen:
+            targets = [target] if target >= 0 else []
+        elif t.each:
+            targets = candidates(s, seat, source, t, targeting=False)
+        elif t.kind is TargetKind.SELF:
+            targets = [source] if source in s.perms else []
+        else:
+            targets = []
+        total += _one_effect(v, source, e, targets)
+    return total
+
+
+def _one_effect(v: View, source: int, e: Effect, targets: list[int]) -> float:
+    s, seat, verb, n = v.s, v.seat, e.verb, e.amount
+    if verb == "gain":
+        return n * resource_value(v)
+    if verb == "draw":
+        return 1.3 * n
+    if verb == "score":
+        return 4.0 * n if v.kind is VictoryKind.CAPTURE else 0.2 * n
+    if verb == "discard":
+        return -0.8 * n
+    if verb == "create":
+        card = s.config.catalog.get((e.card or "").casefold())
+        return n * (0.7 * card_value(card) if card is not None else 1.0)
+    if verb in ("steal", "burn"):
+        seats = [t - PLAYER_TARGET for t in targets if t >= PLAYER_TARGET] or [
+            x for x in range(len(s.players)) if s.enemies(seat, x)][:1]
+        got = sum(min(n, s.players[x].resource) for x in seats)
+        mult = 2.0 if verb == "steal" else 0.7
+        if v.kind is VictoryKind.RESOURCE:
+            mult *= 2.0
+        return got * mult * resource_value(v) / 1.0
+    total = 0.0
+    for cid in targets:
+        p = s.perms.get(cid)
+        if p is None:
+            continue
+        friendly = p.controller == seat or (p.controller >= 0 and seat >= 0 and not s.enemies(
+            seat, p.controller))
+        sign = 1.0 if not friendly else -1.0
+        card = s.cards[p.cid]
+        pv = perm_value(s, p)
+        is_unit = card.type is CardType.UNIT
+        if verb == "damage":
+            if protected_from(s, p, s.cards[source]) or p.protection > 0:
+                continue
+            dealt = max(0, n - armor(s, p))
+            left = hp_left(s, p)
+            val = pv + 2.0 if dealt >= left else pv * 0.7 * dealt / max(1, left)
+            if cid in v.objectives:
+                val += 5.0 * dealt
+            total += sign * val
+        elif verb == "destroy" or verb == "sacrifice":
+            total += sign * (pv + 1.0) * (1.0 if verb == "destroy" else 0.9)
+        elif verb == "heal":
+            if is_unit and friendly:
+                total += min(p.damage, n) * 0.6 * card_value(card) / max(1, life(s, p))
+        elif verb in ("paralyse", "poison", "panic"):
+            if is_unit and not card.keywords.tyrant or verb == "poison":
+                w = {"paralyse": 0.25, "poison": 0.15, "panic": 0.15}[verb]
+                total += sign * pv * min(1.0, w * n)
+            elif is_unit:
+                total += sign * 0.5
+        elif verb == "rage":
+            total += -0.3 if friendly else 0.3
+        elif verb == "protect":
+            if is_unit:
+                threat = v.danger(s.perm_field(p)) if p.field >= 0 else 0
+                total += -sign * min(n, 2) * (0.3 + (0.5 if threat else 0.0)) * pv / 4.0
+        elif verb == "push":
+            total += sign * (1.0 + _push_kill(v, source, p, n) * (pv + 2.0))
+        elif verb == "repair":
+            total += -sign * 0.4 * n
+    return total
+
+
+def _push_kill(v: View, source: int, p: Perm, n: int) -> float:
+    """1 when pushing `p` n steps from the nearest origin would drown it (R14.4), else 0."""
+    s = v.s
+    if p.field < 0:
+        return 0.0
+    geo = v.geo
+    sp = s.perms.get(source)
+    froms = [s.perm_field(sp)] if sp is not None else [q.field for q in v.mine if q.field >= 0]
+    froms = [f for f in froms if f != p.field]
+    if not froms:
+        return 0.0
+    origin = min(froms, key=lambda f: (geo.dist(f, p.field), f))
+    swim = any(s.cards[p.cid].keywords.swimming for _ in (0,))
+    cur = p.field
+    for _ in range(n):
+        nxt = geo.push_step(origin, cur)
+        if nxt is None or s.occ[nxt] >= 0:
+            return 0.0
+        terr = v.board.fields[nxt].terrain
+        if (terr is Terrain.DEEP_WATER) != swim or terr is Terrain.BLOCKED:
+            return 1.0
+        cur = nxt
+    return 0.0
+
+
+def resource_value(v: View) -> float:
+    if v.kind is VictoryKind.RESOURCE:
+        return 2.0
+    return 1.0
+
+
+# --- the agent ---------------------------------------------------------------------------------
+
+class HeuristicAgent:
+    """Greedy over a cheap score of each legal action; see the module docstring."""
+
+    name = "heuristic"
+
+    def __init__(self, eps: float = 0.0) -> None:
+        self.eps = eps
+        self.params = {"eps": eps} if eps else {}
+        self._drafter = None
+
+    def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if self.eps and rng.random() < self.eps:
+            return legal[rng.randrange(len(legal))]
+        return choose(game.state, legal, rng, self)
+
+    def drafter(self):  # noqa: ANN201 - lazy import (drafters import this module)
+        if self._drafter is None:
+            from engine.agents.drafters import HeuristicDrafter
+            self._drafter = HeuristicDrafter()
+        return self._drafter
+
+
+def choose(s: GameState, legal: list[Action], rng: random.Random,
+           agent: HeuristicAgent | None = None) -> Action:
+    """The heuristic's choice for any decision."""
+    if s.phase == "draft":
+        from engine.agents.drafters import HeuristicDrafter
+        d = agent.drafter() if agent is not None else HeuristicDrafter()
+        return d.pick(s, legal)
+    if s.pending:
+        return _pending(s, legal)
+    if s.priority:
+        return A.PASS_ACTION if A.PASS_ACTION in legal else legal[0]
+    scored = score_actions(s, legal)
+    best = max(scored, key=lambda x: x[0])
+    return best[1]
+
+
+def score_actions(s: GameState, legal: list[Action]) -> list[tuple[float, Action]]:
+    """Each legal action of a main, buy or discard decision with the heuristic's score (ties
+    keep the engine's order). The search agent uses these scores to pick its candidates."""
+    seat = s.active if not s.priority else s.priority[0]
+    v = View(s, seat)
+    if s.phase == "buy":
+        return [(_buy_score(v, a), a) for a in legal]
+    if s.phase == "discard":
+        return [(_end_discard_score(v, a), a) for a in legal]
+    if s.activated >= 0 and s.activated in s.perms:
+        return _unit_scores(v, s.perms[s.activated], legal)
+    return [(_main_score(v, a), a) for a in legal]
+
+
+# --- pending choices ---------------------------------------------------------------------------
+
+def _pending(s: GameState, legal: list[Action]) -> Action:
+    pd = s.pending[0]
+    seat = pd.player
+    if pd.kind == "upkeep":
+        p = s.perms.get(pd.card)
+        pay = Action(A.PAY, pd.card)
+        if p is None or pay not in legal:
+            return legal[0]
+        v = View(s, seat)
+        worth = perm_value(s, p) + (50.0 if p.cid == v.my_vip or p.cid == v.staff_base else 0)
+        res = s.players[seat].resource
+        if v.kind is VictoryKind.RESOURCE:
+            on_income = p.field >= 0 and v.board.fields[p.field].income > 0
+            if not on_income and worth < 3.0 * pd.count + 3:
+                return Action(A.REFUSE, pd.card)
+        # keep paying for the better units first: refuse a weak unit when a better one
+        # still waits for payment and the resource would not cover both
+        rest = [q for q in s.pending[1:] if q.kind == "upkeep" and q.card in s.perms]
+        need = pd.count + sum(q.count for q in rest)
+        if need > res and rest:
+            better = [q for q in rest if perm_value(s, s.perms[q.card]) > worth]
+            if sum(q.count for q in better) + pd.count > res and worth < 4.0 * pd.count:
+                return Action(A.REFUSE, pd.card)
+        return pay
+    if pd.kind == "discard":
+        v = View(s, seat)
+        return min(legal, key=lambda a: (_keep_value(v, a.card), a.card))
+    if pd.kind == "place":
+        v = View(s, seat)
+        return min(legal, key=lambda a: (v.goal_dist(a.field), a.field))
+    # a chosen target for a trigger
+    v = View(s, seat)
+    card = s.cards[pd.card]
+    effects = card.effects if pd.count < 0 else card.triggers[pd.count].effects
+    return max(legal, key=lambda a: effect_value(v, pd.card, effects, a.target))
+
+
+def _keep_value(v: View, cid: int) -> float:
+    """How much a hand card is worth keeping (for discards)."""
+    card = v.s.cards[cid]
+    val = card_value(card) + board_affinity(card, v.kind)
+    if card.play is not None and card.play > v.s.players[v.seat].resource + 3:
+        val -= 3.0
+    return val
+
+
+# --- buying -----------------------------------------------------------------------------------
+
+def _income(v: View) -> int:
+    b = v.board
+    units = [p for p in v.mine if v.s.cards[p.cid].type is CardType.UNIT]
+    return b.income + b.unit_income * len(units) + sum(b.fields[p.field].income for p in units)
+
+
+def _upkeep_load(v: View) -> int:
+    s = v.s
+    return sum(s.cards[p.cid].upkeep or 0 for p in v.mine
+               if s.cards[p.cid].type is CardType.UNIT)
+
+
+def buy_value(card: Card, kind: VictoryKind, deck_units_upkeep: int, income: int) -> float:
+    """Value for money of buying `card` now."""
+    val = card_value(card) + board_affinity(card, kind)
+    cost = card_cost(card)
+    ratio = val / max(1.5, cost)
+    # the upkeep plan: units whose upkeep the income cannot carry are worth less
+    if card.type is CardType.UNIT and (card.upkeep or 0) > 0:
+        if deck_units_upkeep + (card.upkeep or 0) > income + 2:
+            ratio *= 0.6
+    return ratio * 2.0 + 0.25 * val
+
+
+def _buy_score(v: View, a: Action) -> float:
+    s = v.s
+    pl = s.players[v.seat]
+    if a.kind != A.BUY:
+        return 0.0
+    card = s.cards[a.card]
+    if v.kind is VictoryKind.RESOURCE:
+        target = v.board.victory.target
+        verbs = {e.verb for e in card.effects} | {e.verb for t in card.triggers
+                                                  for e in t.effects}
+        if pl.resource - (card.buy or 0) < 0.35 * target and s.round < 8 and (
+                verbs & {"gain", "steal"}) and (card.buy or 0) <= 4:
+            return 1.0 + card_value(card) / 10
+        return -1.0
+    deck_up = sum(s.cards[c].upkeep or 0 for c in pl.deck + pl.discard + pl.hand
+                  if s.cards[c].type is CardType.UNIT) // 2 + _upkeep_load(v)
+    score = buy_value(card, v.kind, deck_up, _income(v))
+    # the plan: save for a clearly better card affordable next turn
+    nxt = pl.resource + _income(v)
+    for c in pl.store:
+        oc = s.cards[c]
+        if pl.resource < (oc.buy or 0) <= nxt:
+            if buy_value(oc, v.kind, deck_up, _income(v)) > score * 1.6 + 1.0:
+                return -0.5
+    return score
+
+
+def _end_discard_score(v: View, a: Action) -> float:
+    """R4.6: discard cards worse than an average card of the own deck (known multiset)."""
+    if a.kind == A.END:
+        return 0.0
+    s = v.s
+    pl = s.players[v.seat]
+    pool = pl.deck or pl.discard
+    if not pool:
+        return -1.0
+    avg = sum(card_value(s.cards[c]) for c in pool) / len(pool)
+    return avg - _keep_value(v, a.card) - 0.5
+
+
+# --- the action phase --------------------------------------------------------------------------
+
+def _main_score(v: View, a: Action) -> float:
+    s, seat = v.s, v.seat
+    k = a.kind
+    pl = s.players[seat]
+    if k == A.PASS:
+        return 0.0
+    if k == A.PLAY:
+        card = s.cards[a.card]
+        after = pl.resource - (card.play or 0)
+        if card.type is CardType.SPELL:
+            val = effect_value(v, a.card, card.effects, a.target)
+            return val - 0.8 * (card.play or 0) * resource_value(v) + 0.1
+        # permanents: the upkeep it adds must be affordable next turn
+        up = card.upkeep or 0
+        if card.type is CardType.UNIT and up > 0:
+            if after + _income(v) < _upkeep_load(v) + up:
+                return -1.0
+        if v.kind is VictoryKind.RESOURCE and (card.play or 0) + 2 * up > 1 and not (
+                {e.verb for t in card.triggers for e in t.effects} & {"gain", "steal"}):
+            if len([p for p in v.mine if s.cards[p.cid].type is CardType.UNIT]) >= 3:
+                return -1.0
+        val = card_value(card) - 0.5 * (card.play or 0) * resource_value(v)
+        if a.field < 0:
+            # equip the next unit played (R15.6): only with a unit to play this turn
+            units = [c for c in pl.hand if s.cards[c].type is CardType.UNIT and
+                     (s.cards[c].play or 0) <= after]
+            return val + 1.0 if units else -1.0
+        if card.type is CardType.UNIT:
+            val += 2.0 - 0.3 * v.goal_dist(a.field)
+            if v.kind is VictoryKind.RESOURCE and v.board.fields[a.field].income > 0:
+                val += 3.0
+            if (card.range or 1) > 1 and v.board.fields[a.field].terrain is Terrain.HIGH_GROUND:
+                val += 1.0
+            return 5.0 + val
+        near = sum(1 for p in v.mine if v.geo._dist[a.field][p.field] <= 1)
+        return 1.0 + val + 0.3 * near - 0.05 * v.goal_dist(a.field)
+    if k == A.ACTIVATE:
+        p = s.perms[a.card]
+        if p.cid == v.my_vip:
+            return 0.5 if any(v.geo._dist[p.field][e.field] <= 2 for e in v.enemy_units) else -1
+        return 4.0 - 0.01 * v.goal_dist(s.perm_field(p))
+    if k == A.FREE:
+        fa = s.cards[a.card].free_actions[a.index]
+        val = effect_value(v, a.card, fa.effects, a.target)
+        cost = fa.cost.resource * resource_value(v) + 0.9 * fa.cost.discard
+        if fa.cost.sacrifice and a.card in s.perms:
+            cost += perm_value(s, s.perms[a.card])
+        return val - cost - 0.2
+    if k == A.CONVERT:
+        return _convert_score(v)
+    return -5.0
+
+
+def _convert_score(v: View) -> float:
+    """R8.6 before passing: turn two leftover hand cards into 1 resource."""
+    s = v.s
+    pl = s.players[v.seat]
+    hand = pl.hand
+    keep = 0
+    for c in hand:
+        card = s.cards[c]
+        if card.play is not None and card.play <= pl.resource + _income(v) and card_value(
+                card) >= 6.0:
+            keep += 1
+    if len(hand) - keep < 2:
+        return -1.0
+    return 0.05 + (0.5 if v.kind is VictoryKind.RESOURCE else 0.0)
+
+
+def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Action]]:
+    """The activated unit: attack when favourable, move toward the objective, or tap."""
+    s = v.s
+    geo = v.geo
+    here = s.perm_field(u)
+    card = s.cards[u.cid]
+    uv = perm_value(s, u)
+    can_attack = not u.used_attack and u.under < 0
+    is_vip = u.cid == v.my_vip
+    holds_staff = u.cid == v.staff_base
+    reach = max_range(profile(s, u)) if can_attack else 0
+    targets = [t for t in v.enemy if t.field >= 0]
+    hp = hp_left(s, u)
+
+    def position(f: int) -> float:
+        """How good it is for this unit to stand on f (before attacking from it)."""
+        sc = 0.0
+        if is_vip or holds_staff:
+            return -1.5 * v.danger(f) - (0.0 if not holds_staff else 0.1 * v.goal_dist(f))
+        gd = v.goal_dist(f)
+        sc -= 1.0 * gd
+        if v.kind is VictoryKind.CAPTURE and v.board.fields[f].area is not None:
+            sc += 3.0
+        if v.kind is VictoryKind.RESOURCE:
+            sc += 4.0 * v.board.fields[f].income
+        if v.kind is VictoryKind.STAFF and gd == 1 and v.staff_base < 0:
+            sc += 3.0
+        dg = v.danger(f)
+        if dg >= hp:
+            sc -= 0.3 * uv
+        if (card.range or 1) > 1 and v.board.fields[f].terrain is Terrain.HIGH_GROUND:
+            sc += 0.5
+        return sc
+
+    def best_attack_from(f: int) -> float:
+        if not can_attack:
+            return 0.0
+        best = 0.0
+        row = geo._dist[f]
+        for t in targets:
+            d = row[t.field]
+            if d <= reach + 1 and _attackable(s, u, t):
+                if d <= reach:
+                    best = max(best, exchange(v, u, t, d))
+        return best
+
+    out: list[tuple[float, Action]] = []
+    base = position(here)
+    for a in legal:
+        k = a.kind
+        if k == A.TAP:
+            out.append((0.0, a))
+        elif k == A.ATTACK:
+            t = s.perms[a.target]
+            out.append((exchange(v, u, t, geo.dist(here, s.perm_field(t))) - 0.2, a))
+        elif k == A.MOVE:
+            if s.occ[a.field] >= 0:
+                # riding a crew unit (R12.9)
+                base_u = s.perms[s.occ[a.field]]
+                out.append((0.5 + position(a.field) - base + (1.0 if (card.range or 1) > 1
+                                                             else 0.0) - 0.5, a))
+                continue
+            gain = position(a.field) - base
+            if can_attack:
+                gain += 0.9 * best_attack_from(a.field) - 0.9 * best_attack_from(here)
+            out.append((gain - 0.05, a))
+        elif k == A.FULL:
+            val = effect_value(v, u.cid, card.full_actions[a.index], a.target)
+            out.append((val - 1.0 - 0.5 * best_attack_from(here), a))
+        elif k == A.EQUIP:
+            eq = s.cards[a.other]
+            if eq.keywords.staff:
+                out.append((100.0, a))
+            else:
+                out.append((card_value(eq) - 0.5, a))
+        elif k == A.SWAP:
+            art = s.cards[a.other]
+            out.append((-1.0 if not art.keywords.staff else -0.5, a))
+        elif k == A.CARRY:
+            out.append((-2.0, a))
+        elif k == A.UNPARALYSE:
+            out.append((0.5, a))
+        else:
+            out.append((_main_score(v, a) - 0.5, a))
+    return out
+
+
+def _attackable(s: GameState, u: Perm, t: Perm) -> bool:
+    card = s.cards[t.cid]
+    if card.type is not CardType.UNIT and card.keywords.solid is None:
+        return False
+    return not is_veiled(s, t) and not protected_from(s, t, s.cards[u.cid])
+
+
+# --- evaluation of a position (the search agent's leaf value) ------------------------------------
+
+def evaluate(s: GameState, seat: int) -> float:
+    """A heuristic value of the position for `seat`'s team, in [-1, 1]."""
+    import math
+    if s.winners is not None:
+        if not s.winners:
+            return 0.0
+        team = s.players[seat].team
+        return 1.0 if any(w >= 0 and s.players[w].team == team for w in s.winners) else -1.0
+    v = View(s, seat)
+    kind = v.kind
+    my_team = s.players[seat].team
+    score = 0.0
+    for p in s.perms.values():
+        if p.field < 0 and p.under < 0:
+            continue
+        c = p.controller
+        card = s.cards[p.cid]
+        if c >= 0 and s.players[c].team == my_team:
+            sign = 1.0
+        elif c == -1:
+            continue
+        else:
+            sign = -1.0
+        pv = perm_value(s, p) if card.type is CardType.UNIT or card.keywords.solid else 0.0
+        if card.keywords.building:
+            pv = 15.0 + 4.0 * max(0, (card.keywords.solid or 0) + 1 - p.damage)
+        if card.keywords.tyrant:
+            pv = 4.0 * max(0, life(s, p) + 1 - p.damage)
+        if p.cid in s.vips.values():
+            pv = 20.0 + 5.0 * max(0, life(s, p) + 1 - p.damage - p.poison)
+        score += sign * pv
+        if sign > 0 and card.type is CardType.UNIT and p.field >= 0 and p.cid != v.my_vip:
+            score -= 0.4 * v.goal_dist(p.field)
+    for x, pl in enumerate(s.players):
+        sign = 1.0 if pl.team == my_team else -1.0
+        rv = 0.6
+        if kind is VictoryKind.RESOURCE:
+            rv = 2.5
+        score += sign * (rv * pl.resource + 5.0 * pl.points * (kind is VictoryKind.CAPTURE)
+                         + 0.3 * len(pl.hand))
+    if kind is VictoryKind.STAFF and v.staff_base >= 0 and v.staff_base in s.perms:
+        holder = s.perms[v.staff_base].controller
+        score += 35.0 if holder >= 0 and s.players[holder].team == my_team else -35.0
+    if kind is VictoryKind.TYRANT:
+        score -= 10.0 * s.intentions_done
+    return math.tanh(score / 40.0)
