@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 COMMANDS: dict[str, str] = {
     "validate": "workbench.cmd_validate",
+    "replay": "workbench.cmd_replay",
     "simulate": "workbench.cmd_simulate",
 }
 """Sub-command name -> module defining `add_parser(subparsers)` and `run(args) -> int`."""
