@@ -1,0 +1,72 @@
+"""Win rates by set, set pair, board, seat and agent.
+
+A seat's dominant set is the set with the most cards in its drafted store ("mixed" on a tie);
+its pair is its two most drafted sets, in name order ("A + B"; a single set when it drafted one).
+Draws count as not won, so win rates of a seat can sum to less than one per game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import duckdb
+import polars as pl
+
+from workbench.analysis.source import in_runs, run_list, query
+from workbench.analysis.stats import with_rate
+
+
+def _seat_sets(runs: Sequence[int]) -> str:
+    """SQL: one row per seat-game with its dominant set and set pair."""
+    return f"""
+    WITH names AS (SELECT DISTINCT name, "set" FROM run_cards
+                   WHERE run_id IN ({run_list(runs)})),
+    counts AS (
+        SELECT p.game_id, p.player AS seat, coalesce(n."set", '?') AS "set", count(*) AS cards
+        FROM picks p LEFT JOIN names n ON n.name = p.card
+        WHERE {in_runs('p.game_id', runs)} GROUP BY ALL),
+    ranked AS (
+        SELECT *, row_number() OVER (PARTITION BY game_id, seat ORDER BY cards DESC, "set") AS r,
+               count(*) OVER (PARTITION BY game_id, seat, cards) AS tied
+        FROM counts),
+    tops AS (
+        SELECT game_id, seat,
+               max(CASE WHEN r = 1 THEN (CASE WHEN tied > 1 THEN 'mixed' ELSE "set" END) END)
+                   AS dominant,
+               array_to_string(list_sort(list("set") FILTER (WHERE r <= 2)), ' + ') AS pair
+        FROM ranked GROUP BY ALL)
+    SELECT s.game_id, s.seat, s.agent, s.won::INT AS won, g.board,
+           s.seat = g.first_player AS first, t.dominant, t.pair
+    FROM game_seats s JOIN games g USING (game_id) LEFT JOIN tops t USING (game_id, seat)
+    WHERE s.run_id IN ({run_list(runs)})
+    """
+
+
+def win_rates(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
+              by: Sequence[str]) -> pl.DataFrame:
+    """Win rate (+CI) of seat-games grouped by any of: dominant, pair, board, seat, first, agent."""
+    allowed = {"dominant", "pair", "board", "seat", "first", "agent"}
+    if not by or not set(by) <= allowed:
+        raise ValueError(f"group by a non-empty subset of {sorted(allowed)}, not {list(by)}")
+    keys = ", ".join(by)
+    df = query(con, f"""
+        SELECT {keys}, count(*) AS seats, sum(won) AS wins FROM ({_seat_sets(runs)})
+        GROUP BY ALL ORDER BY ALL""")
+    return with_rate(df, "wins", "seats", "win_rate")
+
+
+def seat_balance(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+    """Per board: seat win rates and Ludii's balance, one minus the largest gap between seats."""
+    seats = win_rates(con, runs, ["board", "seat"])
+    return seats.group_by("board").agg(
+        pl.col("seats").sum().alias("seat_games"),
+        pl.col("win_rate").max().alias("best_seat_rate"),
+        pl.col("win_rate").min().alias("worst_seat_rate"),
+    ).with_columns(
+        (1 - (pl.col("best_seat_rate") - pl.col("worst_seat_rate"))).alias("balance"),
+    ).sort("board")
+
+
+def store_sets(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+    """Per seat-game: dominant set and pair (for notebooks that slice further)."""
+    return query(con, _seat_sets(runs))

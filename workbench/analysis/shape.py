@@ -1,0 +1,96 @@
+"""Game shape, after Ludii's metrics: length, draws, round-limit stops, balance, lead changes,
+how early the winner is decided, and which victory condition ended the game.
+
+The lead per round is read from the end-of-round snapshots with the board's own yardstick:
+victory points on capture boards, resource on resource boards, units on the board elsewhere.
+A round has a leader only when one seat is strictly ahead. A lead change is a round whose leader
+differs from the previous round that had one. The winner is decided at the first round from
+which the eventual (single) winner led in every later round; `decided_at` is that round over
+the game's rounds (near 0: decided early; 1: only at the end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import duckdb
+import polars as pl
+
+from workbench.analysis.source import in_runs, run_list, query
+from workbench.analysis.stats import with_rate
+
+
+def lengths(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+    """Games per board and number of rounds (the length distribution)."""
+    return query(con, f"""SELECT board, rounds, count(*) AS games FROM games
+                       WHERE run_id IN ({run_list(runs)}) GROUP BY ALL ORDER BY ALL""")
+
+
+def endings(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+    """Per board and ending reason: games, and their share of the board's games."""
+    df = query(con, f"""
+        SELECT board, reason, count(*) AS games,
+               sum(count(*)) OVER (PARTITION BY board) AS board_games
+        FROM games WHERE run_id IN ({run_list(runs)}) GROUP BY board, reason
+        ORDER BY board, games DESC
+        """)
+    return with_rate(df, "games", "board_games", "share")
+
+
+def leads(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+    """Per game with snapshots: lead changes, decided round and decided_at."""
+    return query(con, f"""
+    WITH score AS (
+        SELECT s.game_id, s.round, s.player,
+               CASE b.victory_kind WHEN 'capture' THEN s.points WHEN 'resource' THEN s.resource
+                                   ELSE s.units END AS score
+        FROM snapshots s JOIN games g USING (game_id)
+        LEFT JOIN run_boards b ON b.run_id = g.run_id AND b.board = g.board
+        WHERE {in_runs('s.game_id', runs)}),
+    per_round AS (
+        SELECT game_id, round,
+               CASE WHEN count(*) FILTER (WHERE top) = 1
+                    THEN max(player) FILTER (WHERE top) END AS leader
+        FROM (SELECT *, score = max(score) OVER (PARTITION BY game_id, round) AS top FROM score)
+        GROUP BY ALL),
+    changes AS (
+        SELECT game_id, count(*) FILTER (WHERE prev IS NOT NULL AND prev <> leader) AS changes
+        FROM (SELECT game_id, leader, lag(leader) OVER (PARTITION BY game_id ORDER BY round)
+                  AS prev FROM per_round WHERE leader IS NOT NULL)
+        GROUP BY ALL),
+    decided AS (
+        SELECT g.game_id, g.winners[1] AS winner,
+               coalesce(max(r.round) FILTER (WHERE r.leader IS DISTINCT FROM g.winners[1]), 0)
+                   + 1 AS decided_round
+        FROM games g JOIN per_round r USING (game_id)
+        WHERE len(g.winners) = 1 AND g.winners[1] >= 0 GROUP BY ALL)
+    SELECT g.game_id, g.board, g.rounds, coalesce(c.changes, 0) AS lead_changes,
+           d.decided_round, d.decided_round / greatest(g.rounds, 1) AS decided_at
+    FROM games g JOIN (SELECT DISTINCT game_id FROM per_round) USING (game_id)
+    LEFT JOIN changes c USING (game_id) LEFT JOIN decided d USING (game_id)
+    ORDER BY g.game_id
+    """)
+
+
+def summary(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+    """Per board (and 'all'): games, rounds, draws, round-limit and guard stops (+CI), leads."""
+    games = query(con, f"""
+        SELECT * REPLACE (coalesce(board, 'all') AS board) FROM (
+            SELECT board, count(*) AS games, avg(rounds) AS mean_rounds,
+                   median(rounds) AS median_rounds, max(rounds) AS max_rounds,
+                   count(*) FILTER (WHERE draw) AS draws,
+                   count(*) FILTER (WHERE reason LIKE 'round limit%') AS round_limit,
+                   count(*) FILTER (WHERE guard_stopped) AS guard_stopped
+            FROM games WHERE run_id IN ({run_list(runs)}) GROUP BY ROLLUP (board))
+        ORDER BY board IS NULL, board""")
+    lead = leads(con, runs)
+    per_board = pl.concat([
+        lead.group_by("board").agg(pl.len().alias("games_with_snapshots"),
+                                   pl.col("lead_changes").mean().alias("mean_lead_changes"),
+                                   pl.col("decided_at").mean().alias("mean_decided_at")),
+        lead.select(pl.lit("all").alias("board"), pl.len().alias("games_with_snapshots"),
+                    pl.col("lead_changes").mean().alias("mean_lead_changes"),
+                    pl.col("decided_at").mean().alias("mean_decided_at"))])
+    df = games.join(per_board, on="board", how="left")
+    df = with_rate(df, "draws", "games", "draw_rate")
+    return with_rate(df, "round_limit", "games", "round_limit_rate")

@@ -1,0 +1,80 @@
+"""Opening a database for analysis and choosing its runs, with clear errors for bad input."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+SCHEMA_VERSION = "1"
+"""The schema these queries are written for (docs/schema.md)."""
+
+GAME_ID_RUN = 1_000_000_000
+"""`game_id = run_id * GAME_ID_RUN + game_index` (docs/schema.md, Keys)."""
+
+
+class AnalysisError(Exception):
+    """A database or run that cannot be analysed; the message is meant for the user."""
+
+
+def open_db(path: str | Path) -> duckdb.DuckDBPyConnection:
+    """Open read-only (a report must never change a run) and check the schema version."""
+    p = Path(path)
+    if not p.is_file():
+        raise AnalysisError(f"{p}: no such database file")
+    try:
+        con = duckdb.connect(str(p), read_only=True)
+    except duckdb.Error as exc:
+        raise AnalysisError(f"{p}: cannot open as a DuckDB database ({exc})") from exc
+    tables = {r[0] for r in con.execute(
+        "SELECT table_name FROM information_schema.tables").fetchall()}
+    if "schema_info" not in tables:
+        con.close()
+        raise AnalysisError(f"{p}: not a workbench database (no schema_info table)")
+    rows = con.execute("SELECT value FROM schema_info WHERE key = 'schema_version'").fetchall()
+    version = rows[0][0] if rows else None
+    if version != SCHEMA_VERSION:
+        con.close()
+        raise AnalysisError(f"{p}: schema version {version!r}, but this workbench reads version "
+                            f"{SCHEMA_VERSION!r}; re-run the simulation with this workbench")
+    return con
+
+
+def all_runs(con: duckdb.DuckDBPyConnection) -> list[int]:
+    return [int(r[0]) for r in con.execute("SELECT run_id FROM runs ORDER BY run_id").fetchall()]
+
+
+def resolve_runs(con: duckdb.DuckDBPyConnection, wanted: Sequence[int] | None) -> list[int]:
+    """The runs to analyse: those asked for, or the latest; every one must exist and have games."""
+    runs = all_runs(con)
+    if not runs:
+        raise AnalysisError("the database holds no runs yet: run `workbench simulate` first")
+    chosen = list(wanted) if wanted else [runs[-1]]
+    unknown = [r for r in chosen if r not in runs]
+    if unknown:
+        raise AnalysisError(f"unknown run {', '.join(map(str, unknown))}; the database holds "
+                            f"run {', '.join(map(str, runs))}")
+    ids = ", ".join(map(str, chosen))
+    if con.execute(f"SELECT count(*) FROM games WHERE run_id IN ({ids})").fetchall()[0][0] == 0:
+        raise AnalysisError(f"run {ids} has no stored games yet")
+    return chosen
+
+
+def in_runs(column: str, runs: Sequence[int]) -> str:
+    """A SQL condition keeping rows of `runs` by a game_id column (events carry no run_id)."""
+    lo_hi = " OR ".join(f"{column} BETWEEN {r * GAME_ID_RUN} AND {(r + 1) * GAME_ID_RUN - 1}"
+                        for r in runs)
+    return f"({lo_hi})"
+
+
+def run_list(runs: Sequence[int]) -> str:
+    """`runs` as a SQL list (integers only, so formatting is safe)."""
+    return ", ".join(str(int(r)) for r in runs)
+
+
+def query(con: duckdb.DuckDBPyConnection, sql: str) -> pl.DataFrame:
+    """Run SQL and return a polars frame (typed, for callers under mypy --strict)."""
+    df: pl.DataFrame = con.sql(sql).pl()
+    return df
