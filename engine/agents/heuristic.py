@@ -154,10 +154,15 @@ class View:
                 if s.cards[p.cid].type is CardType.UNIT:
                     self.enemy_units.append(p)
         self._goals: list[int] | None = None
+        self._pv: dict[int, float] = {}
+        self._income: int | None = None
         self._goal_dist: dict[int, int] = {}
         self.staff = -1
         self.staff_base = -1
         self.my_vip = s.vips.get(seat, -1)
+        # the Tyrant's intention marker (public, R17.2): its unit should run from the Tyrant
+        self.marked = s.marker_perm if s.marker_card >= 0 else -1
+        self.tyrant_field = -1
         for cid, p in s.perms.items():
             if s.cards[cid].keywords.staff:
                 self.staff = cid
@@ -171,10 +176,19 @@ class View:
             self.objectives = {p.cid for p in self.enemy if s.cards[p.cid].keywords.building}
         elif k is VictoryKind.TYRANT:
             self.objectives = {p.cid for p in self.enemy if s.cards[p.cid].keywords.tyrant}
+            for c in self.objectives:
+                self.tyrant_field = s.perm_field(s.perms[c])
         elif k is VictoryKind.STAFF and self.staff_base >= 0:
             base = s.perms[self.staff_base]
             if s.enemies(seat, base.controller):
                 self.objectives = {base.cid}
+
+    def pv(self, p: Perm) -> float:
+        """perm_value, cached for this decision."""
+        x = self._pv.get(p.cid)
+        if x is None:
+            x = self._pv[p.cid] = perm_value(self.s, p)
+        return x
 
     # goals: fields the seat's units should approach
     def goals(self) -> list[int]:
@@ -286,7 +300,7 @@ def exchange(v: View, u: Perm, t: Perm, d: int) -> float:
     """Value of `u` attacking `t` at distance d (R12.11: both sides strike at once)."""
     s = v.s
     dealt = strike(s, u, t, d)
-    tv = perm_value(s, t)
+    tv = v.pv(t)
     score = 0.0
     if dealt > 0:
         left = hp_left(s, t)
@@ -300,7 +314,7 @@ def exchange(v: View, u: Perm, t: Perm, d: int) -> float:
     if tcard.type is CardType.UNIT and d <= max_range(profile(s, t)):
         back = strike(s, t, u, d)
         if back > 0:
-            uv = perm_value(s, u)
+            uv = v.pv(u)
             ul = hp_left(s, u)
             if u.cid == v.my_vip or u.cid == v.staff_base:
                 uv += 40.0
@@ -534,9 +548,12 @@ def _keep_value(v: View, cid: int) -> float:
 # --- buying -----------------------------------------------------------------------------------
 
 def _income(v: View) -> int:
-    b = v.board
-    units = [p for p in v.mine if v.s.cards[p.cid].type is CardType.UNIT]
-    return b.income + b.unit_income * len(units) + sum(b.fields[p.field].income for p in units)
+    if v._income is None:
+        b = v.board
+        units = [p for p in v.mine if v.s.cards[p.cid].type is CardType.UNIT]
+        v._income = b.income + b.unit_income * len(units) + sum(b.fields[p.field].income
+                                                                 for p in units)
+    return v._income
 
 
 def _upkeep_load(v: View) -> int:
@@ -571,17 +588,32 @@ def _buy_score(v: View, a: Action) -> float:
                 verbs & {"gain", "steal"}) and (card.buy or 0) <= 4:
             return 1.0 + card_value(card) / 10
         return -1.0
-    deck_up = sum(s.cards[c].upkeep or 0 for c in pl.deck + pl.discard + pl.hand
-                  if s.cards[c].type is CardType.UNIT) // 2 + _upkeep_load(v)
+    deck_up, save_for = _buy_plan(v)
     score = buy_value(card, v.kind, deck_up, _income(v))
     # the plan: save for a clearly better card affordable next turn
-    nxt = pl.resource + _income(v)
-    for c in pl.store:
-        oc = s.cards[c]
-        if pl.resource < (oc.buy or 0) <= nxt:
-            if buy_value(oc, v.kind, deck_up, _income(v)) > score * 1.6 + 1.0:
-                return -0.5
+    if save_for > score * 1.6 + 1.0:
+        return -0.5
     return score
+
+
+def _buy_plan(v: View) -> tuple[int, float]:
+    """(upkeep the deck's units will ask, value of the best card affordable only next turn)."""
+    plan = getattr(v, "_plan", None)
+    if plan is None:
+        s = v.s
+        pl = s.players[v.seat]
+        deck_up = sum(s.cards[c].upkeep or 0 for c in pl.deck + pl.discard + pl.hand
+                      if s.cards[c].type is CardType.UNIT) // 2 + _upkeep_load(v)
+        nxt = pl.resource + _income(v)
+        seen: set[str] = set()
+        best = 0.0
+        for c in pl.store:
+            oc = s.cards[c]
+            if oc.name not in seen and pl.resource < (oc.buy or 0) <= nxt:
+                seen.add(oc.name)
+                best = max(best, buy_value(oc, v.kind, deck_up, _income(v)))
+        plan = v._plan = (deck_up, best)
+    return plan
 
 
 def _end_discard_score(v: View, a: Action) -> float:
@@ -628,6 +660,8 @@ def _main_score(v: View, a: Action) -> float:
             return val + 1.0 if units else -1.0
         if card.type is CardType.UNIT:
             val += 2.0 - 0.3 * v.goal_dist(a.field)
+            if v.tyrant_field >= 0 and v.geo._dist[a.field][v.tyrant_field] <= 2:
+                val -= 2.0
             if v.kind is VictoryKind.RESOURCE and v.board.fields[a.field].income > 0:
                 val += 3.0
             if (card.range or 1) > 1 and v.board.fields[a.field].terrain is Terrain.HIGH_GROUND:
@@ -674,21 +708,34 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
     geo = v.geo
     here = s.perm_field(u)
     card = s.cards[u.cid]
-    uv = perm_value(s, u)
+    uv = v.pv(u)
     can_attack = not u.used_attack and u.under < 0
     is_vip = u.cid == v.my_vip
     holds_staff = u.cid == v.staff_base
     reach = max_range(profile(s, u)) if can_attack else 0
     targets = [t for t in v.enemy if t.field >= 0]
     hp = hp_left(s, u)
+    own_range = card.range or 1
+    ranged = own_range > 1
 
     def position(f: int) -> float:
         """How good it is for this unit to stand on f (before attacking from it)."""
         sc = 0.0
         if is_vip or holds_staff:
             return -1.5 * v.danger(f) - (0.0 if not holds_staff else 0.1 * v.goal_dist(f))
+        if u.cid == v.marked and v.tyrant_field >= 0:
+            # R17.3/R17.4: the Tyrant must reach its marker; keep the marked unit away
+            return 3.0 * min(6, geo._dist[f][v.tyrant_field])
         gd = v.goal_dist(f)
-        sc -= 1.0 * gd
+        if v.tyrant_field >= 0 and geo._dist[f][v.tyrant_field] <= 1:
+            # R21.15: the Tyrant marks the nearest unit and carries an intention out at once
+            # when it stands next to it
+            sc -= 4.0
+        if ranged and v.objectives and v.kind is not VictoryKind.CAPTURE:
+            # ranged units keep their distance from what they shoot at
+            sc -= 1.0 * abs(gd - own_range) + (1.5 if gd <= 1 else 0.0)
+        else:
+            sc -= 1.0 * gd
         if v.kind is VictoryKind.CAPTURE and v.board.fields[f].area is not None:
             sc += 3.0
         if v.kind is VictoryKind.RESOURCE:
@@ -702,16 +749,23 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
             sc += 0.5
         return sc
 
+    ok = [t for t in targets if _attackable(s, u, t)] if can_attack else []
+    memo: dict[tuple[int, int], float] = {}
+
     def best_attack_from(f: int) -> float:
         if not can_attack:
             return 0.0
         best = 0.0
         row = geo._dist[f]
-        for t in targets:
+        for t in ok:
             d = row[t.field]
-            if d <= reach + 1 and _attackable(s, u, t):
-                if d <= reach:
-                    best = max(best, exchange(v, u, t, d))
+            if d <= reach:
+                key = (t.cid, d)
+                x = memo.get(key)
+                if x is None:
+                    x = memo[key] = exchange(v, u, t, d)
+                if x > best:
+                    best = x
         return best
 
     out: list[tuple[float, Action]] = []
@@ -795,8 +849,11 @@ def evaluate(s: GameState, seat: int) -> float:
         if p.cid in s.vips.values():
             pv = 20.0 + 5.0 * max(0, life(s, p) + 1 - p.damage - p.poison)
         score += sign * pv
-        if sign > 0 and card.type is CardType.UNIT and p.field >= 0 and p.cid != v.my_vip:
-            score -= 0.4 * v.goal_dist(p.field)
+        if sign > 0 and card.type is CardType.UNIT and p.field >= 0:
+            if p.cid != v.my_vip:
+                score -= 0.4 * v.goal_dist(p.field)
+            if p.controller == seat and v.danger(p.field) >= hp_left(s, p):
+                score -= 0.3 * pv
     for x, pl in enumerate(s.players):
         sign = 1.0 if pl.team == my_team else -1.0
         rv = 0.6
@@ -809,4 +866,7 @@ def evaluate(s: GameState, seat: int) -> float:
         score += 35.0 if holder >= 0 and s.players[holder].team == my_team else -35.0
     if kind is VictoryKind.TYRANT:
         score -= 10.0 * s.intentions_done
+        if v.marked in s.perms and v.tyrant_field >= 0:
+            score -= 6.0 * max(0, 4 - v.geo.dist(s.perm_field(s.perms[v.marked]),
+                                                 v.tyrant_field))
     return math.tanh(score / 40.0)

@@ -1,0 +1,213 @@
+"""The strength ladder of the match agents (issue: AI players that play well enough to judge
+balance).
+
+Rungs, each on every shipped board, seats swapped every other game (A takes the even seats in
+even games, the odd seats in odd games; on the two-team four-player board that is one team):
+  heuristic vs random, search:budget=B vs heuristic, search:budget=4B vs search:budget=B.
+On the Tyrant board the players are one team against the game, so a rung there compares
+whole tables: the same seed is played by an all-A table and an all-B table, and a pair counts
+as decided when exactly one table wins (A "beats" B when its table won and B's did not).
+
+Every figure is the share of decided games A won, with the game count and the 95% Clopper-
+Pearson interval of scipy.stats.binomtest(...).proportion_ci(). Drafts use the heuristic
+drafter for every seat, so the rungs compare match play. The sets rotate over the pairs of the
+four shipped sets by game index.
+
+Also measured: decisions per second of each agent (time inside `act`), and full drafted
+heuristic matches per second on one core.
+
+Usage (writes results as they come to --out, a JSON file, and prints a Markdown table):
+    .venv/bin/python benchmarks/bench_ladder.py --games 40 --budget 8 --workers 2
+    .venv/bin/python benchmarks/bench_ladder.py --speed-only
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import multiprocessing as mp
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.agents.registry import make_agent  # noqa: E402
+from engine.play import derive_seed, play_game  # noqa: E402
+from workbench.config import load_setup  # noqa: E402
+
+BOARDS = ["kings-crossing", "gold-rush", "three-hills", "four-banners", "zwei-burgen",
+          "drowned-sanctum", "tyrants-throne"]
+SETS = ["iron-legion", "tide-callers", "pestgericht", "sky-wardens"]
+SET_PAIRS = list(itertools.combinations(SETS, 2))
+
+
+class Timed:
+    """Wraps an agent and counts its decisions and the time it spends in `act`."""
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.name = agent.name
+        self.calls = 0
+        self.seconds = 0.0
+
+    def act(self, game, legal, rng):
+        t = time.perf_counter()
+        a = self.agent.act(game, legal, rng)
+        self.seconds += time.perf_counter() - t
+        self.calls += 1
+        return a
+
+
+_SETUPS: dict[tuple[str, tuple[str, str]], object] = {}
+
+
+def setup_for(board: str, i: int):
+    sets = SET_PAIRS[i % len(SET_PAIRS)]
+    key = (board, sets)
+    if key not in _SETUPS:
+        _SETUPS[key] = load_setup(list(sets), board)
+    return _SETUPS[key]
+
+
+def play_one(job: tuple[str, str, str, int, int]) -> dict:
+    """One game (or, on the Tyrant board, one pair of tables) of rung A vs B."""
+    board, spec_a, spec_b, i, run_seed = job
+    setup = setup_for(board, i)
+    cfg = setup.config
+    n = cfg.players
+    seed = derive_seed(run_seed, board, i)
+    drafter = make_agent("heuristic")
+    ta, tb = Timed(make_agent(spec_a)), Timed(make_agent(spec_b))
+    t = time.perf_counter()
+    if board == "tyrants-throne" or cfg.board.victory.kind.value == "tyrant":
+        ra = play_game(cfg, seed, [ta] * n, [drafter] * n)
+        rb = play_game(cfg, seed, [tb] * n, [drafter] * n)
+        a_won = any(w >= 0 for w in ra.winners)
+        b_won = any(w >= 0 for w in rb.winners)
+        result = "draw" if a_won == b_won else ("A" if a_won else "B")
+        reason = f"{ra.reason} / {rb.reason}"
+    else:
+        a_seats = {s for s in range(n) if (s + i) % 2 == 0}
+        agents = [ta if s in a_seats else tb for s in range(n)]
+        r = play_game(cfg, seed, agents, [drafter] * n)
+        w = set(r.winners)
+        result = "draw" if not w else ("A" if w & a_seats else "B")
+        reason = r.reason
+    return {"board": board, "a": spec_a, "b": spec_b, "i": i, "result": result,
+            "reason": reason, "seconds": time.perf_counter() - t,
+            "a_calls": ta.calls, "a_time": ta.seconds, "b_calls": tb.calls, "b_time": tb.seconds}
+
+
+def ci(wins: int, n: int) -> tuple[float, float]:
+    from scipy.stats import binomtest
+    if n == 0:
+        return (0.0, 1.0)
+    c = binomtest(wins, n).proportion_ci(confidence_level=0.95)
+    return (c.low, c.high)
+
+
+def summarize(rows: list[dict]) -> list[dict]:
+    out = []
+    keys = sorted({(r["a"], r["b"], r["board"]) for r in rows},
+                  key=lambda k: (k[0], k[1], BOARDS.index(k[2]) if k[2] in BOARDS else 99))
+    for a, b, board in keys:
+        rs = [r for r in rows if (r["a"], r["b"], r["board"]) == (a, b, board)]
+        wa = sum(r["result"] == "A" for r in rs)
+        wb = sum(r["result"] == "B" for r in rs)
+        lo, hi = ci(wa, wa + wb)
+        out.append({"a": a, "b": b, "board": board, "games": len(rs), "a_wins": wa,
+                    "b_wins": wb, "draws": len(rs) - wa - wb,
+                    "share": wa / (wa + wb) if wa + wb else float("nan"), "ci": [lo, hi],
+                    "sec_per_game": sum(r["seconds"] for r in rs) / len(rs)})
+    return out
+
+
+def table(summary: list[dict]) -> str:
+    lines = ["| rung (A vs B) | board | games | A wins | B wins | draws | A share of decided "
+             "| 95% CI | s/game |", "|---|---|---|---|---|---|---|---|---|"]
+    for s in summary:
+        lines.append(f"| {s['a']} vs {s['b']} | {s['board']} | {s['games']} | {s['a_wins']} | "
+                     f"{s['b_wins']} | {s['draws']} | {s['share']:.0%} | "
+                     f"{s['ci'][0]:.2f}-{s['ci'][1]:.2f} | {s['sec_per_game']:.2f} |")
+    return "\n".join(lines)
+
+
+def speeds(rows: list[dict]) -> dict[str, float]:
+    calls: dict[str, int] = {}
+    secs: dict[str, float] = {}
+    for r in rows:
+        for side in ("a", "b"):
+            calls[r[side]] = calls.get(r[side], 0) + r[f"{side}_calls"]
+            secs[r[side]] = secs.get(r[side], 0.0) + r[f"{side}_time"]
+    return {k: calls[k] / secs[k] for k in calls if secs[k] > 0}
+
+
+def match_speed(games: int = 60) -> dict[str, float]:
+    """Full drafted matches per second, heuristic drafters and agents, one core."""
+    out = {}
+    for board in BOARDS:
+        h = make_agent("heuristic")
+        setup_for(board, 0)
+        t = time.perf_counter()
+        for i in range(games // len(BOARDS) + 1):
+            setup = setup_for(board, i)
+            play_game(setup.config, derive_seed("speed", board, i), [h] * setup.config.players,
+                      [h] * setup.config.players)
+        out[board] = (games // len(BOARDS) + 1) / (time.perf_counter() - t)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=40, help="games per rung and board")
+    ap.add_argument("--budget", type=int, default=8, help="search budget B (and 4B)")
+    ap.add_argument("--boards", default=",".join(BOARDS))
+    ap.add_argument("--rungs", default="hr,sh,ss", help="hr: heuristic-random, sh: search-"
+                    "heuristic, ss: search 4B vs B")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "ladder_results.json"))
+    ap.add_argument("--speed-only", action="store_true")
+    args = ap.parse_args()
+    if args.speed_only:
+        ms = match_speed()
+        print(json.dumps(ms, indent=1))
+        return
+    b = args.budget
+    rung_specs = {"hr": ("heuristic", "random"), "sh": (f"search:budget={b}", "heuristic"),
+                  "ss": (f"search:budget={4 * b}", f"search:budget={b}")}
+    boards = args.boards.split(",")
+    jobs = [(board, *rung_specs[r], i, args.seed) for r in args.rungs.split(",")
+            for board in boards for i in range(args.games)]
+    rows: list[dict] = []
+    t0 = time.time()
+
+    def flush() -> None:
+        summ = summarize(rows)
+        Path(args.out).write_text(json.dumps({"args": vars(args), "elapsed": time.time() - t0,
+                                              "summary": summ, "decisions_per_second":
+                                              speeds(rows), "rows": rows}, indent=1))
+
+    if args.workers > 1:
+        with mp.Pool(args.workers) as pool:
+            for k, row in enumerate(pool.imap_unordered(play_one, jobs)):
+                rows.append(row)
+                if k % 5 == 0:
+                    flush()
+    else:
+        for k, job in enumerate(jobs):
+            rows.append(play_one(job))
+            if k % 5 == 0:
+                flush()
+    flush()
+    print(table(summarize(rows)))
+    print()
+    for name, dps in sorted(speeds(rows).items()):
+        print(f"{name}: {dps:,.0f} decisions/s")
+
+
+if __name__ == "__main__":
+    main()
