@@ -10,6 +10,7 @@ from collections.abc import Sequence
 COMMANDS: dict[str, str] = {
     "validate": "workbench.cmd_validate",
     "replay": "workbench.cmd_replay",
+    "play": "workbench.cmd_play",
     "simulate": "workbench.cmd_simulate",
 }
 """Sub-command name -> module defining `add_parser(subparsers)` and `run(args) -> int`."""

@@ -1,0 +1,99 @@
+"""`workbench play`: take a seat (draft and match) against AI agents in the terminal.
+
+The finished game is stored as a run of one game (agent `human` at the person's seat), so
+`workbench replay` and the analyses see it like any simulated game. An abandoned game leaves
+nothing behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.agents.registry import Agent, make_agent
+from engine.picture import seat_name
+from engine.play import derive_seed, play_game
+from workbench.config import DEFAULT_BOARD, DEFAULT_SETS, load_setup
+from workbench.loader import ValidationError
+from workbench.play_human import Abandoned, HumanSeat, Lines, Sink
+from workbench.runner import prepare
+from workbench.store import GAME_ID_BASE, PlayedGame, RunSpec, StoreError, batch_tables, create_run, \
+    finish_run, open_store, write_batch
+
+DEFAULT_DB = "runs.duckdb"
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play a game yourself against AI agents",
+        description="Take one seat in a game (the draft, then the match) against AI agents. "
+        "Every decision lists the legal actions; answer with a number, the action's text or "
+        "its name. The finished game is stored in the database as a run of one game.",
+    )
+    parser.add_argument("--sets", default=",".join(DEFAULT_SETS),
+                        help=f"card sets, comma-separated (default: {','.join(DEFAULT_SETS)})")
+    parser.add_argument("--board", default=DEFAULT_BOARD,
+                        help=f"the board (default: {DEFAULT_BOARD})")
+    parser.add_argument("--seat", type=int, default=1, help="your seat, 1-based (default: 1)")
+    parser.add_argument("--agents", default="random",
+                        help="agent spec for the other seats, or one per other seat, "
+                        "comma-separated (default: random)")
+    parser.add_argument("--seed", type=int, help="run seed (default: a random one, printed)")
+    parser.add_argument("--db", type=Path, default=Path(DEFAULT_DB),
+                        help=f"DuckDB file to store the game in (default: {DEFAULT_DB})")
+    parser.add_argument("--label", default="", help="a note stored with the run")
+
+
+def run(args: argparse.Namespace, inp: Lines = sys.stdin, out: Sink = sys.stdout) -> int:
+    """Play one game with a person at `args.seat`; 0 stored, 1 abandoned, 2 bad arguments."""
+    sets = tuple(s.strip() for s in args.sets.split(",") if s.strip())
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    try:
+        open_store(args.db).close()
+        board = load_setup(sets, args.board).board
+        seat = args.seat - 1
+        if not 0 <= seat < board.players:
+            raise ValueError(f"--seat {args.seat}: board {board.name!r} has seats "
+                             f"1..{board.players}")
+        others = [a.strip() for a in args.agents.split(",")]
+        if len(others) == 1:
+            others *= board.players - 1
+        if len(others) != board.players - 1:
+            raise ValueError(f"--agents lists {len(others)} specs for {board.players - 1} "
+                             "other seats")
+        bots = [make_agent(a) for a in others]
+    except (StoreError, LookupError, ValueError, ValidationError) as exc:
+        out.write(f"cannot start the game: {exc}\n")
+        return 2
+    specs = (*others[:seat], "human", *others[seat:])
+    spec = RunSpec(sets, (args.board,), 1, board.players, specs, specs, seed, args.label)
+    prepared = prepare(spec)
+    config = prepared.configs[args.board]
+    human = HumanSeat(seat, inp, out)
+    agents: list[Agent] = [*bots[:seat], human, *bots[seat:]]
+    out.write(f"{board.name}: you are {seat_name(seat)}; seed {seed}\n")
+    try:
+        record = play_game(config, derive_seed(seed, 0), agents)
+    except Abandoned as exc:
+        out.write(f"game abandoned ({exc}); nothing stored\n")
+        return 1
+    human.report(record.events.rows())
+    won = ", ".join(seat_name(s) for s in record.winners) or "nobody (a draw)"
+    out.write(f"game over: {won} won ({record.reason}) after {record.rounds} rounds\n")
+    con = open_store(args.db)
+    try:
+        run_id = create_run(con, spec, prepared.boards, prepared.cards, prepared.pool,
+                            prepared.params, prepared.files, prepared.content_hash, "human", 1)
+        write_batch(con, batch_tables(run_id, [
+            PlayedGame(0, board.name, 0, spec.agents, spec.drafters, record)]))
+        finish_run(con, run_id)
+    finally:
+        con.close()
+    game_id = run_id * GAME_ID_BASE
+    out.write(f"stored as run {run_id}, game {game_id} in {args.db}; see it with: "
+              f"workbench replay --db {args.db} --game {game_id} --out replays\n")
+    return 0
