@@ -228,7 +228,7 @@ def _carry(state: GameState, item: StackItem, unit: Perm) -> None:
     state.occ[art.field] = -1
     art.field = -1
     state.emit("carry", item.player, unit.cid, art.cid, origin)
-    drop(state, art, origin, item.player)
+    drop(state, art, origin, item.player, wear=False)  # R15.2: carrying is no drop (R15.7)
 
 
 def _swap(state: GameState, item: StackItem, unit: Perm) -> None:

@@ -85,6 +85,13 @@ class Game:
         while s.winners is None:
             while s.pending and _stale(s, s.pending[0]):
                 s.pending.pop(0)
+            if s.pending and s.pending[0].kind == "place" and all(
+                    s.occ[f] >= 0 for f in s.pending[0].fields):
+                # R11.6: no available field left for a dropped permanent: it is destroyed
+                pd = s.pending.pop(0)
+                flow.destroy(s, s.perms[pd.card], "no room to drop", pd.player)
+                flow.after_resolution(s)
+                continue
             if s.pending or s.priority or s.phase in ("draft", "main", "buy", "discard"):
                 if s.phase == "draft" or s.pending:
                     options = legal_actions(s)

@@ -75,7 +75,9 @@ def _pending_actions(state: GameState) -> list[Action]:
         hand = state.players[pd.player].hand
         return [Action(A.DISCARD, c) for c in sorted(set_by_name(state, hand))]
     if pd.kind == "place":
-        return [Action(A.PLACE, pd.card, field=f) for f in pd.fields]
+        # R11.6: fields taken since the drop began (another dropped permanent) are no longer
+        # available; the game destroys the permanent when none is left (engine.game._advance).
+        return [Action(A.PLACE, pd.card, field=f) for f in pd.fields if state.occ[f] < 0]
     return [Action(A.TARGET, pd.card, t, index=pd.count) for t in pd.fields]
 
 

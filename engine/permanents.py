@@ -259,14 +259,15 @@ def _intention_leaves(state: GameState) -> None:
     state.marker_card = state.marker_perm = state.marker_field = -1
 
 
-def drop(state: GameState, p: Perm, origin: int, chooser: int) -> None:
+def drop(state: GameState, p: Perm, origin: int, chooser: int, wear: bool = True) -> None:
     """R11.6: place a permanent of a dropped stack on an available field in range 1 of `origin`,
     chosen by the controller of the permanent beneath; destroy it if there is none. Equipment
-    loses 1 durability whenever its stack drops (R15.7) and is destroyed below 1 (R15.5)."""
+    loses 1 durability whenever its stack drops (R15.7) and is destroyed below 1 (R15.5);
+    `wear=False` for a carried artifact put down (R15.2), which is no dropped stack."""
     p.under = -1
     p.field = -1
     card = state.cards[p.cid]
-    if card.type.is_equipment:
+    if card.type.is_equipment and wear:
         p.durability -= 1
         state.emit("durability", p.controller, p.cid, amount=-1)
         if p.durability < 1:

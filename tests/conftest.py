@@ -1,0 +1,60 @@
+"""Shared test setup: hypothesis profiles and the shipped content, loaded once per session.
+
+HYPOTHESIS_PROFILE selects the profile: "ci" (default, bounded: ~10 examples per property) or
+"long" (200 examples; meant for `pytest -m slow`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("ci", max_examples=10, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("long", max_examples=200, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _load(sets, board):
+    from workbench.config import load_setup
+    try:
+        return load_setup(list(sets), board)
+    except LookupError:
+        # older loaders want the file name with its suffix
+        for p in (REPO / "cardsets" / "boards").glob(board + ".*"):
+            return load_setup(list(sets), p.name)
+        raise
+
+
+class Shipped:
+    """The shipped card sets and boards; setups are loaded lazily and cached."""
+
+    def __init__(self) -> None:
+        from workbench.loader import shipped_cardsets
+        from engine.cards import CardType
+        sets = shipped_cardsets()
+        # draftable sets: those with cards that have a buy price (not starter/tyrant)
+        self.sets = sorted(s.name for s in sets
+                           if any(c.buy is not None and c.type is not CardType.INTENTION
+                                  for c in s.cards) and s.name not in ("starter", "tyrant"))
+        self.boards = sorted({p.name.split(".")[0]
+                              for p in (REPO / "cardsets" / "boards").iterdir()
+                              if p.suffix in (".xlsx", ".ods", ".csv")})
+        self._cache: dict[tuple[tuple[str, ...], str], object] = {}
+
+    def setup(self, sets, board):
+        key = (tuple(sets), board)
+        if key not in self._cache:
+            self._cache[key] = _load(sets, board)
+        return self._cache[key]
+
+
+@pytest.fixture(scope="session")
+def shipped() -> Shipped:
+    return Shipped()

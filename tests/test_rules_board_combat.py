@@ -1,0 +1,953 @@
+"""Board, permanents, combat, states, push, artifacts, behaviours (R9, R11-R15, R20,
+R21.8-R21.11), on small hand-built positions with answers worked out from the rule text.
+
+Maps: '.' plain, '~' deep water, '^' high ground, a digit a seat's deploy field (tests.builder).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.permanents import damage_at, life, max_range, profile
+from tests.builder import (Cost, FreeAction, Keywords, Modifiers, Position, Protection, act,
+                           done,
+                           artifact, board, eff, equipment, events, potion, spell, texts, tgt,
+                           unit, CardType)
+
+OPEN5 = board("""
+0 0 . . .
+. . . . .
+. . . . .
+. . . . .
+. . . 1 1
+""")
+
+SOLDIER = unit("Soldier", life=3, move=2, attack=1)
+DUMMY = unit("Dummy", life=9, move=0, attack=0)          # never strikes back
+ARCHER = unit("Archer", life=2, move=1, attack=1, range_=3)
+
+
+def crew(n: int, name: str = "Wagon", **kw) -> object:
+    return unit(name, keywords=Keywords(crew=n), **kw)
+
+
+def legal(g) -> list[str]:
+    return texts(g.legal_actions(), g.state.config.board.width)
+
+
+# --- R9 board and fields ----------------------------------------------------------------------
+
+def test_R9_1_board_sets_income_start_cards_and_victory():
+    from engine.draft import start_game
+    from tests.builder import Victory, VictoryKind
+    b = board("0 . 1", income=3, start_cards=(("Soldier", 2),),
+              victory=Victory(VictoryKind.RESOURCE, target=50))
+    pos = Position(b, [SOLDIER])
+    pos.state.phase = "setup"
+    start_game(pos.state)
+    s = pos.state
+    assert [len(p.hand) + len(p.deck) for p in s.players] == [2, 2]
+    pos.game(advance=True)
+    assert s.players[0].resource == 3 and s.phase == "main"     # income of the first upkeep
+    assert s.config.board.victory.target == 50
+
+
+def test_R9_2_R11_1_a_field_holds_one_permanent():
+    pos = Position(OPEN5, [SOLDIER]).resource(0, 5)
+    pos.put(SOLDIER, 0, 0, 0)
+    pos.hand(0, SOLDIER)
+    g = pos.game()
+    plays = [a for a in legal(g) if a.startswith("play")]
+    assert plays == ["play c1 @1,0"]          # (0,0) is taken, (1,0) is the other deploy field
+
+
+def test_R9_3_R18_2_field_income_counts_for_units_standing_there():
+    b = board("0+ . ++ 1", income=1)
+    pos = Position(b, [SOLDIER])
+    pos.put(SOLDIER, 0, 0, 0)
+    pos.put(SOLDIER, 0, 2, 0)
+    g = pos.game(phase="start", advance=True)
+    assert g.state.players[0].resource == 1 + 1 + 2
+
+
+def test_R9_4_moves_end_only_on_free_fields():
+    pos = Position(board(". . .\n. . .\n. . ."), [SOLDIER])
+    a = pos.put(SOLDIER, 0, 1, 1, )
+    pos.put(SOLDIER, 0, 0, 0)
+    pos.put(SOLDIER, 1, 2, 2)
+    g = pos.game()
+    act(g, "activate", a)
+    moves = [t for t in legal(g) if t.startswith("move")]
+    assert moves == sorted(f"move c{a} @{x},{y}" for x, y in
+                           [(1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2)])
+
+
+def test_R9_5_swimmers_only_on_deep_water_others_never():
+    b = board("0~ 0 0~\n. ~ .")
+    shark = unit("Shark", keywords=Keywords(swimming=True), move=2)
+    pos = Position(b, [SOLDIER, shark]).resource(0, 9)
+    pos.hand(0, SOLDIER, shark)
+    g = pos.game()
+    plays = [t for t in legal(g) if t.startswith("play")]
+    assert plays == ["play c0 @1,0", "play c1 @0,0", "play c1 @2,0"]
+
+
+def test_R9_5_swimmer_moves_only_through_deep_water():
+    b = board("~ ~ .\n. ~ ~\n. . ~")
+    shark = unit("Shark", keywords=Keywords(swimming=True), move=3)
+    pos = Position(b, [shark])
+    s = pos.put(shark, 0, 0, 0)
+    g = pos.game()
+    act(g, "activate", s)
+    moves = sorted(t for t in legal(g) if t.startswith("move"))
+    assert moves == [f"move c{s} @1,0", f"move c{s} @1,1", f"move c{s} @2,1", f"move c{s} @2,2"]
+
+
+def test_R9_6_R12_12_high_ground_gives_ranged_units_plus_one_range():
+    b = board("^ . . . .\n. . . . .")
+    bow = unit("Bow", attack=1, range_=2, move=0)
+    pos = Position(b, [bow, DUMMY])
+    a = pos.put(bow, 0, 0, 0)
+    pos.put(DUMMY, 1, 3, 0)                 # distance 3
+    g = pos.game()
+    act(g, "activate", a)
+    assert f"attack c{a} c1" in legal(g)
+    assert profile(g.state, pos.perm(a)) == [(1, 3)]
+
+
+def test_R9_6_R12_12_high_ground_does_not_help_melee():
+    b = board("^ . .\n. . .")
+    pos = Position(b, [SOLDIER, DUMMY])
+    a = pos.put(unit("Axe", move=0), 0, 0, 0)
+    pos.put(DUMMY, 1, 2, 0)                 # distance 2
+    g = pos.game()
+    assert profile(g.state, pos.perm(a)) == [(1, 1)]
+    act(g, "activate", a)
+    assert not any(t.startswith("attack") for t in legal(g))
+
+
+# --- R11 permanents ---------------------------------------------------------------------------
+
+def test_R11_2_R8_5_destroyed_card_goes_to_owner_discard_markers_removed():
+    kill = spell("Kill", eff("destroy", 1, tgt("unit", "enemy")), play=0)
+    pos = Position(OPEN5, [SOLDIER, kill])
+    # owned by seat 0 but controlled by seat 1 (e.g. taken over)
+    u = pos.put(SOLDIER, 1, 2, 2, owner=0, poison=1, paralysis=2)
+    pos.idle()
+    k = pos.hand(0, kill)[0]
+    g = pos.game()
+    act(g, "play", k, target=u)
+    s = g.state
+    assert u not in s.perms and s.zone_of(u) == "discard0"
+
+
+def test_R11_2_R8_8_destroyed_token_leaves_the_game():
+    kill = spell("Kill", eff("destroy", 1, tgt("unit", "enemy")), play=0)
+    pos = Position(OPEN5, [SOLDIER, kill])
+    u = pos.put(SOLDIER, 1, 2, 2, token=True)
+    k = pos.hand(0, kill)[0]
+    g = pos.game()
+    act(g, "play", k, target=u)
+    assert g.state.zone_of(u) == "out"
+
+
+def test_R11_3_sacrifice_as_a_free_action_cost():
+    cultist = unit("Cultist", free_actions=(FreeAction(Cost(sacrifice=True),
+                                                       (eff("gain", 2),)),))
+    pos = Position(OPEN5, [cultist])
+    c = pos.put(cultist, 0, 2, 2)
+    pos.idle()
+    g = pos.game()
+    act(g, "free", c, index=0)
+    s = g.state
+    assert c not in s.perms and s.zone_of(c) == "discard0" and s.players[0].resource == 2
+
+
+def test_R11_4_veiled_cannot_be_attacked_or_targeted_but_each_effects_hit_it():
+    ghost = unit("Ghost", life=3, attack=0, keywords=Keywords(veiled=True))
+    bolt = spell("Bolt", eff("damage", 2, tgt("unit", "enemy")), play=0)
+    quake = spell("Quake", eff("damage", 1, tgt("unit", "enemy", each=True)), play=0)
+    pos = Position(OPEN5, [SOLDIER, ghost, bolt, quake])
+    a = pos.put(SOLDIER, 0, 1, 1)
+    v = pos.put(ghost, 1, 2, 1)
+    b, q = pos.hand(0, bolt, quake)
+    g = pos.game()
+    assert not any(t.startswith(f"play c{b}") for t in legal(g))   # no target for Bolt
+    act(g, "activate", a)
+    assert not any(t.startswith("attack") for t in legal(g))
+    act(g, "play", q)
+    assert pos.perm(v).damage == 1
+
+
+def test_R11_4_protection_from_units_with_buy_over_7():
+    shield = Protection(type=CardType.UNIT, stat="buy", op=">", value=7)
+    knight = unit("Knight", life=3, attack=1, keywords=Keywords(protections=(shield,)))
+    giant = unit("Giant", life=9, attack=5, buy=8)
+    pos = Position(OPEN5, [knight, giant, SOLDIER])
+    gi = pos.put(giant, 0, 1, 1)
+    so = pos.put(SOLDIER, 0, 1, 2)
+    k = pos.put(knight, 1, 2, 1)
+    g = pos.game()
+    act(g, "activate", gi)
+    assert f"attack c{gi} c{k}" not in legal(g)
+    done(g, gi)
+    act(g, "activate", so)
+    act(g, "attack", so, k)                 # a cheap unit may attack it
+    assert pos.perm(k).damage == 1
+
+
+def test_R11_4_protection_from_x_x_cannot_damage_it_even_untargeted():
+    wall = unit("Warden", life=2, attack=1, keywords=Keywords(protections=(
+        Protection(type=CardType.SPELL),)))
+    quake = spell("Quake", eff("damage", 1, tgt("unit", "enemy", each=True)), play=0)
+    bolt = spell("Bolt", eff("damage", 1, tgt("unit", "enemy")), play=0)
+    pos = Position(OPEN5, [wall, quake, bolt, SOLDIER])
+    pos.put(SOLDIER, 0, 0, 0)
+    w = pos.put(wall, 1, 2, 2)
+    s = pos.put(SOLDIER, 1, 3, 3)
+    q, b = pos.hand(0, quake, bolt)
+    g = pos.game()
+    assert f"play c{b} c{w}" not in legal(g) and f"play c{b} c{s}" in legal(g)
+    act(g, "play", q)
+    assert pos.perm(w).damage == 0 and pos.perm(s).damage == 1
+
+
+def test_R11_4_protection_from_a_card_by_name_stops_its_retaliation():
+    anti = unit("Duelist", life=3, attack=2, keywords=Keywords(protections=(
+        Protection(card="Brute"),)))
+    brute = unit("Brute", life=5, attack=3)
+    pos = Position(OPEN5, [anti, brute])
+    d = pos.put(anti, 0, 1, 1)
+    b = pos.put(brute, 1, 2, 1)
+    g = pos.game()
+    act(g, "activate", d)
+    act(g, "attack", d, b)
+    assert pos.perm(b).damage == 2 and pos.perm(d).damage == 0
+
+
+def test_R11_5_a_stack_stands_on_the_field_of_the_permanent_beneath():
+    wagon = crew(1, move=2, attack=1)
+    pos = Position(OPEN5, [wagon, SOLDIER])
+    w = pos.put(wagon, 0, 0, 2)
+    r = pos.stack_on(w, SOLDIER)
+    g = pos.game()
+    act(g, "activate", w)
+    act(g, "move", w, field=pos.f(2, 2))
+    s = g.state
+    assert s.perm_field(pos.perm(r)) == pos.f(2, 2) and s.occ[pos.f(2, 2)] == w
+    assert s.occ[pos.f(0, 2)] == -1
+
+
+def _destroy_spell():
+    return spell("Kill", eff("destroy", 1, tgt("unit", "enemy")), play=0)
+
+
+def test_R11_6_dropped_stack_controller_of_base_places_it_in_range_1():
+    wagon = crew(1)
+    kill = _destroy_spell()
+    b = board(". . ~\n~ ~ ~")
+    pos = Position(b, [wagon, SOLDIER, kill])
+    w = pos.put(wagon, 1, 0, 0)
+    r = pos.stack_on(w, SOLDIER)
+    k = pos.hand(0, kill)[0]
+    g = pos.game()
+    act(g, "play", k, target=w)
+    assert g.current_player() == 1
+    assert legal(g) == [f"place c{r} @0,0", f"place c{r} @1,0"]
+    act(g, "place", r, field=pos.f(1, 0))
+    assert g.state.occ[pos.f(1, 0)] == r and pos.perm(r).field == pos.f(1, 0)
+
+
+def test_R11_6_stack_dropped_with_no_room_is_destroyed():
+    ferry = unit("Ferry", keywords=Keywords(swimming=True, crew=2))
+    b = board("~ ~ ~ .\n~ ~ ~ ~")
+    kill = _destroy_spell()
+    pos = Position(b, [ferry, SOLDIER, kill])
+    f = pos.put(ferry, 1, 1, 0)
+    r = pos.stack_on(f, SOLDIER)
+    pos.idle(0, 3, 0)
+    k = pos.hand(0, kill)[0]
+    g = pos.game()
+    act(g, "play", k, target=f)
+    s = g.state
+    assert f not in s.perms and r not in s.perms
+    assert s.zone_of(r) == "discard1"
+    assert [(e[0], e[5]) for e in events(s, "death")] == [("Ferry", "destroyed by Kill"),
+                                                            ("Soldier", "no room to drop")]
+
+
+def test_R11_6_two_dropped_permanents_never_share_a_field():
+    wagon = crew(2)
+    kill = _destroy_spell()
+    b = board(". . ~ .\n~ ~ ~ ~")
+    pos = Position(b, [wagon, SOLDIER, kill])
+    pos.idle(0, 3, 0)
+    w = pos.put(wagon, 1, 0, 0)
+    r1 = pos.stack_on(w, SOLDIER)
+    r2 = pos.stack_on(w, SOLDIER)
+    k = pos.hand(0, kill)[0]
+    g = pos.game()
+    act(g, "play", k, target=w)
+    act(g, "place", r1, field=pos.f(0, 0))
+    s = g.state
+    # the second rider may only go where there is still room
+    assert r2 in s.perms and s.perms[r2].field == pos.f(1, 0)
+    assert s.occ[pos.f(0, 0)] == r1 and s.occ[pos.f(1, 0)] == r2
+
+
+def test_R11_6_third_dropped_permanent_without_room_left_is_destroyed():
+    wagon = crew(3)
+    kill = _destroy_spell()
+    b = board(". . ~ .\n~ ~ ~ ~")
+    pos = Position(b, [wagon, SOLDIER, kill])
+    pos.idle(0, 3, 0)
+    w = pos.put(wagon, 1, 0, 0)
+    riders = [pos.stack_on(w, SOLDIER) for _ in range(3)]
+    k = pos.hand(0, kill)[0]
+    g = pos.game()
+    act(g, "play", k, target=w)
+    while g.state.pending:
+        act(g, "place", g.state.pending[0].card, field=g.legal_actions()[0].field)
+    s = g.state
+    alive = [r for r in riders if r in s.perms]
+    assert len(alive) == 2
+    assert sorted(s.perms[r].field for r in alive) == [0, 1]
+    assert all(s.occ[s.perms[r].field] == r for r in alive)
+
+
+# --- R12 units and combat ---------------------------------------------------------------------
+
+def test_R12_1_unit_numbers_and_profile():
+    pos = Position(OPEN5, [ARCHER])
+    a = pos.put(ARCHER, 0, 2, 2)
+    s = pos.state
+    assert life(s, pos.perm(a)) == 2 and profile(s, pos.perm(a)) == [(1, 3)]
+
+
+def test_R12_2_defeated_only_by_more_damage_than_life_and_damage_stays():
+    bolt = spell("Bolt", eff("damage", 1, tgt("unit", "enemy")), play=0)
+    pos = Position(OPEN5, [SOLDIER, bolt])
+    e = pos.put(SOLDIER, 1, 2, 2, damage=2)     # life 3: 2 damage is not defeat
+    b1, b2 = pos.hand(0, bolt, bolt)
+    g = pos.game()
+    act(g, "play", b1, target=e)
+    assert e in g.state.perms and pos.perm(e).damage == 3    # 3 = life: still standing
+    act(g, "play", b2, target=e)
+    assert e not in g.state.perms                            # 4 > 3: dies
+
+
+def test_R12_3_R21_8_units_are_played_on_free_deploy_fields_only():
+    pos = Position(OPEN5, [SOLDIER]).resource(0, 1)
+    c = pos.hand(0, SOLDIER)[0]
+    g = pos.game()
+    assert legal(g) == ["pass", f"play c{c} @0,0", f"play c{c} @1,0"]
+    act(g, "play", c, field=pos.f(1, 0))
+    s = g.state
+    assert s.perms[c].field == pos.f(1, 0) and s.players[0].resource == 0
+
+
+def test_R12_3_R6_5_units_are_slow_no_play_during_a_response():
+    bolt = spell("Bolt", eff("damage", 1, tgt("unit", "enemy")), play=0)
+    pos = Position(OPEN5, [SOLDIER, bolt]).resource(1, 5)
+    e = pos.put(SOLDIER, 1, 3, 3)
+    b = pos.hand(0, bolt)[0]
+    pos.hand(1, SOLDIER, bolt)
+    g = pos.game()
+    act(g, "play", b, target=e, respond=True)
+    assert g.current_player() == 1
+    opts = legal(g)
+    assert "pass" in opts and not any("@" in t for t in opts)   # no unit play, only fast ones
+
+
+def test_R12_4_one_move_and_one_attack_per_turn():
+    pos = Position(OPEN5, [SOLDIER, DUMMY])
+    a = pos.put(SOLDIER, 0, 0, 0)
+    d = pos.put(DUMMY, 1, 2, 0)
+    g = pos.game()
+    act(g, "activate", a)
+    act(g, "move", a, field=pos.f(1, 0))
+    opts = legal(g)
+    assert f"attack c{a} c{d}" in opts and not any(t.startswith("move") for t in opts)
+    act(g, "attack", a, d)
+    s = g.state
+    assert s.activated == -1 and pos.perm(a).tapped
+    assert f"activate c{a}" not in legal(g)
+
+
+def test_R12_4_full_action_needs_both_actions_unused():
+    zap = unit("Zapper", full_actions=((eff("damage", 2, tgt("unit", "enemy", range_=3)),),))
+    pos = Position(OPEN5, [zap, DUMMY])
+    z = pos.put(zap, 0, 0, 0)
+    d = pos.put(DUMMY, 1, 2, 0)
+    g = pos.game()
+    act(g, "activate", z)
+    assert f"full c{z} #0 c{d}" in legal(g)
+    act(g, "move", z, field=pos.f(0, 1))
+    assert not any(t.startswith("full") for t in legal(g))
+
+
+def test_R12_4_full_action_uses_all_actions():
+    zap = unit("Zapper", full_actions=((eff("damage", 2, tgt("unit", "enemy", range_=3)),),))
+    pos = Position(OPEN5, [zap, DUMMY])
+    z = pos.put(zap, 0, 0, 0)
+    d = pos.put(DUMMY, 1, 2, 0)
+    g = pos.game()
+    act(g, "activate", z)
+    act(g, "full", z, target=d, index=0)
+    assert pos.perm(d).damage == 2 and pos.perm(z).tapped
+
+
+def test_R12_5_ranged_units_also_fight_in_melee():
+    pos = Position(OPEN5, [ARCHER, DUMMY])
+    a = pos.put(ARCHER, 0, 1, 1)
+    d = pos.put(DUMMY, 1, 2, 1)
+    g = pos.game()
+    act(g, "activate", a)
+    act(g, "attack", a, d)
+    assert pos.perm(d).damage == 1
+
+
+def test_R12_6_unit_that_moves_only_on_plain():
+    b = board(". ^ .\n. . .")
+    cart = unit("Cart", move=2, keywords=Keywords(moves_on=frozenset({"plain"})))
+    pos = Position(b, [cart])
+    c = pos.put(cart, 0, 0, 0)
+    g = pos.game()
+    act(g, "activate", c)
+    moves = [t for t in legal(g) if t.startswith("move")]
+    assert moves == [f"move c{c} @0,1", f"move c{c} @1,1", f"move c{c} @2,1"]
+
+
+# R12.7: the designer's three examples, as profiles and as combats at every distance.
+EX1 = ((1, 1), [(1, 1)], {1: 2, 2: 0})
+EX2 = ((1, 1), [(1, 2)], {1: 2, 2: 1, 3: 0})
+EX3 = ((1, 3), [(1, 2), (1, 1)], {1: 3, 2: 2, 3: 1, 4: 0})
+
+
+def _stack_position(base, riders, dist):
+    b = board(". . . . . .")
+    base_card = unit("Base", attack=base[0], range_=base[1], move=0,
+                     keywords=Keywords(crew=len(riders)))
+    pos = Position(b, [base_card, DUMMY])
+    bid = pos.put(base_card, 0, 0, 0)
+    for i, (a, r) in enumerate(riders):
+        pos.stack_on(bid, unit(f"Rider{i}", attack=a, range_=r, move=0))
+    d = pos.put(DUMMY, 1, dist, 0)
+    return pos, bid, d
+
+
+@pytest.mark.parametrize("example", [EX1, EX2, EX3], ids=["1at1+1at1", "1at1+1at2",
+                                                          "1at3+1at2,1at1"])
+def test_R12_7_designer_examples_as_profiles(example):
+    base, riders, want = example
+    pos, bid, _ = _stack_position(base, riders, 5)
+    prof = profile(pos.state, pos.perm(bid))
+    assert {d: damage_at(prof, d) for d in want} == want
+    assert max_range(prof) == max(d for d, v in want.items() if v)
+
+
+@pytest.mark.parametrize("dist", [1, 2])
+def test_R12_7_example_1_combat(dist):
+    pos, bid, d = _stack_position(*EX1[:2], dist)
+    g = pos.game()
+    act(g, "activate", bid)
+    if EX1[2][dist] == 0:
+        assert not any(t.startswith("attack") for t in legal(g))
+    else:
+        act(g, "attack", bid, d)
+        assert pos.perm(d).damage == EX1[2][dist]
+
+
+@pytest.mark.parametrize("dist", [1, 2, 3])
+def test_R12_7_example_2_combat(dist):
+    pos, bid, d = _stack_position(*EX2[:2], dist)
+    g = pos.game()
+    act(g, "activate", bid)
+    if EX2[2][dist] == 0:
+        assert not any(t.startswith("attack") for t in legal(g))
+    else:
+        act(g, "attack", bid, d)
+        assert pos.perm(d).damage == EX2[2][dist]
+
+
+@pytest.mark.parametrize("dist", [1, 2, 3, 4])
+def test_R12_7_example_3_combat(dist):
+    pos, bid, d = _stack_position(*EX3[:2], dist)
+    g = pos.game()
+    act(g, "activate", bid)
+    if EX3[2][dist] == 0:
+        assert not any(t.startswith("attack") for t in legal(g))
+    else:
+        act(g, "attack", bid, d)
+        assert pos.perm(d).damage == EX3[2][dist]
+
+
+def test_R12_8_armor_reduces_damage():
+    knight = unit("Knight", life=3, attack=0, keywords=Keywords(armor=1))
+    ogre = unit("Ogre", life=5, attack=3)
+    pos = Position(OPEN5, [knight, ogre, SOLDIER])
+    o = pos.put(ogre, 0, 1, 1)
+    s = pos.put(SOLDIER, 0, 3, 1)
+    k = pos.put(knight, 1, 2, 1)
+    g = pos.game()
+    act(g, "activate", o)
+    act(g, "attack", o, k)
+    assert pos.perm(k).damage == 2
+    done(g, o)
+    act(g, "activate", s)
+    act(g, "attack", s, k)                  # 1 - 1 = 0
+    assert pos.perm(k).damage == 2
+
+
+def test_R12_9_crew_takes_up_to_n_units_which_add_their_attack():
+    wagon = crew(1, move=1, attack=1)
+    pos = Position(OPEN5, [wagon, SOLDIER, DUMMY])
+    w = pos.put(wagon, 0, 1, 1)
+    s1 = pos.put(SOLDIER, 0, 0, 1)
+    s2 = pos.put(SOLDIER, 0, 0, 2)
+    d = pos.put(DUMMY, 1, 2, 1)
+    g = pos.game()
+    act(g, "activate", s1)
+    assert f"move c{s1} @1,1" in legal(g)
+    act(g, "move", s1, field=pos.f(1, 1))
+    done(g, s1)
+    st = g.state
+    assert pos.perm(s1).under == w and st.occ[pos.f(0, 1)] == -1
+    act(g, "activate", s2)
+    assert f"move c{s2} @1,1" not in legal(g)             # crew 1 is full
+    done(g, s2)
+    act(g, "activate", w)
+    act(g, "attack", w, d)
+    assert pos.perm(d).damage == 2
+
+
+def test_R12_9_enemy_units_cannot_board_a_crew_unit():
+    wagon = crew(2)
+    pos = Position(OPEN5, [wagon, SOLDIER])
+    pos.put(wagon, 1, 1, 1)
+    s = pos.put(SOLDIER, 0, 0, 1)
+    g = pos.game()
+    act(g, "activate", s)
+    assert f"move c{s} @1,1" not in legal(g)
+
+
+def test_R12_10_perft_attack_targets_in_range_only():
+    pos = Position(OPEN5, [ARCHER, DUMMY, SOLDIER])
+    a = pos.put(ARCHER, 0, 0, 0)
+    near = pos.put(DUMMY, 1, 3, 0)       # distance 3
+    far = pos.put(DUMMY, 1, 4, 0)        # distance 4
+    diag = pos.put(DUMMY, 1, 2, 2)       # distance 2 + 1 = 3
+    pos.put(SOLDIER, 0, 1, 1)            # friendly: not a target
+    g = pos.game()
+    act(g, "activate", a)
+    opts = legal(g)
+    attacks = [t for t in opts if t.startswith("attack")]
+    assert attacks == [f"attack c{a} c{near}", f"attack c{a} c{diag}"]
+    assert f"attack c{a} c{far}" not in opts and f"attack c{a} c{a}" not in opts
+    # perft: tap + 2 attacks + moves (move 1 from a corner: (1,0), (0,1); (1,1) is taken)
+    assert len(opts) == 1 + 2 + 2
+
+
+def test_R12_11_simultaneous_deaths():
+    duel = unit("Duelist", life=1, attack=2)
+    pos = Position(OPEN5, [duel])
+    a = pos.put(duel, 0, 1, 1)
+    b = pos.put(duel, 1, 2, 1)
+    pos.idle()
+    g = pos.game()
+    act(g, "activate", a)
+    act(g, "attack", a, b)
+    s = g.state
+    assert a not in s.perms and b not in s.perms
+    assert s.zone_of(a) == "discard0" and s.zone_of(b) == "discard1"
+
+
+def test_R12_11_R21_10_no_strike_back_from_outside_its_range():
+    pos = Position(OPEN5, [ARCHER, SOLDIER])
+    a = pos.put(ARCHER, 0, 0, 0)
+    s = pos.put(SOLDIER, 1, 2, 0)
+    g = pos.game()
+    act(g, "activate", a)
+    act(g, "attack", a, s)
+    assert pos.perm(s).damage == 1 and pos.perm(a).damage == 0
+
+
+def test_R21_10_retaliation_with_a_stack_at_that_distance():
+    base = unit("Base", attack=1, range_=1, move=0, life=9, keywords=Keywords(crew=1))
+    sling = unit("Sling", attack=1, range_=2, move=0)
+    gun = unit("Gun", attack=0, range_=1, life=9, move=1,
+               full_actions=())
+    bow = unit("Bow", attack=1, range_=2, life=9, move=0)
+    pos = Position(OPEN5, [base, sling, gun, bow])
+    b = pos.put(base, 1, 2, 2)
+    pos.stack_on(b, sling)
+    far = pos.put(bow, 0, 0, 2)           # distance 2
+    near = pos.put(bow, 0, 1, 2)          # distance 1
+    g = pos.game()
+    act(g, "activate", far)
+    act(g, "attack", far, b)
+    assert pos.perm(far).damage == 1      # 1@2 strikes back at 2
+    done(g, far)
+    act(g, "activate", near)
+    act(g, "attack", near, b)
+    assert pos.perm(near).damage == 2     # 2@1 at 1
+    assert pos.perm(b).damage == 2
+
+
+def test_R21_10_artifacts_and_buildings_do_not_strike_back():
+    keep = artifact("Keep", keywords=Keywords(solid=3, building=True))
+    pos = Position(OPEN5, [keep, SOLDIER])
+    s = pos.put(SOLDIER, 0, 1, 1)
+    k = pos.put(keep, 1, 2, 1)
+    g = pos.game()
+    act(g, "activate", s)
+    act(g, "attack", s, k)
+    assert pos.perm(k).damage == 1 and pos.perm(s).damage == 0
+
+
+# --- R13 states -------------------------------------------------------------------------------
+
+def test_R13_1_paralysed_unit_only_spends_actions_to_remove_markers():
+    pos = Position(OPEN5, [SOLDIER, DUMMY])
+    a = pos.put(SOLDIER, 0, 1, 1, paralysis=2)
+    pos.put(DUMMY, 1, 2, 1)
+    g = pos.game()
+    act(g, "activate", a)
+    assert legal(g) == [f"tap c{a}", f"unparalyse c{a}"]
+    act(g, "unparalyse", a)
+    assert pos.perm(a).paralysis == 1 and legal(g) == [f"tap c{a}", f"unparalyse c{a}"]
+    act(g, "unparalyse", a)
+    assert pos.perm(a).paralysis == 0 and pos.perm(a).tapped
+
+
+def test_R13_1_one_marker_removed_then_the_other_action_is_free():
+    pos = Position(OPEN5, [SOLDIER, DUMMY])
+    a = pos.put(SOLDIER, 0, 1, 1, paralysis=1)
+    d = pos.put(DUMMY, 1, 2, 1)
+    g = pos.game()
+    act(g, "activate", a)
+    act(g, "unparalyse", a)               # spends the move
+    opts = legal(g)
+    assert f"attack c{a} c{d}" in opts and not any(t.startswith("move") for t in opts)
+
+
+def test_R13_2_poison_grows_on_activation_and_defeats():
+    pos = Position(OPEN5, [SOLDIER])
+    a = pos.put(SOLDIER, 0, 1, 1, poison=2)      # life 3
+    b = pos.put(SOLDIER, 0, 2, 1, poison=3)
+    pos.idle()
+    g = pos.game()
+    act(g, "activate", a)
+    assert pos.perm(a).poison == 3 and a in g.state.perms   # 3 is not more than 3
+    done(g, a)
+    act(g, "activate", b)
+    assert b not in g.state.perms and g.state.zone_of(b) == "discard0"
+
+
+def test_R13_1_R13_2_paralysed_and_poisoned_at_once():
+    pos = Position(OPEN5, [SOLDIER])
+    a = pos.put(SOLDIER, 0, 1, 1, poison=1, paralysis=1)
+    pos.idle()
+    g = pos.game()
+    act(g, "activate", a)
+    p = pos.perm(a)
+    assert p.poison == 2 and p.paralysis == 1
+    assert legal(g) == [f"tap c{a}", f"unparalyse c{a}"]
+    act(g, "unparalyse", a)
+    done(g, a)
+    assert p.poison == 2 and p.paralysis == 0 and p.tapped
+
+
+def test_R13_3_R20_1_panic_runs_shy():
+    b = board(". . . . . .")
+    pos = Position(b, [SOLDIER])
+    pos.put(SOLDIER, 1, 0, 0)
+    a = pos.put(SOLDIER, 0, 1, 0, panic=2)
+    g = pos.game()
+    act(g, "activate", a)
+    p = pos.perm(a)
+    assert p.field == 3 and p.panic == 1 and p.tapped        # as far as move 2 allows
+
+
+def test_R13_4_R20_2_rage_runs_aggressive_weakest_on_ties():
+    b = board(". . . . .\n. . . . .\n. . . . .")
+    pos = Position(b, [SOLDIER])
+    a = pos.put(SOLDIER, 0, 0, 1, rage=1)
+    strong = pos.put(SOLDIER, 1, 3, 0)
+    weak = pos.put(SOLDIER, 1, 3, 2, damage=1)       # same distance, less life left
+    g = pos.game()
+    act(g, "activate", a)
+    p = pos.perm(a)
+    assert p.rage == 0 and p.tapped
+    assert g.state.config.geometry.dist(p.field, pos.f(3, 2)) == 1
+    assert pos.perm(weak).damage == 2 and pos.perm(strong).damage == 0
+
+
+def test_R20_1_shy_without_enemies_stays():
+    pos = Position(OPEN5, [SOLDIER])
+    a = pos.put(SOLDIER, 0, 2, 2, panic=1)
+    g = pos.game()
+    act(g, "activate", a)
+    assert pos.perm(a).field == pos.f(2, 2) and pos.perm(a).panic == 0
+
+
+def test_R13_5_protection_markers_prevent_all_damage():
+    ogre = unit("Ogre", life=5, attack=3)
+    pos = Position(OPEN5, [ogre, DUMMY])
+    o = pos.put(ogre, 0, 1, 1)
+    d = pos.put(DUMMY, 1, 2, 1, protection=1)
+    g = pos.game()
+    act(g, "activate", o)
+    act(g, "attack", o, d)
+    assert pos.perm(d).damage == 0 and pos.perm(d).protection == 0
+
+
+def test_R13_5_removes_as_many_markers_as_damage_prevented():
+    pos = Position(OPEN5, [SOLDIER, DUMMY])
+    o = pos.put(unit("Two", attack=2), 0, 1, 1)
+    d = pos.put(DUMMY, 1, 2, 1, protection=3)
+    g = pos.game()
+    act(g, "activate", o)
+    act(g, "attack", o, d)
+    assert pos.perm(d).damage == 0 and pos.perm(d).protection == 1
+
+
+# --- R14 push ---------------------------------------------------------------------------------
+
+def pusher(n: int = 1, rng: int = 1):
+    return unit("Pusher", attack=0, full_actions=((eff("push", n, tgt("unit", "enemy",
+                                                                       range_=rng)),),))
+
+
+def test_R14_4_push_into_deep_water_destroys():
+    b = board(". . ~ .")
+    pos = Position(b, [pusher(), SOLDIER])
+    p = pos.put(pusher(), 0, 0, 0)
+    e = pos.put(SOLDIER, 1, 1, 0)
+    pos.idle(0, 3, 0)
+    g = pos.game()
+    act(g, "activate", p)
+    act(g, "full", p, target=e, index=0)
+    s = g.state
+    assert e not in s.perms and s.zone_of(e) == "discard1" and s.occ[2] == -1
+
+
+def test_R14_4_swimmer_pushed_onto_land_is_destroyed():
+    shark = unit("Shark", keywords=Keywords(swimming=True))
+    b = board(". ~ . .")
+    pos = Position(b, [pusher(), shark])
+    p = pos.put(pusher(), 0, 0, 0)
+    e = pos.put(shark, 1, 1, 0)
+    pos.idle(0, 3, 0)
+    g = pos.game()
+    act(g, "activate", p)
+    act(g, "full", p, target=e, index=0)
+    assert e not in g.state.perms
+
+
+def test_R14_1_R14_2_push_x_moves_straight_away_from_the_pusher():
+    b = board(". . . . . .")
+    pos = Position(b, [pusher(3), SOLDIER])
+    p = pos.put(pusher(3), 0, 0, 0)
+    e = pos.put(SOLDIER, 1, 1, 0)
+    g = pos.game()
+    act(g, "activate", p)
+    act(g, "full", p, target=e, index=0)
+    assert pos.perm(e).field == 4 and pos.perm(e).damage == 0
+
+
+def test_R14_3_push_into_an_occupied_field_ends_with_1_damage():
+    b = board(". . . . . .")
+    pos = Position(b, [pusher(3), SOLDIER])
+    p = pos.put(pusher(3), 0, 0, 0)
+    e = pos.put(SOLDIER, 1, 1, 0)
+    wall = pos.put(SOLDIER, 1, 3, 0)
+    g = pos.game()
+    act(g, "activate", p)
+    act(g, "full", p, target=e, index=0)
+    assert pos.perm(e).field == 2 and pos.perm(e).damage == 1
+    assert pos.perm(wall).damage == 0 and pos.perm(wall).field == 3
+
+
+def test_R21_9_push_off_axis_steps_by_signs_and_edge_stops_without_damage():
+    pos = Position(OPEN5, [pusher(5, 3), SOLDIER])
+    p = pos.put(pusher(5, 3), 0, 0, 0)
+    e = pos.put(SOLDIER, 1, 1, 2)                   # offset (1, 2): steps of (+1, +1)
+    g = pos.game()
+    act(g, "activate", p)
+    act(g, "full", p, target=e, index=0)
+    assert pos.perm(e).field == pos.f(3, 4) and pos.perm(e).damage == 0
+
+
+def test_R14_1_spell_push_originates_at_casters_nearest_permanent():
+    wave = spell("Wave", eff("push", 1, tgt("unit", "enemy")), play=0)
+    pos = Position(OPEN5, [wave, SOLDIER])
+    pos.put(SOLDIER, 0, 0, 0)
+    pos.put(SOLDIER, 0, 2, 3)                      # nearest to the target
+    e = pos.put(SOLDIER, 1, 2, 2)
+    w = pos.hand(0, wave)[0]
+    g = pos.game()
+    act(g, "play", w, target=e)
+    assert pos.perm(e).field == pos.f(2, 1)
+
+
+# --- R15 artifacts, equipment, potions --------------------------------------------------------
+
+def test_R15_1_artifact_free_action():
+    well = artifact("Well", free_actions=(FreeAction(Cost(resource=1), (eff("draw", 1),)),))
+    pos = Position(OPEN5, [well, SOLDIER]).resource(0, 1)
+    w = pos.put(well, 0, 2, 2)
+    pos.deck(0, SOLDIER)
+    g = pos.game()
+    act(g, "free", w, index=0)
+    s = g.state
+    assert len(s.players[0].hand) == 1 and s.players[0].resource == 0
+
+
+def test_R15_2_carry_artifact_lands_next_to_the_unit():
+    relic = artifact("Relic")
+    b = board(". . . . .\n# # # # .")
+    pos = Position(b, [relic, SOLDIER])
+    u = pos.put(SOLDIER, 0, 1, 0)
+    r = pos.put(relic, 0, 0, 0)
+    pos.idle(0, 4, 1)
+    g = pos.game()
+    act(g, "activate", u)
+    act(g, "carry", u, field=3, other=r)
+    s = g.state
+    assert pos.perm(u).field == 3
+    if s.pending:                                   # two fields next to it: the player picks
+        assert legal(g) == [f"place c{r} @2,0", f"place c{r} @4,0"]
+        act(g, "place", r, field=4)
+    assert pos.perm(r).field in (2, 4) and s.occ[pos.perm(r).field] == r and pos.perm(u).tapped
+
+
+def test_R15_2_R15_7_carrying_equipment_does_not_wear_it():
+    sword = equipment("Sword", durability=1)
+    b = board(". . . # .")
+    pos = Position(b, [sword, SOLDIER])
+    u = pos.put(SOLDIER, 0, 1, 0)
+    e = pos.put(sword, 0, 0, 0)
+    pos.idle(0, 4, 0)
+    g = pos.game()
+    act(g, "activate", u)
+    act(g, "carry", u, field=2, other=e)
+    s = g.state
+    assert e in s.perms and s.perms[e].durability == 1 and s.perms[e].field == 1
+
+
+def test_R15_3_swap_with_adjacent_artifact_uses_one_action():
+    relic = artifact("Relic")
+    pos = Position(OPEN5, [relic, SOLDIER, DUMMY])
+    u = pos.put(SOLDIER, 0, 1, 1)
+    r = pos.put(relic, 0, 2, 1)
+    d = pos.put(DUMMY, 1, 4, 1)
+    g = pos.game()
+    act(g, "activate", u)
+    act(g, "swap", u, other=r)
+    s = g.state
+    assert pos.perm(u).field == pos.f(2, 1) and pos.perm(r).field == pos.f(1, 1)
+    assert s.occ[pos.f(2, 1)] == u and s.occ[pos.f(1, 1)] == r
+    opts = legal(g)
+    assert not any(t.startswith("move") for t in opts) and not pos.perm(u).tapped
+    del d
+
+
+def test_R15_4_solid_enemy_artifact_cannot_be_carried_or_swapped_but_attacked():
+    wall = artifact("Barricade", solid=2)
+    pos = Position(OPEN5, [wall, SOLDIER])
+    u = pos.put(unit("Axe", attack=3, move=0), 0, 1, 1)
+    w = pos.put(wall, 1, 2, 1)
+    g = pos.game()
+    act(g, "activate", u)
+    assert legal(g) == [f"attack c{u} c{w}", f"tap c{u}"]
+    act(g, "attack", u, w)
+    assert w not in g.state.perms                   # 3 damage > solid 2
+
+
+def test_R15_4_own_solid_artifact_can_be_swapped():
+    wall = artifact("Barricade", solid=2)
+    pos = Position(OPEN5, [wall, SOLDIER])
+    u = pos.put(SOLDIER, 0, 1, 1)
+    w = pos.put(wall, 0, 2, 1)
+    g = pos.game()
+    act(g, "activate", u)
+    assert f"swap c{u} c{w}" in legal(g)
+
+
+def test_R15_5_R15_7_dropped_equipment_loses_durability_and_breaks_below_1():
+    kill = _destroy_spell()
+    old = equipment("Old", durability=1)
+    new = equipment("New", durability=2)
+    b = board(". . . # .\n~ ~ ~ ~ ~")
+    pos = Position(b, [old, new, SOLDIER, kill])
+    pos.idle(0, 4, 0)
+    u = pos.put(SOLDIER, 1, 1, 0)
+    o = pos.stack_on(u, old)
+    n = pos.stack_on(u, new)
+    k = pos.hand(0, kill)[0]
+    g = pos.game()
+    act(g, "play", k, target=u)
+    while g.state.pending:
+        act(g, "place", g.state.pending[0].card, field=g.legal_actions()[0].field)
+    s = g.state
+    assert o not in s.perms and s.zone_of(o) == "discard1"
+    assert n in s.perms and s.perms[n].durability == 1 and s.perms[n].field >= 0
+
+
+def test_R15_6_equipment_played_onto_a_field_or_onto_the_next_unit():
+    sword = equipment("Sword", modifiers=Modifiers(attack=2))
+    pos = Position(OPEN5, [sword, SOLDIER]).resource(0, 5)
+    sw, so = pos.hand(0, sword, SOLDIER)
+    g = pos.game()
+    opts = legal(g)
+    assert f"play c{sw} @0,0" in opts and f"play c{sw}" in opts
+    act(g, "play", sw)                        # no field: equipped to the next unit played
+    assert g.state.players[0].equip_next == [sw]
+    act(g, "play", so, field=0)
+    s = g.state
+    assert s.perms[sw].under == so and s.occ[0] == so and s.players[0].equip_next == []
+    assert profile(s, s.perms[so]) == [(3, 1)]
+
+
+def test_R15_6_unit_equips_adjacent_equipment_instead_of_move():
+    sword = equipment("Sword", modifiers=Modifiers(attack=2))
+    pos = Position(OPEN5, [sword, SOLDIER, DUMMY])
+    u = pos.put(SOLDIER, 0, 1, 1)
+    e = pos.put(sword, 0, 2, 2)
+    d = pos.put(DUMMY, 1, 1, 2)
+    g = pos.game()
+    act(g, "activate", u)
+    act(g, "equip", u, other=e)
+    s = g.state
+    assert s.perms[e].under == u and s.occ[pos.f(2, 2)] == -1
+    assert not any(t.startswith("move") for t in legal(g))
+    act(g, "attack", u, d)
+    assert pos.perm(d).damage == 3
+
+
+def test_R15_8_potion_used_only_when_equipped_and_then_gone():
+    tonic = potion("Tonic", free=(FreeAction(Cost(sacrifice=True), (eff("gain", 2),)),))
+    pos = Position(OPEN5, [tonic, SOLDIER])
+    loose = pos.put(tonic, 0, 4, 4)
+    u = pos.put(SOLDIER, 0, 1, 1)
+    t = pos.stack_on(u, tonic)
+    g = pos.game()
+    opts = legal(g)
+    assert f"free c{t} #0" in opts and f"free c{loose} #0" not in opts
+    act(g, "free", t, index=0)
+    s = g.state
+    assert s.players[0].resource == 2 and t not in s.perms and s.zone_of(t) == "discard0"
+    assert pos.perm(u).stack == []
+
+
+def test_R21_11_equipment_adds_its_modifiers():
+    cloak = equipment("Cloak", modifiers=Modifiers(attack=1, range=1, armor=1, life=2, move=1,
+                                                   keywords=Keywords(veiled=True)))
+    from engine.permanents import armor, is_veiled, movement
+    pos = Position(OPEN5, [cloak, SOLDIER])
+    u = pos.put(SOLDIER, 0, 1, 1)
+    pos.stack_on(u, cloak)
+    s, p = pos.state, pos.perm(u)
+    assert profile(s, p) == [(2, 2)] and life(s, p) == 5 and armor(s, p) == 1
+    assert movement(s, p) == 3 and is_veiled(s, p)
