@@ -47,8 +47,9 @@ def legal_actions(state: GameState) -> list[Action]:
         return main_actions(state, seat)
     if state.phase == "buy":
         pl = state.players[seat]
-        buys = [Action(A.BUY, c) for c in sorted(set_by_name(state, pl.store))
-                if (state.cards[c].buy or 0) <= pl.resource]
+        prices = {c: state.cards[c].buy for c in set_by_name(state, pl.store)}
+        buys = [Action(A.BUY, c) for c in sorted(prices)   # R7.3: no buy price, no buy
+                if (price := prices[c]) is not None and price <= pl.resource]
         return [A.PASS_ACTION, *buys]
     if state.phase == "discard":
         hand = state.players[seat].hand

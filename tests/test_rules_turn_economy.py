@@ -1,0 +1,315 @@
+"""Turn structure, upkeep, buying, zones and the resource (R4, R5, R7, R8, R18, R21.3-R21.7,
+R21.16, R21.18) on hand-built positions (tests.builder)."""
+
+from __future__ import annotations
+
+from engine.cards import CardType
+from tests.builder import (IDLE, Card, Cost, FreeAction, Position, Trigger, act, board, done,
+                           eff, events, spell, texts, unit)
+
+B = board("0 . . 1\n. . . .")
+SOLDIER = unit("Soldier", upkeep=1)
+FREE = unit("Free", upkeep=0)
+NOUP = unit("NoUpkeep", upkeep=None)
+SUPPLY = spell("Supply", eff("gain", 1), play=0, buy=None)
+COIN = spell("Coin", eff("gain", 1), play=0, buy=2)
+GEM = spell("Gem", eff("gain", 3), play=0, buy=5)
+
+
+def legal(g) -> list[str]:
+    return texts(g.legal_actions(), g.state.config.board.width)
+
+
+def start(pos: Position, seat: int = 0):
+    """Begin `seat`'s turn (R4.1-R4.3) and run to its first real decision."""
+    pos.state.active = seat
+    return pos.game(phase="start", advance=True)
+
+
+# --- R4 turn structure ------------------------------------------------------------------------
+
+def test_R4_1_R21_3_empty_deck_takes_the_shuffled_discard():
+    pos = Position(B, [COIN])
+    pos.idle(0)
+    pos.idle(1)
+    disc = pos.discard(0, COIN, COIN, COIN, COIN)
+    g = start(pos)
+    pl = g.state.players[0]
+    assert len(pl.hand) == 3 and len(pl.deck) == 1 and pl.discard == []
+    assert sorted(pl.hand + pl.deck) == disc
+
+
+def test_R21_3_deck_is_refilled_only_when_empty_a_draw_from_empty_deck_draws_nothing():
+    pos = Position(B, [COIN])
+    pos.idle(0)
+    top = pos.deck(0, COIN)
+    pos.discard(0, COIN, COIN, COIN)
+    g = start(pos)
+    pl = g.state.players[0]
+    assert pl.hand == top and pl.deck == [] and len(pl.discard) == 3
+
+
+def test_R4_2_draw_until_the_hand_holds_3():
+    pos = Position(B, [COIN])
+    pos.idle(0)
+    pos.hand(0, COIN, COIN)
+    deck = pos.deck(0, COIN, COIN, COIN)
+    g = start(pos)
+    pl = g.state.players[0]
+    assert len(pl.hand) == 3 and pl.deck == deck[:2]          # top (last) card drawn
+
+
+def test_R4_2_a_full_hand_draws_nothing():
+    pos = Position(B, [COIN])
+    pos.idle(0)
+    pos.hand(0, COIN, COIN, COIN, COIN)
+    pos.deck(0, COIN)
+    g = start(pos)
+    assert len(g.state.players[0].hand) == 4 and len(g.state.players[0].deck) == 1
+
+
+def test_R8_1_empty_deck_and_discard_stay_empty():
+    pos = Position(B, [COIN])
+    pos.idle(0)
+    g = start(pos)
+    pl = g.state.players[0]
+    assert pl.hand == [] and pl.deck == [] and pl.discard == [] and g.state.phase == "main"
+
+
+def test_R4_3_to_R4_6_turn_steps_in_order_upkeep_action_buy_discard():
+    pos = Position(B, [COIN, SOLDIER])
+    pos.idle(0)
+    pos.idle(1)
+    u = pos.put(SOLDIER, 0, 1, 0)
+    pos.resource(0, 1)
+    store = pos.store(0, COIN)
+    pos.deck(0, GEM, GEM, GEM)
+    g = start(pos)
+    s = g.state
+    assert s.pending and s.pending[0].kind == "upkeep" and s.players[0].resource == 3
+    assert legal(g) == [f"pay c{u}", f"refuse c{u}"]          # R4.3 before R4.4
+    act(g, "pay", u)
+    assert s.phase == "main" and "pass" in legal(g)           # R4.4
+    act(g, "pass")
+    assert s.phase == "buy" and legal(g) == [f"buy c{store[0]}", "pass"]
+    act(g, "buy", store[0])                                   # R4.5
+    assert s.phase == "discard"
+    hand = sorted(set(s.players[0].hand))
+    assert legal(g) == sorted(["end", f"discard c{hand[0]}"])  # R4.6: one name, 3 copies
+    act(g, "discard", hand[0])
+    act(g, "end")
+    assert s.active == 1 and len(s.players[0].hand) == 2
+
+
+# --- R5 upkeep --------------------------------------------------------------------------------
+
+def test_R5_1_R18_2_income_base_plus_units_plus_fields():
+    b = board("0 .+ . 1", income=2, unit_income=1)
+    pos = Position(b, [FREE])
+    pos.put(FREE, 0, 0, 0)
+    pos.put(FREE, 0, 1, 0)
+    pos.put(FREE, 1, 3, 0)                 # the enemy's units do not count
+    g = start(pos)
+    assert g.state.players[0].resource == 2 + 2 * 1 + 1
+
+
+def test_R5_2_upkeep_triggers_resolve_before_paying():
+    mine = unit("Mine", upkeep=0, triggers=(Trigger("upkeep", (eff("gain", 1),)),))
+    big = unit("Big", upkeep=3)
+    pos = Position(board("0 . . 1", income=2), [mine, big])
+    pos.put(mine, 0, 0, 0)
+    b = pos.put(big, 0, 1, 0)
+    g = start(pos)
+    assert g.state.players[0].resource == 3
+    assert legal(g) == [f"pay c{b}", f"refuse c{b}"]
+
+
+def test_R5_3_R21_7_refused_or_unaffordable_units_are_defeated():
+    pos = Position(board("0 . . 1", income=0), [SOLDIER])
+    pos.idle(0, 3, 0)
+    a = pos.put(SOLDIER, 0, 0, 0)
+    b = pos.put(SOLDIER, 0, 1, 0)
+    pos.resource(0, 1)
+    g = start(pos)
+    assert legal(g) == [f"pay c{a}", f"refuse c{a}"]
+    act(g, "pay", a)
+    s = g.state
+    assert a in s.perms and b not in s.perms              # 0 left: b could only be refused
+    assert s.zone_of(b) == "discard0" and s.players[0].resource == 0
+
+
+def test_R5_3_R21_7_the_player_chooses_which_to_pay_for():
+    pos = Position(board("0 . . 1", income=0), [SOLDIER])
+    pos.idle(0, 3, 0)
+    a = pos.put(SOLDIER, 0, 0, 0)
+    b = pos.put(SOLDIER, 0, 1, 0)
+    pos.resource(0, 1)
+    g = start(pos)
+    act(g, "refuse", a)
+    assert legal(g) == [f"pay c{b}", f"refuse c{b}"]
+    act(g, "pay", b)
+    assert a not in g.state.perms and b in g.state.perms
+
+
+def test_R21_16_zero_or_no_upkeep_asks_nothing():
+    pos = Position(board("0 . . 1", income=0), [FREE, NOUP])
+    pos.put(FREE, 0, 0, 0)
+    pos.put(NOUP, 0, 1, 0)
+    g = start(pos)
+    s = g.state
+    assert s.phase == "main" and not s.pending and len(s.perms) == 2
+
+
+# --- R7 buy -----------------------------------------------------------------------------------
+
+def _buy_position(resource: int):
+    pos = Position(B, [COIN, GEM, SUPPLY])
+    pos.idle(0)
+    pos.resource(0, resource)
+    store = pos.store(0, COIN, GEM, SUPPLY, COIN)
+    pos.store(1, COIN)
+    pos.hand(0, GEM)
+    g = pos.game()
+    act(g, "pass")
+    return pos, g, store
+
+
+def test_R7_1_R7_3_buy_from_own_store_at_price_no_buy_price_never():
+    pos, g, store = _buy_position(5)
+    assert legal(g) == sorted(["pass", f"buy c{store[0]}", f"buy c{store[1]}"])
+
+
+def test_R7_1_only_what_the_resource_pays_for():
+    pos, g, store = _buy_position(2)
+    assert legal(g) == sorted(["pass", f"buy c{store[0]}"])
+
+
+def test_R7_2_one_card_per_turn_into_the_discard_pile():
+    pos, g, store = _buy_position(9)
+    act(g, "buy", store[0])
+    s = g.state
+    assert s.phase == "discard" and not any(t.startswith("buy") for t in legal(g))
+    assert s.zone_of(store[0]) == "discard0" and s.players[0].resource == 7
+
+
+# --- R8 zones and cards -----------------------------------------------------------------------
+
+def test_R8_2_R8_3_discards_and_stores_are_public_hands_are_not():
+    pos = Position(B, [COIN, GEM])
+    pos.discard(1, GEM)
+    pos.store(1, COIN)
+    pos.hand(1, COIN)
+    obs = pos.game().observation(0)
+    assert obs.discards[1] == ("Gem",) and obs.stores[1] == ("Coin",)
+    assert obs.hand == () and obs.hand_sizes == (0, 1)
+
+
+def test_R8_4_types_and_permanents():
+    perm = {t for t in CardType if t.is_permanent}
+    assert perm == {CardType.UNIT, CardType.ARTIFACT, CardType.EQUIPMENT, CardType.POTION}
+    assert {t.value for t in CardType} == {"spell", "unit", "artifact", "equipment", "potion",
+                                           "intention"}
+
+
+def test_R8_6_discard_2_cards_gain_1_resource():
+    pos = Position(B, [GEM])
+    pos.idle(0)
+    h = pos.hand(0, GEM, COIN, SUPPLY)
+    g = pos.game()
+    assert "convert" in legal(g)
+    act(g, "convert", respond=True)
+    act(g, "discard", h[0], respond=True)
+    act(g, "discard", h[1])
+    s = g.state
+    assert s.players[0].resource == 1 and len(s.players[0].hand) == 1
+    assert len(s.players[0].discard) == 2
+
+
+def test_R8_6_needs_two_cards():
+    pos = Position(B, [GEM])
+    pos.idle(0)
+    pos.hand(0, unit("Pricey", play=9))
+    assert "convert" not in legal(pos.game())
+
+
+def test_R8_7_R21_16_costs_none_is_not_zero():
+    free_play = spell("Freebie", eff("gain", 1), play=0)
+    unplayable = spell("Relic", eff("gain", 1), play=None)
+    pos = Position(B, [free_play, unplayable])
+    pos.idle(0)
+    f, u = pos.hand(0, free_play, unplayable)
+    opts = legal(pos.game())
+    assert f"play c{f}" in opts and not any(t.startswith(f"play c{u}") for t in opts)
+
+
+def test_R8_8_token_discarded_from_hand_leaves_the_game():
+    pos = Position(B, [COIN])
+    pos.idle(0)
+    t = pos.card(COIN, 0, token=True)
+    pos.state.players[0].hand.append(t)
+    g = pos.game()
+    act(g, "pass")
+    act(g, "discard", t)
+    assert g.state.zone_of(t) == "out"
+
+
+def test_R8_8_played_token_spell_leaves_the_game():
+    pos = Position(B, [COIN])
+    pos.idle(0)
+    t = pos.card(COIN, 0, token=True)
+    pos.state.players[0].hand.append(t)
+    g = pos.game()
+    act(g, "play", t)
+    assert g.state.zone_of(t) == "out" and g.state.players[0].resource == 1
+
+
+# --- R18 resource -----------------------------------------------------------------------------
+
+def test_R18_1_resource_is_saved_from_turn_to_turn():
+    pos = Position(board("0 . . 1", income=2), [COIN])
+    pos.idle(0)
+    pos.idle(1)
+    pos.resource(0, 4)
+    g = start(pos)
+    assert g.state.players[0].resource == 6
+
+
+# --- R21.4, R21.5 untap and passing -----------------------------------------------------------
+
+def test_R21_5_passing_taps_every_remaining_permanent():
+    pos = Position(B, [FREE])
+    a = pos.put(FREE, 0, 0, 0)
+    b = pos.put(FREE, 0, 1, 0)
+    pos.store(0, COIN)
+    pos.resource(0, 9)
+    g = pos.game()
+    act(g, "pass")
+    assert g.state.phase == "buy"
+    assert g.state.perms[a].tapped and g.state.perms[b].tapped
+
+
+def test_R21_4_units_untap_at_their_controllers_turn_start_only():
+    pos = Position(B, [FREE])
+    a = pos.put(FREE, 0, 0, 0, tapped=True, used_move=True, used_attack=True)
+    e = pos.put(FREE, 1, 3, 0, tapped=True, used_move=True, used_attack=True)
+    pos.idle(1, 3, 1)
+    g = start(pos, seat=1)
+    assert not g.state.perms[e].tapped and g.state.perms[a].tapped
+    assert not g.state.perms[e].used_move
+
+
+# --- R21.18 the guard -------------------------------------------------------------------------
+
+def test_R21_18_a_turn_with_too_many_actions_ends_as_a_flagged_draw():
+    pos = Position(B, [FREE], action_guard=4)
+    a = pos.put(FREE, 0, 0, 0)
+    g = pos.game()
+    act(g, "activate", a)                  # activate, move, tap, activate ... (R21.18)
+    steps = 0
+    while not g.is_terminal() and steps < 20:
+        g.apply(g.legal_actions()[-1])
+        steps += 1
+    s = g.state
+    assert g.is_terminal() and s.guard_stopped and s.winners == () and s.reason == "action guard"
+    assert g.returns() == [0.0, 0.0]
+    assert g.record().guard_stopped
