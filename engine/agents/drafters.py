@@ -115,7 +115,9 @@ def read_ratings_file(path: str) -> dict[str, float]:
 
 
 class RatingsDrafter:
-    """Picks the best rated card; unrated cards get the mean rating plus the heuristic value."""
+    """Picks the best rated card; unrated cards get the mean rating. A win-rate difference of
+    0.025 outweighs one point of the heuristic value (about 0..10, scaled by 0.1), which only
+    breaks near-ties."""
 
     name = "ratings"
 
@@ -126,7 +128,6 @@ class RatingsDrafter:
         self.params = dict(params or {})
         vals = list(self.ratings.values())
         self.mean = sum(vals) / len(vals) if vals else 0.5
-        self.spread = (max(vals) - min(vals)) if len(vals) > 1 else 1.0
 
     def pick(self, s: GameState, legal: list[Action]) -> Action:
         seat = s.draft_seat
@@ -136,7 +137,7 @@ class RatingsDrafter:
             r = self.ratings.get(card.name.casefold(), self.mean)
             # ratings dominate; the heuristic value (about 0..10) only breaks near-ties
             h = draft_value(s, seat, card)
-            return (self.weight * (r - self.mean) / max(1e-9, self.spread) * 10.0 + 0.1 * h,
+            return (self.weight * (r - self.mean) * 40.0 + 0.1 * h,
                     -a.card)
         return max(legal, key=key)
 
@@ -154,6 +155,14 @@ def make_ratings_drafter(params: dict[str, str]) -> RatingsDrafter:
     if "ratings_file" in params:
         ratings = read_ratings_file(params["ratings_file"])
     elif "db" in params:
+        if not _LOADERS:
+            # the workbench's loader registers itself on import; the engine itself never
+            # imports a database driver (only this optional hook reaches the workbench)
+            try:
+                import importlib
+                importlib.import_module("workbench.ratings")
+            except ImportError:
+                pass
         if not _LOADERS:
             raise ValueError("ratings:db=PATH needs the workbench's loader (import "
                              "workbench.ratings), or pass ratings_file=PATH")
