@@ -165,10 +165,11 @@ def stream_ray(job: Job, indices: Sequence[int], workers: int) -> Iterator[Batch
             ray.init()
         else:
             ray.init(num_cpus=workers, include_dashboard=False)
-    slots = max(1, int(ray.cluster_resources().get("CPU", workers)))
+    resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
+    slots = max(1, int(resources.get("CPU", workers)))
     remote = ray.remote(play_games)
     job_ref = ray.put(job)
-    pending: list[ray.ObjectRef] = []
+    pending: list[ray.ObjectRef[Batch]] = []
     try:
         for chunk in chunks(indices, slots):
             if len(pending) >= 2 * slots:

@@ -7,6 +7,7 @@ transaction, so a run stopped at any moment leaves only complete games behind.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
@@ -133,8 +134,10 @@ class PlayedGame:
     record: GameRecord
 
 
+@functools.cache
 def engine_version() -> str:
-    """Package version plus a hash of the engine's source: a resumed run must use the same."""
+    """Package version plus a hash of the engine's source as imported (read once per process):
+    a resumed run must use the same."""
     digest = hashlib.sha256()
     root = Path(__file__).resolve().parent.parent / "engine"
     for path in sorted(root.rglob("*.py")):

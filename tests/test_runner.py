@@ -1,0 +1,183 @@
+"""`workbench simulate`: the same content for any workers or backend, resume after kills,
+and bad arguments stopped before any work."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from workbench.cli import main
+from workbench.store import GAME_TABLES
+
+GAMES = ["--games", "6", "--seed", "11", "--label", "same"]
+RUN_COLUMNS = ("run_id, label, status, seed, games, players, sets, boards, agents, drafters, "
+               "params, files, content_hash, engine_version")
+"""Everything of a run row except how and when it was executed."""
+
+
+def content(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every table's rows, sorted, without the execution columns of `runs`."""
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        tables = {t: con.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall()
+                  for t in (*GAME_TABLES, "run_cards", "run_boards")}
+        tables["runs"] = con.execute(f"SELECT {RUN_COLUMNS} FROM runs ORDER BY 1").fetchall()
+        return tables
+    finally:
+        con.close()
+
+
+def simulate(*args: str) -> int:
+    return main(["simulate", *args])
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[object, ...]]]:
+    db = tmp_path_factory.mktemp("ref") / "one.duckdb"
+    assert simulate(*GAMES, "--workers", "1", "--db", str(db)) == 0
+    return content(db)
+
+
+def test_one_worker_run_stores_every_game_whole(
+        reference: dict[str, list[tuple[object, ...]]]) -> None:
+    games = reference["games"]
+    assert [g[2] for g in games] == list(range(6))
+    assert reference["runs"][0][2] == "finished"
+    events = sum(g[13] for g in games)
+    assert events == len(reference["events"]) > 6 * 500
+    assert len(reference["game_seats"]) == 12
+    assert all(g[6] == g[2] % 2 for g in games)  # rotation: game i shifts seats by i
+
+
+def test_two_workers_store_the_same_content(
+        tmp_path: Path, reference: dict[str, list[tuple[object, ...]]]) -> None:
+    db = tmp_path / "two.duckdb"
+    assert simulate(*GAMES, "--workers", "2", "--db", str(db)) == 0
+    assert content(db) == reference
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None,
+                    reason="ray is not installed (pip install -e .[ray]); .ci/run installs it")
+def test_ray_backend_stores_the_same_content(
+        tmp_path: Path, reference: dict[str, list[tuple[object, ...]]]) -> None:
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False)
+    try:
+        db = tmp_path / "ray.duckdb"
+        assert simulate(*GAMES, "--workers", "2", "--backend", "ray", "--db", str(db)) == 0
+    finally:
+        ray.shutdown()
+    assert content(db) == reference
+
+
+def _has_run(db: Path) -> bool:
+    if not db.exists():
+        return False
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        tables = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables")
+                  .fetchall()}
+        return "runs" in tables and bool(con.execute("SELECT * FROM runs").fetchall())
+    finally:
+        con.close()
+
+
+def test_a_run_killed_at_random_points_resumes_to_the_uninterrupted_content(
+        tmp_path: Path, reference: dict[str, list[tuple[object, ...]]]) -> None:
+    db = tmp_path / "killed.duckdb"
+    rng = random.Random(3)
+    start = [*GAMES, "--workers", "2", "--db", str(db)]
+    resume = ["--workers", "2", "--db", str(db), "--resume", "1"]
+    stored = []
+    for sig in (signal.SIGKILL, signal.SIGINT, signal.SIGKILL):
+        fresh = not _has_run(db)
+        proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "simulate",
+                                 *(start if fresh else resume)], start_new_session=True,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while fresh and not db.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(rng.uniform(0.2, 2.0) if fresh else rng.uniform(0.5, 3.5))
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)  # Ctrl-C reaches the whole process group
+        else:
+            proc.send_signal(sig)  # kill -9 of the runner alone: its workers must follow
+        proc.wait(timeout=60)
+        if _has_run(db):
+            stored.append(len(content(db)["games"]))
+    assert stored and min(stored) < 6, "no kill landed inside the run"
+    unfinished = duckdb.connect(str(db), read_only=True)
+    assert unfinished.execute("SELECT count(*) FROM games g JOIN (SELECT game_id, count(*) n "
+                              "FROM events GROUP BY 1) e USING (game_id) WHERE e.n <> g.events"
+                              ).fetchall() == [(0,)]
+    unfinished.close()
+    assert simulate(*(resume if _has_run(db) else start)) == 0
+    assert content(db) == reference
+
+
+@pytest.fixture()
+def existing(tmp_path: Path) -> Path:
+    db = tmp_path / "existing.duckdb"
+    assert simulate("--games", "1", "--workers", "1", "--db", str(db)) == 0
+    return db
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--sets", "iron-legion,no-such-set"], "no-such-set"),
+    (["--board", "atlantis"], "atlantis"),
+    (["--agents", "telepath"], "unknown agent 'telepath'"),
+    (["--drafters", "random,oracle"], "unknown agent 'oracle'"),
+    (["--agents", "random,random,random"], "3 specs for 2 seats"),
+    (["--players", "3"], "is for 2 players, not 3"),
+    (["--board", "kings-crossing,four-banners"], "is for 4 players, not 2"),
+    (["--games", "0"], "at least 1"),
+    (["--workers", "0"], "at least 1"),
+    (["--resume", "9"], "no run 9"),
+    (["--resume", "1", "--games", "5"], "drop --games"),
+])
+def test_bad_arguments_stop_before_any_work_and_leave_the_database_alone(
+        existing: Path, capsys: pytest.CaptureFixture[str], args: list[str],
+        message: str) -> None:
+    before = content(existing)
+    capsys.readouterr()
+    assert simulate(*args, "--db", str(existing)) == 2
+    assert message in capsys.readouterr().err.replace("\n", " ")
+    assert content(existing) == before
+
+
+def test_bad_arguments_create_no_database(tmp_path: Path) -> None:
+    assert simulate("--agents", "telepath", "--db", str(tmp_path / "new.duckdb")) == 2
+    assert not (tmp_path / "new.duckdb").exists()
+
+
+@pytest.mark.parametrize("where, message", [
+    ("missing/runs.duckdb", "does not exist"),
+    (".", "is a folder"),
+    ("notes.duckdb", "not a usable DuckDB"),
+])
+def test_unusable_database_paths_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             where: str, message: str) -> None:
+    (tmp_path / "notes.duckdb").write_text("not a database")
+    assert simulate("--games", "1", "--db", str(tmp_path / where)) == 2
+    assert message in capsys.readouterr().err.replace("\n", " ")
+    assert (tmp_path / "notes.duckdb").read_text() == "not a database"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes to read-only folders")
+def test_read_only_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path.chmod(0o555)
+    try:
+        assert simulate("--games", "1", "--db", str(tmp_path / "runs.duckdb")) == 2
+    finally:
+        tmp_path.chmod(0o755)
+    assert "cannot open database" in capsys.readouterr().err
