@@ -1,0 +1,195 @@
+"""Actions, the action stack and response windows, spells (R6, R16, R21.6)."""
+
+from __future__ import annotations
+
+from engine.actions import Action
+from tests.builder import (Cost, FreeAction, Position, Trigger, act, board, eff, events, spell,
+                           texts, tgt, unit)
+
+B = board("0 0 . . .\n. . . . .\n. . . 1 1")
+SOLDIER = unit("Soldier", life=3, attack=1)
+BOLT = spell("Bolt", eff("damage", 1, tgt("unit", "enemy")), play=1)
+COIN = spell("Coin", eff("gain", 1), play=0)
+ZAP = spell("Zap", eff("damage", 1, tgt("unit", "enemy")), play=0)
+
+
+def legal(g) -> list[str]:
+    return texts(g.legal_actions(), g.state.config.board.width)
+
+
+def resolved(g) -> list[str]:
+    return [e[0] for e in events(g.state, "resolve")]
+
+
+def test_R6_1_trigger_starts_a_triggered_action():
+    martyr = unit("Martyr", life=1, triggers=(Trigger("dies", (eff("gain", 2),)),))
+    pos = Position(B, [martyr, ZAP])
+    pos.idle(0)
+    m = pos.put(martyr, 1, 2, 1, damage=1)
+    z = pos.hand(0, ZAP)[0]
+    g = pos.game()
+    act(g, "play", z, target=m)
+    s = g.state
+    assert m not in s.perms and s.players[1].resource == 2
+    assert ("Martyr", "", -1, -1, 0, "dies") in events(s, "trigger")
+
+
+def test_R6_2_R6_4_play_cost_paid_at_announcement():
+    pos = Position(B, [BOLT, SOLDIER]).resource(0, 1)
+    pos.idle(0)
+    e = pos.put(SOLDIER, 1, 2, 2)
+    b = pos.hand(0, BOLT)[0]
+    pos.hand(1, COIN)                     # seat 1 may respond with a fast action
+    g = pos.game()
+    act(g, "play", b, target=e, respond=True)
+    s = g.state
+    assert s.players[0].resource == 0 and s.zone_of(b) == "stack" and g.current_player() == 1
+    assert pos.perm(e).damage == 0        # not resolved yet
+    act(g, "pass")
+    assert pos.perm(e).damage == 1 and s.zone_of(b) == "discard0"
+
+
+def test_R6_2_no_play_cost_cannot_be_played():
+    relic = spell("Relic", eff("gain", 5), play=None)
+    pos = Position(B, [relic]).resource(0, 9)
+    pos.idle(0)
+    r = pos.hand(0, relic)[0]
+    assert not any(t.startswith(f"play c{r}") for t in legal(pos.game()))
+
+
+def test_R6_3_using_a_unit_is_an_action_on_the_stack():
+    pos = Position(B, [SOLDIER])
+    a = pos.put(SOLDIER, 0, 0, 0)
+    pos.hand(1, COIN)
+    g = pos.game()
+    act(g, "activate", a)
+    act(g, "move", a, field=2, respond=True)
+    s = g.state
+    assert s.stack and s.stack[-1].kind == "unit" and s.stack[-1].verb == "move"
+    assert pos.perm(a).field == 0
+    act(g, "pass")
+    assert pos.perm(a).field == 2
+
+
+def test_R6_4_targets_are_checked_again_when_the_action_resolves():
+    cultist = unit("Cultist", free_actions=(FreeAction(Cost(sacrifice=True),
+                                                       (eff("gain", 1),)),))
+    pos = Position(B, [BOLT, cultist]).resource(0, 1)
+    pos.idle(0)
+    c = pos.put(cultist, 1, 2, 2)
+    b = pos.hand(0, BOLT)[0]
+    g = pos.game()
+    act(g, "play", b, target=c, respond=True)
+    assert g.current_player() == 1
+    act(g, "free", c, index=0)            # responds by sacrificing the target
+    s = g.state
+    assert c not in s.perms and s.players[1].resource == 1
+    assert s.players[0].resource == 0 and s.zone_of(b) == "discard0"   # cost stays paid
+    assert [e[:2] for e in events(s, "fizzle")] == [("Bolt", "Cultist")]
+
+
+def test_R6_4_all_effects_at_once():
+    strike = spell("Strike", eff("damage", 1, tgt("unit", "enemy")), eff("draw", 1), play=0)
+    pos = Position(B, [strike, SOLDIER, COIN])
+    pos.idle(0)
+    e = pos.put(SOLDIER, 1, 2, 2)
+    s_ = pos.hand(0, strike)[0]
+    pos.deck(0, COIN)
+    g = pos.game()
+    act(g, "play", s_, target=e)
+    assert pos.perm(e).damage == 1 and len(g.state.players[0].hand) == 1
+
+
+def test_R6_5_R6_6_in_a_response_only_fast_actions():
+    pos = Position(B, [SOLDIER, ZAP, COIN]).resource(1, 5)
+    a = pos.put(SOLDIER, 0, 0, 0)
+    e = pos.put(SOLDIER, 1, 3, 2)
+    z = pos.hand(1, ZAP)[0]
+    pos.hand(1, SOLDIER)
+    g = pos.game()
+    act(g, "activate", a)
+    act(g, "move", a, field=2, respond=True)
+    assert g.current_player() == 1
+    # perft: pass, Zap on seat 0's soldier, convert (2 cards) -- no unit play, no activation
+    assert legal(g) == sorted(["pass", f"play c{z} c{a}", "convert"])
+    del e
+
+
+def test_R6_7_free_action_cost_must_be_paid():
+    well = unit("Well", free_actions=(FreeAction(Cost(resource=2), (eff("draw", 1),)),))
+    pos = Position(B, [well]).resource(0, 1)
+    w = pos.put(well, 0, 0, 0)
+    g = pos.game()
+    assert f"free c{w} #0" not in legal(g)
+    g.state.players[0].resource = 2
+    from engine.legal import legal_actions
+    assert f"free c{w} #0" in texts(legal_actions(g.state), 5)
+
+
+def test_R6_8_perft_main_phase_choices():
+    pos = Position(B, [SOLDIER, COIN]).resource(0, 1)
+    a = pos.put(SOLDIER, 0, 2, 1)
+    t = pos.put(SOLDIER, 0, 3, 1, tapped=True)
+    h = pos.hand(0, SOLDIER, COIN)
+    g = pos.game()
+    # pass; the soldier on 2 free deploy fields; Coin; activate the untapped unit; convert
+    assert legal(g) == sorted(["pass", f"play c{h[0]} @0,0", f"play c{h[0]} @1,0",
+                               f"play c{h[1]}", f"activate c{a}", "convert"])
+    assert len(g.legal_actions()) == 6
+    del t
+
+
+def test_R6_9_last_in_resolves_first():
+    pos = Position(B, [COIN, BOLT, SOLDIER]).resource(0, 1)
+    pos.idle(0)
+    e = pos.put(SOLDIER, 1, 2, 2)
+    b = pos.hand(0, BOLT)[0]
+    c1 = pos.hand(1, COIN)[0]
+    pos.hand(1, COIN)
+    g = pos.game()
+    act(g, "play", b, target=e, respond=True)
+    act(g, "play", c1, respond=True)      # seat 1 answers with Coin
+    play_rest = g.state
+    while play_rest.priority:
+        g.apply(Action("pass"))
+    assert resolved(g) == ["Coin", "Bolt"]
+
+
+def test_R21_6_response_order_other_players_in_seat_order_then_active():
+    b3 = board("0 . . 1\n. . . 2", players=3)
+    pos = Position(b3, [COIN, SOLDIER])
+    pos.idle(0)
+    a = pos.put(SOLDIER, 0, 0, 0)
+    for seat in (0, 1, 2):
+        pos.hand(seat, COIN, COIN)
+    pos.state.active = 0
+    g = pos.game()
+    act(g, "activate", a)
+    act(g, "move", a, field=1, respond=True)
+    order = []
+    while g.state.priority:
+        order.append(g.current_player())
+        g.apply(Action("pass"))
+    assert order == [1, 2, 0]
+
+
+def test_R21_6_a_response_reopens_the_window():
+    pos = Position(B, [COIN, SOLDIER])
+    pos.idle(0)
+    a = pos.put(SOLDIER, 0, 0, 0)
+    pos.hand(0, COIN, COIN)
+    c = pos.hand(1, COIN, COIN)
+    g = pos.game()
+    act(g, "activate", a)
+    act(g, "move", a, field=1, respond=True)
+    act(g, "play", c[0], respond=True)
+    assert g.state.priority == [1, 0] and len(g.state.stack) == 2
+
+
+def test_R16_1_spell_goes_to_discard_after_resolving():
+    pos = Position(B, [COIN])
+    pos.idle(0)
+    c = pos.hand(0, COIN)[0]
+    g = pos.game()
+    act(g, "play", c)
+    assert g.state.zone_of(c) == "discard0" and g.state.players[0].resource == 1
