@@ -1,0 +1,218 @@
+"""Victory conditions and the Tyrant (R17, R19, R21.12-R21.15)."""
+
+from __future__ import annotations
+
+from engine.board import TYRANT
+from tests.builder import (Keywords, Position, TieBreak, Victory, VictoryKind, act, board, done,
+                           eff, equipment, intention, spell, tgt, unit, artifact)
+
+SOLDIER = unit("Soldier", life=3, attack=1)
+KILL = spell("Kill", eff("destroy", 1, tgt("unit", "enemy")), play=0)
+COIN = spell("Coin", eff("gain", 5), play=0)
+STAFF = equipment("Staff", durability=9, keywords=Keywords(staff=True))
+TYRANT_UNIT = unit("Tyrant", life=10, move=2, attack=3, keywords=Keywords(tyrant=True),
+                   buy=None)
+DEVOUR = intention("Devour", eff("damage", 4, tgt("unit", "enemy")))
+
+
+def vb(kind: VictoryKind, rows: str = "0 . . . 1\n. . . . .", **kw):
+    return board(rows, victory=Victory(kind, **{k: v for k, v in kw.items()
+                                              if k in ("target", "card", "tyrant_goal",
+                                                       "shared_win")}),
+                 **{k: v for k, v in kw.items() if k not in ("target", "card", "tyrant_goal",
+                                                              "shared_win")})
+
+
+def test_R19_1_vip_defeated_loses():
+    pos = Position(vb(VictoryKind.VIP), [SOLDIER, KILL])
+    pos.state.vips = {0: pos.put(SOLDIER, 0, 0, 0), 1: pos.put(SOLDIER, 1, 4, 0)}
+    k = pos.hand(0, KILL)[0]
+    g = pos.game()
+    act(g, "play", k, target=pos.state.vips[1])
+    assert g.is_terminal() and g.returns() == [1.0, -1.0]
+
+
+def test_R19_1_R12_11_both_vips_at_once_is_a_draw():
+    duel = unit("Duelist", life=1, attack=2)
+    pos = Position(vb(VictoryKind.VIP), [duel])
+    a, b = pos.put(duel, 0, 1, 0), pos.put(duel, 1, 2, 0)
+    pos.state.vips = {0: a, 1: b}
+    g = pos.game()
+    act(g, "activate", a)
+    act(g, "attack", a, b)
+    assert g.is_terminal() and g.returns() == [0.0, 0.0]
+
+
+def test_R19_2_resource_race_first_to_the_limit():
+    pos = Position(vb(VictoryKind.RESOURCE, target=7), [COIN]).resource(0, 2)
+    c = pos.hand(0, COIN)[0]
+    pos.idle(0)
+    g = pos.game()
+    act(g, "play", c)
+    assert g.is_terminal() and g.returns() == [1.0, -1.0] and g.state.reason == "resource limit"
+
+
+def test_R19_3_R21_14_capture_points_at_start_of_own_upkeep():
+    b = vb(VictoryKind.CAPTURE, "0A A . 1B\n. . . B", target=2)
+    pos = Position(b, [SOLDIER])
+    pos.idle(0, 2, 1)
+    pos.put(SOLDIER, 0, 0, 0)
+    pos.put(SOLDIER, 0, 1, 0)            # area A: 2 against 0 -> held
+    pos.put(SOLDIER, 0, 3, 0)            # area B: 1 against 1 -> not held
+    pos.put(SOLDIER, 1, 3, 1)
+    pos.state.players[0].points = 0
+    g = pos.game(phase="start", advance=True)
+    assert g.state.players[0].points == 1 and not g.is_terminal()
+    assert g.state.players[1].points == 0
+
+
+def test_R19_3_R21_14_capture_target_wins():
+    b = vb(VictoryKind.CAPTURE, "0A . . 1", target=2)
+    pos = Position(b, [SOLDIER])
+    pos.put(SOLDIER, 0, 0, 0)
+    pos.state.players[0].points = 1
+    g = pos.game(phase="start", advance=True)
+    assert g.is_terminal() and g.returns() == [1.0, -1.0]
+
+
+def test_R19_4_buildings_destroy_the_last_enemy_building():
+    keep = artifact("Keep", keywords=Keywords(solid=1, building=True))
+    pos = Position(vb(VictoryKind.BUILDINGS), [keep, SOLDIER])
+    pos.put(keep, 0, 0, 0)
+    k = pos.put(keep, 1, 4, 0, damage=1)
+    a = pos.put(unit("Ram", attack=1), 0, 3, 0)
+    g = pos.game()
+    act(g, "activate", a)
+    act(g, "attack", a, k)
+    assert g.is_terminal() and g.returns() == [1.0, -1.0]
+
+
+def test_R19_5_R21_12_staff_wins_at_the_start_of_your_upkeep_not_before():
+    pos = Position(vb(VictoryKind.STAFF), [STAFF, SOLDIER])
+    u = pos.put(SOLDIER, 0, 1, 0)
+    st = pos.put(STAFF, -1, 2, 0)
+    pos.put(SOLDIER, 1, 4, 1)
+    pos.idle(1, 4, 0)
+    g = pos.game()
+    act(g, "activate", u)
+    act(g, "equip", u, other=st)
+    assert not g.is_terminal()
+    done(g, u)
+    act(g, "pass")                         # seat 0 ends; seat 1's turn
+    while g.state.active == 1 and not g.is_terminal():
+        g.apply(g.legal_actions()[0])      # seat 1 passes along
+    assert g.is_terminal() and g.returns() == [1.0, -1.0] and g.state.reason == "staff of victory"
+
+
+def _limit_board(tb: TieBreak):
+    return board("0 . . 1", round_limit=1, tie_break=tb)
+
+
+def _finish_round(pos):
+    pos.state.active = 1
+    g = pos.game(phase="discard", advance=True)
+    return g
+
+
+def test_R21_13_round_limit_tie_break_most_points():
+    pos = Position(_limit_board(TieBreak.POINTS), [SOLDIER])
+    pos.state.players[1].points = 2
+    g = _finish_round(pos)
+    assert g.is_terminal() and g.returns() == [-1.0, 1.0]
+
+
+def test_R21_13_round_limit_tied_is_a_draw():
+    pos = Position(_limit_board(TieBreak.RESOURCE), [SOLDIER])
+    pos.resource(0, 3).resource(1, 3)
+    g = _finish_round(pos)
+    assert g.is_terminal() and g.returns() == [0.0, 0.0]
+
+
+def test_R21_13_round_limit_without_tie_break_is_a_draw():
+    pos = Position(_limit_board(TieBreak.NONE), [SOLDIER])
+    pos.put(SOLDIER, 0, 0, 0)
+    g = _finish_round(pos)
+    assert g.is_terminal() and g.state.winners == () and g.state.reason == "round limit"
+
+
+def test_R21_13_round_limit_most_units():
+    pos = Position(_limit_board(TieBreak.UNITS), [SOLDIER])
+    pos.put(SOLDIER, 0, 0, 0)
+    g = _finish_round(pos)
+    assert g.returns() == [1.0, -1.0]
+
+
+# --- the Tyrant -------------------------------------------------------------------------------
+
+def tyrant_position(goal: int = 1, rows: str = ". . . . .\n. . . . ."):
+    b = board(rows, victory=Victory(VictoryKind.TYRANT, tyrant_goal=goal))
+    pos = Position(b, [SOLDIER, TYRANT_UNIT, DEVOUR])
+    return pos
+
+
+def _tyrant_deck(pos, *cards):
+    ids = [pos.card(c, TYRANT) for c in cards]
+    pos.state.tyrant_deck.extend(ids)
+    return ids
+
+
+def test_R21_15_R17_2_R17_3_tyrant_turn_after_last_player_marks_and_carries_out():
+    pos = tyrant_position(goal=2)
+    t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
+    u = pos.put(SOLDIER, 0, 1, 0)
+    pos.idle(0, 4, 1)
+    (d,) = _tyrant_deck(pos, DEVOUR)
+    g = _finish_round(pos)
+    s = g.state
+    assert u not in s.perms                       # 4 damage > 3 life
+    assert s.intentions_done == 1 and s.zone_of(d) == "tyrant_discard"
+    assert s.round == 2 and s.active == 0 and not g.is_terminal()
+    del t
+
+
+def test_R17_2_R17_4_marker_waits_and_leaves_with_its_unit():
+    pos = tyrant_position(goal=5, rows=". . . . . .\n. . . . . .")
+    pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
+    u = pos.put(SOLDIER, 0, 5, 1)
+    pos.idle(0, 5, 0)
+    d1, d2 = _tyrant_deck(pos, DEVOUR, DEVOUR)
+    g = _finish_round(pos)
+    s = g.state
+    # the marker went on the only target; the Tyrant moved 2 toward it; the second intention
+    # stays in the deck while a marker is on the board (R17.2)
+    assert s.marker_card == d2 and s.marker_perm == u and s.zone_of(d2) == "set_aside"
+    assert s.tyrant_deck == [d1] and s.intentions_done == 0
+    # seat 0's unit leaves the board: the marker goes, the card is discarded (R17.4)
+    from engine.permanents import destroy
+    destroy(s, s.perms[u], "test", 1)
+    assert s.marker_card == -1 and s.zone_of(d2) == "tyrant_discard"
+
+
+def test_R21_15_tyrant_goal_met_players_lose():
+    pos = tyrant_position(goal=1)
+    pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
+    pos.put(SOLDIER, 0, 1, 0)
+    _tyrant_deck(pos, DEVOUR)
+    g = _finish_round(pos)
+    assert g.is_terminal() and g.state.winners == (TYRANT,) and g.returns() == [-1.0, -1.0]
+
+
+def test_R21_15_R17_1_players_win_together_when_the_tyrant_falls():
+    pos = tyrant_position(goal=3)
+    t = pos.put(TYRANT_UNIT, TYRANT, 2, 0, owner=TYRANT, damage=10)
+    a = pos.put(SOLDIER, 0, 1, 0)
+    g = pos.game()
+    act(g, "activate", a)
+    act(g, "attack", a, t)
+    assert g.is_terminal() and g.returns() == [1.0, 1.0]
+
+
+def test_R21_15_the_one_who_defeats_the_tyrant_wins_when_the_board_says_so():
+    b = board(". . . . .", victory=Victory(VictoryKind.TYRANT, tyrant_goal=3, shared_win=False))
+    pos = Position(b, [SOLDIER, TYRANT_UNIT])
+    t = pos.put(TYRANT_UNIT, TYRANT, 2, 0, owner=TYRANT, damage=10)
+    a = pos.put(SOLDIER, 0, 1, 0)
+    g = pos.game()
+    act(g, "activate", a)
+    act(g, "attack", a, t)
+    assert g.is_terminal() and g.returns() == [1.0, -1.0]
