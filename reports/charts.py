@@ -13,6 +13,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
+from matplotlib.figure import Figure  # noqa: E402
 import polars as pl  # noqa: E402
 
 from workbench.analysis.stats import MIN_SAMPLE  # noqa: E402
@@ -20,7 +21,7 @@ from workbench.analysis.stats import MIN_SAMPLE  # noqa: E402
 BLUE, GREY, RED = "#2b6cb0", "#b8b8b8", "#c53030"
 
 
-def _png(fig: plt.Figure) -> str:
+def _png(fig: Figure) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
     plt.close(fig)

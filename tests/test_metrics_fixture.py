@@ -38,17 +38,17 @@ CARDS = [  # name, set, type, buy, play, upkeep, life, move, attack, range
     ("a1", "A", "unit", 3, 2, 1, 2, 1, 2, 1), ("a2", "A", "unit", 2, 1, 1, 1, 1, 1, 1),
     ("b1", "B", "spell", 2, 1, None, None, None, None, None),
     ("b2", "B", "spell", 4, 3, None, None, None, None, None)]
-# snapshot columns: round, player, resource, income, spend_buy, spend_play, spend_upkeep,
+# snapshot columns (the money columns per turn, as the engine writes them): round, player, resource, income, spend_buy, spend_play, spend_upkeep,
 # spend_free, discard_gain, upkeep_paid, upkeep_deaths, hand, deck, discard, store, units, points
 SNAPSHOTS = {
     0: [(1, 0, 1, 2, 0, 1, 0, 0, 0, 0, 0, 3, 5, 0, 2, 1, 1),
         (1, 1, 2, 2, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 2, 0, 0),
-        (2, 0, 1, 5, 3, 1, 1, 0, 1, 1, 0, 3, 4, 1, 1, 1, 3),
-        (2, 1, 1, 4, 3, 0, 0, 0, 0, 0, 0, 3, 4, 1, 1, 0, 1)],
+        (2, 0, 1, 3, 3, 0, 1, 0, 1, 1, 0, 3, 4, 1, 1, 1, 3),
+        (2, 1, 1, 2, 3, 0, 0, 0, 0, 0, 0, 3, 4, 1, 1, 0, 1)],
     1: [(1, 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 2, 0, 1),
         (1, 1, 2, 2, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 2, 0, 0),
-        (2, 0, 4, 4, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 2, 0, 1),
-        (2, 1, 4, 4, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 2, 0, 2)],
+        (2, 0, 4, 2, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 2, 0, 1),
+        (2, 1, 4, 2, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 2, 0, 2)],
 }
 
 

@@ -12,6 +12,9 @@ COMMANDS: dict[str, str] = {
     "replay": "workbench.cmd_replay",
     "play": "workbench.cmd_play",
     "simulate": "workbench.cmd_simulate",
+    "report": "workbench.cmd_report",
+    "compare": "workbench.cmd_compare",
+    "demo": "workbench.cmd_demo",
 }
 """Sub-command name -> module defining `add_parser(subparsers)` and `run(args) -> int`."""
 

@@ -1,7 +1,8 @@
 """The resource economy per round (R5, R7, R8.6, R18), from the snapshots table.
 
-Snapshots hold running totals at the end of each player's turn; a turn's flow is the difference
-to the player's previous turn. Income is split into base, per unit and fields with the board's
+Snapshots are taken at the end of each player's turn. Their money columns are read as that
+turn's flows, as the engine writes them (`Player.reset_counters` at every turn start; the
+schema document's "cumulative" does not match the engine). Income is split into base, per unit and fields with the board's
 numbers: base = the board's income, per unit = unit_income x units at the end of the player's
 previous turn (an estimate: units can die in between), fields = the rest. Held = resource at the
 end of the previous turn plus this turn's income (what the player had to spend); unspent = the
@@ -23,13 +24,13 @@ FLOWS = ("income", "spend_buy", "spend_play", "spend_upkeep", "spend_free", "dis
 
 def _turns(runs: Sequence[int]) -> str:
     """SQL: one row per player-turn with this turn's flows and the income split."""
-    diffs = ",\n".join(f"s.{c} - coalesce(lag(s.{c}) OVER w, 0) AS {c}" for c in FLOWS)
+    flows = ", ".join(f"s.{c}" for c in FLOWS)
     return f"""
     SELECT s.game_id, s.round, s.player, g.board, gs.agent, s.resource AS unspent,
            coalesce(lag(s.resource) OVER w, 0) AS before, coalesce(lag(s.units) OVER w, 0)
                AS units_before, coalesce(b.income, 0) AS board_income,
            coalesce(b.unit_income, 0) AS board_unit_income,
-           {diffs}
+           {flows}
     FROM snapshots s JOIN games g USING (game_id)
     JOIN game_seats gs ON gs.game_id = s.game_id AND gs.seat = s.player
     LEFT JOIN run_boards b ON b.run_id = g.run_id AND b.board = g.board

@@ -77,4 +77,5 @@ def run_list(runs: Sequence[int]) -> str:
 def query(con: duckdb.DuckDBPyConnection, sql: str) -> pl.DataFrame:
     """Run SQL and return a polars frame (typed, for callers under mypy --strict)."""
     df: pl.DataFrame = con.sql(sql).pl()
-    return df
+    # DuckDB sums integers to HUGEINT, which arrives as Decimal; counts are plain integers
+    return df.with_columns(pl.col(pl.Decimal).cast(pl.Int64))

@@ -1,0 +1,113 @@
+"""`workbench report` and `workbench compare` on the hand-built database: files, escaping,
+errors, and the page as headless Chromium renders it (every chart loads, every section is
+there)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+from tests.test_metrics_fixture import build
+from workbench.cli import main
+from workbench.store import open_store
+
+CHROMIUM = "/usr/bin/chromium"
+SECTIONS = ("draft", "cards", "sets", "costs", "economy", "shape", "boards")
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = build(tmp_path_factory.mktemp("r") / "r.duckdb", runs=2)
+    con = duckdb.connect(str(path))
+    # a card name a browser would take for markup must arrive as text
+    for table, column in (("picks", "card"), ("events", "card"), ("run_cards", "name")):
+        con.execute(f"UPDATE {table} SET {column} = '<i>b2&' WHERE {column} = 'b2'")
+    con.execute("UPDATE picks SET pack = replace(pack, 'b2', '<i>b2&')")
+    con.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def report(db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("out")
+    assert main(["report", "--db", str(db), "--run", "1", "--out", str(out)]) == 0
+    return out / "index.html"
+
+
+def test_report_files(report: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = report.read_text()
+    for section in SECTIONS:
+        assert f'<section id="{section}">' in page
+    names = re.findall(r'data-name="([a-z_]+)"', page)
+    assert len(names) >= 20
+    for name in names:
+        assert (report.parent / "tables" / f"{name}.csv").is_file()
+        frame = pl.read_parquet(report.parent / "tables" / f"{name}.parquet")
+        assert frame.height == pl.read_csv(report.parent / "tables" / f"{name}.csv").height
+    assert "&lt;i&gt;b2&amp;" in page and "<i>b2&" not in page
+    assert "http://" not in page and "https://" not in page  # readable offline
+    cards = pl.read_parquet(report.parent / "tables" / "cards.parquet")
+    assert cards.filter(pl.col("card") == "a1").get_column("wr_bought").item() == 1.0
+    # small samples are greyed with their count, not hidden
+    assert 'class="small"' in page and "n=4" in page
+
+
+def test_report_defaults_to_latest_run(db: Path, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "--db", str(db), "--out", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.strip() == str(tmp_path / "index.html")
+    assert "Balance report: run 2" in (tmp_path / "index.html").read_text()
+
+
+def test_report_errors(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "--db", str(db), "--run", "7", "--out", str(tmp_path)]) == 2
+    assert "unknown run 7; the database holds run 1, 2" in capsys.readouterr().err
+    empty = tmp_path / "empty.duckdb"
+    open_store(empty).close()
+    assert main(["report", "--db", str(empty), "--out", str(tmp_path)]) == 2
+    assert "no runs" in capsys.readouterr().err
+    foreign = tmp_path / "foreign.duckdb"
+    duckdb.connect(str(foreign)).execute("CREATE TABLE sales (x INT)").close()
+    assert main(["report", "--db", str(foreign), "--out", str(tmp_path)]) == 2
+    assert "not a workbench database" in capsys.readouterr().err
+    assert main(["compare", "--db", str(db), "1", "5", "--out", str(tmp_path)]) == 2
+    assert "unknown run 5" in capsys.readouterr().err
+
+
+def test_compare(db: Path, tmp_path: Path) -> None:
+    assert main(["compare", "--db", str(db), "1", "2", "--out", str(tmp_path)]) == 0
+    changes = pl.read_csv(tmp_path / "tables" / "card_changes.csv")
+    assert changes.select("card", "change", "what").rows() == [
+        ("a1", "changed", "buy: 3 -> 4"), ("c1", "added", "")]
+    cards = pl.read_parquet(tmp_path / "tables" / "compare_cards.parquet")
+    a1 = cards.filter(pl.col("card") == "a1").row(0, named=True)
+    # run 2 replays run 1's games: same rates, no change, nothing significant
+    assert (a1["wr_bought_base"], a1["wr_bought_cand"], a1["wr_bought_change"]) == (1, 1, 0)
+    assert not cards.get_column("wr_in_store_change_significant").any()
+    page = (tmp_path / "index.html").read_text()
+    assert "expected by chance" in page and "Holm" in page
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="Debian's chromium is not installed (apt-get install -y chromium)")
+def test_report_in_chromium(report: Path, tmp_path: Path) -> None:
+    dom = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+         "--no-first-run", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", f"--user-data-dir={tmp_path}", "--virtual-time-budget=10000",
+         "--dump-dom", report.as_uri()],
+        capture_output=True, text=True, timeout=90, check=True).stdout
+    check = re.search(r'id="image-check" data-loaded="(\d+)" data-total="(\d+)"', dom)
+    assert check, "the page's load script did not run"
+    loaded, total = int(check.group(1)), int(check.group(2))
+    assert total >= 10 and loaded == total
+    assert 'data-loaded="no"' not in dom
+    for section in SECTIONS:
+        assert f'<section id="{section}">' in dom
+    shutil.rmtree(tmp_path, ignore_errors=True)
