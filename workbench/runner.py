@@ -25,7 +25,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
     TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
-from scipy.stats import binomtest
 
 from engine.agents.registry import make_agent
 from engine.cards import Card
@@ -210,6 +209,8 @@ def execute(con: duckdb.DuckDBPyConnection, job: Job, indices: Sequence[int], ba
 
 def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
     """One screen: games, win rate by seat and by agent with 95% Wilson intervals, draws."""
+    from scipy.stats import binomtest  # a second to import: spawned workers never need it
+
     games, draws, guard, rounds, tyrant = con.execute(
         "SELECT count(*), count(*) FILTER (draw), count(*) FILTER (guard_stopped), "
         "avg(rounds), count(*) FILTER (list_contains(winners, -2)) FROM games WHERE run_id = ?",

@@ -1,0 +1,142 @@
+"""Store and runner speed on the default sets and board, random agents: matches per second with
+event logging on and off (their ratio is the logging overhead), events per second ingested into
+DuckDB (Arrow build + one-transaction insert), runner games per second with 1 and 2 workers (the
+parallel speed-up), database size per 1,000 games, and peak memory. Medians of the repeats.
+Not a test: run it by hand.
+
+    .venv/bin/python benchmarks/bench_store.py [--games N] [--repeats R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import resource
+import statistics
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+import duckdb
+from rich.console import Console
+
+from engine.agents.registry import make_agent
+from engine.play import derive_seed, play_game
+from engine.state import GameConfig
+from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
+from workbench.runner import Job, Prepared, execute, prepare
+from workbench.store import PlayedGame, RunSpec, batch_tables, create_run, open_store, \
+    write_batch
+
+SPEC = RunSpec(DEFAULT_SETS, (DEFAULT_BOARD,), 0, 2, ("random", "random"), ("random", "random"),
+               seed=1, label="bench")
+
+
+def play(config: GameConfig, games: int) -> tuple[float, list[PlayedGame]]:
+    """Seconds for `games` games and the games themselves."""
+    agents = [make_agent("random"), make_agent("random")]
+    t = time.perf_counter()
+    played = [PlayedGame(i, config.board.name, 0, SPEC.agents, SPEC.drafters,
+                         play_game(config, derive_seed(SPEC.seed, i), agents))
+              for i in range(games)]
+    return time.perf_counter() - t, played
+
+
+def new_store(path: Path, prep: Prepared, games: int) -> tuple[duckdb.DuckDBPyConnection, int]:
+    con = open_store(path)
+    spec = dataclasses.replace(SPEC, games=games)
+    return con, create_run(con, spec, prep.boards, prep.cards, prep.pool, prep.params,
+                           prep.files, prep.content_hash, "local", 1)
+
+
+def ingest(played: list[PlayedGame], prep: Prepared, path: Path) -> tuple[float, float]:
+    """(events/s Arrow build + insert, events/s insert alone) in batches of 16 games, as the
+    runner writes them."""
+    con, run_id = new_store(path, prep, len(played))
+    events = sum(len(g.record.events) for g in played)
+    build = insert = 0.0
+    for i in range(0, len(played), 16):
+        t0 = time.perf_counter()
+        tables = batch_tables(run_id, played[i:i + 16])
+        t1 = time.perf_counter()
+        write_batch(con, tables)
+        build, insert = build + t1 - t0, insert + time.perf_counter() - t1
+    con.close()
+    return events / (build + insert), events / insert
+
+
+def batch_peak(prep: Prepared, config: GameConfig) -> int:
+    """Traced peak bytes of what a worker holds for one batch: 16 games played, then their
+    Arrow tables (tracemalloc slows Python down, so this is measured apart from the times)."""
+    tracemalloc.start()
+    _, played = play(config, 16)
+    batch_tables(1, played)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak
+
+
+def run(prep: Prepared, games: int, workers: int, path: Path) -> tuple[float, int]:
+    """(games/s through the whole runner, bytes the games added to the file)."""
+    con, run_id = new_store(path, prep, games)
+    con.execute("CHECKPOINT")
+    empty = path.stat().st_size
+    job = Job(run_id, dataclasses.replace(SPEC, games=games), prep.configs)
+    t = time.perf_counter()
+    execute(con, job, range(games), "local", workers, Console(quiet=True))
+    rate = games / (time.perf_counter() - t)
+    con.execute("CHECKPOINT")
+    con.close()
+    return rate, path.stat().st_size - empty
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=120)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    prep = prepare(SPEC)
+    config = prep.configs[DEFAULT_BOARD]
+    quiet = dataclasses.replace(config, log_events=False)
+    on: list[float] = []
+    off: list[float] = []
+    both: list[float] = []
+    alone: list[float] = []
+    sizes: list[int] = []
+    rates: dict[int, list[float]] = {1: [], 2: []}
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(args.repeats):
+            t_on, played = play(config, args.games)
+            t_off, _ = play(quiet, args.games)
+            on.append(args.games / t_on)
+            off.append(args.games / t_off)
+            b, a = ingest(played, prep, Path(tmp) / f"ingest{r}.duckdb")
+            both.append(b)
+            alone.append(a)
+            for workers in (1, 2):
+                rate, size = run(prep, args.games, workers, Path(tmp) / f"run{r}-{workers}.duckdb")
+                rates[workers].append(rate)
+                sizes.append(size)
+    events = sum(len(g.record.events) for g in played) / args.games
+    traced = batch_peak(prep, config)
+    med = statistics.median
+    mb = 1024 * 1024
+    print(f"default setup ({', '.join(DEFAULT_SETS)} on {DEFAULT_BOARD}), random agents, "
+          f"{args.games} games x {args.repeats} repeats, medians; {events:.0f} events/game")
+    print(f"matches/s, logging on       {med(on):8.1f}")
+    print(f"matches/s, logging off      {med(off):8.1f}   overhead {med(off) / med(on):.2f}x")
+    print(f"events/s ingested           {med(both):10,.0f} (Arrow build + insert; insert alone "
+          f"{med(alone):,.0f})")
+    print(f"runner games/s, 1 worker    {med(rates[1]):8.1f}")
+    print(f"runner games/s, 2 workers   {med(rates[2]):8.1f}   speed-up "
+          f"{med(rates[2]) / med(rates[1]):.2f}x")
+    print(f"database size per 1,000     {med(sizes) / args.games * 1000 / mb:8.1f} MB")
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory                 {own:8.0f} MB RSS of this process (writer; holds the "
+          f"{args.games} benchmark games too); {traced / mb:.0f} MB traced per 16-game worker "
+          "batch")
+
+
+if __name__ == "__main__":
+    main()
