@@ -171,7 +171,15 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "ladder_results.json"))
     ap.add_argument("--speed-only", action="store_true")
+    ap.add_argument("--table-from", nargs="*", help="print the table of stored result files")
     args = ap.parse_args()
+    if args.table_from:
+        rows = [r for f in args.table_from for r in json.loads(Path(f).read_text())["rows"]]
+        print(table(summarize(rows)))
+        print()
+        for name, dps in sorted(speeds(rows).items()):
+            print(f"{name}: {dps:,.0f} decisions/s")
+        return
     if args.speed_only:
         ms = match_speed()
         print(json.dumps(ms, indent=1))

@@ -728,9 +728,9 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
             return 3.0 * min(6, geo._dist[f][v.tyrant_field])
         gd = v.goal_dist(f)
         if v.tyrant_field >= 0 and geo._dist[f][v.tyrant_field] <= 1:
-            # R21.15: the Tyrant marks the nearest unit and carries an intention out at once
-            # when it stands next to it
-            sc -= 4.0
+            # R21.15: without a marker on the board the Tyrant marks the nearest unit and
+            # carries the intention out at once when it stands next to it
+            sc -= 4.0 if v.marked >= 0 else 14.0 + 0.5 * uv
         if ranged and v.objectives and v.kind is not VictoryKind.CAPTURE:
             # ranged units keep their distance from what they shoot at
             sc -= 1.0 * abs(gd - own_range) + (1.5 if gd <= 1 else 0.0)
