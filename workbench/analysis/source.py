@@ -28,6 +28,7 @@ def open_db(path: str | Path) -> duckdb.DuckDBPyConnection:
         con = duckdb.connect(str(p), read_only=True)
     except duckdb.Error as exc:
         raise AnalysisError(f"{p}: cannot open as a DuckDB database ({exc})") from exc
+    con.execute("SET enable_progress_bar = false")  # it would print over the command's output
     tables = {r[0] for r in con.execute(
         "SELECT table_name FROM information_schema.tables").fetchall()}
     if "schema_info" not in tables:
