@@ -155,6 +155,7 @@ class View:
                     self.enemy_units.append(p)
         self._goals: list[int] | None = None
         self._pv: dict[int, float] = {}
+        self._danger: dict[int, int] = {}
         self._income: int | None = None
         self._goal_dist: dict[int, int] = {}
         self.staff = -1
@@ -249,16 +250,20 @@ class View:
             self._goal_dist[f] = d
         return d
 
-    def danger(self, f: int, exclude: int = -1) -> int:
+    def danger(self, f: int) -> int:
         """Attack enemy units could bring on field f next turn (move + range)."""
+        d = self._danger.get(f)
+        if d is not None:
+            return d
         s, row = self.s, self.geo._dist[f]
         total = 0
         for e in self.enemy_units:
-            if e.cid == exclude or e.paralysis:
+            if e.paralysis:
                 continue
             c = s.cards[e.cid]
             if row[e.field] <= (c.move or 0) + (c.range or 1):
                 total += c.attack or 0
+        self._danger[f] = total
         return total
 
 
@@ -770,6 +775,7 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
 
     out: list[tuple[float, Action]] = []
     base = position(here)
+    att_here = best_attack_from(here)
     for a in legal:
         k = a.kind
         if k == A.TAP:
@@ -786,11 +792,11 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
                 continue
             gain = position(a.field) - base
             if can_attack:
-                gain += 0.9 * best_attack_from(a.field) - 0.9 * best_attack_from(here)
+                gain += 0.9 * best_attack_from(a.field) - 0.9 * att_here
             out.append((gain - 0.05, a))
         elif k == A.FULL:
             val = effect_value(v, u.cid, card.full_actions[a.index], a.target)
-            out.append((val - 1.0 - 0.5 * best_attack_from(here), a))
+            out.append((val - 1.0 - 0.5 * att_here, a))
         elif k == A.EQUIP:
             eq = s.cards[a.other]
             if eq.keywords.staff:
