@@ -88,18 +88,17 @@ def new_spec(args: argparse.Namespace) -> tuple[RunSpec, Prepared]:
     if len(set(boards)) != len(boards):
         raise UsageError(f"--board names a board twice: {args.board}")
     agents = _names(args.agents, ("random",))
-    drafters = _names(args.drafters, agents) if args.drafters else agents
-    spec = RunSpec(sets, boards, games, args.players or 0, agents, drafters,
+    drafters = _names(args.drafters, agents)
+    players = args.players
+    if players is None:
+        probe = RunSpec(sets, boards[:1], 1, 0, agents, drafters, 0)
+        players = prepare(probe).configs[boards[0]].players
+    elif players < 1:
+        raise UsageError(f"--players must be at least 1, not {players}")
+    spec = RunSpec(sets, boards, games, players, _per_seat("agents", agents, players),
+                   _per_seat("drafters", drafters, players),
                    1 if args.seed is None else args.seed, args.label or "")
-    if args.players is None:
-        probe = prepare(RunSpec(sets, boards[:1], 1, 0, agents, drafters, 0))
-        spec = RunSpec(sets, boards, games, next(iter(probe.configs.values())).players,
-                       agents, drafters, spec.seed, spec.label)
-    elif args.players < 1:
-        raise UsageError(f"--players must be at least 1, not {args.players}")
     prepared = prepare(spec)
-    spec = RunSpec(sets, boards, games, spec.players, _per_seat("agents", agents, spec.players),
-                   _per_seat("drafters", drafters, spec.players), spec.seed, spec.label)
     for name in {*spec.agents, *spec.drafters}:
         make_agent(name)
     return spec, prepared

@@ -233,8 +233,13 @@ def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
             ci = binomtest(wins, n).proportion_ci(method="wilson")
             table.add_row(f"{what} {name}", str(wins), f"{wins / n:.1%}",
                           f"{ci.low:.1%} – {ci.high:.1%}")
+    by_board = con.execute("SELECT board, count(*), count(*) FILTER (draw), avg(rounds) "
+                           "FROM games WHERE run_id = ? GROUP BY ALL ORDER BY 1",
+                           [run_id]).fetchall()
     facts = (f"{games} games on {boards}, seed {seed}; draws {draws} (stopped by the guard, "
              f"R21.18: {guard})" + (f"; Tyrant wins {tyrant}" if tyrant else "")
              + (f"; mean rounds {rounds:.1f}" if rounds is not None else "")
+             + "".join(f"\n  {b}: {n} games, draws {d}, mean rounds {r:.1f}"
+                       for b, n, d, r in by_board if len(by_board) > 1)
              + f"\ndata: {db_path}, run_id = {run_id}")
     return Group(table, Text(facts))
