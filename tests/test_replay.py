@@ -29,10 +29,8 @@ def write_csv(path: Path, rows: Sequence[Sequence[object]]) -> None:
         csv.writer(f).writerows(rows)
 
 
-@pytest.fixture(scope="module")
-def stored(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A store with two short games (a 5x4 board with a 3-round limit) played by `simulate`."""
-    folder = tmp_path_factory.mktemp("replay")
+def duel_board(folder: Path) -> Path:
+    """A 5x4 board with a 3-round limit as CSV files; returns the map file to name it by."""
     write_csv(folder / "duel.map.csv", [[".1", ".1", "^", ".1", ".1"], [".", "~", ".", "#", "."],
                                         [".", ".", "^", ".", "."],
                                         [".2", ".2", ".", ".2", ".2"]])
@@ -42,9 +40,16 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> Path:
     write_csv(folder / "duel.placements.csv", [["card", "owner", "x", "y", "vip"],
                                                ["Commander", "1", "2", "0", "yes"],
                                                ["Commander", "2", "2", "3", "yes"]])
+    return folder / "duel.map.csv"
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store with two short games on the duel board played by `simulate`."""
+    folder = tmp_path_factory.mktemp("replay")
     db = folder / "runs.duckdb"
-    assert main(["simulate", "--db", str(db), "--board", str(folder / "duel.map.csv"), "--games", "2",
-                 "--workers", "1", "--seed", "4"]) == 0
+    assert main(["simulate", "--db", str(db), "--board", str(duel_board(folder)), "--games",
+                 "2", "--workers", "1", "--seed", "4"]) == 0
     return db
 
 

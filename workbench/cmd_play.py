@@ -48,8 +48,13 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--label", default="", help="a note stored with the run")
 
 
-def run(args: argparse.Namespace, inp: Lines = sys.stdin, out: Sink = sys.stdout) -> int:
-    """Play one game with a person at `args.seat`; 0 stored, 1 abandoned, 2 bad arguments."""
+def run(args: argparse.Namespace, inp: Lines | None = None, out: Sink | None = None) -> int:
+    """Play one game with a person at `args.seat`; 0 stored, 1 abandoned, 2 bad arguments.
+
+    `inp` and `out` default to the terminal (read at call time, so tests may replace them).
+    """
+    inp = inp or sys.stdin
+    out = out or sys.stdout
     sets = tuple(s.strip() for s in args.sets.split(",") if s.strip())
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     try:
