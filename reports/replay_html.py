@@ -89,9 +89,9 @@ def draw_frame(frame: Frame) -> Figure:
     for arrow in frame.arrows:
         attack = arrow.kind == "attack"
         ax.add_patch(FancyArrowPatch(
-            arrow.start, arrow.end, arrowstyle="-|>", mutation_scale=10, shrinkA=9, shrinkB=9,
-            color="#000000" if attack else seat_colour(arrow.seat), linewidth=1.4,
-            linestyle="--" if attack else "-", alpha=0.85))
+            arrow.start, arrow.end, arrowstyle="-|>", mutation_scale=12, shrinkA=4, shrinkB=12,
+            color="#000000" if attack else seat_colour(arrow.seat), linewidth=1.6,
+            linestyle="--" if attack else "-", alpha=0.9, zorder=3))
     fig.suptitle(frame.title, fontsize=9)
     return fig
 

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from engine.picture import seat_name
+from engine.picture import picture, seat_name
 from reports.replay_html import page, write_png
 from workbench.loader import ValidationError
 from workbench.replay import ReplayError, StoredGame, replay_stored
@@ -47,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
              f"reproduces the stored game: {len(stored.events)} events, "
              f"{len(stored.actions)} actions")
     print(check)
+    if replay.divergence:
+        print(picture(replay.game.state))
     args.out.mkdir(parents=True, exist_ok=True)
     out = args.out / f"game-{stored.game_id}.html"
     out.write_text(page(replay, _heading(stored), [*_facts(stored), f"replay: {check}",
