@@ -14,7 +14,7 @@ def end_game(state: GameState, winners: tuple[int, ...], reason: str) -> None:
     state.winners = tuple(sorted(winners))
     state.reason = reason
     state.phase = "over"
-    state.stack.clear()
+    # unresolved actions stay on the stack: their cards keep a zone (R8, every card in one zone)
     state.priority.clear()
     state.pending.clear()
     state.emit("game_over", -1, amount=len(winners),

@@ -126,6 +126,18 @@ def test_R9_6_R12_12_high_ground_does_not_help_melee():
     assert not any(t.startswith("attack") for t in legal(g))
 
 
+def test_R10_2_R10_3_a_step_goes_to_an_adjacent_available_field():
+    b = board(". . .\n. ~ .\n. . .")
+    scout = unit("Scout", move=1)
+    pos = Position(b, [scout])
+    u = pos.put(scout, 0, 1, 0)
+    g = pos.game()
+    act(g, "activate", u)
+    moves = [t for t in legal(g) if t.startswith("move")]
+    # the 8-neighbourhood of (1,0) minus deep water (1,1)
+    assert moves == [f"move c{u} @{x},{y}" for x, y in [(0, 0), (0, 1), (2, 0), (2, 1)]]
+
+
 # --- R11 permanents ---------------------------------------------------------------------------
 
 def test_R11_2_R8_5_destroyed_card_goes_to_owner_discard_markers_removed():

@@ -76,7 +76,7 @@ def test_R8_1_empty_deck_and_discard_stay_empty():
     assert pl.hand == [] and pl.deck == [] and pl.discard == [] and g.state.phase == "main"
 
 
-def test_R4_3_to_R4_6_turn_steps_in_order_upkeep_action_buy_discard():
+def test_R4_3_R4_4_R4_5_R4_6_turn_steps_in_order_upkeep_action_buy_discard():
     pos = Position(B, [COIN, SOLDIER])
     pos.idle(0)
     pos.idle(1)
