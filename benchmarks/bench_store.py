@@ -2,6 +2,8 @@
 event logging on and off (their ratio is the logging overhead), events per second ingested into
 DuckDB (Arrow build + one-transaction insert), runner games per second with 1 and 2 workers (the
 parallel speed-up), database size per 1,000 games, and peak memory. Medians of the repeats.
+Single-process rates are per CPU-second (time.process_time), so other load on a shared machine
+does not distort them; the runner rates are wall-clock, printed with the load average.
 Not a test: run it by hand.
 
     .venv/bin/python benchmarks/bench_store.py [--games N] [--repeats R]
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import resource
 import statistics
 import tempfile
@@ -34,13 +37,13 @@ SPEC = RunSpec(DEFAULT_SETS, (DEFAULT_BOARD,), 0, 2, ("random", "random"), ("ran
 
 
 def play(config: GameConfig, games: int) -> tuple[float, list[PlayedGame]]:
-    """Seconds for `games` games and the games themselves."""
+    """CPU seconds for `games` games and the games themselves."""
     agents = [make_agent("random"), make_agent("random")]
-    t = time.perf_counter()
+    t = time.process_time()
     played = [PlayedGame(i, config.board.name, 0, SPEC.agents, SPEC.drafters,
                          play_game(config, derive_seed(SPEC.seed, i), agents))
               for i in range(games)]
-    return time.perf_counter() - t, played
+    return time.process_time() - t, played
 
 
 def new_store(path: Path, prep: Prepared, games: int) -> tuple[duckdb.DuckDBPyConnection, int]:
@@ -57,11 +60,11 @@ def ingest(played: list[PlayedGame], prep: Prepared, path: Path) -> tuple[float,
     events = sum(len(g.record.events) for g in played)
     build = insert = 0.0
     for i in range(0, len(played), 16):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         tables = batch_tables(run_id, played[i:i + 16])
-        t1 = time.perf_counter()
+        t1 = time.process_time()
         write_batch(con, tables)
-        build, insert = build + t1 - t0, insert + time.perf_counter() - t1
+        build, insert = build + t1 - t0, insert + time.process_time() - t1
     con.close()
     return events / (build + insert), events / insert
 
@@ -128,6 +131,7 @@ def main() -> None:
     print(f"matches/s, logging off      {med(off):8.1f}   overhead {med(off) / med(on):.2f}x")
     print(f"events/s ingested           {med(both):10,.0f} (Arrow build + insert; insert alone "
           f"{med(alone):,.0f})")
+    print(f"load average                {os.getloadavg()[0]:8.1f} on {os.cpu_count()} cores")
     print(f"runner games/s, 1 worker    {med(rates[1]):8.1f}")
     print(f"runner games/s, 2 workers   {med(rates[2]):8.1f}   speed-up "
           f"{med(rates[2]) / med(rates[1]):.2f}x")
