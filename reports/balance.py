@@ -33,9 +33,7 @@ def run_summary(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> list[tup
 
 
 def draft_section(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> Section:
-    per_card = draft.card_picks(con, runs)
-    per_set = draft.set_picks(con, runs)
-    by_drafter = draft.card_picks(con, runs, by_drafter=True)
+    per_card, per_set, by_drafter = draft.draft_tables(con, runs)
     rates = {"pick_rate": "seen", "first_pick_rate": "seen_first"}
     show = ["card", "set", "seen", "picks", "pick_rate", "ata", "alsa", "first_pick_rate"]
     return Section("draft", "Draft", "Pick rate when seen, average pick taken (ATA), average "

@@ -20,43 +20,52 @@ from workbench.analysis.source import in_runs, run_list, query
 from workbench.analysis.stats import with_rate
 
 
-def _sql(runs: Sequence[int], keys: str) -> str:
-    """`keys`: the grouping columns of the rows, from card, "set" and drafter."""
-    return f"""
+def _sums(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+    """Additive sums per card, set and drafter, so coarser levels roll up without rescanning.
+
+    One pass over the picks (the expensive part on large runs: every pack is unnested once).
+    """
+    return query(con, f"""
     WITH names AS (
         SELECT DISTINCT name, "set" FROM run_cards WHERE run_id IN ({run_list(runs)})),
     p AS (
         SELECT p.game_id, p.player, p.pick, p.card, p.pack, s.drafter,
-               coalesce(n."set", '?') AS "set",
                p.pick = min(p.pick) OVER (PARTITION BY p.game_id, p.player, p.pack_round)
                    AS first_of_pack
         FROM picks p JOIN game_seats s ON s.game_id = p.game_id AND s.seat = p.player
-        LEFT JOIN names n ON n.name = p.card
         WHERE {in_runs('p.game_id', runs)}),
     seen AS (
-        SELECT u.*, coalesce(n."set", '?') AS "set" FROM (
-            SELECT game_id, player, pick, first_of_pack, drafter,
-                   unnest(list_distinct(string_split(pack, '|'))) AS card
-            FROM p) u LEFT JOIN names n ON n.name = u.card),
+        SELECT game_id, player, pick, first_of_pack, drafter,
+               unnest(list_distinct(string_split(pack, '|'))) AS card
+        FROM p),
     seen_agg AS (
-        SELECT {keys}, count(*) AS seen, count(*) FILTER (WHERE first_of_pack) AS seen_first
+        SELECT card, drafter, count(*) AS seen,
+               count(*) FILTER (WHERE first_of_pack) AS seen_first
         FROM seen GROUP BY ALL),
     last_seen AS (
-        SELECT {keys}, avg(last) AS alsa FROM (
-            SELECT {keys}, card, game_id, player, max(pick) AS last
+        SELECT card, drafter, sum(last) AS last_sum, count(*) AS last_n FROM (
+            SELECT card, drafter, game_id, player, max(pick) AS last
             FROM seen GROUP BY ALL) GROUP BY ALL),
     taken AS (
-        SELECT {keys}, count(*) AS picks, avg(pick) AS ata,
+        SELECT card, drafter, count(*) AS picks, sum(pick) AS pick_sum,
                count(*) FILTER (WHERE first_of_pack) AS first_picks
         FROM p GROUP BY ALL)
-    SELECT {keys}, seen, coalesce(picks, 0) AS picks, ata, alsa, seen_first,
+    SELECT card, coalesce(n."set", '?') AS "set", drafter, seen, coalesce(picks, 0) AS picks,
+           coalesce(pick_sum, 0) AS pick_sum, last_sum, last_n, seen_first,
            coalesce(first_picks, 0) AS first_picks
-    FROM seen_agg LEFT JOIN taken USING ({keys}) LEFT JOIN last_seen USING ({keys})
-    ORDER BY {keys}
-    """
+    FROM seen_agg LEFT JOIN taken USING (card, drafter) LEFT JOIN last_seen USING (card, drafter)
+    LEFT JOIN names n ON n.name = card
+    """)
 
 
-def _finish(df: pl.DataFrame) -> pl.DataFrame:
+def _roll_up(sums: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
+    df = sums.group_by(keys).agg(
+        pl.col("seen", "picks", "seen_first", "first_picks", "pick_sum", "last_sum",
+               "last_n").sum()
+    ).with_columns(
+        pl.when(pl.col("picks") > 0).then(pl.col("pick_sum") / pl.col("picks")).alias("ata"),
+        (pl.col("last_sum") / pl.col("last_n")).alias("alsa"),
+    ).select(*keys, "seen", "picks", "ata", "alsa", "seen_first", "first_picks").sort(keys)
     df = with_rate(df, "picks", "seen", "pick_rate")
     return with_rate(df, "first_picks", "seen_first", "first_pick_rate")
 
@@ -64,12 +73,19 @@ def _finish(df: pl.DataFrame) -> pl.DataFrame:
 def card_picks(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
                by_drafter: bool = False) -> pl.DataFrame:
     """Per card (and drafter): seen, picks, pick_rate (+CI), ata, alsa, first_pick_rate (+CI)."""
-    keys = 'card, "set", drafter' if by_drafter else 'card, "set"'
-    return _finish(query(con, _sql(runs, keys)))
+    return _roll_up(_sums(con, runs), ["card", "set", "drafter"] if by_drafter else
+                    ["card", "set"])
 
 
 def set_picks(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
               by_drafter: bool = False) -> pl.DataFrame:
     """The same per set: a set's cards pooled (ALSA: the last sighting of each of its cards)."""
-    keys = '"set", drafter' if by_drafter else '"set"'
-    return _finish(query(con, _sql(runs, keys)))
+    return _roll_up(_sums(con, runs), ["set", "drafter"] if by_drafter else ["set"])
+
+
+def draft_tables(con: duckdb.DuckDBPyConnection,
+                 runs: Sequence[int]) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """Per card, per set and per card and drafter from a single pass (for the report)."""
+    sums = _sums(con, runs)
+    return (_roll_up(sums, ["card", "set"]), _roll_up(sums, ["set"]),
+            _roll_up(sums, ["card", "set", "drafter"]))

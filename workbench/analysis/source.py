@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+import tempfile
 from pathlib import Path
 
 import duckdb
@@ -10,6 +11,9 @@ import polars as pl
 
 SCHEMA_VERSION = "1"
 """The schema these queries are written for (docs/schema.md)."""
+
+MEMORY_LIMIT = "1GB"
+"""DuckDB's working memory for analysis (the rest of 2 GB is Python, polars and matplotlib)."""
 
 GAME_ID_RUN = 1_000_000_000
 """`game_id = run_id * GAME_ID_RUN + game_index` (docs/schema.md, Keys)."""
@@ -29,6 +33,9 @@ def open_db(path: str | Path) -> duckdb.DuckDBPyConnection:
     except duckdb.Error as exc:
         raise AnalysisError(f"{p}: cannot open as a DuckDB database ({exc})") from exc
     con.execute("SET enable_progress_bar = false")  # it would print over the command's output
+    # 100,000-game runs must fit a 2 GB machine: DuckDB spills its aggregations beyond this
+    con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
+    con.execute(f"SET temp_directory = '{tempfile.gettempdir()}'")
     tables = {r[0] for r in con.execute(
         "SELECT table_name FROM information_schema.tables").fetchall()}
     if "schema_info" not in tables:
