@@ -963,3 +963,15 @@ def test_R21_11_equipment_adds_its_modifiers():
     s, p = pos.state, pos.perm(u)
     assert profile(s, p) == [(2, 2)] and life(s, p) == 5 and armor(s, p) == 1
     assert movement(s, p) == 3 and is_veiled(s, p)
+
+
+def test_R10_3_R12_9_boarding_a_crew_unit_costs_movement_too():
+    wagon = crew(1, move=0)
+    scout = unit("Scout", move=1)
+    pos = Position(board(". . . ."), [wagon, scout])
+    u = pos.put(scout, 0, 0, 0)
+    w = pos.put(wagon, 0, 2, 0)            # 2 steps away; movement 1
+    g = pos.game()
+    act(g, "activate", u)
+    assert f"move c{u} @2,0" not in legal(g)
+    del w
