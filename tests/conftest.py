@@ -58,3 +58,9 @@ class Shipped:
 @pytest.fixture(scope="session")
 def shipped() -> Shipped:
     return Shipped()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """`pytest -m slow` without HYPOTHESIS_PROFILE runs the long profile."""
+    if "HYPOTHESIS_PROFILE" not in os.environ and config.getoption("markexpr", "") == "slow":
+        settings.load_profile("long")
