@@ -14,8 +14,8 @@ from pathlib import Path
 from engine.board import Board
 from engine.cards import CardSet
 from engine.state import GameConfig
-from workbench.loader import find_board, find_cardset, load_board, load_cardsets, \
-    shipped_cardsets
+from workbench.loader import (BOARD_PARTS, board_base, find_board, find_cardset, load_board,
+                              load_cardsets, shipped_cardsets)
 
 DEFAULT_SETS = ("iron-legion", "tide-callers")
 DEFAULT_BOARD = "kings-crossing"
@@ -30,6 +30,15 @@ class Setup:
     board: Board
     files: tuple[str, ...]
     content_hash: str
+
+
+def board_files(path: Path) -> list[Path]:
+    """The files a board is read from: a workbook, or every part of a CSV board."""
+    if path.is_file() and path.suffix.casefold() != ".csv":
+        return [path]
+    base = board_base(path)
+    parts = (base.with_name(f"{base.name}.{part}.csv") for part in BOARD_PARTS)
+    return [p for p in parts if p.is_file()]
 
 
 def load_setup(sets: Sequence[str] = DEFAULT_SETS, board: str = DEFAULT_BOARD,
@@ -50,7 +59,7 @@ def load_setup(sets: Sequence[str] = DEFAULT_SETS, board: str = DEFAULT_BOARD,
     board_path = find_board(board)
     catalog_sets = [*shipped, *chosen]
     the_board = load_board(board_path, catalog_sets)
-    files.append(board_path)
+    files.extend(board_files(board_path))
     catalog = {c.name.casefold(): c for s in catalog_sets for c in s.cards}
     pool = tuple(c for s in chosen for c in s.cards)
     n = players if players is not None else the_board.players
@@ -58,7 +67,7 @@ def load_setup(sets: Sequence[str] = DEFAULT_SETS, board: str = DEFAULT_BOARD,
         raise ValueError(f"board {the_board.name!r} is for {the_board.players} players, "
                          f"not {n}")
     config = GameConfig(pool, catalog, the_board, players=n, **params)  # type: ignore[arg-type]
-    digest = hashlib.sha256()
+    digest = hashlib.sha256()  # the content of every file, so any edit makes a new hash
     for f in sorted(set(files)):
         digest.update(Path(f).read_bytes())
     return Setup(config, tuple(chosen), the_board, tuple(str(f) for f in files),
