@@ -181,7 +181,7 @@ def test_bad_arguments_stop_before_any_work_and_leave_the_database_alone(
     before = content(existing)
     capsys.readouterr()
     assert simulate(*args, "--db", str(existing)) == 2
-    assert message in capsys.readouterr().err.replace("\n", " ")
+    assert message in " ".join(capsys.readouterr().err.split())
     assert content(existing) == before
 
 
@@ -199,7 +199,7 @@ def test_unusable_database_paths_are_refused(tmp_path: Path, capsys: pytest.Capt
                                              where: str, message: str) -> None:
     (tmp_path / "notes.duckdb").write_text("not a database")
     assert simulate("--games", "1", "--db", str(tmp_path / where)) == 2
-    assert message in capsys.readouterr().err.replace("\n", " ")
+    assert message in " ".join(capsys.readouterr().err.split())
     assert (tmp_path / "notes.duckdb").read_text() == "not a database"
 
 
