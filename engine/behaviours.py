@@ -13,11 +13,20 @@ from engine.state import GameState, Perm
 
 
 def destinations(state: GameState, p: Perm) -> dict[int, tuple[int, ...]]:
-    """Free fields `p` can move to this turn with their paths (R10.3, R12.6)."""
-    if movement(state, p) <= 0:
+    """Free fields `p` can move to this turn with their paths (R10.3, R12.6).
+
+    The last answer is kept on the state: legal actions and applying the chosen move ask the
+    same question about the same position.
+    """
+    move = movement(state, p)
+    if move <= 0:
         return {}
     card = state.cards[p.cid]
     swimming = is_swimming(state, p)
+    start = state.perm_field(p)
+    key = (p.cid, start, move, swimming, tuple(state.occ))
+    if state.reach_cache is not None and state.reach_cache[0] == key:
+        return state.reach_cache[1]
     only = card.keywords.moves_on
     board = state.config.board
 
@@ -26,7 +35,9 @@ def destinations(state: GameState, p: Perm) -> dict[int, tuple[int, ...]]:
             return False
         return only is None or board.fields[f].terrain.value in only
 
-    return state.config.geometry.reach(state.perm_field(p), movement(state, p), passable)
+    found = state.config.geometry.reach(start, move, passable)
+    state.reach_cache = (key, found)
+    return found
 
 
 def step_to(state: GameState, p: Perm, dest: int, path: tuple[int, ...]) -> None:

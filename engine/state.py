@@ -209,6 +209,7 @@ class GameState:
         self.dead: list[tuple[int, int, bool]] = []
         self.entered: list[int] = []
         self.vips: dict[int, int] = {}
+        self.reach_cache: tuple[tuple[object, ...], dict[int, tuple[int, ...]]] | None = None
         self.acting = -1
         self.events = EventLog(config.log_events)
         self.picks = Columns(PICK_COLUMNS)
@@ -261,6 +262,7 @@ class GameState:
         s.dead = list(self.dead)
         s.entered = list(self.entered)
         s.vips = self.vips
+        s.reach_cache = None
         s.acting = self.acting
         s.events = EventLog(enabled=False)
         s.picks = self.picks.copy()
