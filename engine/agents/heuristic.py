@@ -665,8 +665,8 @@ def _main_score(v: View, a: Action) -> float:
             return val + 1.0 if units else -1.0
         if card.type is CardType.UNIT:
             val += 2.0 - 0.3 * v.goal_dist(a.field)
-            if v.tyrant_field >= 0 and v.geo._dist[a.field][v.tyrant_field] <= 2:
-                val -= 2.0
+            if v.tyrant_field >= 0:
+                val -= _tyrant_adjacency(v, v.geo._dist[a.field][v.tyrant_field], 0.0)
             if v.kind is VictoryKind.RESOURCE and v.board.fields[a.field].income > 0:
                 val += 3.0
             if (card.range or 1) > 1 and v.board.fields[a.field].terrain is Terrain.HIGH_GROUND:
@@ -678,7 +678,12 @@ def _main_score(v: View, a: Action) -> float:
         p = s.perms[a.card]
         if p.cid == v.my_vip:
             return 0.5 if any(v.geo._dist[p.field][e.field] <= 2 for e in v.enemy_units) else -1
-        return 4.0 - 0.01 * v.goal_dist(s.perm_field(p))
+        urgent = 0.0
+        if v.tyrant_field >= 0 and p.field >= 0:
+            # the units the Tyrant threatens move first, before others block their way out
+            dt = v.geo._dist[p.field][v.tyrant_field]
+            urgent = 0.5 if p.cid == v.marked else 0.3 if dt <= 1 else 0.1 if dt == 2 else 0.0
+        return 4.0 + urgent - 0.01 * v.goal_dist(s.perm_field(p))
     if k == A.FREE:
         fa = s.cards[a.card].free_actions[a.index]
         val = effect_value(v, a.card, fa.effects, a.target)
@@ -732,10 +737,8 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
             # R17.3/R17.4: the Tyrant must reach its marker; keep the marked unit away
             return 3.0 * min(6, geo._dist[f][v.tyrant_field])
         gd = v.goal_dist(f)
-        if v.tyrant_field >= 0 and geo._dist[f][v.tyrant_field] <= 1:
-            # R21.15: without a marker on the board the Tyrant marks the nearest unit and
-            # carries the intention out at once when it stands next to it
-            sc -= 4.0 if v.marked >= 0 else 14.0 + 0.5 * uv
+        if v.tyrant_field >= 0:
+            sc -= _tyrant_adjacency(v, geo._dist[f][v.tyrant_field], uv)
         if ranged and v.objectives and v.kind is not VictoryKind.CAPTURE:
             # ranged units keep their distance from what they shoot at
             sc -= 1.0 * abs(gd - own_range) + (1.5 if gd <= 1 else 0.0)
@@ -813,6 +816,15 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
         else:
             out.append((_main_score(v, a) - 0.5, a))
     return out
+
+
+def _tyrant_adjacency(v: View, dt: int, uv: float) -> float:
+    """The cost of ending the turn at distance dt of the Tyrant. R21.15: without a marker
+    on the board the Tyrant marks the nearest unit and carries the intention out at once
+    when it stands next to it; with a marker out it only attacks a neighbour."""
+    if dt <= 1:
+        return 4.0 if v.marked >= 0 else 14.0 + 0.5 * uv
+    return 1.0 if dt == 2 and v.marked < 0 else 0.0
 
 
 def _attackable(s: GameState, u: Perm, t: Perm) -> bool:
