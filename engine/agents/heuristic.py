@@ -122,7 +122,9 @@ def board_affinity(card: Card, kind: VictoryKind) -> float:
             bonus += 0.5 * (card.attack or 0)
     elif kind is VictoryKind.TYRANT:
         if card.type is CardType.UNIT:
-            bonus += 0.5 * (card.attack or 0) + 0.5 * card.keywords.armor
+            # only attack above the Tyrant's armor counts, best from out of its reach
+            bite = max(0, (card.attack or 0) - 1)
+            bonus += 1.5 * bite * (1.5 if (card.range or 1) > 1 else 1.0) - 1.0 * (bite == 0)
     elif kind is VictoryKind.STAFF:
         if card.type is CardType.UNIT:
             bonus += 0.3 * (card.move or 0)
@@ -727,6 +729,8 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
     hp = hp_left(s, u)
     own_range = card.range or 1
     ranged = own_range > 1
+    harmless = v.tyrant_field >= 0 and all(
+        strike(s, u, s.perms[c], 1) <= 0 for c in v.objectives)
 
     def position(f: int) -> float:
         """How good it is for this unit to stand on f (before attacking from it)."""
@@ -739,7 +743,10 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
         gd = v.goal_dist(f)
         if v.tyrant_field >= 0:
             sc -= _tyrant_adjacency(v, geo._dist[f][v.tyrant_field], uv)
-        if ranged and v.objectives and v.kind is not VictoryKind.CAPTURE:
+        if harmless:
+            # it cannot hurt the Tyrant through its armor: keep clear, out of everyone's way
+            sc -= 1.0 * abs(gd - 4)
+        elif ranged and v.objectives and v.kind is not VictoryKind.CAPTURE:
             # ranged units keep their distance from what they shoot at
             sc -= 1.0 * abs(gd - own_range) + (1.5 if gd <= 1 else 0.0)
         else:
