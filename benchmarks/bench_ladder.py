@@ -2,7 +2,8 @@
 balance).
 
 Rungs, each on every shipped board, seats swapped every other game (A takes the even seats in
-even games, the odd seats in odd games; on the two-team four-player board that is one team):
+even games, the odd seats in odd games; on the two-team four-player board that is one team; the
+table also gives A's wins of decided games per seat, "A first seat" being the even games):
   heuristic vs random, search:budget=B vs heuristic, search:budget=4B vs search:budget=B.
 On the Tyrant board the players are one team against the game, so a rung there compares
 whole tables: the same seed is played by an all-A table and an all-B table, and a pair counts
@@ -118,20 +119,30 @@ def summarize(rows: list[dict]) -> list[dict]:
         wa = sum(r["result"] == "A" for r in rs)
         wb = sum(r["result"] == "B" for r in rs)
         lo, hi = ci(wa, wa + wb)
+        # per seat: A in the first seat (even games) and A in the second seat (odd games)
+        first = [r for r in rs if r["i"] % 2 == 0]
+        second = [r for r in rs if r["i"] % 2 == 1]
         out.append({"a": a, "b": b, "board": board, "games": len(rs), "a_wins": wa,
                     "b_wins": wb, "draws": len(rs) - wa - wb,
                     "share": wa / (wa + wb) if wa + wb else float("nan"), "ci": [lo, hi],
+                    "a_first": [sum(r["result"] == "A" for r in first),
+                                sum(r["result"] != "draw" for r in first)],
+                    "a_second": [sum(r["result"] == "A" for r in second),
+                                 sum(r["result"] != "draw" for r in second)],
                     "sec_per_game": sum(r["seconds"] for r in rs) / len(rs)})
     return out
 
 
 def table(summary: list[dict]) -> str:
     lines = ["| rung (A vs B) | board | games | A wins | B wins | draws | A share of decided "
-             "| 95% CI | s/game |", "|---|---|---|---|---|---|---|---|---|"]
+             "| 95% CI | A first seat | A second seat | s/game |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for s in summary:
+        f, sc = s.get("a_first", [0, 0]), s.get("a_second", [0, 0])
         lines.append(f"| {s['a']} vs {s['b']} | {s['board']} | {s['games']} | {s['a_wins']} | "
                      f"{s['b_wins']} | {s['draws']} | {s['share']:.0%} | "
-                     f"{s['ci'][0]:.2f}-{s['ci'][1]:.2f} | {s['sec_per_game']:.2f} |")
+                     f"{s['ci'][0]:.2f}-{s['ci'][1]:.2f} | {f[0]}/{f[1]} | {sc[0]}/{sc[1]} | "
+                     f"{s['sec_per_game']:.2f} |")
     return "\n".join(lines)
 
 
@@ -191,8 +202,9 @@ def main() -> None:
     rung_specs = {"hr": ("heuristic", "random"), "sh": (f"search:budget={b}", "heuristic"),
                   "ss": (f"search:budget={4 * b}", f"search:budget={b}")}
     boards = args.boards.split(",")
-    jobs = [(board, *rung_specs[r], i, args.seed) for r in args.rungs.split(",")
-            for board in boards for i in range(args.games)]
+    # round robin over games, rungs and boards: a run stopped early is balanced across them
+    jobs = [(board, *rung_specs[r], i, args.seed) for i in range(args.games)
+            for r in args.rungs.split(",") for board in boards]
     rows: list[dict] = []
     t0 = time.time()
 

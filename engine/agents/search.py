@@ -2,25 +2,29 @@
 and a heuristic evaluation at the leaves; its strength grows with its budget.
 
 At each decision of its own action phase (R6.8: plays, activations, unit actions, fast actions)
-it takes the heuristic's best `K` candidate actions (K grows with the budget) and gives each
-`budget // K` rollouts. A rollout: `determinize` a clone (re-deal what the seat cannot see),
+it takes the heuristic's best `width` candidate actions (more with a bigger budget) and shares
+`budget` rollouts among them by successive halving: every round gives each remaining candidate
+the same number of rollouts, then drops the worse half, so the budget goes to the close calls.
+Rollout k of every candidate uses the same determinization and the same random numbers (common
+random numbers): candidates are compared on the same sampled worlds, which removes most of the
+noise of the comparison. A rollout: `determinize` a clone (re-deal what the seat cannot see),
 apply the candidate, let the heuristic (with a little randomness, `eps`) play on to the end of
 the seat's turn plus `horizon` further turns, then score the position with
 `heuristic.evaluate` (material, resource, victory progress, in [-1, 1]; a finished game is
-+1/-1/0). The candidate with the best mean wins; ties keep the heuristic's order. Other
-decisions (draft, response windows, upkeep, discards, buys) are the heuristic's.
++1/-1/0). The best mean wins; ties keep the heuristic's order. Other decisions (draft, response
+windows, upkeep, discards, buys) are the heuristic's.
 
 Parameters (`search:budget=64+horizon=1`): `budget` rollouts per decision (default 32),
-`horizon` extra turns after the current one (default 0), `eps` the rollout policy's random
-share (default 0.1), `width` the candidate count (default: 2 + budget // 8, at most 12),
-`steps` a cap on the actions of one rollout (default 200).
+`horizon` extra turns after the current one (default: 1 from budget 16 up, so that a bigger
+budget also sees the opponents' answer, else 0), `eps` the rollout policy's random share
+(default 0.1), `width` the candidate count (default 2 + budget // 4, at most 10), `steps` a cap
+on the actions of one rollout (default 300).
 """
 
 from __future__ import annotations
 
 import random
 
-from engine import actions as A
 from engine.actions import Action
 from engine.agents.heuristic import HeuristicAgent, choose, evaluate, score_actions
 from engine.game import Game
@@ -57,12 +61,12 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
 class SearchAgent:
     name = "search"
 
-    def __init__(self, budget: int = 32, horizon: int = 0, eps: float = 0.1,
-                 width: int | None = None, steps: int = 200) -> None:
+    def __init__(self, budget: int = 32, horizon: int | None = None, eps: float = 0.1,
+                 width: int | None = None, steps: int = 300) -> None:
         self.budget = max(1, budget)
-        self.horizon = max(0, horizon)
+        self.horizon = max(0, horizon) if horizon is not None else int(self.budget >= 16)
         self.eps = eps
-        self.width = width if width is not None else min(12, 2 + self.budget // 8)
+        self.width = width if width is not None else min(10, 2 + self.budget // 4)
         self.steps = steps
         self.params = {"budget": self.budget, "horizon": self.horizon, "eps": eps,
                        "width": self.width}
@@ -71,10 +75,11 @@ class SearchAgent:
 
     @classmethod
     def from_params(cls, params: dict[str, str]) -> SearchAgent:
-        return cls(budget=int(params.get("budget", 32)), horizon=int(params.get("horizon", 0)),
+        return cls(budget=int(params.get("budget", 32)),
+                   horizon=int(params["horizon"]) if "horizon" in params else None,
                    eps=float(params.get("eps", 0.1)),
                    width=int(params["width"]) if "width" in params else None,
-                   steps=int(params.get("steps", 200)))
+                   steps=int(params.get("steps", 300)))
 
     def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
@@ -88,33 +93,36 @@ class SearchAgent:
         if len(cands) == 1:
             return cands[0]
         seat = game.current_player()
-        per = max(1, self.budget // len(cands))
-        best, best_val = cands[0], -9.0
-        for rank, a in enumerate(cands):
-            total = 0.0
-            for r in range(per):
-                total += self._rollout(game, seat, a, rng, eps=0.0 if r == 0 else self.eps)
-            val = total / per - 1e-4 * rank
-            if val > best_val:
-                best, best_val = a, val
-        return best
+        # one seed per rollout index, shared by all candidates (common random numbers)
+        seeds = [rng.getrandbits(64) for _ in range(self.budget)]
+        totals = [0.0] * len(cands)
+        alive = list(range(len(cands)))
+        levels = (len(cands) - 1).bit_length()
+        done = 0
+        while len(alive) > 1:
+            n = max(1, self.budget // (levels * len(alive)))
+            for i in alive:
+                for k in range(done, done + n):
+                    totals[i] += self._rollout(game, seat, cands[i], seeds[k % len(seeds)])
+            done += n
+            # all alive candidates share the same rollouts: rank by total, then heuristic order
+            alive.sort(key=lambda i: (-totals[i], i))
+            alive = alive[:(len(alive) + 1) // 2]
+        return cands[alive[0]]
 
-    def _rollout(self, game: Game, seat: int, first: Action, rng: random.Random,
-                 eps: float) -> float:
+    def _rollout(self, game: Game, seat: int, first: Action, seed: int) -> float:
         self.rollouts += 1
+        rng = random.Random(seed)
         g = determinize(game, seat, rng)
         s: GameState = g.state
         g.apply(first, check=False)
-        turn0 = s.turn
-        end_turn = turn0 + self.horizon
+        end_turn = s.turn + self.horizon
         steps = 0
-        while s.winners is None and steps < self.steps:
-            if s.turn > end_turn:
-                break
+        while s.winners is None and steps < self.steps and s.turn <= end_turn:
             legal = g.legal_actions()
             if not legal:
                 break
-            if eps and rng.random() < eps:
+            if self.eps and rng.random() < self.eps:
                 a = legal[rng.randrange(len(legal))]
             else:
                 a = choose(s, legal, rng, self._policy)
@@ -123,4 +131,4 @@ class SearchAgent:
         return evaluate(s, seat)
 
 
-__all__ = ["SearchAgent", "determinize", "A"]
+__all__ = ["SearchAgent", "determinize"]
