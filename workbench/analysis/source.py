@@ -32,7 +32,10 @@ def open_db(path: str | Path) -> duckdb.DuckDBPyConnection:
         con = duckdb.connect(str(p), read_only=True)
     except duckdb.Error as exc:
         raise AnalysisError(f"{p}: cannot open as a DuckDB database ({exc})") from exc
-    con.execute("SET enable_progress_bar = false")  # it would print over the command's output
+    try:  # the bar would print over the command's output; Jupyter refuses the setting
+        con.execute("SET enable_progress_bar = false")
+    except duckdb.Error:
+        pass
     # 100,000-game runs must fit a 2 GB machine: DuckDB spills its aggregations beyond this
     con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
     con.execute(f"SET temp_directory = '{tempfile.gettempdir()}'")
