@@ -38,33 +38,47 @@ def _bucket(card: Card) -> int:
     return max(1, min(5, card.buy or 1))
 
 
-def draft_value(s: GameState, seat: int, card: Card) -> float:
+class Held:
+    """What a seat's store holds so far, counted once per pick (not once per card offered)."""
+
+    def __init__(self, s: GameState, seat: int) -> None:
+        held = [s.cards[c] for c in s.players[seat].store]
+        self.n = len(held)
+        self.sets: dict[str, int] = {}
+        self.buckets = {b: 0 for b in CURVE}
+        self.units = self.ranged = self.crew = 0
+        for h in held:
+            self.sets[h.set] = self.sets.get(h.set, 0) + 1
+            self.buckets[_bucket(h)] += 1
+            if h.type is CardType.UNIT:
+                self.units += 1
+                self.ranged += (h.range or 1) > 1
+            self.crew += bool(h.keywords.crew)
+
+
+def draft_value(s: GameState, seat: int, card: Card, held: Held | None = None) -> float:
     """The heuristic drafter's value of taking `card` given the store held so far."""
     board = s.config.board
     kind = board.victory.kind
-    held = [s.cards[c] for c in s.players[seat].store]
+    h = held if held is not None else Held(s, seat)
     val = card_value(card) + board_affinity(card, kind)
     ratio = val / max(2.0, card_cost(card))
     score = 2.0 * ratio + 0.2 * val
-    n = len(held)
+    n = h.n
     if n:
         # set concentration: cards of the set most held work together
-        same = sum(1 for h in held if h.set == card.set)
-        score += 0.8 * same / n
+        score += 0.8 * h.sets.get(card.set, 0) / n
         # cost curve
         b = _bucket(card)
-        have = sum(1 for h in held if _bucket(h) == b) / n
-        score += 1.5 * (CURVE[b] - have)
-        units = sum(1 for h in held if h.type is CardType.UNIT)
+        score += 1.5 * (CURVE[b] - h.buckets[b] / n)
         if card.type is CardType.UNIT:
-            score += 1.0 if units / n < 0.55 else -0.3
+            score += 1.0 if h.units / n < 0.55 else -0.3
         if card.type.is_equipment:
-            score += 0.5 if units >= 3 else -0.8
+            score += 0.5 if h.units >= 3 else -0.8
         if card.keywords.crew:
-            ranged = sum(1 for h in held if h.type is CardType.UNIT and (h.range or 1) > 1)
-            score += 0.3 * min(ranged, 3)
+            score += 0.3 * min(h.ranged, 3)
         if card.type is CardType.UNIT and (card.range or 1) > 1:
-            score += 0.3 * min(2, sum(1 for h in held if h.keywords.crew))
+            score += 0.3 * min(2, h.crew)
     if card.keywords.swimming or (card.type is CardType.UNIT and card.keywords.moves_on):
         water = sum(1 for f in board.fields if f.terrain is Terrain.DEEP_WATER)
         if card.keywords.swimming and water < len(board.fields) // 10:
@@ -81,7 +95,8 @@ class HeuristicDrafter:
 
     def pick(self, s: GameState, legal: list[Action]) -> Action:
         seat = s.draft_seat
-        return max(legal, key=lambda a: (draft_value(s, seat, s.cards[a.card]), -a.card))
+        held = Held(s, seat)
+        return max(legal, key=lambda a: (draft_value(s, seat, s.cards[a.card], held), -a.card))
 
     def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
         s = game.state
@@ -131,12 +146,13 @@ class RatingsDrafter:
 
     def pick(self, s: GameState, legal: list[Action]) -> Action:
         seat = s.draft_seat
+        held = Held(s, seat)
 
         def key(a: Action) -> tuple[float, int]:
             card = s.cards[a.card]
             r = self.ratings.get(card.name.casefold(), self.mean)
             # ratings dominate; the heuristic value (about 0..10) only breaks near-ties
-            h = draft_value(s, seat, card)
+            h = draft_value(s, seat, card, held)
             return (self.weight * (r - self.mean) * 40.0 + 0.1 * h,
                     -a.card)
         return max(legal, key=key)

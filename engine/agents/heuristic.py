@@ -26,6 +26,7 @@ Parameters: `eps=F` (default 0): with probability F take a random legal action i
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from engine import actions as A
 from engine.actions import Action, PLAYER_TARGET
@@ -36,6 +37,9 @@ from engine.game import Game
 from engine.permanents import (armor, damage_at, is_veiled, life, max_range, profile,
                                protected_from)
 from engine.state import GameState, Perm
+
+if TYPE_CHECKING:  # drafters import this module: the drafter is imported at use
+    from engine.agents.drafters import HeuristicDrafter
 
 # --- static card values ------------------------------------------------------------------------
 
@@ -146,7 +150,20 @@ class View:
         self.enemy: list[Perm] = []
         self.enemy_units: list[Perm] = []
         self.objectives: set[int] = set()
-        for p in s.perms.values():
+        self._goals: list[int] | None = None
+        self._pv: dict[int, float] = {}
+        self._danger: dict[int, int] = {}
+        self._income: int | None = None
+        self._goal_dist: dict[int, int] = {}
+        self._plan: tuple[int, float] | None = None
+        self.staff = -1
+        self.staff_base = -1
+        cards = s.cards
+        for cid, p in s.perms.items():
+            if cards[cid].keywords.staff:
+                self.staff = cid
+                if p.under >= 0:
+                    self.staff_base = p.under
             if p.field < 0:
                 continue
             if p.controller == seat:
@@ -155,22 +172,10 @@ class View:
                 self.enemy.append(p)
                 if s.cards[p.cid].type is CardType.UNIT:
                     self.enemy_units.append(p)
-        self._goals: list[int] | None = None
-        self._pv: dict[int, float] = {}
-        self._danger: dict[int, int] = {}
-        self._income: int | None = None
-        self._goal_dist: dict[int, int] = {}
-        self.staff = -1
-        self.staff_base = -1
         self.my_vip = s.vips.get(seat, -1)
         # the Tyrant's intention marker (public, R17.2): its unit should run from the Tyrant
         self.marked = s.marker_perm if s.marker_card >= 0 else -1
         self.tyrant_field = -1
-        for cid, p in s.perms.items():
-            if s.cards[cid].keywords.staff:
-                self.staff = cid
-                if p.under >= 0:
-                    self.staff_base = p.under
         k = self.kind
         if k is VictoryKind.VIP:
             self.objectives = {c for st, c in s.vips.items() if s.enemies(seat, st)
@@ -245,10 +250,7 @@ class View:
         d = self._goal_dist.get(f)
         if d is None:
             gs = self.goals()
-            row = self.geo._dist[f]
-            d = min((row[g] for g in gs), default=0)
-            if self.kind is VictoryKind.CAPTURE or self.kind is VictoryKind.RESOURCE:
-                pass
+            d = min(map(self.geo._dist[f].__getitem__, gs), default=0)
             self._goal_dist[f] = d
         return d
 
@@ -458,7 +460,7 @@ class HeuristicAgent:
     def __init__(self, eps: float = 0.0) -> None:
         self.eps = eps
         self.params = {"eps": eps} if eps else {}
-        self._drafter = None
+        self._drafter: HeuristicDrafter | None = None
 
     def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
@@ -467,7 +469,7 @@ class HeuristicAgent:
             return legal[rng.randrange(len(legal))]
         return choose(game.state, legal, rng, self)
 
-    def drafter(self):  # noqa: ANN201 - lazy import (drafters import this module)
+    def drafter(self) -> HeuristicDrafter:
         if self._drafter is None:
             from engine.agents.drafters import HeuristicDrafter
             self._drafter = HeuristicDrafter()
@@ -605,7 +607,7 @@ def _buy_score(v: View, a: Action) -> float:
 
 def _buy_plan(v: View) -> tuple[int, float]:
     """(upkeep the deck's units will ask, value of the best card affordable only next turn)."""
-    plan = getattr(v, "_plan", None)
+    plan = v._plan
     if plan is None:
         s = v.s
         pl = s.players[v.seat]
