@@ -269,7 +269,6 @@ def start_turn(state: GameState) -> None:
     state.actions_this_turn = 0
     pl = state.players[seat]
     pl.bought = False
-    pl.reset_counters()
     state.phase = "start"
     state.emit("turn", seat, amount=state.turn)
     for p in state.perms.values():
@@ -358,6 +357,7 @@ def end_turn(state: GameState) -> None:
                         pl.spend_upkeep, pl.spend_free, pl.discard_gain, pl.upkeep_paid,
                         pl.upkeep_deaths, len(pl.hand), len(pl.deck), len(pl.discard),
                         len(pl.store), units, pl.points)
+    pl.reset_counters()
     state.emit("end_turn", seat)
     if seat + 1 < len(state.players):
         state.active = seat + 1

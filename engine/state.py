@@ -110,7 +110,8 @@ class Player:
         self.reset_counters()
 
     def reset_counters(self) -> None:
-        """Per-turn economy counters for the snapshot table."""
+        """Economy counters since the player's last snapshot (its own turn and the responses
+        made in other turns since), for the snapshot table."""
         self.income = 0
         self.spend_buy = 0
         self.spend_play = 0
