@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from engine import actions as A
 from engine.actions import Action, PLAYER_TARGET
-from engine.board import Terrain, VictoryKind
+from engine.board import Board, Terrain, VictoryKind
 from engine.cards import Card, CardType, Effect, TargetKind
 from engine.effects import candidates, chosen_spec
 from engine.game import Game
@@ -235,15 +235,15 @@ class View:
                     d = counts.setdefault(a, {})
                     d[team] = d.get(team, 0) + 1
         my_team = s.players[self.seat].team
-        want = []
-        for i, f in enumerate(fields):
-            if f.area is None or f.terrain is Terrain.BLOCKED:
-                continue
-            per = counts.get(f.area, {})
+        want: list[int] = []
+        areas = _area_fields(self.board)
+        for area, idx in areas.items():
+            per = counts.get(area, {})
             mine = per.get(my_team, 0)
             best_other = max((n for t, n in per.items() if t != my_team), default=0)
             if mine <= best_other + 1:
-                want.append(i)
+                want.extend(idx)
+        want.sort()
         return want or [i for i, f in enumerate(fields) if f.area is not None]
 
     def goal_dist(self, f: int) -> int:
@@ -269,6 +269,22 @@ class View:
                 total += c.attack or 0
         self._danger[f] = total
         return total
+
+
+_AREAS: dict[int, tuple[Board, dict[str, list[int]]]] = {}
+
+
+def _area_fields(board: Board) -> dict[str, list[int]]:
+    """The board's capture areas and their open fields, once per board (the board is fixed;
+    the entry keeps its board, so a reused id cannot hit a stale entry)."""
+    hit = _AREAS.get(id(board))
+    if hit is None or hit[0] is not board:
+        areas: dict[str, list[int]] = {}
+        for i, f in enumerate(board.fields):
+            if f.area is not None and f.terrain is not Terrain.BLOCKED:
+                areas.setdefault(f.area, []).append(i)
+        hit = _AREAS[id(board)] = (board, areas)
+    return hit[1]
 
 
 # --- values of things on the board -----------------------------------------------------------
