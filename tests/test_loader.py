@@ -35,16 +35,9 @@ from engine.cards import (
     TargetKind,
     Trigger,
 )
-from workbench.loader import (
-    CONTENT_DIR,
-    ValidationError,
-    cell_int,
-    find_board,
-    find_cardset,
-    load_board,
-    load_cardsets,
-    parse_field,
-)
+from workbench.boards import load_board, parse_field
+from workbench.loader import CONTENT_DIR, find_board, find_cardset, load_cardsets
+from workbench.tables import ValidationError, cell_int
 
 Rows = Sequence[Sequence[object]]
 

@@ -17,7 +17,7 @@ from engine.agents.registry import Agent, make_agent
 from engine.picture import seat_name
 from engine.play import derive_seed, play_game
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS, load_setup
-from workbench.loader import ValidationError
+from workbench.tables import ValidationError
 from workbench.play_human import Abandoned, HumanSeat, Lines, Sink
 from workbench.runner import prepare
 from workbench.store import GAME_ID_BASE, PlayedGame, RunSpec, StoreError, batch_tables, create_run, \

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.picture import picture, seat_name
 from reports.replay_html import page, write_png
-from workbench.loader import ValidationError
+from workbench.tables import ValidationError
 from workbench.replay import ReplayError, StoredGame, replay_stored
 
 

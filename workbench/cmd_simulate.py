@@ -15,7 +15,7 @@ from rich.console import Console
 
 from engine.agents.registry import make_agent
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
-from workbench.loader import ValidationError
+from workbench.tables import ValidationError
 from workbench.runner import BACKENDS, Job, Prepared, execute, prepare, summary
 from workbench.store import RunSpec, StoreError, board_hashes, create_run, engine_version, \
     load_run, missing_games, open_store, set_execution

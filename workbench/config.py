@@ -14,8 +14,8 @@ from pathlib import Path
 from engine.board import Board
 from engine.cards import CardSet
 from engine.state import GameConfig
-from workbench.loader import (BOARD_PARTS, board_base, find_board, find_cardset, load_board,
-                              load_cardsets, shipped_cardsets)
+from workbench.boards import BOARD_PARTS, board_base, load_board
+from workbench.loader import find_board, find_cardset, load_cardsets, shipped_cardsets
 
 DEFAULT_SETS = ("iron-legion", "tide-callers")
 DEFAULT_BOARD = "kings-crossing"

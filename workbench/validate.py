@@ -15,17 +15,9 @@ from pathlib import Path
 
 from engine.board import Board
 from engine.cards import CardSet
-from workbench.loader import (
-    CONTENT_DIR,
-    Names,
-    Problem,
-    Ref,
-    board_base,
-    is_board,
-    read_board,
-    read_cardsets,
-    resolve,
-)
+from workbench.boards import board_base, read_board
+from workbench.loader import CONTENT_DIR, is_board, read_cardsets
+from workbench.tables import Names, Problem, Ref, resolve
 from workbench.sheets import SPREADSHEET_SUFFIXES
 
 

@@ -1,0 +1,470 @@
+"""Boards from spreadsheets: map, scenario and placements (docs/boards.md, R9, R19, R21.8)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from engine.board import (
+    NEUTRAL,
+    TYRANT,
+    Board,
+    Field,
+    Placement,
+    Terrain,
+    TieBreak,
+    Victory,
+    VictoryKind,
+)
+from engine.cards import PERMANENT_TYPES, CardSet, CardType
+from engine.language import (
+    nearest,
+    norm,
+)
+from workbench.sheets import (
+    SPREADSHEET_SUFFIXES,
+    WORKBOOK_SUFFIXES,
+    Cell,
+    SheetError,
+    column_letter,
+    read_sheets,
+)
+from workbench.tables import (
+    Parsed,
+    Problem,
+    Record,
+    Ref,
+    T,
+    Table,
+    ValidationError,
+    aliases,
+    cell_int,
+    cell_text,
+    header_key,
+    hint,
+    names_of,
+    read_table,
+    resolve,
+    yes_no,
+)
+
+BOARD_PARTS = ("map", "scenario", "placements")
+"""A CSV board is NAME.map.csv, NAME.scenario.csv and (optional) NAME.placements.csv."""
+
+
+
+BOARD_SHEETS = aliases({"map": ("karte",), "scenario": ("szenario",),
+                    "placements": ("aufstellung",)})
+_TERRAIN_CODES = {".": Terrain.PLAIN, "~": Terrain.DEEP_WATER, "^": Terrain.HIGH_GROUND,
+                  "#": Terrain.BLOCKED}
+_TERRAIN_NAMES = {norm(w): t for t, words in (
+    (Terrain.PLAIN, ("plain", "ebene")),
+    (Terrain.DEEP_WATER, ("water", "deep water", "wasser", "tiefes wasser")),
+    (Terrain.HIGH_GROUND, ("high", "high ground", "hügel")),
+    (Terrain.BLOCKED, ("blocked", "fels")),
+) for w in words}
+MAX_SEATS = 4
+
+
+def parse_field(text: str) -> Field:
+    """A map cell: terrain code or word, then marks: seat 1-4, area A-Z, `$` income."""
+    if text[0] in _TERRAIN_CODES:
+        terrain, marks = _TERRAIN_CODES[text[0]], text[1:]
+    else:
+        words = text.split()
+        two, one = norm(" ".join(words[:2])), norm(words[0])
+        if len(words) > 1 and two in _TERRAIN_NAMES:
+            terrain, marks = _TERRAIN_NAMES[two], "".join(words[2:])
+        elif one in _TERRAIN_NAMES:
+            terrain, marks = _TERRAIN_NAMES[one], "".join(words[1:])
+        else:
+            close = nearest(text, list(_TERRAIN_NAMES))
+            hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            raise ValueError(f"unknown field code: a field starts with . ~ ^ # or a terrain "
+                             f"word{hint}")
+    deploy: int | None = None
+    area: str | None = None
+    income = 0
+    for mark in marks:
+        if mark in "1234" and deploy is None:
+            deploy = int(mark) - 1
+        elif "A" <= mark <= "Z" and area is None:
+            area = mark
+        elif mark == "$":
+            income += 1
+        elif mark in "1234" or "A" <= mark <= "Z":
+            raise ValueError(f"two {'deploy seats' if mark.isdigit() else 'areas'} in one field")
+        else:
+            raise ValueError(f"unknown field code {mark!r} (known: . ~ ^ # 1-4 A-Z $)")
+    return Field(terrain, deploy, area, income)
+
+
+@dataclass
+class _Map:
+    width: int
+    height: int
+    fields: tuple[Field, ...]
+
+
+def _read_map(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]],
+              problems: list[Problem]) -> _Map | None:
+    """The map sheet: no header, one cell per field, every row equally long."""
+    texts = [[cell_text(c) for c in row] for row in rows]
+    for row in texts:
+        while row and row[-1] is None:
+            row.pop()
+    while texts and not texts[-1]:
+        texts.pop()
+    if not texts:
+        problems.append(Problem(file, sheet, message="empty map: one cell per field expected"))
+        return None
+    before = len(problems)
+    width = len(texts[0])
+    fields: list[Field] = []
+    for y, row in enumerate(texts):
+        if not row:
+            problems.append(Problem(file, sheet, y + 1, message="empty map row"))
+            continue
+        if len(row) != width:
+            problems.append(Problem(file, sheet, y + 1, message=f"ragged map: this row has "
+                                    f"{len(row)} fields, row 1 has {width}"))
+        for x, text in enumerate(row):
+            where = Problem(file, sheet, y + 1, column_letter(x), text)
+            if text is None:
+                problems.append(replace(where, message="empty field: every field needs a "
+                                                       "terrain code"))
+                continue
+            try:
+                fields.append(parse_field(text))
+            except ValueError as err:
+                problems.append(replace(where, message=str(err)))
+    if len(problems) > before:
+        return None
+    return _Map(width, len(texts), tuple(fields))
+
+
+_KEYS = aliases({
+    "name": (), "players": ("spieler",), "teams": (), "victory": ("siegbedingung",),
+    "victory target": ("siegziel",), "victory card": ("siegkarte",),
+    "tyrant goal": ("tyrannenziel",), "shared win": ("gemeinsamer sieg",),
+    "income": ("einkommen",), "unit income": ("einheiteneinkommen",),
+    "start cards": ("startkarten",), "starting hand": ("starthand", "start hand"),
+    "round limit": ("rundenlimit",), "tie break": (), "tyrant deck": ("tyrannendeck",),
+})
+_VICTORIES = aliases({
+    "vip": (), "resource": ("ressource", "ressourcen"), "capture": ("eroberung",),
+    "buildings": ("gebäude",), "staff": ("stab",), "tyrant": ("tyrann",),
+})
+_TIE_BREAKS = aliases({
+    "none": ("keiner", "unentschieden"), "points": ("punkte",), "resource": ("ressource",),
+    "units": ("einheiten",),
+})
+_VICTORY_CARD_TYPES = {
+    VictoryKind.VIP: frozenset({CardType.UNIT}),
+    VictoryKind.STAFF: frozenset({CardType.EQUIPMENT, CardType.POTION}),
+    VictoryKind.TYRANT: frozenset({CardType.UNIT}),
+}
+_COUNT = re.compile(r"^(?:(?P<n1>\d+)\s*[x×]\s+(?P<a>.+)|(?P<b>.+?)(?:\s+[x×]\s*(?P<n2>\d+))?)$",
+                    re.IGNORECASE)
+
+
+def _card_counts(text: str) -> tuple[tuple[str, int], ...]:
+    """`NAME xN, NAME xN` (also `N x NAME`; N = 1 if omitted)."""
+    counts = []
+    for piece in re.split(r"[,;]", text):
+        piece = piece.strip()
+        match = _COUNT.match(piece)
+        if not piece or match is None:
+            raise ValueError(f"write 'NAME xN, NAME xN', not {text!r}")
+        name = (match["a"] or match["b"]).strip()
+        counts.append((name, int(match["n1"] or match["n2"] or 1)))
+    return tuple(counts)
+
+
+def _teams(text: str, players: int) -> tuple[tuple[int, ...], ...]:
+    """`1,3;2,4` -> ((0, 2), (1, 3)): 1-based seats in the sheet, 0-based in the model."""
+    teams, seen = [], set()
+    for part in text.split(";"):
+        seats = []
+        for word in part.split(","):
+            seat = cell_int(word)
+            if not 1 <= seat <= players or seat in seen:
+                raise ValueError(f"seat {seat} is not a free seat of {players} players")
+            seen.add(seat)
+            seats.append(seat - 1)
+        teams.append(tuple(seats))
+    return tuple(teams)
+
+
+def _choice(table: dict[str, str], what: str) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if header_key(text) not in table:
+            raise ValueError(f"unknown {what} {text!r}" + hint(text, table))
+        return table[header_key(text)]
+    return parse
+
+
+@dataclass
+class _Scenario:
+    values: dict[str, str]
+    rows: dict[str, Problem] | None  # None: no scenario sheet at all
+
+
+def _read_scenario(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]],
+                   problems: list[Problem]) -> _Scenario:
+    """`key | value` rows; an optional `key | value` header row is skipped."""
+    values: dict[str, str] = {}
+    where: dict[str, Problem] = {}
+    for i, row in enumerate(rows):
+        key_text, value = cell_text(row[0]) if row else None, None
+        value = cell_text(row[1]) if len(row) > 1 else None
+        if key_text is None and value is None:
+            continue
+        loc = Problem(file, sheet, i + 1, "value (B)", value)
+        if header_key(key_text or "") in ("key", "schluessel") and not values and not where:
+            continue
+        if key_text is None:
+            problems.append(replace(loc, message="value without a key in column A"))
+            continue
+        key = _KEYS.get(header_key(key_text))
+        if key is None:
+            problems.append(replace(loc, column="key (A)", value=key_text,
+                                    message="unknown scenario key" + hint(key_text, _KEYS)))
+        elif key in where:
+            problems.append(replace(loc, column="key (A)", value=key_text,
+                                    message=f"key {key!r} given twice (first in row "
+                                            f"{where[key].row})"))
+        else:
+            where[key] = loc
+            if value is not None:
+                values[key] = value
+    return _Scenario(values, where)
+
+
+class _Settings:
+    """Typed reads of scenario values; a bad value is a problem at its row, value (B)."""
+
+    def __init__(self, scenario: _Scenario, file: str, sheet: str | None,
+                 problems: list[Problem]) -> None:
+        self.scenario, self.file, self.sheet, self.problems = scenario, file, sheet, problems
+
+    def where(self, key: str) -> Problem:
+        rows = self.scenario.rows or {}
+        return rows.get(key, Problem(self.file, self.sheet))
+
+    def get(self, key: str, parser: Callable[[str], T], default: T) -> T:
+        text = self.scenario.values.get(key)
+        if text is None:
+            return default
+        try:
+            return parser(text)
+        except ValueError as err:
+            self.problems.append(replace(self.where(key), message=str(err)))
+            return default
+
+    def require(self, key: str, why: str) -> None:
+        """A missing key is a problem, unless the whole scenario is (reported once already)."""
+        if self.scenario.rows is not None and key not in self.scenario.values:
+            self.problems.append(replace(self.where(key), message=f"missing {key!r}: {why}"))
+
+
+def _int_between(low: int, high: int | None = None, *, signed: bool = False
+                 ) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        n = cell_int(text, signed=signed)
+        if n < low or (high is not None and n > high):
+            raise ValueError(f"must be {low} or more" if high is None
+                             else f"must be {low} to {high}")
+        return n
+    return parse
+
+
+_OWNERS = aliases({"neutral": (), "tyrant": ("tyrann",)})
+
+
+def _owner(text: str, players: int) -> int:
+    """A seat 1..players (0-based in the model), `neutral` or `tyrant`."""
+    if header_key(text) in _OWNERS:
+        return NEUTRAL if _OWNERS[header_key(text)] == "neutral" else TYRANT
+    try:
+        seat = cell_int(text)
+    except ValueError:
+        raise ValueError("owner is a seat 1-4, neutral or tyrant" + hint(text, _OWNERS)) from None
+    if not 1 <= seat <= players:
+        raise ValueError(f"seat {seat} does not play: the board has {players} players")
+    return seat - 1
+
+
+def _read_placements(table: Table, players: int, board_map: _Map | None,
+                     refs: list[Ref], problems: list[Problem]) -> tuple[Placement, ...]:
+    """One permanent per row (R2.4); each on its own field of the map (R9.2)."""
+    placements: list[Placement] = []
+    taken: dict[tuple[int, int], int] = {}
+    for number, cells in table.rows:
+        rec = Record(table, number, cells, problems)
+        card = rec.text("card")
+        if card is None:
+            rec.fail("card", "missing card name")
+        else:
+            refs.append(Ref(card, "placement", rec.where("card"), PERMANENT_TYPES))
+        owner = rec.parse("owner", lambda t: _owner(t, players))
+        if rec.text("owner") is None:
+            rec.fail("owner", "missing owner: a seat 1-4, neutral or tyrant")
+        x, y = rec.count("x"), rec.count("y")
+        for axis, value in (("x", x), ("y", y)):
+            if rec.text(axis) is None:
+                rec.fail(axis, f"missing {axis}")
+        vip = rec.parse("vip", yes_no) or False
+        if x is not None and y is not None and board_map is not None:
+            if x >= board_map.width or y >= board_map.height:
+                rec.fail("x", f"({x}, {y}) is off the {board_map.width}x{board_map.height} map")
+            elif board_map.fields[y * board_map.width + x].terrain is Terrain.BLOCKED:
+                rec.fail("x", f"({x}, {y}) is a blocked field")
+            elif (x, y) in taken:
+                rec.fail("x", f"({x}, {y}) is taken by row {taken[(x, y)]} (R9.2)")
+            taken.setdefault((x, y), number)
+        if rec.ok and card is not None and owner is not None and x is not None and y is not None:
+            placements.append(Placement(card, owner, x, y, vip))
+    return tuple(placements)
+
+
+_PLACEMENT_COLUMNS = aliases({"card": ("karte",), "owner": ("besitzer",), "x": (), "y": (),
+                               "vip": ()})
+
+
+def _board_sheets(path: Path, problems: list[Problem]
+                  ) -> dict[str, tuple[str, str | None, tuple[tuple[Cell, ...], ...]]]:
+    """part -> (file, sheet, rows) for a workbook's sheets or a board's CSV files."""
+    parts: dict[str, tuple[str, str | None, tuple[tuple[Cell, ...], ...]]] = {}
+    if path.suffix.casefold() in WORKBOOK_SUFFIXES:
+        try:
+            sheets = read_sheets(path)
+        except SheetError as err:
+            problems.append(Problem(str(path), message=err.reason))
+            return parts
+        for sheet in sheets:
+            part = BOARD_SHEETS.get(header_key(sheet.name))
+            if part is None or part in parts:
+                problems.append(Problem(str(path), sheet.name, message="unknown or repeated "
+                                        "board sheet" + hint(sheet.name, BOARD_SHEETS)))
+            else:
+                parts[part] = (str(path), sheet.name, sheet.rows)
+        return parts
+    base = board_base(path)
+    for part in BOARD_PARTS:
+        file = base.with_name(f"{base.name}.{part}.csv")
+        if part == "placements" and not file.exists():
+            continue
+        try:
+            parts[part] = (str(file), None, read_sheets(file)[0].rows)
+        except SheetError as err:
+            problems.append(Problem(str(file), message=err.reason))
+    return parts
+
+
+def board_base(path: Path) -> Path:
+    """`boards/duel.map.csv` (any part), `boards/duel.xlsx` or `boards/duel` -> `boards/duel`."""
+    name = path.name
+    for part in BOARD_PARTS:
+        suffix = f".{part}.csv"
+        if name.casefold().endswith(suffix):
+            return path.with_name(name[: -len(suffix)])
+    return path.with_suffix("") if path.suffix.casefold() in SPREADSHEET_SUFFIXES else path
+
+
+def read_board(path: Path) -> Parsed[Board]:
+    """A board from a workbook or a CSV triple; card names are left as refs (`resolve`)."""
+    problems: list[Problem] = []
+    refs: list[Ref] = []
+    parts = _board_sheets(path, problems)
+    for part in ("map", "scenario"):
+        if part not in parts and not problems:
+            problems.append(Problem(str(path), message=f"missing board {part} (a sheet "
+                                    f"'{part}' or a file NAME.{part}.csv)"))
+    board_map = _read_map(*parts["map"], problems) if "map" in parts else None
+    scenario = _Scenario({}, None)
+    sfile, ssheet = str(path), None
+    if "scenario" in parts:
+        sfile, ssheet, srows = parts["scenario"]
+        scenario = _read_scenario(sfile, ssheet, srows, problems)
+    settings = _Settings(scenario, sfile, ssheet, problems)
+    players = settings.get("players", _int_between(2, MAX_SEATS), 2)
+    victory = _read_victory(settings, refs)
+    no_cards: tuple[tuple[str, int], ...] = ()
+    start_cards = settings.get("start cards", _card_counts, no_cards)
+    settings.require("start cards", "the cards each deck starts with (R2.3)")
+    for name, _ in start_cards:
+        refs.append(Ref(name, "start card", settings.where("start cards")))
+    tyrant_deck = settings.get("tyrant deck", _card_counts, no_cards)
+    for name, _ in tyrant_deck:
+        refs.append(Ref(name, "tyrant deck card", settings.where("tyrant deck"),
+                        frozenset({CardType.INTENTION})))
+    placements: tuple[Placement, ...] = ()
+    if "placements" in parts:
+        pfile, psheet, prows = parts["placements"]
+        table = read_table(pfile, psheet, prows, _PLACEMENT_COLUMNS, ("card", "owner", "x", "y"),
+                       problems)
+        if table is not None:
+            placements = _read_placements(table, players, board_map, refs, problems)
+    if board_map is not None:
+        for seat in range(players):
+            if not any(f.deploy == seat for f in board_map.fields):
+                problems.append(Problem(parts["map"][0], parts["map"][1], message=f"seat "
+                                        f"{seat + 1} of {players} has no deploy zone: mark its "
+                                        f"fields with {seat + 1} (R21.8)"))
+    board = Board(
+        name=settings.get("name", str, board_base(path).name),
+        width=board_map.width if board_map else 0,
+        height=board_map.height if board_map else 0,
+        fields=board_map.fields if board_map else (),
+        victory=victory,
+        players=players,
+        teams=settings.get("teams", lambda t: _teams(t, players), ()),
+        income=settings.get("income", _int_between(0, signed=True), 2),
+        unit_income=settings.get("unit income", _int_between(-99, signed=True), 0),
+        start_cards=start_cards,
+        starting_hand=settings.get("starting hand", _int_between(0), 0),
+        round_limit=settings.get("round limit", _int_between(1), 30),
+        tie_break=TieBreak(settings.get("tie break", _choice(_TIE_BREAKS, "tie break"), "none")),
+        placements=placements,
+        tyrant_deck=tyrant_deck,
+        source=str(path),
+    )
+    if problems:
+        return Parsed(None, problems, refs)
+    return Parsed(board, problems, refs)
+
+
+def _read_victory(settings: _Settings, refs: list[Ref]) -> Victory:
+    """The victory condition and the parameters its kind needs (R19, R21.12-R21.15)."""
+    settings.require("victory", "one of " + ", ".join(k.value for k in VictoryKind))
+    kind = VictoryKind(settings.get("victory", _choice(_VICTORIES, "victory"), "vip"))
+    target = settings.get("victory target", _int_between(1), 0)
+    card = settings.get("victory card", str, None)
+    if "victory" in settings.scenario.values:
+        if kind in (VictoryKind.RESOURCE, VictoryKind.CAPTURE):
+            goal = "resource limit" if kind is VictoryKind.RESOURCE else "score"
+            settings.require("victory target", f"the {goal} to reach")
+        if kind in _VICTORY_CARD_TYPES:
+            settings.require("victory card", f"the card a {kind.value} victory is about")
+        if kind is VictoryKind.TYRANT:
+            settings.require("tyrant deck", "the Tyrant's intentions (R17.1)")
+    if card is not None:
+        refs.append(Ref(card, "victory card", settings.where("victory card"),
+                        _VICTORY_CARD_TYPES.get(kind, frozenset())))
+    tyrant = kind is VictoryKind.TYRANT
+    return Victory(kind, target, card,
+                   tyrant_goal=settings.get("tyrant goal", _int_between(1), 3) if tyrant else 0,
+                   shared_win=settings.get("shared win", yes_no, True))
+
+
+def load_board(path: Path | str, catalog: Sequence[CardSet]) -> Board:
+    """A board whose card names all resolve against `catalog`; raises ValidationError."""
+    parsed = read_board(Path(path))
+    problems = parsed.problems + resolve(parsed.refs, names_of(catalog))
+    if problems or parsed.value is None:
+        raise ValidationError(problems)
+    return parsed.value
+

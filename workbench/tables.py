@@ -1,0 +1,261 @@
+"""Located problems and the cells, tables and records of a spreadsheet (docs/card-language.md,
+docs/boards.md).
+
+Every problem of a file is collected, each naming file, sheet, row and column, so a designer fixes
+a whole sheet in one pass. Card names that one file uses and another defines (tokens, start cards,
+placements) are kept as `Ref`s and resolved against everything loaded together.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Generic, TypeVar
+
+from engine.cards import CardSet, CardType
+from engine.language import (
+    LanguageError,
+    nearest,
+    norm,
+)
+from workbench.sheets import (
+    Cell,
+    column_letter,
+    is_blank,
+)
+
+T = TypeVar("T")
+
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong in a file, located as the designer sees it (row 1 = header)."""
+
+    file: str
+    sheet: str | None = None
+    row: int | None = None
+    column: str | None = None
+    value: str | None = None
+    message: str = ""
+
+    def __str__(self) -> str:
+        where = [self.file]
+        if self.sheet is not None:
+            where.append(f"sheet {self.sheet!r}")
+        if self.row is not None:
+            where.append(f"row {self.row}")
+        if self.column is not None:
+            where.append(f"column {self.column}")
+        value = f" {self.value!r}:" if self.value is not None else ""
+        return f"{', '.join(where)}:{value} {self.message}"
+
+
+class ValidationError(Exception):
+    """Raised by the `load_*` functions: every problem found, none left out."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A card name used at `where`; `types` it must have (empty: any)."""
+
+    name: str
+    what: str
+    where: Problem
+    types: frozenset[CardType] = frozenset()
+
+
+Names = dict[str, tuple[str, CardType | None]]
+"""Known card names: casefolded name -> (name as written, type or None if its row was bad)."""
+
+
+@dataclass
+class Parsed(Generic[T]):
+    """What reading one file gave: the result only when there are no problems."""
+
+    value: T | None
+    problems: list[Problem]
+    refs: list[Ref] = field(default_factory=list)
+    names: Names = field(default_factory=dict)
+
+
+# --- cells ----------------------------------------------------------------------------------
+
+def header_key(text: object) -> str:
+    """Headers, sheet names and scenario keys ignore case, spaces, `_` and `-`."""
+    return re.sub(r"[\s_\-]", "", norm(str(text)))
+
+
+def aliases(names: dict[str, tuple[str, ...]]) -> dict[str, str]:
+    return {header_key(a): canon for canon, aliases in names.items() for a in (canon, *aliases)}
+
+
+def cell_text(cell: Cell) -> str | None:
+    """A cell as text, None when empty; 3.0 reads as "3" (a number typed into a text column)."""
+    if cell is None:
+        return None
+    if isinstance(cell, float) and cell.is_integer():
+        return str(int(cell))
+    text = str(cell).strip()
+    return text or None
+
+
+def cell_int(cell: Cell, *, signed: bool = False) -> int:
+    """A whole number from 3, 3.0 or "3"; ValueError with the reason otherwise (R8.7)."""
+    value: float
+    if isinstance(cell, bool) or cell is None:
+        raise ValueError("not a number")
+    if isinstance(cell, (int, float)):
+        value = cell
+    else:
+        try:
+            value = float(cell.strip())
+        except ValueError:
+            raise ValueError("not a number") from None
+    if not math.isfinite(value) or not float(value).is_integer():
+        raise ValueError("not a whole number")
+    if value < 0 and not signed:
+        raise ValueError("must be 0 or more")
+    return int(value)
+
+
+_YES = {"yes", "ja", "true", "wahr", "y", "j", "x", "1"}
+_NO = {"no", "nein", "false", "falsch", "n", "0"}
+
+
+def yes_no(text: str) -> bool:
+    """yes/no (ja/nein, true/false, 1/0)."""
+    if norm(text) not in _YES | _NO:
+        raise ValueError("write yes or no")
+    return norm(text) in _YES
+
+
+# --- tables (a header row, then one record per row) -----------------------------------------
+
+@dataclass
+class Table:
+    file: str
+    sheet: str | None
+    columns: dict[str, int]
+    headers: list[str]
+    rows: list[tuple[int, tuple[Cell, ...]]]
+
+    def column(self, name: str) -> str:
+        """`effect (G)`: the header as written and its letter; a missing column by name."""
+        if name in self.columns:
+            i = self.columns[name]
+            return f"{self.headers[i]} ({column_letter(i)})"
+        return f"{name} (no such column)"
+
+
+def read_table(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]],
+           aliases: dict[str, str], required: Sequence[str],
+           problems: list[Problem]) -> Table | None:
+    """Read the header row (the first non-blank row) and the records under it."""
+    numbered = [(i + 1, row) for i, row in enumerate(rows) if not is_blank(row)]
+    if not numbered:
+        return None
+    header_row, header = numbered[0]
+    columns: dict[str, int] = {}
+    headers = [cell_text(c) or "" for c in header]
+    for i, text in enumerate(headers):
+        where = Problem(file, sheet, header_row, f"{text} ({column_letter(i)})", text)
+        if not text:
+            if any(len(r) > i and r[i] is not None for _, r in numbered[1:]):
+                problems.append(replace(where, column=column_letter(i), value=None,
+                                        message="values under an empty header"))
+            continue
+        key = aliases.get(header_key(text))
+        if key is None:
+            problems.append(replace(where, message="unknown column" + hint(text, aliases)))
+        elif key in columns:
+            problems.append(replace(where, message=f"column {key!r} given twice"))
+        else:
+            columns[key] = i
+    for name in required:
+        if name not in columns:
+            problems.append(Problem(file, sheet, header_row, None, None,
+                                    f"missing required column {name!r}"))
+    return Table(file, sheet, columns, headers, numbered[1:])
+
+
+def hint(word: str, aliases: dict[str, str]) -> str:
+    close = difflib.get_close_matches(header_key(word), list(aliases), n=3)
+    names = list(dict.fromkeys(aliases[c] for c in close))
+    return f"; did you mean {' or '.join(repr(n) for n in names)}?" if names else ""
+
+
+class Record:
+    """One row of a table; every read that fails adds a problem and marks the row bad."""
+
+    def __init__(self, table: Table, number: int, cells: tuple[Cell, ...],
+                 problems: list[Problem]) -> None:
+        self.table, self.number, self.cells, self.problems = table, number, cells, problems
+        self.ok = True
+
+    def where(self, name: str) -> Problem:
+        return Problem(self.table.file, self.table.sheet, self.number, self.table.column(name),
+                       cell_text(self.cell(name)))
+
+    def fail(self, name: str, message: str) -> None:
+        self.problems.append(replace(self.where(name), message=message))
+        self.ok = False
+
+    def cell(self, name: str) -> Cell:
+        i = self.table.columns.get(name)
+        return self.cells[i] if i is not None and i < len(self.cells) else None
+
+    def text(self, name: str) -> str | None:
+        return cell_text(self.cell(name))
+
+    def count(self, name: str, *, signed: bool = False) -> int | None:
+        """A whole number, None when the cell is empty (not the same as 0, R6.2)."""
+        if self.text(name) is None:
+            return None
+        try:
+            return cell_int(self.cell(name), signed=signed)
+        except ValueError as err:
+            self.fail(name, str(err))
+            return None
+
+    def parse(self, name: str, parser: Callable[[str], T]) -> T | None:
+        """Card-language text through `parser`; None for an empty or a bad cell."""
+        text = self.text(name)
+        if text is None:
+            return None
+        try:
+            return parser(text)
+        except (LanguageError, ValueError) as err:
+            self.fail(name, str(err))
+            return None
+
+
+def names_of(sets: Iterable[CardSet]) -> Names:
+    """The card names of loaded sets, for `resolve`."""
+    return {c.name.casefold(): (c.name, c.type) for s in sets for c in s.cards}
+
+
+def resolve(refs: Iterable[Ref], names: Names) -> list[Problem]:
+    """A problem for every ref to an unknown card or a card of the wrong type."""
+    problems = []
+    spelled = [n for n, _ in names.values()]
+    for ref in refs:
+        known = names.get(ref.name.casefold())
+        if known is None:
+            close = nearest(ref.name, spelled)
+            hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            problems.append(replace(ref.where, message=f"unknown card {ref.name!r} "
+                                                       f"({ref.what}){hint}"))
+        elif ref.types and known[1] is not None and known[1] not in ref.types:
+            wanted = " or ".join(sorted(t.value for t in ref.types))
+            problems.append(replace(ref.where, message=f"{ref.what} {known[0]!r} is of type "
+                                                       f"{known[1].value}; expected {wanted}"))
+    return problems
+
