@@ -188,15 +188,48 @@ def boards_section(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> Secti
                            FROM run_boards WHERE run_id IN ({run_list(runs)})
                            GROUP BY board ORDER BY board""")
     board_rows = boards.join(balance, on="board", how="left")
-    return Section("boards", "Boards", "Each board's rules and balance: seat win rates and "
-                   "Ludii's balance, one minus the largest win-rate gap between seats "
-                   "(1 = every seat wins equally often).", [
+    first = sets.win_rates(con, runs, ["board", "first"]).filter(pl.col("first")).select(
+        "board", pl.col("win_rate").alias("first_player_win_rate"),
+        pl.col("win_rate_lo").alias("first_player_win_rate_lo"),
+        pl.col("win_rate_hi").alias("first_player_win_rate_hi"))
+    ends = shape.endings(con, runs)
+    top_end = ends.sort("games", descending=True).group_by("board", maintain_order=True).first()
+    side = board_rows.join(first, on="board", how="left").join(
+        shape.summary(con, runs).select("board", "games", "mean_rounds", "median_rounds",
+                                        "draws", "draw_rate", "draw_rate_lo", "draw_rate_hi"),
+        on="board", how="left").join(top_end.select(
+            "board", pl.col("reason").alias("main_ending"), pl.col("share").alias("ending_share"),
+            pl.col("share_lo").alias("ending_share_lo"), pl.col("share_hi").alias("ending_share_hi"),
+            pl.col("board_games")), on="board", how="left")
+    economy_rounds = economy.per_round(con, runs, ["board"])
+    by_set = sets.win_rates(con, runs, ["board", "dominant"])
+    return Section("boards", "Boards", "Each board's rules and balance side by side: seat win "
+                   "rates and Ludii's balance (one minus the largest win-rate gap between "
+                   "seats; 1 = every seat wins equally often), the first player's win rate, "
+                   "game length, draws, the condition that ended most games, the economy per "
+                   "round and which sets win on which board. In a comparison run "
+                   "(`simulate --board A,B,C`) every board plays the same sets, agents and "
+                   "seeds.", [
         Chart("Seat win rate per board", charts.rate_bars(
             seat.with_columns((pl.col("board") + " seat " + pl.col("seat").cast(pl.String))
                               .alias("label")), "label", "win_rate", "seats",
             "Win rate per board and seat")),
         Table("boards", "Boards", board_rows),
+        Table("boards_side_by_side", "Boards side by side", side,
+              {"first_player_win_rate": "seat_games", "draw_rate": "games",
+               "ending_share": "board_games"}),
         Table("board_seats", "Per board and seat", seat, {"win_rate": "seats"}),
+        Table("board_endings", "Which condition ended the games, per board", ends,
+              {"share": "board_games"}),
+        Chart("Resource per round, by board", charts.lines(
+            economy_rounds, "round", ["income", "spend_buy", "unspent"],
+            "Economy per round and board", "resource", group="board")),
+        Table("board_economy", "Economy per round and board", economy_rounds),
+        Chart("Win rate by board and dominant set", charts.rate_bars(
+            by_set.with_columns((pl.col("board") + ": " + pl.col("dominant").fill_null("?"))
+                                .alias("label")), "label", "win_rate", "seats",
+            "Which sets win on which board")),
+        Table("board_sets", "Which sets win on which board", by_set, {"win_rate": "seats"}),
     ])
 
 

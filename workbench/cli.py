@@ -15,6 +15,10 @@ COMMANDS: dict[str, str] = {
     "report": "workbench.cmd_report",
     "compare": "workbench.cmd_compare",
     "demo": "workbench.cmd_demo",
+    "sweep": "workbench.cmd_sweep",
+    "tune": "workbench.cmd_tune",
+    "ablate": "workbench.cmd_ablate",
+    "skill": "workbench.cmd_skill",
 }
 """Sub-command name -> module defining `add_parser(subparsers)` and `run(args) -> int`."""
 

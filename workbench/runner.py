@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import duckdb
@@ -31,6 +31,7 @@ from engine.cards import Card
 from engine.play import derive_seed, play_game
 from engine.state import GameConfig
 from workbench.config import load_setup
+from workbench.variants import apply_change
 from workbench.store import BoardSource, PlayedGame, RunSpec, batch_tables, finish_run, \
     write_batch
 
@@ -70,6 +71,8 @@ def prepare(spec: RunSpec) -> Prepared:
     files: list[str] = []
     for name in spec.boards:
         setup = load_setup(spec.sets, name, spec.players or None)
+        for change in spec.changes:
+            setup = apply_change(setup, change)
         configs[name] = setup.config
         boards.append(BoardSource(setup.board, setup.files[-1], setup.content_hash))
         files += [f for f in setup.files if f not in files]
@@ -77,9 +80,13 @@ def prepare(spec: RunSpec) -> Prepared:
     digest = hashlib.sha256()
     for f in sorted(files):
         digest.update(Path(f).read_bytes())
+    for change in spec.changes:
+        digest.update(change.label().encode())
     params: dict[str, object] = {f.name: getattr(config, f.name) for f in fields(config)
                                  if f.init and f.name not in ("pool", "catalog", "board",
                                                               "players")}
+    if spec.changes:
+        params["changes"] = [asdict(c) for c in spec.changes]
     return Prepared(configs, tuple(boards), tuple(config.catalog.values()), config.pool, params,
                     tuple(files), digest.hexdigest()[:16])
 

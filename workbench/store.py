@@ -23,6 +23,7 @@ from engine.board import Board
 from engine.cards import Card, Keywords
 from engine.events import EVENT_COLUMNS
 from engine.record import GameRecord, PICK_COLUMNS, SNAPSHOT_COLUMNS
+from workbench.variants import Change
 
 SCHEMA_VERSION: Final = "1"
 GAME_ID_BASE: Final = 1_000_000_000
@@ -75,6 +76,14 @@ TABLES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
                *((c, _EVENT_TYPES.get(c, "INTEGER")) for c in EVENT_COLUMNS)),
     "snapshots": (("game_id", "BIGINT"), *((c, "INTEGER") for c in SNAPSHOT_COLUMNS)),
     "actions": (("game_id", "BIGINT"), ("seq", "INTEGER"), ("action", "VARCHAR")),
+    "sweeps": (
+        ("sweep_id", "BIGINT"), ("kind", "VARCHAR"), ("run_id", "BIGINT"), ("card", "VARCHAR"),
+        ("field", "VARCHAR"), ("value", "INTEGER"), ("variant", "VARCHAR"),
+    ),
+    "sweep_results": (
+        ("sweep_id", "BIGINT"), ("card", "VARCHAR"), ("quantity", "VARCHAR"),
+        ("estimate", "DOUBLE"), ("low", "DOUBLE"), ("high", "DOUBLE"), ("note", "VARCHAR"),
+    ),
 }
 """Every table's columns and DuckDB types, in docs/schema.md's order (tests compare the two)."""
 
@@ -103,6 +112,8 @@ class RunSpec:
     drafters: tuple[str, ...]
     seed: int
     label: str = ""
+    changes: tuple[Change, ...] = ()
+    """Applied to every board's setup after loading (variants: sweeps, tuning, ablation)."""
 
     def board_of(self, index: int) -> str:
         """Boards take turns, so each gets an even share of the games."""
@@ -165,8 +176,14 @@ def open_store(path: str | Path) -> duckdb.DuckDBPyConnection:
         con = duckdb.connect(str(path))
     except duckdb.Error as exc:
         raise StoreError(f"cannot open database {path} for writing: {exc}") from exc
-    if not con.execute("SELECT table_name FROM information_schema.tables").fetchall():
+    tables = {r[0] for r in con.execute(
+        "SELECT table_name FROM information_schema.tables").fetchall()}
+    if not tables:
         _create(con)
+    for name in ("sweeps", "sweep_results"):  # added later in version 1: older files gain them
+        if tables and name not in tables:
+            con.execute(f"CREATE TABLE {name} "
+                        f"({', '.join(f'{c} {ty}' for c, ty in TABLES[name])})")
     return con
 
 
@@ -324,13 +341,15 @@ def write_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]) -> 
 def load_run(con: duckdb.DuckDBPyConnection, run_id: int) -> tuple[RunSpec, str, str]:
     """The run's spec, status and engine version; StoreError if there is no such run."""
     rows = con.execute("SELECT sets, boards, games, players, agents, drafters, seed, label, "
-                       "status, engine_version FROM runs WHERE run_id = ?", [run_id]).fetchall()
+                       "status, engine_version, params FROM runs WHERE run_id = ?",
+                       [run_id]).fetchall()
     if not rows:
         known = [str(r[0]) for r in con.execute("SELECT run_id FROM runs ORDER BY 1").fetchall()]
         raise StoreError(f"no run {run_id} in this database; runs: {', '.join(known) or 'none'}")
-    sets, boards, games, players, agents, drafters, seed, label, status, version = rows[0]
+    sets, boards, games, players, agents, drafters, seed, label, status, version, params = rows[0]
+    changes = tuple(Change(**c) for c in json.loads(params or "{}").get("changes", []))
     spec = RunSpec(tuple(sets.split(",")), tuple(boards.split(",")), games, players,
-                   tuple(agents.split(",")), tuple(drafters.split(",")), seed, label)
+                   tuple(agents.split(",")), tuple(drafters.split(",")), seed, label, changes)
     return spec, status, version
 
 

@@ -1,0 +1,83 @@
+"""`workbench skill`: a card's metrics across agent strengths on the same seeds."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+from rich.console import Console
+
+from engine.agents.registry import make_agent
+from reports import design, html
+from reports.html import Chart, Section, Table
+from workbench.analysis.source import AnalysisError, open_db
+from workbench.cmd_simulate import UsageError
+from workbench.tables import ValidationError
+from workbench.skill import agent_variants, skill_table
+from workbench.store import StoreError
+from workbench.study import record_results, run_study
+from workbench.study_args import add_run_options, base_spec
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "skill", help="a card's metrics across agent strengths",
+        description="Play the setup once per agent spec (every seat that agent, drafting too), "
+        "all on the same seeds, and show the card's pick rate, buy rate, win rate when bought "
+        "and improvement when bought per agent, weakest first: a card whose improvement grows "
+        "with skill rewards it.")
+    parser.add_argument("--card", required=True, help="the card to study")
+    parser.add_argument("--agents", default="random,heuristic,search:budget=8",
+                        help="agent specs, weakest first (default: random,heuristic,"
+                        "search:budget=8)")
+    add_run_options(parser, agents=False)
+
+
+def study(args: argparse.Namespace, console: Console) -> pl.DataFrame:
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if len(agents) < 2:
+        raise UsageError("--agents needs at least two specs to compare")
+    for a in agents:
+        make_agent(a)
+    base = base_spec(args, agents[0])
+    st = run_study(args.db, base, "skill", args.card, "agents", agent_variants(agents),
+                   args.workers, console)
+    con = open_db(args.db)
+    try:
+        table = skill_table(con, st, args.card)
+    finally:
+        con.close()
+    record_results(args.db, st.sweep_id, [
+        (args.card, f"bought_gain@{r['agent']}", r["bought_gain"], r["bought_gain_lo"],
+         r["bought_gain_hi"], f"run {r['run_id']}") for r in table.iter_rows(named=True)])
+    panels = design.CARD_PANELS
+    html.write(Path(args.out), f"Skill sensitivity of {args.card}", [
+        ("study", f"{st.sweep_id} in {args.db}, runs {', '.join(map(str, st.run_ids))}, "
+                  f"seed {base.seed} for every agent")], [
+        Section("skill", f"{args.card} across agents", "The card's metrics when every seat is "
+                "played by the same agent, weakest first, on the same seeds.", [
+                    Chart("Metrics per agent", design.category_bars(
+                        table, "agent", panels, f"{args.card} per agent")),
+                    Table("skill", "Per agent", table, design.CARD_RATES,
+                          ["agent", "run_id", "seen", "pick_rate", "in_store", "buy_rate",
+                           "bought", "wr_bought", "wr_never_bought", "bought_gain"])])])
+    return table
+
+
+def run(args: argparse.Namespace) -> int:
+    console, err = Console(), Console(stderr=True)
+    try:
+        table = study(args, err)
+    except (UsageError, StoreError, LookupError, ValueError, ValidationError,
+            AnalysisError) as exc:
+        err.print(f"workbench skill: error: {exc}", markup=False, highlight=False)
+        return 2
+    for r in table.iter_rows(named=True):
+        gain = r["bought_gain"]
+        console.print(f"{r['agent']}: buy rate {r['buy_rate'] or 0:.1%}, improvement when "
+                      f"bought {'n/a' if gain is None else f'{gain:+.1%}'}", markup=False,
+                      highlight=False)
+    console.print(str(Path(args.out) / "index.html"), markup=False, highlight=False)
+    return 0

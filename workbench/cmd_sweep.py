@@ -1,0 +1,91 @@
+"""`workbench sweep`: one card field or board setting over given values on shared seeds; the
+card's metrics against the value with bands, and its fair value, into the database and a report.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from reports import design, html
+from workbench.analysis.source import AnalysisError, open_db
+from workbench.cmd_simulate import UsageError
+from workbench.tables import ValidationError
+from workbench.store import StoreError
+from workbench.study import record_results, run_study
+from workbench.study_args import add_run_options, base_spec, int_list
+from workbench.sweep import SweepResult, analyse, board_variants, card_variants, result_rows
+from workbench.variants import BOARD_SETTINGS, CARD_FIELDS
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "sweep", help="vary one card field or board setting; fair value",
+        description="Play one run per value of a card field (or board setting), every run on "
+        "the same seeds, and chart the card's pick rate, buy rate, win rate when bought and "
+        "improvement when bought against the value, with the fair value: where the "
+        "improvement when bought crosses --target (a board setting: where the first player's "
+        "advantage does). Runs, grouping and estimates go into --db (tables sweeps, "
+        "sweep_results).")
+    parser.add_argument("--card", help="the card to vary")
+    parser.add_argument("--field", choices=CARD_FIELDS, help="its field")
+    parser.add_argument("--board-setting", choices=BOARD_SETTINGS, help="or a board setting")
+    parser.add_argument("--values", required=True, help="values, comma-separated (none = empty)")
+    parser.add_argument("--target", type=float, default=0.0,
+                        help="the improvement counted as fair (default: 0)")
+    parser.add_argument("--independent", action="store_true",
+                        help="give every value its own seed (to measure what pairing saves)")
+    add_run_options(parser)
+
+
+def sweep(args: argparse.Namespace, console: Console) -> SweepResult:
+    """Run and analyse the sweep the arguments describe, record it and write the report."""
+    if bool(args.board_setting) == bool(args.card or args.field):
+        raise UsageError("give --card and --field, or --board-setting")
+    if args.card and not args.field:
+        raise UsageError("--card needs --field")
+    values = int_list(args.values)
+    base = base_spec(args)
+    if args.card:
+        variants = card_variants(args.card, args.field, values)
+        card, field = args.card, args.field
+    else:
+        if None in values:
+            raise UsageError("a board setting needs numbers, not none")
+        variants = board_variants(args.board_setting, [v for v in values if v is not None])
+        card, field = "", args.board_setting
+    study = run_study(args.db, base, "sweep", card, field, variants, args.workers, console,
+                      independent=args.independent)
+    con = open_db(args.db)
+    try:
+        res = analyse(con, study, base.games, args.target, not args.independent)
+    finally:
+        con.close()
+    record_results(args.db, study.sweep_id, result_rows(res))
+    what = f"{card}.{field}" if card else f"board {field}"
+    html.write(Path(args.out), f"Sweep {study.sweep_id}: {what}",
+               [("sweep", f"{study.sweep_id} in {args.db}, runs "
+                          f"{', '.join(map(str, study.run_ids))}"),
+                ("seeds", "independent per value" if args.independent else
+                 f"shared: seed {base.seed} for every value (paired)")],
+               [design.sweep_section("sweep", f"Sweep of {what}", res.metrics, res.fair,
+                                     args.target, card)])
+    return res
+
+
+def run(args: argparse.Namespace) -> int:
+    console, err = Console(), Console(stderr=True)
+    try:
+        res = sweep(args, err)
+    except (UsageError, StoreError, LookupError, ValueError, ValidationError,
+            AnalysisError) as exc:
+        err.print(f"workbench sweep: error: {exc}", markup=False, highlight=False)
+        return 2
+    f = res.fair
+    console.print(f"fair value: {'none' if f.estimate is None else f'{f.estimate:.2f}'} "
+                  f"({f.note})", markup=False, highlight=False)
+    console.print(str(Path(args.out) / "index.html"), markup=False, highlight=False)
+    return 0

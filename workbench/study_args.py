@@ -1,0 +1,56 @@
+"""Options shared by the study commands (sweep, tune, ablate, skill): what the base run plays
+and where results go; checked like `workbench simulate` checks them."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from workbench.cmd_simulate import DEFAULT_DB, new_spec
+from workbench.store import RunSpec
+
+DEFAULT_GAMES = 400
+
+
+def add_run_options(parser: Any, agents: bool = True) -> None:
+    """--db, --sets, --board, --games, --agents, --drafters, --seed, --workers, --out."""
+    parser.add_argument("--db", default=DEFAULT_DB, help=f"DuckDB file (default: {DEFAULT_DB})")
+    parser.add_argument("--sets", help="card sets, comma-separated (default: the shipped pair)")
+    parser.add_argument("--board", help="board (default: kings-crossing)")
+    parser.add_argument("--games", type=int, default=DEFAULT_GAMES,
+                        help=f"games per variant (default: {DEFAULT_GAMES})")
+    if agents:
+        parser.add_argument("--agents", default="heuristic",
+                            help="agent spec(s), as for simulate (default: heuristic)")
+        parser.add_argument("--drafters", help="drafter spec(s) (default: the agents)")
+    parser.add_argument("--seed", type=int, default=1, help="seed shared by every variant")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="worker processes (default: all cores)")
+    parser.add_argument("--out", required=True, help="report folder")
+
+
+def base_spec(args: argparse.Namespace, agents: str | None = None) -> RunSpec:
+    """The base run the arguments describe (raises UsageError, LookupError, ValueError...)."""
+    ns = argparse.Namespace(sets=args.sets, board=args.board, games=args.games, players=None,
+                            agents=agents or args.agents, drafters=getattr(args, "drafters", None),
+                            seed=args.seed, label=None)
+    spec, _ = new_spec(ns)
+    return spec
+
+
+def int_list(text: str) -> list[int | None]:
+    """`1,2,3` or `none,1,2` -> values; ValueError names the bad entry."""
+    out: list[int | None] = []
+    for part in text.split(","):
+        part = part.strip()
+        if part.casefold() == "none":
+            out.append(None)
+            continue
+        try:
+            out.append(int(part))
+        except ValueError:
+            raise ValueError(f"{part!r} in {text!r} is not a whole number") from None
+    if len(out) < 2:
+        raise ValueError(f"give at least two values, not {text!r}")
+    return out
