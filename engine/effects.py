@@ -98,18 +98,23 @@ def resolve(state: GameState, player: int, source: int, effects: Sequence[Effect
     if spec is not None and not chosen_ok:
         state.emit("fizzle", player, source, chosen if 0 <= chosen < PLAYER_TARGET else -1)
     for e in effects:
-        t = e.target
-        if t.is_chosen:
-            if not chosen_ok:
-                continue
-            targets = [chosen]
-        elif t.each:
-            targets = candidates(state, player, source, t, targeting=False)
-        elif t.kind is TargetKind.SELF:
-            targets = [source] if source in state.perms else []
-        else:
-            targets = []
-        VERBS[e.verb](state, player, source, e, targets)
+        if e.target.is_chosen and not chosen_ok:
+            continue
+        VERBS[e.verb](state, player, source, e, effect_targets(state, player, source, e, chosen))
+
+
+def effect_targets(state: GameState, player: int, source: int, e: Effect,
+                   chosen: int) -> list[int]:
+    """What one effect acts on: the chosen target, every match of `each`, the source itself,
+    or nothing (the acting player's own verbs: draw, gain, ...)."""
+    t = e.target
+    if t.is_chosen:
+        return [chosen] if chosen >= 0 else []
+    if t.each:
+        return candidates(state, player, source, t, targeting=False)
+    if t.kind is TargetKind.SELF:
+        return [source] if source in state.perms else []
+    return []
 
 
 Verb = Callable[[GameState, int, int, Effect, list[int]], None]
