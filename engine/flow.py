@@ -262,6 +262,12 @@ RESOLVERS = {"card": _resolve_card, "free": _resolve_free, "convert": _resolve_c
 
 # --- the turn (R4) ---------------------------------------------------------------------------
 
+def set_phase(state: GameState, phase: str) -> None:
+    """Enter a step of the turn (R4), with its event."""
+    state.phase = phase
+    state.emit("phase", state.active, detail=phase)
+
+
 def start_turn(state: GameState) -> None:
     """R21.4 untap; R4.1 refill an empty deck; R4.2 draw up to 3."""
     seat = state.active
@@ -269,7 +275,7 @@ def start_turn(state: GameState) -> None:
     state.actions_this_turn = 0
     pl = state.players[seat]
     pl.bought = False
-    state.phase = "start"
+    set_phase(state, "start")
     state.emit("turn", seat, amount=state.turn)
     for p in state.perms.values():
         if p.controller == seat:
@@ -278,7 +284,7 @@ def start_turn(state: GameState) -> None:
     if not pl.deck and pl.discard:
         shuffle_discard_into_deck(state, seat)
     draw(state, seat, HAND_TARGET - len(pl.hand))
-    state.phase = "upkeep"
+    set_phase(state, "upkeep")
 
 
 def upkeep(state: GameState) -> None:
@@ -305,7 +311,7 @@ def upkeep(state: GameState) -> None:
     check_victory(state)
     for cid in sorted(p.cid for p in state.perms.values() if p.controller == seat):
         queue_triggers(state, cid, "upkeep", seat)
-    state.phase = "upkeep_pay"
+    set_phase(state, "upkeep_pay")
 
 
 def queue_upkeep(state: GameState) -> None:
@@ -316,7 +322,7 @@ def queue_upkeep(state: GameState) -> None:
         up = state.cards[cid].upkeep or 0
         if p.controller == seat and state.cards[cid].type is CardType.UNIT and up > 0:
             state.pending.append(Pending("upkeep", seat, cid, up))
-    state.phase = "main"
+    set_phase(state, "main")
 
 
 def pay_upkeep(state: GameState, cid: int, paid: bool) -> None:
@@ -343,8 +349,7 @@ def end_action_phase(state: GameState) -> None:
         if p.controller == state.active:
             p.tapped = True
     state.activated = -1
-    state.phase = "buy"
-    state.emit("phase", state.active, detail="buy")
+    set_phase(state, "buy")
 
 
 def end_turn(state: GameState) -> None:

@@ -136,7 +136,7 @@ class Game:
             elif s.phase == "main":
                 flow.end_action_phase(s)
             elif s.phase == "buy":
-                s.phase = "discard"
+                flow.set_phase(s, "discard")
         elif k == A.PLAY:
             self._play(a)
         elif k == A.FREE:
@@ -168,7 +168,7 @@ class Game:
             pl.discard.append(a.card)
             pl.bought = True
             s.emit("buy", s.active, a.card, amount=s.cards[a.card].buy or 0)
-            s.phase = "discard"
+            flow.set_phase(s, "discard")
         elif k == A.DISCARD:
             discard_from_hand(s, s.active, a.card, "end of turn")
         elif k == A.END:
