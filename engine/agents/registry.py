@@ -11,6 +11,7 @@ from typing import Protocol
 import random
 
 from engine.actions import Action
+from engine.agents.explorer import ExplorerAgent
 from engine.agents.random_agent import RandomAgent
 from engine.game import Game
 
@@ -43,13 +44,18 @@ FACTORIES: dict[str, Factory] = {
     # agents (they draft with the heuristic drafter when used as drafters)
     "heuristic": _heuristic,
     "search": _search,
+    "explorer": ExplorerAgent.from_params,  # the heuristic agent with random buys
     # drafters (they play the match as the heuristic agent when used as agents)
     "ratings": _ratings,
 }
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """`search:budget=200,depth=3` -> ("search", {"budget": "200", "depth": "3"})."""
+    """`search:budget=200+horizon=1` -> ("search", {"budget": "200", "horizon": "1"}).
+
+    Parameters are joined by `+` (or `;`): a comma already separates the seats on the
+    command line (`--agents heuristic,search:budget=200`).
+    """
     name, _, rest = spec.strip().partition(":")
     params: dict[str, str] = {}
     for part in filter(None, rest.split(";") if ";" in rest else rest.split("+")):
