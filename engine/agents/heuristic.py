@@ -156,6 +156,8 @@ class View:
         self._income: int | None = None
         self._goal_dist: dict[int, int] = {}
         self._plan: tuple[int, float] | None = None
+        self._upkeep: int | None = None
+        self._pool_avg: float | None = None
         self.staff = -1
         self.staff_base = -1
         cards = s.cards
@@ -582,9 +584,11 @@ def _income(v: View) -> int:
 
 
 def _upkeep_load(v: View) -> int:
-    s = v.s
-    return sum(s.cards[p.cid].upkeep or 0 for p in v.mine
-               if s.cards[p.cid].type is CardType.UNIT)
+    if v._upkeep is None:
+        cards = v.s.cards
+        v._upkeep = sum(cards[p.cid].upkeep or 0 for p in v.mine
+                        if cards[p.cid].type is CardType.UNIT)
+    return v._upkeep
 
 
 def buy_value(card: Card, kind: VictoryKind, deck_units_upkeep: int, income: int) -> float:
@@ -650,8 +654,9 @@ def _end_discard_score(v: View, a: Action) -> float:
     pool = pl.deck or pl.discard
     if not pool:
         return -1.0
-    avg = sum(card_value(s.cards[c]) for c in pool) / len(pool)
-    return avg - _keep_value(v, a.card) - 0.5
+    if v._pool_avg is None:
+        v._pool_avg = sum(card_value(s.cards[c]) for c in pool) / len(pool)
+    return v._pool_avg - _keep_value(v, a.card) - 0.5
 
 
 # --- the action phase --------------------------------------------------------------------------
