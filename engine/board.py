@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from engine.cards import FreeAction
+
 
 class Terrain(str, Enum):
     """Field types (R9.3, R9.5, R9.6)."""
@@ -48,12 +50,15 @@ TYRANT = -2
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    """One field: terrain, the seat whose deploy zone it is (R21.8), capture area, income."""
+    """One field: terrain, the seat whose deploy zone it is (R21.8), capture area, income, and
+    the free actions it grants a unit standing on it (R9.3), named on the map by `mark`."""
 
     terrain: Terrain = Terrain.PLAIN
     deploy: int | None = None
     area: str | None = None
     income: int = 0
+    mark: str | None = None
+    actions: tuple[FreeAction, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.actions import PLAYER_TARGET
-from engine.cards import CardType, Effect, Side, Target, TargetKind
+from engine.cards import CardType, Effect, FreeAction, Side, Target, TargetKind
 from engine.permanents import (available, deal_damage, destroy, is_veiled, protected_from,
                                put_onto_board)
 from engine.push import push
@@ -18,6 +18,19 @@ from engine.state import GameState, Pending, Perm
 from engine.zones import draw, gain, lose
 
 STATE_MARKERS = ("paralysis", "poison", "panic", "rage", "protection")
+
+FIELD_ACTION = 100
+"""Free-action indices from here on are the actions the unit's field grants (R9.3)."""
+
+
+def free_action_of(state: GameState, source: int, index: int, field_: int = -1) -> FreeAction:
+    """Free action `index` of permanent `source`: its card's own, or from FIELD_ACTION on, one
+    its field grants (`field_`, default the field it stands on now)."""
+    if index < FIELD_ACTION:
+        return state.cards[source].free_actions[index]
+    if field_ < 0:
+        field_ = state.perm_field(state.perms[source])
+    return state.config.board.fields[field_].actions[index - FIELD_ACTION]
 
 
 def chosen_spec(effects: Sequence[Effect]) -> Target | None:

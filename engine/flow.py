@@ -13,7 +13,7 @@ from engine.behaviours import run_behaviour
 from engine.board import VictoryKind
 from engine.cards import CardType
 from engine.combat import combat
-from engine.effects import candidates, chosen_spec, resolve
+from engine.effects import candidates, chosen_spec, free_action_of, resolve
 from engine.permanents import (attach, available, can_take_rider, destroy, drop, is_defeated,
                                max_range, place, profile, put_onto_board, relocate)
 from engine.state import GameState, Pending, Perm, StackItem
@@ -153,7 +153,7 @@ def _card_to_discard(state: GameState, cid: int) -> None:
 
 
 def _resolve_free(state: GameState, item: StackItem) -> None:
-    fa = state.cards[item.source].free_actions[item.index]
+    fa = free_action_of(state, item.source, item.index, item.field)
     resolve(state, item.player, item.source, fa.effects, item.target)
 
 

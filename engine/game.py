@@ -13,6 +13,7 @@ from engine.board import TYRANT
 from engine.legal import current_player, fast_actions, legal_actions
 from engine.observation import Observation, observe
 from engine.record import GameRecord
+from engine.effects import free_action_of
 from engine.permanents import destroy
 from engine.state import GameConfig, GameState, Pending, Perm, StackItem
 from engine.zones import discard_from_hand, pay
@@ -205,9 +206,10 @@ class Game:
         """R6.7: pay the cost (resource, discards, sacrifice), then the action is announced."""
         s = self.state
         seat = current_player(s)
-        fa = s.cards[a.card].free_actions[a.index]
+        where = s.perm_field(s.perms[a.card])
+        fa = free_action_of(s, a.card, a.index, where)
         pay(s, seat, fa.cost.resource, "free action")
-        item = StackItem("free", seat, a.card, a.index, a.target)
+        item = StackItem("free", seat, a.card, a.index, a.target, where)
         if fa.cost.discard:
             s.pending.append(Pending("discard", seat, a.card, fa.cost.discard))
         if fa.cost.sacrifice and a.card in s.perms:

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from engine import actions as A
 from engine.actions import Action
 from engine.behaviours import attackable, destinations
-from engine.cards import CardType, Effect
-from engine.effects import candidates, chosen_spec
+from engine.cards import CardType, Effect, FreeAction
+from engine.effects import FIELD_ACTION, candidates, chosen_spec
 from engine.permanents import available, can_take_rider, max_range, movement, profile
 from engine.state import GameState, Perm
 
@@ -90,18 +90,30 @@ def fast_actions(state: GameState, seat: int) -> list[Action]:
         card = state.cards[c]
         if card.type is CardType.SPELL and card.play is not None and card.play <= pl.resource:
             out.extend(_with_targets(state, seat, c, Action(A.PLAY, c), card.effects))
+    fields = state.config.board.fields
     for p in state.perms.values():
         if p.controller != seat:
             continue
         card = state.cards[p.cid]
-        if not card.free_actions or (card.type is CardType.POTION and p.under < 0):
-            continue
-        for i, fa in enumerate(card.free_actions):
-            if fa.cost.resource <= pl.resource and fa.cost.discard <= len(pl.hand):
-                out.extend(_with_targets(state, seat, p.cid, Action(A.FREE, p.cid, index=i),
-                                         fa.effects))
+        granted = fields[p.field].actions if p.field >= 0 and card.type is CardType.UNIT else ()
+        if card.free_actions and (card.type is not CardType.POTION or p.under >= 0):
+            out.extend(_free(state, seat, p.cid, card.free_actions, 0))
+        if granted:
+            out.extend(_free(state, seat, p.cid, granted, FIELD_ACTION))
     if len(pl.hand) >= 2:
         out.append(Action(A.CONVERT))
+    return out
+
+
+def _free(state: GameState, seat: int, source: int, options: Sequence[FreeAction],
+          first: int) -> list[Action]:
+    """The payable free actions among `options`, numbered from `first` (R6.7, R9.3)."""
+    pl = state.players[seat]
+    out: list[Action] = []
+    for i, fa in enumerate(options, first):
+        if fa.cost.resource <= pl.resource and fa.cost.discard <= len(pl.hand):
+            out.extend(_with_targets(state, seat, source, Action(A.FREE, source, index=i),
+                                     fa.effects))
     return out
 
 

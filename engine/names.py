@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from engine import actions as A
 from engine.actions import Action
 from engine.cards import Effect
+from engine.effects import free_action_of
 from engine.game import Game
 from engine.legal import current_player
 from engine.picture import field_text, seat_name
@@ -55,7 +56,7 @@ def describe(game: Game, action: Action) -> str:
         effects = s.cards[action.card].full_actions[action.index]
         return f"{card}: full action ({_effects(effects)})" + _target(s, action.target)
     if k == A.FREE:
-        fa = s.cards[action.card].free_actions[action.index]
+        fa = free_action_of(s, action.card, action.index)
         price = [f"pay {fa.cost.resource}"] if fa.cost.resource else []
         price += [f"discard {fa.cost.discard}"] if fa.cost.discard else []
         price += ["sacrifice it"] if fa.cost.sacrifice else []

@@ -27,7 +27,9 @@ from engine.cards import (
     Card,
     CardSet,
     CardType,
+    Cost,
     Effect,
+    FreeAction,
     Keywords,
     Modifiers,
     Side,
@@ -369,8 +371,36 @@ def test_empty_map(tmp_path: Path) -> None:
 
 
 def test_unknown_field_code(tmp_path: Path) -> None:
-    assert board_problems(tmp_path, [[".1", ".x"], [".2", "."]]) == [
-        "sheet 'map', row 1, column B: '.x': unknown field code 'x' (known: . ~ ^ # 1-4 A-Z $)"]
+    assert board_problems(tmp_path, [[".1", ".!"], [".2", "."]]) == [
+        "sheet 'map', row 1, column B: '.!': unknown field code '!' "
+        "(known: . ~ ^ # 1-4 A-Z a-z $)"]
+
+
+def test_R9_3_field_action_mark_without_its_scenario_text(tmp_path: Path) -> None:
+    marked = [MAP[0], ["^A", ".$$s", "#"], MAP[2]]
+    assert board_problems(tmp_path, marked) == [
+        "sheet 'map': the map marks fields with 's' but the scenario has no "
+        "'field action s' (R9.3)"]
+
+
+def test_R9_3_field_action_with_a_bad_text_names_its_row(tmp_path: Path) -> None:
+    scenario = [*SCENARIO, ["Feldaktion s", "pay 1: heel 2"]]
+    problems = board_problems(tmp_path, [MAP[0], ["^As", ".$$", "#"], MAP[2]], scenario)
+    assert len(problems) == 1
+    assert problems[0].startswith(f"sheet 'scenario', row {len(scenario)}, column value (B): "
+                                  "'pay 1: heel 2': unknown verb 'heel'")
+
+
+def test_R9_3_field_actions_load_onto_their_fields(tmp_path: Path) -> None:
+    scenario = [*SCENARIO, ["field action s", "pay 1: heal 2"]]
+    marked = [MAP[0], ["^As", ".$$s", "#"], MAP[2]]
+    path = write_xlsx(tmp_path / "b.xlsx", {"map": marked, "scenario": scenario,
+                                            "placements": PLACEMENTS})
+    board = load_board(path, CATALOG)
+    heal = (FreeAction(Cost(resource=1), (Effect("heal", 2, Target(TargetKind.SELF)),)),)
+    assert [(i, f.mark, f.actions) for i, f in enumerate(board.fields) if f.mark] == [
+        (3, "s", heal), (4, "s", heal)]
+    assert board.fields[4].income == 2 and board.fields[3].area == "A"
 
 
 def test_seat_without_deploy_zone(tmp_path: Path) -> None:

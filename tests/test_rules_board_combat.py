@@ -6,6 +6,8 @@ Maps: '.' plain, '~' deep water, '^' high ground, a digit a seat's deploy field 
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engine.permanents import damage_at, life, max_range, profile
@@ -68,6 +70,22 @@ def test_R9_3_R18_2_field_income_counts_for_units_standing_there():
     pos.put(SOLDIER, 0, 2, 0)
     g = pos.game(phase="start", advance=True)
     assert g.state.players[0].resource == 1 + 1 + 2
+
+
+def test_R9_3_a_field_grants_its_free_action_to_the_unit_standing_on_it():
+    heal = FreeAction(Cost(resource=1), (eff("heal", 2, tgt("self")),))
+    plain = board("0 . 1")
+    shrine = dataclasses.replace(plain.fields[1], mark="s", actions=(heal,))
+    b = dataclasses.replace(plain, fields=(plain.fields[0], shrine, plain.fields[2]))
+    pos = Position(b, [SOLDIER]).resource(0, 1)
+    on = pos.put(SOLDIER, 0, 1, 0, damage=2)
+    off = pos.put(SOLDIER, 0, 0, 0, damage=2)
+    g = pos.game()
+    frees = [t for t in legal(g) if t.startswith("free")]
+    assert frees == [f"free c{on} #100"], "only the unit on the marked field, numbered from 100"
+    act(g, "free", on, index=100)
+    assert pos.perm(on).damage == 0 and pos.perm(off).damage == 2
+    assert g.state.players[0].resource == 0
 
 
 def test_R9_4_moves_end_only_on_free_fields():

@@ -18,11 +18,8 @@ from engine.board import (
     Victory,
     VictoryKind,
 )
-from engine.cards import PERMANENT_TYPES, CardSet, CardType
-from engine.language import (
-    nearest,
-    norm,
-)
+from engine.cards import PERMANENT_TYPES, CardSet, CardType, FreeAction
+from engine.language import nearest, norm, parse_free_actions
 from workbench.sheets import (
     SPREADSHEET_SUFFIXES,
     WORKBOOK_SUFFIXES,
@@ -69,7 +66,8 @@ MAX_SEATS = 4
 
 
 def parse_field(text: str) -> Field:
-    """A map cell: terrain code or word, then marks: seat 1-4, area A-Z, `$` income."""
+    """A map cell: terrain code or word, then marks: seat 1-4, area A-Z, `$` income, a-z the
+    field action of that letter (its text comes from the scenario)."""
     if text[0] in _TERRAIN_CODES:
         terrain, marks = _TERRAIN_CODES[text[0]], text[1:]
     else:
@@ -86,6 +84,7 @@ def parse_field(text: str) -> Field:
                              f"word{hint}")
     deploy: int | None = None
     area: str | None = None
+    action: str | None = None
     income = 0
     for mark in marks:
         if mark in "1234" and deploy is None:
@@ -94,11 +93,15 @@ def parse_field(text: str) -> Field:
             area = mark
         elif mark == "$":
             income += 1
-        elif mark in "1234" or "A" <= mark <= "Z":
-            raise ValueError(f"two {'deploy seats' if mark.isdigit() else 'areas'} in one field")
+        elif "a" <= mark <= "z" and action is None:
+            action = mark
+        elif mark in "1234" or "A" <= mark <= "Z" or "a" <= mark <= "z":
+            what = "deploy seats" if mark.isdigit() else "areas" if mark.isupper() else \
+                "field actions"
+            raise ValueError(f"two {what} in one field")
         else:
-            raise ValueError(f"unknown field code {mark!r} (known: . ~ ^ # 1-4 A-Z $)")
-    return Field(terrain, deploy, area, income)
+            raise ValueError(f"unknown field code {mark!r} (known: . ~ ^ # 1-4 A-Z a-z $)")
+    return Field(terrain, deploy, area, income, action)
 
 
 @dataclass
@@ -212,6 +215,30 @@ class _Scenario:
     rows: dict[str, Problem] | None  # None: no scenario sheet at all
 
 
+_FIELD_ACTION_KEY = re.compile(r"^(?:fieldaction|feldaktion)([a-z])$")
+
+
+def _field_action_key(text: str) -> str | None:
+    """`field action a` (German `Feldaktion a`): the free actions of map mark `a` (R9.3)."""
+    found = _FIELD_ACTION_KEY.match(header_key(text))
+    return f"field action {found.group(1)}" if found else None
+
+
+def _with_field_actions(board_map: _Map, settings: _Settings, file: str, sheet: str | None,
+                        problems: list[Problem]) -> tuple[Field, ...]:
+    """Give every marked field the free actions its letter names in the scenario."""
+    actions: dict[str, tuple[FreeAction, ...]] = {}
+    for mark in sorted({f.mark for f in board_map.fields if f.mark}):
+        key = f"field action {mark}"
+        if key not in settings.scenario.values:
+            problems.append(Problem(file, sheet, message=f"the map marks fields with {mark!r} "
+                                    f"but the scenario has no {key!r} (R9.3)"))
+            continue
+        actions[mark] = settings.get(key, parse_free_actions, ())
+    return tuple(replace(f, actions=actions.get(f.mark, ())) if f.mark else f
+                 for f in board_map.fields)
+
+
 def _read_scenario(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]],
                    problems: list[Problem]) -> _Scenario:
     """`key | value` rows; an optional `key | value` header row is skipped."""
@@ -228,7 +255,7 @@ def _read_scenario(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]
         if key_text is None:
             problems.append(replace(loc, message="value without a key in column A"))
             continue
-        key = _KEYS.get(header_key(key_text))
+        key = _KEYS.get(header_key(key_text)) or _field_action_key(key_text)
         if key is None:
             problems.append(replace(loc, column="key (A)", value=key_text,
                                     message="unknown scenario key" + hint(key_text, _KEYS)))
@@ -418,7 +445,8 @@ def read_board(path: Path) -> Parsed[Board]:
         name=settings.get("name", str, board_base(path).name),
         width=board_map.width if board_map else 0,
         height=board_map.height if board_map else 0,
-        fields=board_map.fields if board_map else (),
+        fields=_with_field_actions(board_map, settings, *parts["map"][:2], problems)
+        if board_map else (),
         victory=victory,
         players=players,
         teams=settings.get("teams", lambda t: _teams(t, players), ()),
