@@ -37,7 +37,7 @@ from engine.cards import (
     TargetKind,
     Trigger,
 )
-from workbench.boards import load_board, parse_field
+from workbench.boards import field_code, load_board, parse_field
 from workbench.loader import CONTENT_DIR, find_board, find_cardset, load_cardsets
 from workbench.tables import ValidationError, cell_int
 
@@ -483,3 +483,8 @@ def test_find_shipped_content_by_name_or_path(tmp_path: Path) -> None:
     boards = sorted((CONTENT_DIR / "boards").glob("*.xlsx"))
     if boards:
         assert find_board(boards[0].stem) == boards[0]
+
+
+@pytest.mark.parametrize("code", [".", "~2", "^1A$$", "#", ".B$s", "^4Zz"])
+def test_field_code_writes_back_what_parse_field_reads(code: str) -> None:
+    assert field_code(parse_field(code)) == code

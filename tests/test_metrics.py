@@ -218,9 +218,9 @@ def test_clear_errors(tmp_path: Path) -> None:
     newer = tmp_path / "newer.duckdb"
     c = duckdb.connect(str(newer))
     c.execute("CREATE TABLE schema_info (key VARCHAR, value VARCHAR)")
-    c.execute("INSERT INTO schema_info VALUES ('schema_version', '2')")
+    c.execute("INSERT INTO schema_info VALUES ('schema_version', '99')")
     c.close()
-    with pytest.raises(AnalysisError, match="schema version '2'"):
+    with pytest.raises(AnalysisError, match="schema version '99'"):
         open_db(newer)
     text = tmp_path / "text.duckdb"
     text.write_text("not a database")

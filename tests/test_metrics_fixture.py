@@ -65,12 +65,13 @@ def _run(con: duckdb.DuckDBPyConnection, run: int, cards: list[tuple[object, ...
                 "now(), now())", [run, f"run {run}"])
     for name, set_, type_, buy, play, upkeep, life, move, attack, range_ in cards:
         con.execute("INSERT INTO run_cards VALUES (?, ?, ?, ?, true, 1, ?, ?, ?, ?, ?, ?, ?, 0, "
-                    "NULL, '', '')",
+                    "NULL, '', '', '', '', '', '', '')",
                     [run, name, set_, type_, buy, play, upkeep, life, move, attack, range_])
     con.execute("INSERT INTO run_cards VALUES (?, 'coin', 'starter', 'spell', false, 5, NULL, 0, "
-                "NULL, NULL, NULL, NULL, NULL, 0, NULL, '', 'gain 1')", [run])
+                "NULL, NULL, NULL, NULL, NULL, 0, NULL, '', 'gain 1', '', '', '', '', "
+                "'gain 1')", [run])
     con.execute("INSERT INTO run_boards VALUES (?, 0, 'plain', 'plain.csv', 'h', 2, 4, 4, "
-                "'capture', 5, '', 0, 2, 1, 5, 'none', 0, 'coin x 5', '', '')", [run])
+                "'capture', 5, '', 0, 2, 1, 5, 'none', 0, 'coin x 5', '', '', '{}')", [run])
     for index, winners, reason, rounds in GAMES:
         gid = run * G + index
         con.execute("INSERT INTO games VALUES (?, ?, ?, 'plain', ?, 2, 0, 0, ?, ?, ?, ?, false, "

@@ -104,6 +104,13 @@ def parse_field(text: str) -> Field:
     return Field(terrain, deploy, area, income, action)
 
 
+def field_code(f: Field) -> str:
+    """A field as the map writes it (the inverse of `parse_field`): `^1A$s`."""
+    terrain = next(code for code, t in _TERRAIN_CODES.items() if t is f.terrain)
+    seat = "" if f.deploy is None else str(f.deploy + 1)
+    return terrain + seat + (f.area or "") + "$" * f.income + (f.mark or "")
+
+
 @dataclass
 class _Map:
     width: int

@@ -20,12 +20,14 @@ import duckdb
 import pyarrow as pa
 
 from engine.board import Board
-from engine.cards import Card, Keywords
+from engine.cards import Card
+from engine.wording import card_behaviour, render_free_actions
 from engine.events import EVENT_COLUMNS
 from engine.record import GameRecord, PICK_COLUMNS, SNAPSHOT_COLUMNS
+from workbench.boards import field_code
 from workbench.variants import Change
 
-SCHEMA_VERSION: Final = "1"
+SCHEMA_VERSION: Final = "2"
 GAME_ID_BASE: Final = 1_000_000_000
 """game_id = run_id * GAME_ID_BASE + game_index: unique in a file, independent of play order."""
 
@@ -47,7 +49,9 @@ TABLES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("in_pool", "BOOLEAN"), ("copies", "INTEGER"), ("buy", "INTEGER"), ("play", "INTEGER"),
         ("upkeep", "INTEGER"), ("life", "INTEGER"), ("move", "INTEGER"), ("attack", "INTEGER"),
         ("range", "INTEGER"), ("armor", "INTEGER"), ("durability", "INTEGER"),
-        ("keywords", "VARCHAR"), ("text", "VARCHAR"),
+        ("keywords", "VARCHAR"), ("effect", "VARCHAR"), ("trigger", "VARCHAR"),
+        ("free_action", "VARCHAR"), ("full_action", "VARCHAR"), ("modifiers", "VARCHAR"),
+        ("text", "VARCHAR"),
     ),
     "run_boards": (
         ("run_id", "BIGINT"), ("board_index", "INTEGER"), ("board", "VARCHAR"),
@@ -56,7 +60,7 @@ TABLES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("victory_target", "INTEGER"), ("victory_card", "VARCHAR"), ("tyrant_goal", "INTEGER"),
         ("income", "INTEGER"), ("unit_income", "INTEGER"), ("round_limit", "INTEGER"),
         ("tie_break", "VARCHAR"), ("starting_hand", "INTEGER"), ("start_cards", "VARCHAR"),
-        ("placements", "VARCHAR"), ("map", "VARCHAR"),
+        ("placements", "VARCHAR"), ("map", "VARCHAR"), ("field_actions", "VARCHAR"),
     ),
     "games": (
         ("game_id", "BIGINT PRIMARY KEY"), ("run_id", "BIGINT"), ("game_index", "INTEGER"),
@@ -239,56 +243,36 @@ def create_run(con: duckdb.DuckDBPyConnection, spec: RunSpec, boards: Sequence[B
                  ",".join(spec.boards), ",".join(spec.agents), ",".join(spec.drafters),
                  json.dumps(params, sort_keys=True), json.dumps(list(files)), content_hash,
                  engine_version(), backend, workers, _utcnow()])
-    con.executemany(f"INSERT INTO run_cards VALUES ({', '.join('?' * 17)})",
+    con.executemany(f"INSERT INTO run_cards VALUES ({', '.join('?' * 22)})",
                     [_card_row(run_id, c, c.name in in_pool) for c in cards])
-    con.executemany(f"INSERT INTO run_boards VALUES ({', '.join('?' * 20)})",
+    con.executemany(f"INSERT INTO run_boards VALUES ({', '.join('?' * 21)})",
                     [_board_row(run_id, i, b) for i, b in enumerate(boards)])
     con.execute("COMMIT")
     return run_id
 
 
 def _card_row(run_id: int, c: Card, in_pool: bool) -> list[object]:
+    """A card as it was: numbers as columns, behaviour in the card language (engine.wording)."""
+    b = card_behaviour(c)
     return [run_id, c.name, c.set, c.type.value, in_pool, c.copies, c.buy, c.play, c.upkeep,
-            c.life, c.move, c.attack, c.range, c.keywords.armor, c.durability,
-            keywords_text(c.keywords), c.text]
-
-
-def keywords_text(k: Keywords) -> str:
-    """Static keywords as the card language writes them, e.g. `armor 1, swimming, solid 5`."""
-    parts = [f"{name} {getattr(k, name)}" for name in ("armor", "crew") if getattr(k, name)]
-    parts += [name for name in ("swimming", "veiled", "building", "staff", "tyrant")
-              if getattr(k, name)]
-    if k.solid is not None:
-        parts.append(f"solid {k.solid}")
-    for p in k.protections:
-        what = p.card or (p.type.value if p.type else "everything")
-        cond = f" with {p.stat} {p.op} {p.value}" if p.stat else ""
-        parts.append(f"protection from {what}{cond}")
-    if k.moves_on is not None:
-        parts.append(f"moves on {' '.join(sorted(k.moves_on))}")
-    return ", ".join(parts)
-
-
-_TERRAIN = {"plain": ".", "deep water": "~", "high ground": "^", "blocked": "#"}
+            c.life, c.move, c.attack, c.range, c.keywords.armor, c.durability, b["keywords"],
+            b["effect"], b["trigger"], b["free_action"], b["full_action"], b["modifiers"],
+            c.text]
 
 
 def _board_row(run_id: int, index: int, src: BoardSource) -> list[object]:
     b = src.board
-    rows = []
-    for y in range(b.height):
-        cells = []
-        for x in range(b.width):
-            f = b.field_at(x, y)
-            cells.append(_TERRAIN[f.terrain.value] + ("" if f.deploy is None else str(f.deploy))
-                         + (f"@{f.area}" if f.area else "") + (f"+{f.income}" if f.income else ""))
-        rows.append(" ".join(cells))
+    rows = [" ".join(field_code(b.field_at(x, y)) for x in range(b.width))
+            for y in range(b.height)]
+    actions = {f.mark: render_free_actions(f.actions) for f in b.fields if f.mark}
     placements = ", ".join(f"{p.card}@{p.x},{p.y}:{p.owner}{'*' if p.vip else ''}"
                            for p in b.placements)
     v = b.victory
     return [run_id, index, b.name, src.file, src.content_hash, b.players, b.width, b.height,
             v.kind.value, v.target, v.card or "", v.tyrant_goal, b.income, b.unit_income,
             b.round_limit, b.tie_break.value, b.starting_hand,
-            ", ".join(f"{n} x {k}" for n, k in b.start_cards), placements, "\n".join(rows)]
+            ", ".join(f"{n} x {k}" for n, k in b.start_cards), placements, "\n".join(rows),
+            json.dumps(actions, sort_keys=True)]
 
 
 def batch_tables(run_id: int, played: Sequence[PlayedGame]) -> dict[str, pa.Table]:
