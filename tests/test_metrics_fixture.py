@@ -71,7 +71,8 @@ def _run(con: duckdb.DuckDBPyConnection, run: int, cards: list[tuple[object, ...
                 "NULL, NULL, NULL, NULL, NULL, 0, NULL, '', 'gain 1', '', '', '', '', "
                 "'gain 1')", [run])
     con.execute("INSERT INTO run_boards VALUES (?, 0, 'plain', 'plain.csv', 'h', 2, 4, 4, "
-                "'capture', 5, '', 0, 2, 1, 5, 'none', 0, 'coin x 5', '', '', '{}')", [run])
+                "'capture', 5, '', 0, 2, 1, 5, 'none', 0, 'coin x 5', '', '', '{}', '', true, "
+                "'')", [run])
     for index, winners, reason, rounds in GAMES:
         gid = run * G + index
         con.execute("INSERT INTO games VALUES (?, ?, ?, 'plain', ?, 2, 0, 0, ?, ?, ?, ?, false, "

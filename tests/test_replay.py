@@ -18,7 +18,7 @@ import pytest
 from engine.actions import parse_action
 from engine.game import Game
 from workbench.cli import main
-from workbench.replay import load_game, replay_stored, setup_of
+from workbench.replay import config_of, load_game, replay_stored
 
 CHROMIUM = Path("/usr/bin/chromium")
 GAME = 1_000_000_000
@@ -56,7 +56,7 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def first_step_emitting(db: Path, game_id: int, seq: int) -> int:
     """The index of the action whose application emits event `seq` (found independently)."""
     g = load_game(db, game_id)
-    game = Game(setup_of(g)[0].config, g.seed)
+    game = Game(config_of(db, g), g.seed)
     for step, text in enumerate(g.actions):
         game.apply(parse_action(text, game.state.config.board.width))
         if len(game.state.events) > seq:
@@ -144,3 +144,18 @@ def test_the_page_opens_in_chromium_with_every_frame(stored: Path, tmp_path: Pat
     body = re.search(r"<body[^>]*>", dom)
     assert body is not None
     assert f'data-frames-loaded="{frames}"' in body.group(0), body.group(0)
+
+
+def test_the_replay_needs_only_the_database(tmp_path: Path) -> None:
+    """A later edit of the spreadsheets (here: the board's files deleted) changes no old run."""
+    folder = tmp_path / "gone"
+    folder.mkdir()
+    db = folder / "runs.duckdb"
+    board = duel_board(folder)
+    assert main(["simulate", "--db", str(db), "--board", str(board), "--games", "1",
+                 "--workers", "1", "--seed", "4"]) == 0
+    for part in folder.glob("*.csv"):
+        part.unlink()
+    g, replay, notes = replay_stored(db, GAME)
+    assert replay.divergence is None, str(replay.divergence)
+    assert len(g.events) > 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import duckdb
@@ -20,7 +20,7 @@ from engine.actions import Action, parse_action
 from engine.events import EVENT_COLUMNS
 from engine.game import Game
 from engine.state import GameConfig, GameState
-from workbench.config import Setup, load_setup
+from workbench.stored import StoredRunError, stored_config
 
 EventRow = tuple[object, ...]
 """One event in EVENT_COLUMNS order (seq first)."""
@@ -178,11 +178,10 @@ class StoredGame:
     run_id: int
     seed: int
     board: str
-    """The board as the run was given it (name or path), so it loads the same way again."""
+    """The board's proper name (as in `games.board` and `run_boards.board`)."""
     sets: tuple[str, ...]
     players: int
     params: dict[str, int | bool]
-    content_hash: str
     winners: tuple[int, ...]
     reason: str
     rounds: int
@@ -197,17 +196,15 @@ def load_game(db: Path, game_id: int) -> StoredGame:
     con = duckdb.connect(str(db), read_only=True)
     try:
         row = con.execute(
-            "SELECT g.run_id, g.seed, r.boards, b.board_index, r.sets, g.players, r.params, "
-            "b.content_hash, g.winners, g.reason, g.rounds FROM games g JOIN runs r USING (run_id) "
-            "LEFT JOIN run_boards b ON b.run_id = g.run_id AND b.board = g.board "
-            "WHERE g.game_id = ?", [game_id]).fetchone()
+            "SELECT g.run_id, g.seed, g.board, r.sets, g.players, r.params, g.winners, "
+            "g.reason, g.rounds FROM games g JOIN runs r USING (run_id) WHERE g.game_id = ?",
+            [game_id]).fetchone()
         if row is None:
             known = [str(r[0]) for r in con.execute(
                 "SELECT game_id FROM games ORDER BY game_id LIMIT 5").fetchall()]
             raise ReplayError(f"no game {game_id} in {db}; first game ids: "
                               f"{', '.join(known) or 'none'}")
-        (run_id, seed, boards, board_index, sets, players, params, content_hash, winners, reason,
-         rounds) = row
+        run_id, seed, board, sets, players, params, winners, reason, rounds = row
         actions = [r[0] for r in con.execute(
             "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", [game_id]).fetchall()]
         events = [tuple(r) for r in con.execute(
@@ -215,33 +212,29 @@ def load_game(db: Path, game_id: int) -> StoredGame:
             [game_id]).fetchall()]
     finally:
         con.close()
-    board = boards.split(",")[board_index or 0]
     return StoredGame(game_id, run_id, seed, board, tuple(sets.split(",")), players,
-                      json.loads(params or "{}"), content_hash or "", tuple(winners or ()),
-                      reason, rounds, actions, events)
+                      json.loads(params or "{}"), tuple(winners or ()), reason, rounds, actions,
+                      events)
 
 
-def setup_of(stored: StoredGame) -> tuple[Setup, list[str]]:
-    """The run's setup loaded from its files, with a note when they changed since the run.
-
-    The runs table keeps cards and boards only as flat rows (their behaviour as text), so the
-    setup is read from the spreadsheets again; the event comparison then decides whether the
-    game still reproduces.
-    """
-    params = {k: v for k, v in stored.params.items() if k != "log_events"}
-    setup = load_setup(stored.sets, stored.board, stored.players, log_events=True, **params)
-    notes = []
-    if stored.content_hash and setup.content_hash != stored.content_hash:
-        notes.append(f"the card set and board files changed since run {stored.run_id} "
-                     f"(content hash {setup.content_hash}, stored {stored.content_hash})")
-    return setup, notes
+def config_of(db: Path, stored: StoredGame) -> GameConfig:
+    """The game's setup from the database alone: the run's cards and board as they were, so a
+    later edit (or loss) of the spreadsheets does not change what is replayed."""
+    names = {f.name for f in fields(GameConfig) if f.init} - {"pool", "catalog", "board",
+                                                               "players", "log_events"}
+    params = {k: v for k, v in stored.params.items() if k in names}
+    with duckdb.connect(str(db), read_only=True) as con:
+        try:
+            return stored_config(con, stored.run_id, stored.board, log_events=True, **params)
+        except StoredRunError as err:
+            raise ReplayError(str(err)) from err
 
 
 def replay_stored(db: Path, game_id: int) -> tuple[StoredGame, Replay, list[str]]:
     """Load, rebuild and check one stored game; notes say what could not be checked."""
     stored = load_game(db, game_id)
-    setup, notes = setup_of(stored)
-    replay = rebuild(setup.config, stored.seed, stored.actions, stored.events)
+    notes: list[str] = []
+    replay = rebuild(config_of(db, stored), stored.seed, stored.actions, stored.events)
     if not stored.events:
         notes.append("the game was stored without events; only its result is compared")
     s = replay.game.state

@@ -61,6 +61,7 @@ TABLES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("income", "INTEGER"), ("unit_income", "INTEGER"), ("round_limit", "INTEGER"),
         ("tie_break", "VARCHAR"), ("starting_hand", "INTEGER"), ("start_cards", "VARCHAR"),
         ("placements", "VARCHAR"), ("map", "VARCHAR"), ("field_actions", "VARCHAR"),
+        ("teams", "VARCHAR"), ("shared_win", "BOOLEAN"), ("tyrant_deck", "VARCHAR"),
     ),
     "games": (
         ("game_id", "BIGINT PRIMARY KEY"), ("run_id", "BIGINT"), ("game_index", "INTEGER"),
@@ -245,7 +246,7 @@ def create_run(con: duckdb.DuckDBPyConnection, spec: RunSpec, boards: Sequence[B
                  engine_version(), backend, workers, _utcnow()])
     con.executemany(f"INSERT INTO run_cards VALUES ({', '.join('?' * 22)})",
                     [_card_row(run_id, c, c.name in in_pool) for c in cards])
-    con.executemany(f"INSERT INTO run_boards VALUES ({', '.join('?' * 21)})",
+    con.executemany(f"INSERT INTO run_boards VALUES ({', '.join('?' * 24)})",
                     [_board_row(run_id, i, b) for i, b in enumerate(boards)])
     con.execute("COMMIT")
     return run_id
@@ -271,8 +272,15 @@ def _board_row(run_id: int, index: int, src: BoardSource) -> list[object]:
     return [run_id, index, b.name, src.file, src.content_hash, b.players, b.width, b.height,
             v.kind.value, v.target, v.card or "", v.tyrant_goal, b.income, b.unit_income,
             b.round_limit, b.tie_break.value, b.starting_hand,
-            ", ".join(f"{n} x {k}" for n, k in b.start_cards), placements, "\n".join(rows),
-            json.dumps(actions, sort_keys=True)]
+            card_counts_text(b.start_cards), placements, "\n".join(rows),
+            json.dumps(actions, sort_keys=True),
+            ";".join(",".join(str(s + 1) for s in team) for team in b.teams), v.shared_win,
+            card_counts_text(b.tyrant_deck)]
+
+
+def card_counts_text(counts: Iterable[tuple[str, int]]) -> str:
+    """`Militia x 3, Supply x 4`, as the scenario sheet writes start cards."""
+    return ", ".join(f"{name} x {n}" for name, n in counts)
 
 
 def batch_tables(run_id: int, played: Sequence[PlayedGame]) -> dict[str, pa.Table]:
