@@ -38,7 +38,7 @@ def add_parser(subparsers: Any) -> None:
                         help="the improvement counted as fair (default: 0)")
     parser.add_argument("--independent", action="store_true",
                         help="give every value its own seed (to measure what pairing saves)")
-    add_run_options(parser)
+    add_run_options(parser, explore=True)
 
 
 def sweep(args: argparse.Namespace, console: Console) -> SweepResult:

@@ -42,7 +42,7 @@ def add_parser(subparsers: Any) -> None:
                         "preference: buy, upkeep or both (default: buy)")
     parser.add_argument("--span", type=int, default=2, help="steps swept either side of the "
                         "current cost (default: 2)")
-    add_run_options(parser)
+    add_run_options(parser, explore=True)
 
 
 def _band(text: str) -> tuple[float, float]:

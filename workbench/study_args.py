@@ -13,16 +13,24 @@ from workbench.store import RunSpec
 DEFAULT_GAMES = 400
 
 
-def add_run_options(parser: Any, agents: bool = True) -> None:
-    """--db, --sets, --board, --games, --agents, --drafters, --seed, --workers, --out."""
+EXPLORER_HELP = ("agent spec(s), as for simulate (default: explorer, the heuristic agent with "
+                 "random buys, so that whether a seat buys the card is a coin flip and not a "
+                 "judgement of its position; give heuristic to study the heuristic's own "
+                 "buying)")
+
+
+def add_run_options(parser: Any, agents: bool = True, explore: bool = False) -> None:
+    """--db, --sets, --board, --games, --agents, --drafters, --seed, --workers, --out;
+    `explore`: the agents default to `explorer` (cost studies, docs/design-studies.md)."""
     parser.add_argument("--db", default=DEFAULT_DB, help=f"DuckDB file (default: {DEFAULT_DB})")
     parser.add_argument("--sets", help="card sets, comma-separated (default: the shipped pair)")
     parser.add_argument("--board", help="board (default: kings-crossing)")
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES,
                         help=f"games per variant (default: {DEFAULT_GAMES})")
     if agents:
-        parser.add_argument("--agents", default="heuristic",
-                            help="agent spec(s), as for simulate (default: heuristic)")
+        parser.add_argument("--agents", default="explorer" if explore else "heuristic",
+                            help=EXPLORER_HELP if explore else
+                            "agent spec(s), as for simulate (default: heuristic)")
         parser.add_argument("--drafters", help="drafter spec(s) (default: the agents)")
     parser.add_argument("--seed", type=int, default=1, help="seed shared by every variant")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,

@@ -82,8 +82,10 @@ def before_after(tunings: Sequence[CardTuning]) -> pl.DataFrame:
         m = t.sweep.metrics
 
         def at(value: int | None, col: str, m: pl.DataFrame = m) -> float | None:
+            if value is None:
+                return None
             hit = m.filter(pl.col("value") == value)
-            return None if value is None or hit.height == 0 else hit.get_column(col)[0]
+            return None if hit.height == 0 else hit.get_column(col)[0]
         f = t.sweep.fair
         rows.append({"card": t.card, "field": t.field, "verdict": t.verdict,
                      "current": t.current, "proposed": t.proposed,

@@ -1,0 +1,51 @@
+"""The explorer: the heuristic agent with randomised purchases, for design studies.
+
+Cost studies compare seats that bought a card with seats that drafted it and never bought it.
+When the purchase is the agent's own judgement of the game state, that comparison is
+confounded (a strong card is always bought, so nobody is left to compare with; a player who is
+ahead is the one who can afford an expensive card). The explorer plays every decision like the
+heuristic agent except the buy phase (R7), where with probability `p` (default 1) it takes a
+uniformly random legal buy action, `pass` included, from the rng the game gives it (the same
+seed gives the same choices). Which affordable card a seat buys is then a coin flip, not a
+judgement, so bought and never-bought seats differ by the purchase (and by what the same
+resource bought instead), which is what a cost study wants to measure.
+
+Parameters: `p=F` in [0, 1] (`explorer:p=0.5`); `p=0` is the heuristic agent.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.actions import Action
+from engine.agents.heuristic import HeuristicAgent
+from engine.game import Game
+
+
+class ExplorerAgent:
+    """The heuristic agent whose buy decisions are random with probability `p`."""
+
+    name = "explorer"
+
+    def __init__(self, p: float = 1.0) -> None:
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"explorer: p must lie in [0, 1], not {p}")
+        self.p = p
+        self.params = {"p": p}
+        self.heuristic = HeuristicAgent()
+
+    def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
+        s = game.state
+        if (s.phase == "buy" and not s.pending and not s.priority and len(legal) > 1
+                and (self.p >= 1.0 or rng.random() < self.p)):
+            return legal[rng.randrange(len(legal))]
+        return self.heuristic.act(game, legal, rng)
+
+    @classmethod
+    def from_params(cls, params: dict[str, str]) -> ExplorerAgent:
+        """`explorer:p=0.5`; unknown parameters are an error (a typo would silently not
+        randomise)."""
+        unknown = set(params) - {"p"}
+        if unknown:
+            raise ValueError(f"explorer takes only p=F, not {', '.join(sorted(unknown))}")
+        return cls(float(params.get("p", 1.0)))
