@@ -902,6 +902,9 @@ def evaluate(s: GameState, seat: int) -> float:
                 score -= 0.4 * v.goal_dist(p.field)
             if p.controller == seat and v.danger(p.field) >= hp_left(s, p):
                 score -= 0.3 * pv
+            if v.tyrant_field >= 0 and p.cid != v.marked:
+                # next to the Tyrant with no marker out: an intention carried out at once
+                score -= 2.5 * _tyrant_adjacency(v, v.geo._dist[p.field][v.tyrant_field], 0.0)
     for x, pl in enumerate(s.players):
         sign = 1.0 if pl.team == my_team else -1.0
         rv = 0.6

@@ -9,20 +9,22 @@ stages:
    the turn is scored by `heuristic.evaluate` (material, resource, victory progress, in
    [-1, 1]; a finished game is +1/-1/0). Its own turn barely depends on hidden information, so
    one rollout per candidate tells them apart; a bigger budget looks at more candidates.
-2. with budget left (and `horizon` > 0), the best few are played on through the opponents'
-   next turn(s), by successive halving: each round gives every remaining candidate the same
-   rollouts, then drops the worse half. Rollout k of every candidate uses the same
-   determinization and random numbers (common random numbers), so candidates are compared on
-   the same sampled worlds. The others play with a little randomness (`eps`); the seat's own
-   continuation stays greedy, as noise there blurred the comparison (measured: budget 16 with
-   noise in its own moves lost to budget 4 on zwei-burgen, 3-9; without, it won 8-4).
+2. with budget left (and `horizon` > 0), the best few are played on to the start of the
+   seat's `horizon`-th next turn (every other player, and the Tyrant, answers), by successive
+   halving: each round gives every remaining candidate the same rollouts, then drops the worse
+   half. Rollout k of every candidate uses the same determinization and random numbers (common
+   random numbers), so candidates are compared on the same sampled worlds. The others play
+   with a little randomness (`eps`); the seat's own continuation stays greedy, as noise there
+   blurred the comparison (measured: budget 16 with noise in its own moves lost to budget 4
+   on zwei-burgen, 3-9; without, it won 8-4).
 The best candidate wins; ties keep the heuristic's order. Other decisions (draft, response
 windows, upkeep, discards, buys) are the heuristic's.
 
 Parameters (`search:budget=64+horizon=1`): `budget` rollouts per decision (default 32),
-`horizon` extra turns in stage 2 (default: 1 from budget 16 up, else 0: no stage 2), `eps` the
-others' random share in stage 2 (default 0.1), `width` the candidate count (default
-2 + budget // 2, at most 12), `steps` a cap on the actions of one rollout (default 300).
+`horizon` own turns looked ahead in stage 2 (default: 1 from budget 16 up, else 0: no stage
+2), `eps` the others' random share in stage 2 (default 0.1), `width` the candidate count
+(default 2 + budget // 2, at most 12), `steps` a cap on the actions of one rollout (default
+300).
 """
 
 from __future__ import annotations
@@ -131,9 +133,11 @@ class SearchAgent:
         g = determinize(game, seat, rng)
         s: GameState = g.state
         g.apply(first, check=False)
-        end_turn = s.turn + horizon
+        # horizon 0: to the end of this turn; h: to the start of the seat's h-th next turn,
+        # so every other player (and the Tyrant) answers before the position is scored
+        stop = s.turn + (horizon * len(s.players) if horizon else 1)
         steps = 0
-        while s.winners is None and steps < self.steps and s.turn <= end_turn:
+        while s.winners is None and steps < self.steps and s.turn < stop:
             legal = g.legal_actions()
             if not legal:
                 break
