@@ -21,17 +21,6 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 REPO = Path(__file__).resolve().parent.parent
 
 
-def _load(sets, board):
-    from workbench.config import load_setup
-    try:
-        return load_setup(list(sets), board)
-    except LookupError:
-        # older loaders want the file name with its suffix
-        for p in (REPO / "cardsets" / "boards").glob(board + ".*"):
-            return load_setup(list(sets), p.name)
-        raise
-
-
 class Shipped:
     """The shipped card sets and boards; setups are loaded lazily and cached."""
 
@@ -51,7 +40,8 @@ class Shipped:
     def setup(self, sets, board):
         key = (tuple(sets), board)
         if key not in self._cache:
-            self._cache[key] = _load(sets, board)
+            from workbench.config import load_setup
+            self._cache[key] = load_setup(list(sets), board)
         return self._cache[key]
 
 
