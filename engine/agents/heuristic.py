@@ -32,7 +32,7 @@ from engine import actions as A
 from engine.actions import Action, PLAYER_TARGET
 from engine.board import Board, Terrain, VictoryKind
 from engine.cards import Card, CardType, Effect, TargetKind
-from engine.effects import candidates, chosen_spec
+from engine.effects import candidates, chosen_spec, free_action_of
 from engine.game import Game
 from engine.permanents import (armor, damage_at, is_veiled, life, max_range, profile,
                                protected_from)
@@ -710,7 +710,7 @@ def _main_score(v: View, a: Action) -> float:
             urgent = 0.5 if p.cid == v.marked else 0.3 if dt <= 1 else 0.1 if dt == 2 else 0.0
         return 4.0 + urgent - 0.01 * v.goal_dist(s.perm_field(p))
     if k == A.FREE:
-        fa = s.cards[a.card].free_actions[a.index]
+        fa = free_action_of(s, a.card, a.index)
         val = effect_value(v, a.card, fa.effects, a.target)
         cost = fa.cost.resource * resource_value(v) + 0.9 * fa.cost.discard
         if fa.cost.sacrifice and a.card in s.perms:
