@@ -16,7 +16,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import duckdb
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -43,7 +42,7 @@ def synthesise(path: Path, games: int) -> None:
         CASE WHEN hash(i) % 10 = 0 THEN [] ELSE [(hash(i) % 2)::INT] END,
         hash(i) % 10 = 0, CASE WHEN hash(i) % 10 = 0 THEN 'round limit' ELSE 'VIP defeated' END,
         10 + hash(i, 1) % 11, false, 170, 0 FROM range({games}) t(i)""")
-    con.execute(f"""INSERT INTO game_seats SELECT g.game_id, 1, s, s,
+    con.execute("""INSERT INTO game_seats SELECT g.game_id, 1, s, s,
         CASE s WHEN 0 THEN 'random' ELSE 'heuristic' END,
         CASE s WHEN 0 THEN 'random' ELSE 'heuristic' END,
         list_contains(g.winners, s), CASE WHEN g.draw THEN 0 WHEN list_contains(g.winners, s)

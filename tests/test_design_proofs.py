@@ -20,7 +20,6 @@ from rich.console import Console
 from engine import actions as A
 from engine.agents.explorer import ExplorerAgent
 from engine.agents.registry import make_agent
-from engine.game import Game
 from workbench.analysis.source import open_db
 from workbench.cli import main
 from workbench.fairvalue import card_counts

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
-import pytest
 
 from engine.actions import Action
 from engine.game import Game

@@ -6,7 +6,7 @@ from collections import Counter
 
 from engine.draft import start_game
 from engine.game import Game
-from engine.state import GameConfig, GameState
+from engine.state import GameConfig
 from tests.builder import Placement, Position, board, equipment, spell, unit, Keywords
 
 A = unit("A", buy=1, copies=10)

@@ -4,8 +4,7 @@ R21.16, R21.18) on hand-built positions (tests.builder)."""
 from __future__ import annotations
 
 from engine.cards import CardType
-from tests.builder import (IDLE, Card, Cost, FreeAction, Position, Trigger, act, board, done,
-                           eff, events, spell, texts, unit)
+from tests.builder import (Position, Trigger, act, board, eff, spell, texts, unit)
 
 B = board("0 . . 1\n. . . .")
 SOLDIER = unit("Soldier", upkeep=1)

@@ -32,7 +32,7 @@ from engine import actions as A
 from engine.actions import Action, PLAYER_TARGET
 from engine.board import Board, Terrain, VictoryKind
 from engine.cards import Card, CardType, Effect, TargetKind
-from engine.effects import candidates, chosen_spec, free_action_of
+from engine.effects import effect_targets, free_action_of
 from engine.game import Game
 from engine.permanents import (armor, damage_at, is_veiled, life, max_range, profile,
                                protected_from)
@@ -356,20 +356,8 @@ def exchange(v: View, u: Perm, t: Perm, d: int) -> float:
 
 def effect_value(v: View, source: int, effects: tuple[Effect, ...], target: int) -> float:
     """What carrying out `effects` (with the chosen `target`) is worth to the seat."""
-    s, seat = v.s, v.seat
-    total = 0.0
-    for e in effects:
-        t = e.target
-        if t.is_chosen:
-            targets = [target] if target >= 0 else []
-        elif t.each:
-            targets = candidates(s, seat, source, t, targeting=False)
-        elif t.kind is TargetKind.SELF:
-            targets = [source] if source in s.perms else []
-        else:
-            targets = []
-        total += _one_effect(v, source, e, targets)
-    return total
+    return sum(_one_effect(v, source, e, effect_targets(v.s, v.seat, source, e, target))
+               for e in effects)
 
 
 def _one_effect(v: View, source: int, e: Effect, targets: list[int]) -> float:
@@ -819,7 +807,6 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
         elif k == A.MOVE:
             if s.occ[a.field] >= 0:
                 # riding a crew unit (R12.9)
-                base_u = s.perms[s.occ[a.field]]
                 out.append((0.5 + position(a.field) - base + (1.0 if (card.range or 1) > 1
                                                              else 0.0) - 0.5, a))
                 continue
