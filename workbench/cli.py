@@ -9,8 +9,6 @@ from collections.abc import Sequence
 
 COMMANDS: dict[str, str] = {
     "validate": "workbench.cmd_validate",
-    "replay": "workbench.cmd_replay",
-    "play": "workbench.cmd_play",
     "simulate": "workbench.cmd_simulate",
     "report": "workbench.cmd_report",
     "compare": "workbench.cmd_compare",
@@ -19,6 +17,8 @@ COMMANDS: dict[str, str] = {
     "tune": "workbench.cmd_tune",
     "ablate": "workbench.cmd_ablate",
     "skill": "workbench.cmd_skill",
+    "replay": "workbench.cmd_replay",
+    "play": "workbench.cmd_play",
 }
 """Sub-command name -> module defining `add_parser(subparsers)` and `run(args) -> int`."""
 
