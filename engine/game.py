@@ -12,6 +12,7 @@ from engine.behaviours import destinations
 from engine.board import TYRANT
 from engine.legal import current_player, fast_actions, legal_actions
 from engine.observation import Observation, observe
+from engine.picture import picture
 from engine.record import GameRecord
 from engine.effects import free_action_of
 from engine.permanents import destroy
@@ -62,11 +63,15 @@ class Game:
     def observation(self, player: int) -> Observation:
         return observe(self.state, player)
 
+    def __str__(self) -> str:
+        """The text picture of the state (board, players, stack), as `print(game)` shows it."""
+        return picture(self.state)
+
     def apply(self, action: Action, *, check: bool = True) -> None:
         """Apply the current player's action, then every automatic step after it."""
         if check and action not in self.legal_actions():
             raise IllegalAction(f"{action.text(self.state.config.board.width)} is not legal "
-                                f"for seat {current_player(self.state) + 1} now")
+                                f"for seat {current_player(self.state) + 1} now, in\n{self}")
         self.state.action_log.append(action.text())
         self._legal = None
         self._do(action)
