@@ -1,5 +1,5 @@
-"""Board, permanents, combat, states, push, artifacts, behaviours (R9, R11-R15, R20,
-R21.8-R21.11), on small hand-built positions with answers worked out from the rule text.
+"""Board, fields, permanents, units and combat (R9-R12, R21.8-R21.10), on small hand-built
+positions with answers worked out from the rule text.
 
 Maps: '.' plain, '~' deep water, '^' high ground, a digit a seat's deploy field (tests.builder).
 """
@@ -11,30 +11,11 @@ import dataclasses
 import pytest
 
 from engine.permanents import damage_at, life, max_range, profile
-from tests.builder import (Cost, FreeAction, Keywords, Modifiers, Position, Protection, act,
+from tests.builder import (Cost, FreeAction, Keywords, Position, Protection, act,
                            done,
-                           artifact, board, eff, equipment, events, potion, spell, texts, tgt,
+                           artifact, board, eff, events, spell, tgt,
                            unit, CardType)
-
-OPEN5 = board("""
-0 0 . . .
-. . . . .
-. . . . .
-. . . . .
-. . . 1 1
-""")
-
-SOLDIER = unit("Soldier", life=3, move=2, attack=1)
-DUMMY = unit("Dummy", life=9, move=0, attack=0)          # never strikes back
-ARCHER = unit("Archer", life=2, move=1, attack=1, range_=3)
-
-
-def crew(n: int, name: str = "Wagon", **kw) -> object:
-    return unit(name, keywords=Keywords(crew=n), **kw)
-
-
-def legal(g) -> list[str]:
-    return texts(g.legal_actions(), g.state.config.board.width)
+from tests.pieces import ARCHER, DUMMY, OPEN5, SOLDIER, crew, destroy_spell, legal
 
 
 # --- R9 board and fields ----------------------------------------------------------------------
@@ -268,13 +249,9 @@ def test_R11_5_a_stack_stands_on_the_field_of_the_permanent_beneath():
     assert s.occ[pos.f(0, 2)] == -1
 
 
-def _destroy_spell():
-    return spell("Kill", eff("destroy", 1, tgt("unit", "enemy")), play=0)
-
-
 def test_R11_6_dropped_stack_controller_of_base_places_it_in_range_1():
     wagon = crew(1)
-    kill = _destroy_spell()
+    kill = destroy_spell()
     b = board(". . ~\n~ ~ ~")
     pos = Position(b, [wagon, SOLDIER, kill])
     w = pos.put(wagon, 1, 0, 0)
@@ -291,7 +268,7 @@ def test_R11_6_dropped_stack_controller_of_base_places_it_in_range_1():
 def test_R11_6_stack_dropped_with_no_room_is_destroyed():
     ferry = unit("Ferry", keywords=Keywords(swimming=True, crew=2))
     b = board("~ ~ ~ .\n~ ~ ~ ~")
-    kill = _destroy_spell()
+    kill = destroy_spell()
     pos = Position(b, [ferry, SOLDIER, kill])
     f = pos.put(ferry, 1, 1, 0)
     r = pos.stack_on(f, SOLDIER)
@@ -308,7 +285,7 @@ def test_R11_6_stack_dropped_with_no_room_is_destroyed():
 
 def test_R11_6_two_dropped_permanents_never_share_a_field():
     wagon = crew(2)
-    kill = _destroy_spell()
+    kill = destroy_spell()
     b = board(". . ~ .\n~ ~ ~ ~")
     pos = Position(b, [wagon, SOLDIER, kill])
     pos.idle(0, 3, 0)
@@ -327,7 +304,7 @@ def test_R11_6_two_dropped_permanents_never_share_a_field():
 
 def test_R11_6_third_dropped_permanent_without_room_left_is_destroyed():
     wagon = crew(3)
-    kill = _destroy_spell()
+    kill = destroy_spell()
     b = board(". . ~ .\n~ ~ ~ ~")
     pos = Position(b, [wagon, SOLDIER, kill])
     pos.idle(0, 3, 0)
@@ -633,363 +610,3 @@ def test_R21_10_artifacts_and_buildings_do_not_strike_back():
     act(g, "activate", s)
     act(g, "attack", s, k)
     assert pos.perm(k).damage == 1 and pos.perm(s).damage == 0
-
-
-# --- R13 states -------------------------------------------------------------------------------
-
-def test_R13_1_paralysed_unit_only_spends_actions_to_remove_markers():
-    pos = Position(OPEN5, [SOLDIER, DUMMY])
-    a = pos.put(SOLDIER, 0, 1, 1, paralysis=2)
-    pos.put(DUMMY, 1, 2, 1)
-    g = pos.game()
-    act(g, "activate", a)
-    assert legal(g) == [f"tap c{a}", f"unparalyse c{a}"]
-    act(g, "unparalyse", a)
-    assert pos.perm(a).paralysis == 1 and legal(g) == [f"tap c{a}", f"unparalyse c{a}"]
-    act(g, "unparalyse", a)
-    assert pos.perm(a).paralysis == 0 and pos.perm(a).tapped
-
-
-def test_R13_1_one_marker_removed_then_the_other_action_is_free():
-    pos = Position(OPEN5, [SOLDIER, DUMMY])
-    a = pos.put(SOLDIER, 0, 1, 1, paralysis=1)
-    d = pos.put(DUMMY, 1, 2, 1)
-    g = pos.game()
-    act(g, "activate", a)
-    act(g, "unparalyse", a)               # spends the move
-    opts = legal(g)
-    assert f"attack c{a} c{d}" in opts and not any(t.startswith("move") for t in opts)
-
-
-def test_R13_2_poison_grows_on_activation_and_defeats():
-    pos = Position(OPEN5, [SOLDIER])
-    a = pos.put(SOLDIER, 0, 1, 1, poison=2)      # life 3
-    b = pos.put(SOLDIER, 0, 2, 1, poison=3)
-    pos.idle()
-    g = pos.game()
-    act(g, "activate", a)
-    assert pos.perm(a).poison == 3 and a in g.state.perms   # 3 is not more than 3
-    done(g, a)
-    act(g, "activate", b)
-    assert b not in g.state.perms and g.state.zone_of(b) == "discard0"
-
-
-def test_R13_1_R13_2_paralysed_and_poisoned_at_once():
-    pos = Position(OPEN5, [SOLDIER])
-    a = pos.put(SOLDIER, 0, 1, 1, poison=1, paralysis=1)
-    pos.idle()
-    g = pos.game()
-    act(g, "activate", a)
-    p = pos.perm(a)
-    assert p.poison == 2 and p.paralysis == 1
-    assert legal(g) == [f"tap c{a}", f"unparalyse c{a}"]
-    act(g, "unparalyse", a)
-    done(g, a)
-    assert p.poison == 2 and p.paralysis == 0 and p.tapped
-
-
-def test_R13_3_R20_1_panic_runs_shy():
-    b = board(". . . . . .")
-    pos = Position(b, [SOLDIER])
-    pos.put(SOLDIER, 1, 0, 0)
-    a = pos.put(SOLDIER, 0, 1, 0, panic=2)
-    g = pos.game()
-    act(g, "activate", a)
-    p = pos.perm(a)
-    assert p.field == 3 and p.panic == 1 and p.tapped        # as far as move 2 allows
-
-
-def test_R13_4_R20_2_rage_runs_aggressive_weakest_on_ties():
-    b = board(". . . . .\n. . . . .\n. . . . .")
-    pos = Position(b, [SOLDIER])
-    a = pos.put(SOLDIER, 0, 0, 1, rage=1)
-    strong = pos.put(SOLDIER, 1, 3, 0)
-    weak = pos.put(SOLDIER, 1, 3, 2, damage=1)       # same distance, less life left
-    g = pos.game()
-    act(g, "activate", a)
-    p = pos.perm(a)
-    assert p.rage == 0 and p.tapped
-    assert g.state.config.geometry.dist(p.field, pos.f(3, 2)) == 1
-    assert pos.perm(weak).damage == 2 and pos.perm(strong).damage == 0
-
-
-def test_R20_1_shy_without_enemies_stays():
-    pos = Position(OPEN5, [SOLDIER])
-    a = pos.put(SOLDIER, 0, 2, 2, panic=1)
-    g = pos.game()
-    act(g, "activate", a)
-    assert pos.perm(a).field == pos.f(2, 2) and pos.perm(a).panic == 0
-
-
-def test_R13_5_protection_markers_prevent_all_damage():
-    ogre = unit("Ogre", life=5, attack=3)
-    pos = Position(OPEN5, [ogre, DUMMY])
-    o = pos.put(ogre, 0, 1, 1)
-    d = pos.put(DUMMY, 1, 2, 1, protection=1)
-    g = pos.game()
-    act(g, "activate", o)
-    act(g, "attack", o, d)
-    assert pos.perm(d).damage == 0 and pos.perm(d).protection == 0
-
-
-def test_R13_5_removes_as_many_markers_as_damage_prevented():
-    pos = Position(OPEN5, [SOLDIER, DUMMY])
-    o = pos.put(unit("Two", attack=2), 0, 1, 1)
-    d = pos.put(DUMMY, 1, 2, 1, protection=3)
-    g = pos.game()
-    act(g, "activate", o)
-    act(g, "attack", o, d)
-    assert pos.perm(d).damage == 0 and pos.perm(d).protection == 1
-
-
-# --- R14 push ---------------------------------------------------------------------------------
-
-def pusher(n: int = 1, rng: int = 1):
-    return unit("Pusher", attack=0, full_actions=((eff("push", n, tgt("unit", "enemy",
-                                                                       range_=rng)),),))
-
-
-def test_R14_4_push_into_deep_water_destroys():
-    b = board(". . ~ .")
-    pos = Position(b, [pusher(), SOLDIER])
-    p = pos.put(pusher(), 0, 0, 0)
-    e = pos.put(SOLDIER, 1, 1, 0)
-    pos.idle(0, 3, 0)
-    g = pos.game()
-    act(g, "activate", p)
-    act(g, "full", p, target=e, index=0)
-    s = g.state
-    assert e not in s.perms and s.zone_of(e) == "discard1" and s.occ[2] == -1
-
-
-def test_R14_4_swimmer_pushed_onto_land_is_destroyed():
-    shark = unit("Shark", keywords=Keywords(swimming=True))
-    b = board(". ~ . .")
-    pos = Position(b, [pusher(), shark])
-    p = pos.put(pusher(), 0, 0, 0)
-    e = pos.put(shark, 1, 1, 0)
-    pos.idle(0, 3, 0)
-    g = pos.game()
-    act(g, "activate", p)
-    act(g, "full", p, target=e, index=0)
-    assert e not in g.state.perms
-
-
-def test_R14_1_R14_2_push_x_moves_straight_away_from_the_pusher():
-    b = board(". . . . . .")
-    pos = Position(b, [pusher(3), SOLDIER])
-    p = pos.put(pusher(3), 0, 0, 0)
-    e = pos.put(SOLDIER, 1, 1, 0)
-    g = pos.game()
-    act(g, "activate", p)
-    act(g, "full", p, target=e, index=0)
-    assert pos.perm(e).field == 4 and pos.perm(e).damage == 0
-
-
-def test_R14_3_push_into_an_occupied_field_ends_with_1_damage():
-    b = board(". . . . . .")
-    pos = Position(b, [pusher(3), SOLDIER])
-    p = pos.put(pusher(3), 0, 0, 0)
-    e = pos.put(SOLDIER, 1, 1, 0)
-    wall = pos.put(SOLDIER, 1, 3, 0)
-    g = pos.game()
-    act(g, "activate", p)
-    act(g, "full", p, target=e, index=0)
-    assert pos.perm(e).field == 2 and pos.perm(e).damage == 1
-    assert pos.perm(wall).damage == 0 and pos.perm(wall).field == 3
-
-
-def test_R21_9_push_off_axis_steps_by_signs_and_edge_stops_without_damage():
-    pos = Position(OPEN5, [pusher(5, 3), SOLDIER])
-    p = pos.put(pusher(5, 3), 0, 0, 0)
-    e = pos.put(SOLDIER, 1, 1, 2)                   # offset (1, 2): steps of (+1, +1)
-    g = pos.game()
-    act(g, "activate", p)
-    act(g, "full", p, target=e, index=0)
-    assert pos.perm(e).field == pos.f(3, 4) and pos.perm(e).damage == 0
-
-
-def test_R14_1_spell_push_originates_at_casters_nearest_permanent():
-    wave = spell("Wave", eff("push", 1, tgt("unit", "enemy")), play=0)
-    pos = Position(OPEN5, [wave, SOLDIER])
-    pos.put(SOLDIER, 0, 0, 0)
-    pos.put(SOLDIER, 0, 2, 3)                      # nearest to the target
-    e = pos.put(SOLDIER, 1, 2, 2)
-    w = pos.hand(0, wave)[0]
-    g = pos.game()
-    act(g, "play", w, target=e)
-    assert pos.perm(e).field == pos.f(2, 1)
-
-
-# --- R15 artifacts, equipment, potions --------------------------------------------------------
-
-def test_R15_1_artifact_free_action():
-    well = artifact("Well", free_actions=(FreeAction(Cost(resource=1), (eff("draw", 1),)),))
-    pos = Position(OPEN5, [well, SOLDIER]).resource(0, 1)
-    w = pos.put(well, 0, 2, 2)
-    pos.deck(0, SOLDIER)
-    g = pos.game()
-    act(g, "free", w, index=0)
-    s = g.state
-    assert len(s.players[0].hand) == 1 and s.players[0].resource == 0
-
-
-def test_R15_2_carry_artifact_lands_next_to_the_unit():
-    relic = artifact("Relic")
-    b = board(". . . . .\n# # # # .")
-    pos = Position(b, [relic, SOLDIER])
-    u = pos.put(SOLDIER, 0, 1, 0)
-    r = pos.put(relic, 0, 0, 0)
-    pos.idle(0, 4, 1)
-    g = pos.game()
-    act(g, "activate", u)
-    act(g, "carry", u, field=3, other=r)
-    s = g.state
-    assert pos.perm(u).field == 3
-    if s.pending:                                   # two fields next to it: the player picks
-        assert legal(g) == [f"place c{r} @2,0", f"place c{r} @4,0"]
-        act(g, "place", r, field=4)
-    assert pos.perm(r).field in (2, 4) and s.occ[pos.perm(r).field] == r and pos.perm(u).tapped
-
-
-def test_R15_2_R15_7_carrying_equipment_does_not_wear_it():
-    sword = equipment("Sword", durability=1)
-    b = board(". . . # .")
-    pos = Position(b, [sword, SOLDIER])
-    u = pos.put(SOLDIER, 0, 1, 0)
-    e = pos.put(sword, 0, 0, 0)
-    pos.idle(0, 4, 0)
-    g = pos.game()
-    act(g, "activate", u)
-    act(g, "carry", u, field=2, other=e)
-    s = g.state
-    assert e in s.perms and s.perms[e].durability == 1 and s.perms[e].field == 1
-
-
-def test_R15_3_swap_with_adjacent_artifact_uses_one_action():
-    relic = artifact("Relic")
-    pos = Position(OPEN5, [relic, SOLDIER, DUMMY])
-    u = pos.put(SOLDIER, 0, 1, 1)
-    r = pos.put(relic, 0, 2, 1)
-    d = pos.put(DUMMY, 1, 4, 1)
-    g = pos.game()
-    act(g, "activate", u)
-    act(g, "swap", u, other=r)
-    s = g.state
-    assert pos.perm(u).field == pos.f(2, 1) and pos.perm(r).field == pos.f(1, 1)
-    assert s.occ[pos.f(2, 1)] == u and s.occ[pos.f(1, 1)] == r
-    opts = legal(g)
-    assert not any(t.startswith("move") for t in opts) and not pos.perm(u).tapped
-    del d
-
-
-def test_R15_4_solid_enemy_artifact_cannot_be_carried_or_swapped_but_attacked():
-    wall = artifact("Barricade", solid=2)
-    pos = Position(OPEN5, [wall, SOLDIER])
-    u = pos.put(unit("Axe", attack=3, move=0), 0, 1, 1)
-    w = pos.put(wall, 1, 2, 1)
-    g = pos.game()
-    act(g, "activate", u)
-    assert legal(g) == [f"attack c{u} c{w}", f"tap c{u}"]
-    act(g, "attack", u, w)
-    assert w not in g.state.perms                   # 3 damage > solid 2
-
-
-def test_R15_4_own_solid_artifact_can_be_swapped():
-    wall = artifact("Barricade", solid=2)
-    pos = Position(OPEN5, [wall, SOLDIER])
-    u = pos.put(SOLDIER, 0, 1, 1)
-    w = pos.put(wall, 0, 2, 1)
-    g = pos.game()
-    act(g, "activate", u)
-    assert f"swap c{u} c{w}" in legal(g)
-
-
-def test_R15_5_R15_7_dropped_equipment_loses_durability_and_breaks_below_1():
-    kill = _destroy_spell()
-    old = equipment("Old", durability=1)
-    new = equipment("New", durability=2)
-    b = board(". . . # .\n~ ~ ~ ~ ~")
-    pos = Position(b, [old, new, SOLDIER, kill])
-    pos.idle(0, 4, 0)
-    u = pos.put(SOLDIER, 1, 1, 0)
-    o = pos.stack_on(u, old)
-    n = pos.stack_on(u, new)
-    k = pos.hand(0, kill)[0]
-    g = pos.game()
-    act(g, "play", k, target=u)
-    while g.state.pending:
-        act(g, "place", g.state.pending[0].card, field=g.legal_actions()[0].field)
-    s = g.state
-    assert o not in s.perms and s.zone_of(o) == "discard1"
-    assert n in s.perms and s.perms[n].durability == 1 and s.perms[n].field >= 0
-
-
-def test_R15_6_equipment_played_onto_a_field_or_onto_the_next_unit():
-    sword = equipment("Sword", modifiers=Modifiers(attack=2))
-    pos = Position(OPEN5, [sword, SOLDIER]).resource(0, 5)
-    sw, so = pos.hand(0, sword, SOLDIER)
-    g = pos.game()
-    opts = legal(g)
-    assert f"play c{sw} @0,0" in opts and f"play c{sw}" in opts
-    act(g, "play", sw)                        # no field: equipped to the next unit played
-    assert g.state.players[0].equip_next == [sw]
-    act(g, "play", so, field=0)
-    s = g.state
-    assert s.perms[sw].under == so and s.occ[0] == so and s.players[0].equip_next == []
-    assert profile(s, s.perms[so]) == [(3, 1)]
-
-
-def test_R15_6_unit_equips_adjacent_equipment_instead_of_move():
-    sword = equipment("Sword", modifiers=Modifiers(attack=2))
-    pos = Position(OPEN5, [sword, SOLDIER, DUMMY])
-    u = pos.put(SOLDIER, 0, 1, 1)
-    e = pos.put(sword, 0, 2, 2)
-    d = pos.put(DUMMY, 1, 1, 2)
-    g = pos.game()
-    act(g, "activate", u)
-    act(g, "equip", u, other=e)
-    s = g.state
-    assert s.perms[e].under == u and s.occ[pos.f(2, 2)] == -1
-    assert not any(t.startswith("move") for t in legal(g))
-    act(g, "attack", u, d)
-    assert pos.perm(d).damage == 3
-
-
-def test_R15_8_potion_used_only_when_equipped_and_then_gone():
-    tonic = potion("Tonic", free=(FreeAction(Cost(sacrifice=True), (eff("gain", 2),)),))
-    pos = Position(OPEN5, [tonic, SOLDIER])
-    loose = pos.put(tonic, 0, 4, 4)
-    u = pos.put(SOLDIER, 0, 1, 1)
-    t = pos.stack_on(u, tonic)
-    g = pos.game()
-    opts = legal(g)
-    assert f"free c{t} #0" in opts and f"free c{loose} #0" not in opts
-    act(g, "free", t, index=0)
-    s = g.state
-    assert s.players[0].resource == 2 and t not in s.perms and s.zone_of(t) == "discard0"
-    assert pos.perm(u).stack == []
-
-
-def test_R21_11_equipment_adds_its_modifiers():
-    cloak = equipment("Cloak", modifiers=Modifiers(attack=1, range=1, armor=1, life=2, move=1,
-                                                   keywords=Keywords(veiled=True)))
-    from engine.permanents import armor, is_veiled, movement
-    pos = Position(OPEN5, [cloak, SOLDIER])
-    u = pos.put(SOLDIER, 0, 1, 1)
-    pos.stack_on(u, cloak)
-    s, p = pos.state, pos.perm(u)
-    assert profile(s, p) == [(2, 2)] and life(s, p) == 5 and armor(s, p) == 1
-    assert movement(s, p) == 3 and is_veiled(s, p)
-
-
-def test_R10_3_R12_9_boarding_a_crew_unit_costs_movement_too():
-    wagon = crew(1, move=0)
-    scout = unit("Scout", move=1)
-    pos = Position(board(". . . ."), [wagon, scout])
-    u = pos.put(scout, 0, 0, 0)
-    w = pos.put(wagon, 0, 2, 0)            # 2 steps away; movement 1
-    g = pos.game()
-    act(g, "activate", u)
-    assert f"move c{u} @2,0" not in legal(g)
-    del w
