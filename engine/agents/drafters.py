@@ -22,7 +22,8 @@ import random
 from collections.abc import Callable
 
 from engine.actions import Action
-from engine.agents.heuristic import board_affinity, card_cost, card_value, choose
+from engine.agents.heuristic import choose
+from engine.agents.values import board_affinity, card_cost, card_value
 from engine.board import Terrain, VictoryKind
 from engine.cards import Card, CardType
 from engine.game import Game
