@@ -6,12 +6,11 @@ or field indices to choose. Pure: reads the state before the action, never chang
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 
 from engine import actions as A
 from engine.actions import Action
-from engine.cards import Effect
 from engine.effects import free_action_of
+from engine.wording import render_cost, render_effects
 from engine.game import Game
 from engine.legal import current_player
 from engine.picture import field_text, seat_name
@@ -54,13 +53,10 @@ def describe(game: Game, action: Action) -> str:
         return f"{card} attacks {_whom(s, action.target)}"
     if k == A.FULL:
         effects = s.cards[action.card].full_actions[action.index]
-        return f"{card}: full action ({_effects(effects)})" + _target(s, action.target)
+        return f"{card}: full action ({render_effects(effects)})" + _target(s, action.target)
     if k == A.FREE:
         fa = free_action_of(s, action.card, action.index)
-        price = [f"pay {fa.cost.resource}"] if fa.cost.resource else []
-        price += [f"discard {fa.cost.discard}"] if fa.cost.discard else []
-        price += ["sacrifice it"] if fa.cost.sacrifice else []
-        return (f"{card}: free action ({', '.join(price) or 'free'}: {_effects(fa.effects)})"
+        return (f"{card}: free action ({render_cost(fa.cost)}: {render_effects(fa.effects)})"
                 + _target(s, action.target))
     if k == A.CARRY:
         return f"{card} carries {_card(s, action.other)} to {field_text(s, action.field)}"
@@ -93,11 +89,6 @@ def _costs(s: GameState, cid: int) -> str:
     parts = [f"{label} {v}" for label, v in (("buy", c.buy), ("play", c.play),
                                               ("upkeep", c.upkeep)) if v is not None]
     return f" [{c.type.value}{', ' if parts else ''}{', '.join(parts)}]"
-
-
-def _effects(effects: Sequence[Effect]) -> str:
-    """`draw 1, push 2`: the verbs with their amounts (and token names)."""
-    return ", ".join(f"{e.verb} {e.amount}" + (f" {e.card}" if e.card else "") for e in effects)
 
 
 def _whom(s: GameState, target: int) -> str:
