@@ -6,9 +6,9 @@ for draft picks. New kinds register a factory in `FACTORIES`.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Protocol
-import random
 
 from engine.actions import Action
 from engine.agents.explorer import ExplorerAgent
