@@ -4,7 +4,8 @@ balance).
 Rungs, each on every shipped board, seats swapped every other game (A takes the even seats in
 even games, the odd seats in odd games; on the two-team four-player board that is one team; the
 table also gives A's wins of decided games per seat, "A first seat" being the even games):
-  heuristic vs random, search:budget=B vs heuristic, search:budget=4B vs search:budget=B.
+  heuristic vs random, search:budget=B vs heuristic, search:budget=4B vs heuristic,
+  search:budget=4B vs search:budget=B.
 On the Tyrant board the players are one team against the game, so a rung there compares
 whole tables: the same seed is played by an all-A table and an all-B table, and a pair counts
 as decided when exactly one table wins (A "beats" B when its table won and B's did not).
@@ -18,7 +19,7 @@ Also measured: decisions per second of each agent (time inside `act`), and full 
 heuristic matches per second on one core.
 
 Usage (writes results as they come to --out, a JSON file, and prints a Markdown table):
-    .venv/bin/python benchmarks/bench_ladder.py --games 40 --budget 8 --workers 2
+    .venv/bin/python benchmarks/bench_ladder.py --games 40 --budget 4 --workers 2
     .venv/bin/python benchmarks/bench_ladder.py --speed-only
 """
 
@@ -177,10 +178,12 @@ def match_speed(games: int = 12) -> dict[str, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=40, help="games per rung and board")
-    ap.add_argument("--budget", type=int, default=8, help="search budget B (and 4B)")
+    ap.add_argument("--budget", type=int, default=4, help="search budget B (and 4B)")
     ap.add_argument("--boards", default=",".join(BOARDS))
-    ap.add_argument("--rungs", default="hr,sh,ss", help="hr: heuristic-random, sh: search-"
-                    "heuristic, ss: search 4B vs B")
+    ap.add_argument("--rungs", default="hr,sh,Sh,ss", help="hr: heuristic-random, sh: search "
+                    "B vs heuristic, Sh: search 4B vs heuristic, ss: search 4B vs B")
+    ap.add_argument("--pair", nargs=2, metavar=("A", "B"),
+                    help="any two agent specs as rung `ab` (e.g. to try parameters)")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "ladder_results.json"))
@@ -200,7 +203,10 @@ def main() -> None:
         return
     b = args.budget
     rung_specs = {"hr": ("heuristic", "random"), "sh": (f"search:budget={b}", "heuristic"),
+                  "Sh": (f"search:budget={4 * b}", "heuristic"),
                   "ss": (f"search:budget={4 * b}", f"search:budget={b}")}
+    if args.pair:
+        rung_specs["ab"] = tuple(args.pair)
     boards = args.boards.split(",")
     # round robin over games, rungs and boards: a run stopped early is balanced across them
     jobs = [(board, *rung_specs[r], i, args.seed) for i in range(args.games)

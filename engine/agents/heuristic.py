@@ -498,8 +498,12 @@ def evaluate(s: GameState, seat: int) -> float:
         score += sign * (rv * pl.resource + 5.0 * pl.points * (kind is VictoryKind.CAPTURE)
                          + 0.3 * len(pl.hand))
     if kind is VictoryKind.STAFF and v.staff_base >= 0 and v.staff_base in s.perms:
-        holder = s.perms[v.staff_base].controller
-        score += 35.0 if holder >= 0 and s.players[holder].team == my_team else -35.0
+        base = s.perms[v.staff_base]
+        if base.controller >= 0 and s.players[base.controller].team == my_team:
+            # a holder the enemy can bring down before its upkeep (R21.12) holds little
+            score += 8.0 if v.danger(s.perm_field(base)) >= hp_left(s, base) else 35.0
+        else:
+            score -= 35.0
     if kind is VictoryKind.TYRANT:
         score -= 10.0 * s.intentions_done
         if v.marked in s.perms and v.tyrant_field >= 0:
