@@ -187,6 +187,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "ladder_results.json"))
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the games already in --out and play the rest")
     ap.add_argument("--speed-only", action="store_true")
     ap.add_argument("--table-from", nargs="*", help="print the table of stored result files")
     args = ap.parse_args()
@@ -212,6 +214,11 @@ def main() -> None:
     jobs = [(board, *rung_specs[r], i, args.seed) for i in range(args.games)
             for r in args.rungs.split(",") for board in boards]
     rows: list[dict] = []
+    if args.resume and Path(args.out).is_file():
+        # keep the games already played; play only the missing ones
+        rows = json.loads(Path(args.out).read_text())["rows"]
+        have = {(r["board"], r["a"], r["b"], r["i"]) for r in rows}
+        jobs = [j for j in jobs if j[:4] not in have]
     t0 = time.time()
 
     def flush() -> None:

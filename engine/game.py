@@ -10,7 +10,7 @@ from engine import draft, flow
 from engine.actions import Action
 from engine.behaviours import destinations
 from engine.board import TYRANT
-from engine.legal import current_player, fast_actions, legal_actions
+from engine.legal import current_player, legal_actions
 from engine.observation import Observation, observe
 from engine.picture import picture
 from engine.record import GameRecord
@@ -102,12 +102,13 @@ class Game:
                 if s.phase == "draft" or s.pending:
                     options = legal_actions(s)
                 elif s.priority:
-                    if not flow_has_fast(s, s.priority[0]):
+                    options = legal_actions(s)
+                    if len(options) == 1:
+                        # only passing: the window does not need the seat (R21.6)
                         s.priority.pop(0)
                         if not s.priority and s.stack:
                             flow.resolve_top(s)
                         continue
-                    options = legal_actions(s)
                 else:
                     if s.stack:
                         flow.resolve_top(s)
@@ -264,11 +265,6 @@ def _path_to(s: GameState, p: Perm, dest: int) -> tuple[int, ...]:
 def _stale(s: GameState, pd: Pending) -> bool:
     """A choice about a permanent that has since left the board is void."""
     return pd.kind in ("upkeep", "place") and pd.card not in s.perms
-
-
-def flow_has_fast(s: GameState, seat: int) -> bool:
-    """Whether a response window needs the seat at all (R8.6 alone makes it so)."""
-    return len(s.players[seat].hand) >= 2 or bool(fast_actions(s, seat))
 
 
 def _upkeep_pay(s: GameState) -> None:

@@ -45,17 +45,23 @@ def life(state: GameState, p: Perm) -> int:
     """Units: life plus equipment; artifacts: their solid value (R15.4); others: 0."""
     card = state.cards[p.cid]
     if card.type is CardType.UNIT:
+        if not p.stack:
+            return card.life or 0
         return (card.life or 0) + sum(e.modifiers.life for e in equipment_of(state, p))
     return card.keywords.solid or 0
 
 
 def armor(state: GameState, p: Perm) -> int:
+    if not p.stack:
+        return state.cards[p.cid].keywords.armor
     return sum(k.armor for k in keywords(state, p)) + sum(
         e.modifiers.armor for e in equipment_of(state, p))
 
 
 def movement(state: GameState, p: Perm) -> int:
     card = state.cards[p.cid]
+    if not p.stack:
+        return card.move or 0
     return (card.move or 0) + sum(e.modifiers.move for e in equipment_of(state, p))
 
 
@@ -70,6 +76,8 @@ def is_swimming(state: GameState, p: Perm) -> bool:
 def own_profile(state: GameState, p: Perm) -> tuple[int, int]:
     """(attack, range) of one unit with its equipment; high ground is added by `profile`."""
     card = state.cards[p.cid]
+    if not p.stack:
+        return (card.attack or 0, card.range or 1)
     eqs = equipment_of(state, p)
     return ((card.attack or 0) + sum(e.modifiers.attack for e in eqs),
             (card.range or 1) + sum(e.modifiers.range for e in eqs))
@@ -142,10 +150,10 @@ def available(state: GameState, cid: int, field_: int, swimming: bool | None = N
 
 def can_take_rider(state: GameState, base: Perm, rider: Perm) -> bool:
     """R12.9: a crew unit takes up to n other units of its controller in its stack."""
-    crew = sum(k.crew for k in keywords(state, base))
-    if crew <= 0 or base.controller != rider.controller or base.under >= 0:
+    if base.controller != rider.controller or base.under >= 0:
         return False
-    return len(riders_of(state, base)) < crew
+    crew = sum(k.crew for k in keywords(state, base))
+    return crew > 0 and len(riders_of(state, base)) < crew
 
 
 # --- entering and leaving --------------------------------------------------------------------

@@ -156,3 +156,45 @@ def test_ratings_from_duckdb(tmp_path) -> None:
     drafter = make_agent(f"ratings:db={db}+prior=0")
     assert drafter.ratings["good"] == 1.0
     assert load_ratings(str(db))["Good"] == pytest.approx(0.75)  # smoothed toward the mean
+
+
+def _held_staff(enemy_x: int) -> float:
+    """evaluate() for seat 0 holding the staff at (1, 0), one enemy unit at (enemy_x, 0), the
+    enemy to move."""
+    from engine.agents.heuristic import evaluate
+    from tests.builder import Keywords, Position, Victory, board, equipment, unit
+    staff = equipment("Staff", durability=9, keywords=Keywords(staff=True))
+    holder = unit("Holder", life=2, attack=1)
+    brute = unit("Brute", life=3, move=2, attack=4)
+    pos = Position(board("0 . . . . . . . . 1", victory=Victory(VictoryKind.STAFF)),
+                   [staff, holder, brute])
+    u = pos.put(holder, 0, 1, 0)
+    pos.stack_on(u, staff, -1)
+    pos.put(brute, 1, enemy_x, 0)
+    pos.state.active = 1  # the end of seat 0's turn: the enemy moves next
+    return evaluate(pos.state, 0)
+
+
+def test_R21_12_a_staff_holder_the_enemy_can_reach_counts_little() -> None:
+    """The search agent's leaf value: holding the staff wins only at the next upkeep, so a
+    holder that an enemy can bring down first is worth far less than a safe one."""
+    safe, reachable = _held_staff(8), _held_staff(3)
+    assert safe > 0.5
+    assert safe - reachable > 0.4
+
+
+def test_evaluate_counts_the_exposed_units_of_the_side_not_to_move() -> None:
+    """An enemy unit in reach of the seat's units is worth less to the enemy when the seat
+    moves next, and the seat's own exposed unit costs it only when the enemy moves next."""
+    from engine.agents.heuristic import evaluate
+    from tests.builder import Position, board, unit
+    hunter = unit("Hunter", life=3, move=2, attack=3)
+    prey = unit("Prey", life=2, move=2, attack=1)
+    values = {}
+    for mover in (0, 1):
+        pos = Position(board("0 . . . . . . . . 1"), [hunter, prey])
+        pos.put(hunter, 0, 1, 0)
+        pos.put(prey, 1, 3, 0)
+        pos.state.active = mover
+        values[mover] = evaluate(pos.state, 0)
+    assert values[0] > values[1] + 0.02

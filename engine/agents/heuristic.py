@@ -462,6 +462,13 @@ def evaluate(s: GameState, seat: int) -> float:
     v = View(s, seat)
     kind = v.kind
     my_team = s.players[seat].team
+    # who moves next decides which side's exposed units count: at the end of the seat's turn
+    # its own units stand in the enemy's reach; at the start of its turn the enemy's stand in
+    # its reach (without this, looking through the answer made the search agent passive)
+    # (on a Tyrant board the enemy moves after all players: the seat's side is the exposed one)
+    mover = s.active if 0 <= s.active < len(s.players) else seat
+    my_move = kind is not VictoryKind.TYRANT and s.players[mover].team == my_team
+    their: dict[int, View] = {}  # views of the enemy seats: what threatens their units
     score = 0.0
     for p in s.perms.values():
         if p.field < 0 and p.under < 0:
@@ -482,10 +489,14 @@ def evaluate(s: GameState, seat: int) -> float:
         if p.cid in s.vips.values():
             pv = 20.0 + 5.0 * max(0, life(s, p) + 1 - p.damage - p.poison)
         score += sign * pv
+        if my_move and sign < 0 and card.type is CardType.UNIT and p.field >= 0:
+            ev = their.get(c) or their.setdefault(c, View(s, c))
+            if ev.danger(p.field) >= hp_left(s, p):
+                score += 0.3 * pv
         if sign > 0 and card.type is CardType.UNIT and p.field >= 0:
             if p.cid != v.my_vip:
                 score -= 0.4 * v.goal_dist(p.field)
-            if p.controller == seat and v.danger(p.field) >= hp_left(s, p):
+            if not my_move and p.controller == seat and v.danger(p.field) >= hp_left(s, p):
                 score -= 0.3 * pv
             if v.tyrant_field >= 0 and p.cid != v.marked:
                 # next to the Tyrant with no marker out: an intention carried out at once

@@ -2,31 +2,33 @@
 and a heuristic evaluation at the leaves; its strength grows with its budget.
 
 At each decision of its own action phase (R6.8: plays, activations, unit actions, fast actions)
-it takes the heuristic's best `width` candidate actions (more with a bigger budget), in two
-stages:
+it takes the heuristic's best `width` candidate actions, in two stages:
 1. every candidate is applied to a `determinize`d clone (what the seat cannot see re-dealt) and
    the rest of the seat's turn is played by the heuristic, greedily; the position at the end of
    the turn is scored by `heuristic.evaluate` (material, resource, victory progress, in
    [-1, 1]; a finished game is +1/-1/0). Its own turn barely depends on hidden information, so
-   one rollout per candidate tells them apart; a bigger budget looks at more candidates.
-2. with budget left (and `horizon` > 0), the best few are played on through the next
-   `horizon` turns of the players after the seat (1: the next player's answer; the Tyrant's
-   turn comes with the last player's), by successive halving: each round gives every remaining candidate the same rollouts, then drops the worse
-   half. Rollout k of every candidate uses the same determinization and random numbers (common
-   random numbers), so candidates are compared on the same sampled worlds. The others play
-   with a little randomness (`eps`); the seat's own continuation stays greedy, as noise there
-   blurred the comparison (measured: budget 16 with noise in its own moves lost to budget 4
-   on zwei-burgen, 3-9; without, it won 8-4).
-The best candidate wins; ties keep the heuristic's order. Other decisions (draft, response
-windows, upkeep, discards, buys) are the heuristic's.
+   one rollout per candidate tells them apart.
+2. with budget left (and `horizon` > 0), the best few are played on through the next `horizon`
+   turns of the players after the seat (1: the next player's answer; the Tyrant's turn comes
+   with the last player's), by successive halving: each round gives every remaining candidate
+   the same rollouts, then drops the worse half by the blend of its end-of-turn value and its
+   mean value after the answer, so that a few unlucky sampled worlds do not overturn the greedy
+   choice on their own. Rollout k of every candidate uses the same determinization and random
+   numbers (common random numbers), so candidates are compared on the same sampled worlds. The
+   others play with a little randomness (`eps`); the seat's own continuation stays greedy, as
+   noise there blurred the comparison (measured: budget 16 with noise in its own moves lost to
+   budget 4 on zwei-burgen, 3-9; without, it won 8-4).
+A bigger budget gives the same candidates more answers to be tried against; the candidate count
+grows slowly, because a wider first stage picks up more of the evaluation's blind spots
+(measured: budget 16 with 10 candidates and no stage 2 lost to budget 4 on four-banners 4-8 and
+zwei-burgen 5-7). The best candidate wins; ties keep the heuristic's order. Other decisions
+(draft, response windows, upkeep, discards, buys) are the heuristic's.
 
 Parameters (`search:budget=64+horizon=1`): `budget` rollouts per decision (default 32),
 `horizon` the other players' turns looked through in stage 2 (default: 1 from budget 16 up,
 else 0: no stage 2), `eps` the others' random share in stage 2 (default 0.1), `width` the
-candidate count (default 4 + budget // 8, at most 12: a wider first stage picks up more of
-the evaluation's blind spots, measured: budget 16 with width 10 and no stage 2 lost to budget 4
-on four-banners 4-8 and zwei-burgen 5-7), `steps` a cap on the actions of one rollout (default
-300).
+candidate count (default 4 + budget // 32, at most 12), `steps` a cap on the actions of one
+rollout (default 300).
 """
 
 from __future__ import annotations
@@ -70,14 +72,15 @@ class SearchAgent:
     name = "search"
 
     def __init__(self, budget: int = 32, horizon: int | None = None, eps: float = 0.1,
-                 width: int | None = None, steps: int = 300) -> None:
+                 width: int | None = None, steps: int = 300, margin: float = 0.05) -> None:
         self.budget = max(1, budget)
         self.horizon = max(0, horizon) if horizon is not None else int(self.budget >= 16)
         self.eps = eps
-        self.width = width if width is not None else min(12, 4 + self.budget // 8)
+        self.width = width if width is not None else min(12, 2 + self.budget // 2)
         self.steps = steps
+        self.margin = margin
         self.params = {"budget": self.budget, "horizon": self.horizon, "eps": eps,
-                       "width": self.width}
+                       "width": self.width, "margin": margin}
         self._policy = HeuristicAgent()
         self.rollouts = 0
 
@@ -87,7 +90,8 @@ class SearchAgent:
                    horizon=int(params["horizon"]) if "horizon" in params else None,
                    eps=float(params.get("eps", 0.1)),
                    width=int(params["width"]) if "width" in params else None,
-                   steps=int(params.get("steps", 300)))
+                   steps=int(params.get("steps", 300)),
+                   margin=float(params.get("margin", 0.05)))
 
     def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
@@ -109,9 +113,12 @@ class SearchAgent:
         left = self.budget - len(cands)
         if self.horizon == 0 or left < 4:
             return cands[ranked[0]]
-        # stage 2: the best few through the opponents' answer, by successive halving; rollout
-        # k of every candidate uses the same determinization (common random numbers)
-        alive = ranked[:max(2, min(len(cands), left // 4))]
+        # stage 2: the best few through the next players' answer, by successive halving;
+        # rollout k of every candidate uses the same determinization (common random numbers)
+        best = first[ranked[0]]
+        alive = [i for i in ranked if first[i] >= best - self.margin][:max(2, left // 4)]
+        if len(alive) == 1:
+            return cands[alive[0]]
         seeds = [rng.getrandbits(64) for _ in range(left)]
         totals = [0.0] * len(cands)
         levels = (len(alive) - 1).bit_length()
@@ -123,7 +130,6 @@ class SearchAgent:
                     totals[i] += self._rollout(game, seat, cands[i], seeds[k % len(seeds)],
                                                self.horizon, self.eps)
             done += n
-            # the alive candidates share their rollouts: rank by total, then by stage 1
             alive.sort(key=lambda i: (-totals[i], ranked.index(i)))
             alive = alive[:(len(alive) + 1) // 2]
         return cands[alive[0]]
@@ -134,11 +140,12 @@ class SearchAgent:
         rng = random.Random(seed)
         g = determinize(game, seat, rng)
         s: GameState = g.state
-        g.apply(first, check=False)
         # horizon 0: to the end of this turn; h: through the next h turns of the players
         # after it (the Tyrant's turn comes with the last player's), so they answer before
-        # the position is scored
+        # the position is scored. Counted from before `first`: a candidate that ends the
+        # turn at once is scored at the same point as the others.
         stop = s.turn + 1 + horizon
+        g.apply(first, check=False)
         steps = 0
         while s.winners is None and steps < self.steps and s.turn < stop:
             legal = g.legal_actions()

@@ -133,18 +133,21 @@ class View:
         self.staff = -1
         self.staff_base = -1
         cards = s.cards
+        staff_board = self.kind is VictoryKind.STAFF
+        unit = CardType.UNIT
         for cid, p in s.perms.items():
-            if cards[cid].keywords.staff:
+            if staff_board and cards[cid].keywords.staff:
                 self.staff = cid
                 if p.under >= 0:
                     self.staff_base = p.under
             if p.field < 0:
                 continue
-            if p.controller == seat:
+            c = p.controller
+            if c == seat:
                 self.mine.append(p)
-            elif s.enemies(seat, p.controller):
+            elif s.enemies(seat, c):
                 self.enemy.append(p)
-                if s.cards[p.cid].type is CardType.UNIT:
+                if cards[cid].type is unit:
                     self.enemy_units.append(p)
         self.my_vip = s.vips.get(seat, -1)
         # the Tyrant's intention marker (public, R17.2): its unit should run from the Tyrant
