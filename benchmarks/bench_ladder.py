@@ -8,7 +8,9 @@ table also gives A's wins of decided games per seat, "A first seat" being the ev
   search:budget=4B vs search:budget=B.
 On the Tyrant board the players are one team against the game, so a rung there compares
 whole tables: the same seed is played by an all-A table and an all-B table, and a pair counts
-as decided when exactly one table wins (A "beats" B when its table won and B's did not).
+as decided when exactly one table wins (A "beats" B when its table won and B's did not). A
+second row for that board, "(ties by rounds)", also decides the pairs both tables won: the
+sooner win is the better (`table_rank`).
 
 Every figure is the share of decided games A won, with the game count and the 95% Clopper-
 Pearson interval of scipy.stats.binomtest(...).proportion_ci(). Drafts use the heuristic
@@ -84,13 +86,17 @@ def play_one(job: tuple[str, str, str, int, int]) -> dict:
     drafter = make_agent("heuristic")
     ta, tb = Timed(make_agent(spec_a)), Timed(make_agent(spec_b))
     t = time.perf_counter()
-    if board == "tyrants-throne" or cfg.board.victory.kind.value == "tyrant":
+    extra: dict = {}
+    if cfg.board.victory.kind.value == "tyrant":
         ra = play_game(cfg, seed, [ta] * n, [drafter] * n)
         rb = play_game(cfg, seed, [tb] * n, [drafter] * n)
         a_won = any(w >= 0 for w in ra.winners)
         b_won = any(w >= 0 for w in rb.winners)
         result = "draw" if a_won == b_won else ("A" if a_won else "B")
         reason = f"{ra.reason} / {rb.reason}"
+        ka, kb = table_rank(ra), table_rank(rb)
+        extra = {"a_rounds": ra.rounds, "b_rounds": rb.rounds,
+                 "by_rounds": "draw" if ka == kb else ("A" if ka > kb else "B")}
     else:
         a_seats = {s for s in range(n) if (s + i) % 2 == 0}
         agents = [ta if s in a_seats else tb for s in range(n)]
@@ -100,7 +106,18 @@ def play_one(job: tuple[str, str, str, int, int]) -> dict:
         reason = r.reason
     return {"board": board, "a": spec_a, "b": spec_b, "i": i, "result": result,
             "reason": reason, "seconds": time.perf_counter() - t,
-            "a_calls": ta.calls, "a_time": ta.seconds, "b_calls": tb.calls, "b_time": tb.seconds}
+            "a_calls": ta.calls, "a_time": ta.seconds, "b_calls": tb.calls, "b_time": tb.seconds,
+            **extra}
+
+
+def table_rank(r) -> tuple[int, int]:
+    """How well a Tyrant table did, for breaking ties between two tables on one seed: a win
+    beats no winner (the round limit), which beats a loss; among wins the sooner is better.
+    Losses are not ordered: holding out longer is no sign of better play (a table that never
+    goes near the Tyrant loses late)."""
+    if any(w >= 0 for w in r.winners):
+        return (2, -r.rounds)
+    return (1, 0) if not r.winners else (0, 0)
 
 
 def ci(wins: int, n: int) -> tuple[float, float]:
@@ -115,6 +132,12 @@ def summarize(rows: list[dict]) -> list[dict]:
     out = []
     keys = sorted({(r["a"], r["b"], r["board"]) for r in rows},
                   key=lambda k: (k[0], k[1], BOARDS.index(k[2]) if k[2] in BOARDS else 99))
+    tied = [{**r, "board": r["board"] + " (ties by rounds)", "result": r["by_rounds"]}
+            for r in rows if "by_rounds" in r]
+    rows = rows + tied
+    keys += sorted({(r["a"], r["b"], r["board"]) for r in tied})
+    keys.sort(key=lambda k: (k[0], k[1], BOARDS.index(k[2].split(" ")[0])
+                             if k[2].split(" ")[0] in BOARDS else 99, k[2]))
     for a, b, board in keys:
         rs = [r for r in rows if (r["a"], r["b"], r["board"]) == (a, b, board)]
         wa = sum(r["result"] == "A" for r in rs)
