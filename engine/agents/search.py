@@ -2,33 +2,34 @@
 and a heuristic evaluation at the leaves; its strength grows with its budget.
 
 At each decision of its own action phase (R6.8: plays, activations, unit actions, fast actions)
-it takes the heuristic's best `width` candidate actions, in two stages:
+it takes the heuristic's best `width` candidate actions (more with a bigger budget), in two
+stages:
 1. every candidate is applied to a `determinize`d clone (what the seat cannot see re-dealt) and
    the rest of the seat's turn is played by the heuristic, greedily; the position at the end of
-   the turn is scored by `heuristic.evaluate` (material, resource, victory progress, in
-   [-1, 1]; a finished game is +1/-1/0). Its own turn barely depends on hidden information, so
-   one rollout per candidate tells them apart.
-2. with budget left (and `horizon` > 0), the best few are played on through the next `horizon`
-   turns of the players after the seat (1: the next player's answer; the Tyrant's turn comes
-   with the last player's), by successive halving: each round gives every remaining candidate
-   the same rollouts, then drops the worse half by the blend of its end-of-turn value and its
-   mean value after the answer, so that a few unlucky sampled worlds do not overturn the greedy
-   choice on their own. Rollout k of every candidate uses the same determinization and random
-   numbers (common random numbers), so candidates are compared on the same sampled worlds. The
-   others play with a little randomness (`eps`); the seat's own continuation stays greedy, as
-   noise there blurred the comparison (measured: budget 16 with noise in its own moves lost to
-   budget 4 on zwei-burgen, 3-9; without, it won 8-4).
-A bigger budget gives the same candidates more answers to be tried against; the candidate count
-grows slowly, because a wider first stage picks up more of the evaluation's blind spots
-(measured: budget 16 with 10 candidates and no stage 2 lost to budget 4 on four-banners 4-8 and
-zwei-burgen 5-7). The best candidate wins; ties keep the heuristic's order. Other decisions
-(draft, response windows, upkeep, discards, buys) are the heuristic's.
+   the turn is scored by `heuristic.evaluate` (material, resource, victory progress, the units
+   left in the reach of the side that moves next, in [-1, 1]; a finished game is +1/-1/0). Its
+   own turn barely depends on hidden information, so one rollout per candidate tells them apart.
+2. with budget left (and `horizon` > 0), the candidates within `margin` of the best are played
+   on through the next `horizon` turns of the players after the seat (1: the next player's
+   answer; the Tyrant's turn comes with the last player's), by successive halving: each round
+   gives every remaining candidate the same rollouts, then drops the worse half by the mean
+   value after the answer. Rollout k of every candidate uses the same determinization and
+   random numbers (common random numbers), so candidates are compared on the same sampled
+   worlds. The others play with a little randomness (`eps`); the seat's own continuation stays
+   greedy, as noise there blurred the comparison (measured: budget 16 with noise in its own
+   moves lost to budget 4 on zwei-burgen, 3-9; without, it won 8-4).
+Stage 2 only breaks stage 1's near-ties: allowed to overrule clear stage-1 preferences it chose
+passive moves (the answer punishes exposure at once, while the gain of an advance comes later)
+and budget 16 lost to budget 4 on kings-crossing, 0-5 and 2-7 in trials. The best candidate
+wins; ties keep the heuristic's order. Other decisions (draft, response windows, upkeep,
+discards, buys) are the heuristic's.
 
 Parameters (`search:budget=64+horizon=1`): `budget` rollouts per decision (default 32),
 `horizon` the other players' turns looked through in stage 2 (default: 1 from budget 16 up,
 else 0: no stage 2), `eps` the others' random share in stage 2 (default 0.1), `width` the
-candidate count (default 4 + budget // 32, at most 12), `steps` a cap on the actions of one
-rollout (default 300).
+candidate count (default 2 + budget // 2, at most 12), `margin` how close to the best
+end-of-turn value a candidate must be for stage 2 (default 0.05), `steps` a cap on the
+actions of one rollout (default 300).
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ class SearchAgent:
         self.eps = eps
         self.width = width if width is not None else min(12, 2 + self.budget // 2)
         self.steps = steps
-        self.margin = margin
+        self.margin = max(0.0, margin)
         self.params = {"budget": self.budget, "horizon": self.horizon, "eps": eps,
                        "width": self.width, "margin": margin}
         self._policy = HeuristicAgent()
