@@ -11,7 +11,8 @@ stages:
    own turn barely depends on hidden information, so one rollout per candidate tells them apart.
 2. with budget left (and `horizon` > 0), the candidates within `margin` of the best are played
    on through the next `horizon` turns of the players after the seat (1: the next player's
-   answer; the Tyrant's turn comes with the last player's), by successive halving: each round
+   answer; on a Tyrant board, where the players are one side, through the Tyrant's turn at
+   the end of the round), by successive halving: each round
    gives every remaining candidate the same rollouts, then drops the worse half by the mean
    value after the answer. Rollout k of every candidate uses the same determinization and
    random numbers (common random numbers), so candidates are compared on the same sampled
@@ -38,6 +39,7 @@ import random
 
 from engine.actions import Action
 from engine.agents.heuristic import HeuristicAgent, choose, evaluate, score_actions
+from engine.board import VictoryKind
 from engine.game import Game
 from engine.state import GameState
 
@@ -142,13 +144,20 @@ class SearchAgent:
         g = determinize(game, seat, rng)
         s: GameState = g.state
         # horizon 0: to the end of this turn; h: through the next h turns of the players
-        # after it (the Tyrant's turn comes with the last player's), so they answer before
-        # the position is scored. Counted from before `first`: a candidate that ends the
-        # turn at once is scored at the same point as the others.
+        # after it, so they answer before the position is scored. On a Tyrant board the
+        # answer is the Tyrant's, at the end of the round (R21.15), so h counts rounds there.
+        # Counted from before `first`: a candidate that ends the turn at once is scored at
+        # the same point as the others.
         stop = s.turn + 1 + horizon
+        if horizon and s.config.board.victory.kind is VictoryKind.TYRANT:
+            stop_round = s.round + horizon
+            stop = 1 << 30
+        else:
+            stop_round = 1 << 30
         g.apply(first, check=False)
         steps = 0
-        while s.winners is None and steps < self.steps and s.turn < stop:
+        while (s.winners is None and steps < self.steps and s.turn < stop
+               and s.round < stop_round):
             legal = g.legal_actions()
             if not legal:
                 break
