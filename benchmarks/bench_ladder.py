@@ -31,33 +31,39 @@ import argparse
 import itertools
 import json
 import multiprocessing as mp
+import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.agents.registry import make_agent  # noqa: E402
+from engine.actions import Action  # noqa: E402
+from engine.agents.registry import Agent, make_agent  # noqa: E402
+from engine.game import Game  # noqa: E402
+from engine.record import GameRecord  # noqa: E402
 from engine.play import derive_seed, play_game  # noqa: E402
-from workbench.config import load_setup  # noqa: E402
+from workbench.config import Setup, load_setup  # noqa: E402
 
 BOARDS = ["kings-crossing", "gold-rush", "three-hills", "four-banners", "zwei-burgen",
           "drowned-sanctum", "tyrants-throne"]
 SETS = ["iron-legion", "tide-callers", "pestgericht", "sky-wardens"]
 SET_PAIRS = list(itertools.combinations(SETS, 2))
+Row = dict[str, Any]
 
 
 class Timed:
     """Wraps an agent and counts its decisions and the time it spends in `act`."""
 
-    def __init__(self, agent):
+    def __init__(self, agent: Agent) -> None:
         self.agent = agent
         self.name = agent.name
         self.calls = 0
         self.seconds = 0.0
 
-    def act(self, game, legal, rng):
+    def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
         t = time.perf_counter()
         a = self.agent.act(game, legal, rng)
         self.seconds += time.perf_counter() - t
@@ -65,10 +71,10 @@ class Timed:
         return a
 
 
-_SETUPS: dict[tuple[str, tuple[str, str]], object] = {}
+_SETUPS: dict[tuple[str, tuple[str, ...]], Setup] = {}
 
 
-def setup_for(board: str, i: int):
+def setup_for(board: str, i: int) -> Setup:
     sets = SET_PAIRS[i % len(SET_PAIRS)]
     key = (board, sets)
     if key not in _SETUPS:
@@ -76,7 +82,7 @@ def setup_for(board: str, i: int):
     return _SETUPS[key]
 
 
-def play_one(job: tuple[str, str, str, int, int]) -> dict:
+def play_one(job: tuple[str, str, str, int, int]) -> Row:
     """One game (or, on the Tyrant board, one pair of tables) of rung A vs B."""
     board, spec_a, spec_b, i, run_seed = job
     setup = setup_for(board, i)
@@ -86,7 +92,7 @@ def play_one(job: tuple[str, str, str, int, int]) -> dict:
     drafter = make_agent("heuristic")
     ta, tb = Timed(make_agent(spec_a)), Timed(make_agent(spec_b))
     t = time.perf_counter()
-    extra: dict = {}
+    extra: Row = {}
     if cfg.board.victory.kind.value == "tyrant":
         ra = play_game(cfg, seed, [ta] * n, [drafter] * n)
         rb = play_game(cfg, seed, [tb] * n, [drafter] * n)
@@ -110,7 +116,7 @@ def play_one(job: tuple[str, str, str, int, int]) -> dict:
             **extra}
 
 
-def table_rank(r) -> tuple[int, int]:
+def table_rank(r: GameRecord) -> tuple[int, int]:
     """How well a Tyrant table did, for breaking ties between two tables on one seed: a win
     beats no winner (the round limit), which beats a loss; among wins the sooner is better.
     Losses are not ordered: holding out longer is no sign of better play (a table that never
@@ -128,7 +134,7 @@ def ci(wins: int, n: int) -> tuple[float, float]:
     return (c.low, c.high)
 
 
-def summarize(rows: list[dict]) -> list[dict]:
+def summarize(rows: list[Row]) -> list[Row]:
     out = []
     keys = sorted({(r["a"], r["b"], r["board"]) for r in rows},
                   key=lambda k: (k[0], k[1], BOARDS.index(k[2]) if k[2] in BOARDS else 99))
@@ -157,7 +163,7 @@ def summarize(rows: list[dict]) -> list[dict]:
     return out
 
 
-def table(summary: list[dict]) -> str:
+def table(summary: list[Row]) -> str:
     lines = ["| rung (A vs B) | board | games | A wins | B wins | draws | A share of decided "
              "| 95% CI | A first seat | A second seat | s/game |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -170,7 +176,7 @@ def table(summary: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def speeds(rows: list[dict]) -> dict[str, float]:
+def speeds(rows: list[Row]) -> dict[str, float]:
     calls: dict[str, int] = {}
     secs: dict[str, float] = {}
     for r in rows:
@@ -215,6 +221,7 @@ def main() -> None:
     ap.add_argument("--speed-only", action="store_true")
     ap.add_argument("--table-from", nargs="*", help="print the table of stored result files")
     args = ap.parse_args()
+    rows: list[Row] = []
     if args.table_from:
         rows = [r for f in args.table_from for r in json.loads(Path(f).read_text())["rows"]]
         print(table(summarize(rows)))
@@ -236,7 +243,6 @@ def main() -> None:
     # round robin over games, rungs and boards: a run stopped early is balanced across them
     jobs = [(board, *rung_specs[r], i, args.seed) for i in range(args.games)
             for r in args.rungs.split(",") for board in boards]
-    rows: list[dict] = []
     if args.resume and Path(args.out).is_file():
         # keep the games already played; play only the missing ones
         rows = json.loads(Path(args.out).read_text())["rows"]

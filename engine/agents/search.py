@@ -11,14 +11,14 @@ stages:
    own turn barely depends on hidden information, so one rollout per candidate tells them apart.
 2. with budget left (and `horizon` > 0), the candidates within `margin` of the best are played
    on through the next `horizon` turns of the players after the seat (1: the next player's
-   answer; on a Tyrant board, where the players are one side, through the Tyrant's turn at
-   the end of the round), by successive halving: each round
-   gives every remaining candidate the same rollouts, then drops the worse half by the mean
-   value after the answer. Rollout k of every candidate uses the same determinization and
-   random numbers (common random numbers), so candidates are compared on the same sampled
-   worlds. The others play with a little randomness (`eps`); the seat's own continuation stays
-   greedy, as noise there blurred the comparison (measured: budget 16 with noise in its own
-   moves lost to budget 4 on zwei-burgen, 3-9; without, it won 8-4).
+   answer; on a Tyrant board, where the players are one side, through the Tyrant's turn at the
+   end of the round), by successive halving: each round gives every remaining candidate the
+   same rollouts, then drops the worse half by the mean value after the answer. Rollout k of
+   every candidate uses the same determinization and random numbers (common random numbers), so
+   candidates are compared on the same sampled worlds. The others play with a little randomness
+   (`eps`); the seat's own continuation stays greedy, as noise there blurred the comparison
+   (measured: budget 16 with noise in its own moves lost to budget 4 on zwei-burgen, 3-9;
+   without, it won 8-4).
 Stage 2 only breaks stage 1's near-ties: allowed to overrule clear stage-1 preferences it chose
 passive moves (the answer punishes exposure at once, while the gain of an advance comes later)
 and budget 16 lost to budget 4 on kings-crossing, 0-5 and 2-7 in trials. The best candidate
