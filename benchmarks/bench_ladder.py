@@ -32,6 +32,7 @@ import itertools
 import json
 import multiprocessing as mp
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -186,22 +187,29 @@ def speeds(rows: list[Row]) -> dict[str, float]:
     return {k: calls[k] / secs[k] for k in calls if secs[k] > 0}
 
 
-def match_speed(games: int = 12) -> dict[str, float]:
+def match_speed(games: int = 12, repeats: int = 5) -> dict[str, float]:
     """Full drafted matches per CPU second (one core; process time, so other load on the
-    machine does not count), heuristic drafters and agents, `games` per board."""
-    out = {}
+    machine counts less), heuristic drafters and agents, `games` per board; the median of
+    `repeats` runs over all boards (the shared machines vary by a quarter from minute to
+    minute). "all boards" is the median of the runs' overall figure (games / total time)."""
+    runs: dict[str, list[float]] = {b: [] for b in [*BOARDS, "all boards"]}
+    h = make_agent("heuristic")
     for board in BOARDS:
-        h = make_agent("heuristic")
         for i in range(games):
             setup_for(board, i)
-        t = time.process_time()
-        for i in range(games):
-            setup = setup_for(board, i)
-            play_game(setup.config, derive_seed("speed", board, i), [h] * setup.config.players,
-                      [h] * setup.config.players)
-        out[board] = games / (time.process_time() - t)
-    out["all boards"] = len(BOARDS) / sum(1 / out[b] for b in BOARDS)
-    return out
+    for _ in range(repeats):
+        total = 0.0
+        for board in BOARDS:
+            t = time.process_time()
+            for i in range(games):
+                setup = setup_for(board, i)
+                play_game(setup.config, derive_seed("speed", board, i),
+                          [h] * setup.config.players, [h] * setup.config.players)
+            took = time.process_time() - t
+            total += took
+            runs[board].append(games / took)
+        runs["all boards"].append(games * len(BOARDS) / total)
+    return {k: statistics.median(v) for k, v in runs.items()}
 
 
 def main() -> None:
