@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from engine import actions as A
 from engine.actions import Action
 from engine.behaviours import attackable, destinations
-from engine.cards import CardType, Effect, FreeAction
+from engine.cards import Card, CardType, Effect, FreeAction
 from engine.effects import FIELD_ACTION, candidates, chosen_spec
 from engine.permanents import available, can_take_rider, max_range, movement, profile
 from engine.state import GameState, Perm
@@ -82,14 +82,18 @@ def _pending_actions(state: GameState) -> list[Action]:
     return [Action(A.TARGET, pd.card, t, index=pd.count) for t in pd.fields]
 
 
+def _payable_spell(card: Card, resource: int) -> bool:
+    return card.type is CardType.SPELL and card.play is not None and card.play <= resource
+
+
 def fast_actions(state: GameState, seat: int) -> list[Action]:
     """Spells in hand (R16.1), free actions (R6.7, R15.8) and R8.6, for any decision."""
     pl = state.players[seat]
     out: list[Action] = []
-    for c in set_by_name(state, pl.hand):
-        card = state.cards[c]
-        if card.type is CardType.SPELL and card.play is not None and card.play <= pl.resource:
-            out.extend(_with_targets(state, seat, c, Action(A.PLAY, c), card.effects))
+    cards = state.cards
+    spells = [c for c in pl.hand if _payable_spell(cards[c], pl.resource)]
+    for c in set_by_name(state, spells) if spells else ():
+        out.extend(_with_targets(state, seat, c, Action(A.PLAY, c), cards[c].effects))
     fields = state.config.board.fields
     for p in state.perms.values():
         if p.controller != seat:
