@@ -259,10 +259,14 @@ def main() -> None:
     t0 = time.time()
 
     def flush() -> None:
-        summ = summarize(rows)
-        Path(args.out).write_text(json.dumps({"args": vars(args), "elapsed": time.time() - t0,
-                                              "summary": summ, "decisions_per_second":
-                                              speeds(rows), "rows": rows}, indent=1))
+        # written whole to a side file, then renamed: a run stopped mid-write keeps its games
+        out = Path(args.out)
+        tmp = out.with_name(out.name + ".tmp")
+        tmp.write_text(json.dumps({"args": vars(args), "elapsed": time.time() - t0,
+                                   "summary": summarize(rows),
+                                   "decisions_per_second": speeds(rows), "rows": rows},
+                                  indent=1))
+        tmp.replace(out)
 
     if args.workers > 1:
         with mp.Pool(args.workers) as pool:
