@@ -183,6 +183,28 @@ def test_R21_12_a_staff_holder_the_enemy_can_reach_counts_little() -> None:
     assert safe - reachable > 0.4
 
 
+def test_R21_15_evaluate_a_hit_on_the_tyrant_is_worth_standing_next_to_it() -> None:
+    """On a Tyrant board the players win by bringing the Tyrant down: 2 damage dealt from the
+    field next to it is worth more than keeping clear with the Tyrant untouched, and a fresh
+    Tyrant leaves the value in tanh's steep middle (with its whole life counted, every position
+    of the board scored below -0.9 and search tables kept clear of the Tyrant)."""
+    from engine.agents.heuristic import evaluate
+    from engine.board import TYRANT
+    from tests.builder import Keywords, Position, Victory, VictoryKind, board, unit
+    tyrant = unit("Tyrant", life=10, move=2, attack=3, keywords=Keywords(tyrant=True), buy=None)
+    knight = unit("Knight", life=6, move=2, attack=3)
+    values = {}
+    for x, damage in ((1, 2), (4, 0)):
+        pos = Position(board(". . . . . .\n. . . . . .",
+                             victory=Victory(VictoryKind.TYRANT, tyrant_goal=3)),
+                       [knight, tyrant])
+        pos.put(tyrant, TYRANT, 0, 0, owner=TYRANT, damage=damage)
+        pos.put(knight, 0, x, 0)
+        values[x] = evaluate(pos.state, 0)
+    assert values[1] > values[4] + 0.03
+    assert -0.5 < values[4] < 0.5
+
+
 def test_evaluate_counts_the_exposed_units_of_the_side_not_to_move() -> None:
     """An enemy unit in reach of the seat's units is worth less to the enemy when the seat
     moves next, and the seat's own exposed unit costs it only when the enemy moves next."""
