@@ -67,9 +67,10 @@ def check_victory(state: GameState) -> None:
                      "the Tyrant defeated")
 
 
-def score_capture_points(state: GameState, seat: int) -> None:
-    """R19.3, R21.14: at the start of its upkeep a player scores 1 per area it holds (it
-    controls strictly the most units there)."""
+def area_holders(state: GameState) -> dict[str, int]:
+    """R19.3: each capture area's holder, the seat that controls strictly the most units in
+    it (areas with no units or a tie for the most are left out). Seats, not teams: on a team
+    board two teammates with one unit each in an area hold it neither."""
     board = state.config.board
     counts: dict[str, dict[int, int]] = {}
     for p in state.perms.values():
@@ -79,11 +80,18 @@ def score_capture_points(state: GameState, seat: int) -> None:
         if area is not None:
             per = counts.setdefault(area, {})
             per[p.controller] = per.get(p.controller, 0) + 1
-    held = 0
-    for per in counts.values():
-        mine = per.get(seat, 0)
-        if mine > 0 and all(n < mine for s, n in per.items() if s != seat):
-            held += 1
+    holders: dict[str, int] = {}
+    for area, per in counts.items():
+        top = max(per.values())
+        most = [s for s, n in per.items() if n == top]
+        if len(most) == 1 and most[0] >= 0:
+            holders[area] = most[0]
+    return holders
+
+
+def score_capture_points(state: GameState, seat: int) -> None:
+    """R19.3, R21.14: at the start of its upkeep a player scores 1 per area it holds."""
+    held = sum(1 for s in area_holders(state).values() if s == seat)
     if held:
         state.players[seat].points += held
         state.emit("points", seat, amount=held, detail="capture")
