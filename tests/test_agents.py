@@ -205,6 +205,24 @@ def test_R21_15_evaluate_a_hit_on_the_tyrant_is_worth_standing_next_to_it() -> N
     assert -0.5 < values[4] < 0.5
 
 
+def test_R19_3_evaluate_counts_the_areas_held_now() -> None:
+    """On a capture board an area the seat holds now is worth about the point it brings at the
+    next upkeep: the same units, the enemy's one in the seat's area (a tie, nobody holds it)
+    or outside it, differ by about that much."""
+    from engine.agents.heuristic import evaluate
+    from tests.builder import Position, Victory, VictoryKind, board, unit
+    guard = unit("Guard", life=3, move=1, attack=0)
+    values = {}
+    for enemy_x in (1, 5):
+        pos = Position(board("0A A . . . 1", victory=Victory(VictoryKind.CAPTURE, target=9)),
+                       [guard])
+        pos.put(guard, 0, 0, 0)
+        pos.put(guard, 1, enemy_x, 0)
+        pos.state.active = 1
+        values[enemy_x] = evaluate(pos.state, 0)
+    assert values[5] > values[1] + 0.05
+
+
 def test_evaluate_counts_the_exposed_units_of_the_side_not_to_move() -> None:
     """An enemy unit in reach of the seat's units is worth less to the enemy when the seat
     moves next, and the seat's own exposed unit costs it only when the enemy moves next."""

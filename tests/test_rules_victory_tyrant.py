@@ -66,6 +66,22 @@ def test_R19_3_R21_14_capture_points_at_start_of_own_upkeep():
     assert g.state.players[1].points == 0
 
 
+def test_R19_3_area_holders_count_seats_not_teams():
+    """Two teammates with one unit each in an area hold it neither (the most units of one
+    seat); a teammate's two units against one enemy unit hold it for that seat."""
+    from engine.victory import area_holders
+    b = vb(VictoryKind.CAPTURE, "0A A 1B B B\n2C C 3D D .", target=9, players=4,
+           teams=((0, 2), (1, 3)))
+    pos = Position(b, [SOLDIER])
+    pos.put(SOLDIER, 0, 0, 0)
+    pos.put(SOLDIER, 2, 1, 0)            # area A: seat 0 one, teammate seat 2 one
+    pos.put(SOLDIER, 2, 2, 0)
+    pos.put(SOLDIER, 2, 3, 0)
+    pos.put(SOLDIER, 1, 4, 0)            # area B: seat 2 two against seat 1 one
+    pos.put(SOLDIER, 3, 0, 1)            # area C: seat 3 alone; area D empty
+    assert area_holders(pos.state) == {"B": 2, "C": 3}
+
+
 def test_R19_3_R21_14_capture_target_wins():
     b = vb(VictoryKind.CAPTURE, "0A . . 1", target=2)
     pos = Position(b, [SOLDIER])
