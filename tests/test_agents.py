@@ -186,8 +186,8 @@ def test_R21_12_a_staff_holder_the_enemy_can_reach_counts_little() -> None:
 def test_R21_15_evaluate_a_hit_on_the_tyrant_is_worth_standing_next_to_it() -> None:
     """On a Tyrant board the players win by bringing the Tyrant down: 2 damage dealt from the
     field next to it is worth more than keeping clear with the Tyrant untouched, and a fresh
-    Tyrant leaves the value in tanh's steep middle (with its whole life counted, every position
-    of the board scored below -0.9 and search tables kept clear of the Tyrant)."""
+    Tyrant leaves the value in tanh's steep middle (with its whole life counted, a position with
+    the shipped Tyrant near full life scored below -0.95 and search tables kept clear of it)."""
     from engine.agents.heuristic import evaluate
     from engine.board import TYRANT
     from tests.builder import Keywords, Position, Victory, VictoryKind, board, unit
