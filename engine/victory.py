@@ -67,10 +67,9 @@ def check_victory(state: GameState) -> None:
                      "the Tyrant defeated")
 
 
-def area_holders(state: GameState) -> dict[str, int]:
-    """R19.3: each capture area's holder, the seat that controls strictly the most units in
-    it (areas with no units or a tie for the most are left out). Seats, not teams: on a team
-    board two teammates with one unit each in an area hold it neither."""
+def area_counts(state: GameState) -> dict[str, dict[int, int]]:
+    """R19.3: the units each controller (a seat, or below 0 neutral and the Tyrant) has in
+    each capture area that has units."""
     board = state.config.board
     counts: dict[str, dict[int, int]] = {}
     for p in state.perms.values():
@@ -80,8 +79,15 @@ def area_holders(state: GameState) -> dict[str, int]:
         if area is not None:
             per = counts.setdefault(area, {})
             per[p.controller] = per.get(p.controller, 0) + 1
+    return counts
+
+
+def area_holders(state: GameState) -> dict[str, int]:
+    """R19.3: each capture area's holder, the seat that controls strictly the most units in
+    it (areas with no units or a tie for the most are left out). Seats, not teams: on a team
+    board two teammates with one unit each in an area hold it neither."""
     holders: dict[str, int] = {}
-    for area, per in counts.items():
+    for area, per in area_counts(state).items():
         top = max(per.values())
         most = [s for s, n in per.items() if n == top]
         if len(most) == 1 and most[0] >= 0:

@@ -12,6 +12,7 @@ from engine.cards import Card, CardType, Effect, TargetKind
 from engine.effects import effect_targets
 from engine.permanents import armor, damage_at, life, max_range, profile, protected_from
 from engine.state import GameState, Perm
+from engine.victory import area_counts
 
 # --- static card values ------------------------------------------------------------------------
 
@@ -205,13 +206,11 @@ class View:
         s = self.s
         fields = self.board.fields
         counts: dict[str, dict[int, int]] = {}
-        for p in s.perms.values():
-            if p.field >= 0 and s.cards[p.cid].type is CardType.UNIT:
-                a = fields[p.field].area
-                if a is not None:
-                    team = s.players[p.controller].team if p.controller >= 0 else -9
-                    d = counts.setdefault(a, {})
-                    d[team] = d.get(team, 0) + 1
+        for a, by_seat in area_counts(s).items():
+            d = counts[a] = {}
+            for c, n in by_seat.items():
+                team = s.players[c].team if c >= 0 else -9
+                d[team] = d.get(team, 0) + n
         my_team = s.players[self.seat].team
         want: list[int] = []
         areas = _area_fields(self.board)
