@@ -238,3 +238,27 @@ def test_evaluate_counts_the_exposed_units_of_the_side_not_to_move() -> None:
         pos.state.active = mover
         values[mover] = evaluate(pos.state, 0)
     assert values[0] > values[1] + 0.02
+
+
+def test_R19_1_search_looks_through_its_own_next_turn() -> None:
+    """From budget 16 the search plays a candidate on through the enemy's answer and the seat's
+    own next turn: a runner two moves from the enemy VIP wins then if it moves now, which only
+    that look-ahead sees (through the answer alone, moving and passing score alike, below 1)."""
+    from engine.agents.search import SearchAgent
+    from tests.builder import Position, Victory, board, unit
+    king = unit("King", life=9, move=0, attack=0)
+    prey = unit("Prey", life=1, move=0, attack=0)
+    runner = unit("Runner", life=3, move=2, attack=3)
+    pos = Position(board("0 . . . . . . . . . 1", victory=Victory(VictoryKind.VIP)),
+                   [king, prey, runner])
+    pos.state.vips = {0: pos.put(king, 0, 0, 0), 1: pos.put(prey, 1, 10, 0)}
+    r = pos.put(runner, 0, 5, 0)
+    game = pos.game()
+    agent = SearchAgent(budget=16)
+    move = next(a for a in game.legal_actions() if a.kind == "activate" and a.card == r)
+    wait = next(a for a in game.legal_actions() if a.kind == "pass")
+    ahead = {a: agent._rollout(game, 0, a, 1, agent.turns_ahead(game.state), 0.0) for a in (move, wait)}
+    assert ahead[move] == 1.0 and ahead[wait] < 0.9
+    answer = {a: agent._rollout(game, 0, a, 1, 1, 0.0) for a in (move, wait)}
+    assert max(answer.values()) < 0.95
+    assert game.state.turn == 1 and not game.is_terminal()

@@ -10,27 +10,33 @@ stages:
    left in the reach of the side that moves next, in [-1, 1]; a finished game is +1/-1/0). Its
    own turn barely depends on hidden information, so one rollout per candidate tells them apart.
 2. with budget left (and `horizon` > 0), the candidates within `margin` of the best are played
-   on through the next `horizon` turns of the players after the seat (1: the next player's
-   answer; on a Tyrant board, where the players are one side, through the Tyrant's turn at the
-   end of the round), by successive halving: each round gives every remaining candidate the
-   same rollouts, then drops the worse half by the mean value after the answer. Rollout k of
-   every candidate uses the same determinization and random numbers (common random numbers), so
-   candidates are compared on the same sampled worlds. The others play with a little randomness
-   (`eps`); the seat's own continuation stays greedy, as noise there blurred the comparison
-   (measured: budget 16 with noise in its own moves lost to budget 4 on zwei-burgen, 3-9;
-   without, it won 8-4).
-Stage 2 only breaks stage 1's near-ties: allowed to overrule clear stage-1 preferences it chose
-passive moves (the answer punishes exposure at once, while the gain of an advance comes later)
-and budget 16 lost to budget 4 on kings-crossing, 0-5 and 2-7 in trials. The best candidate
-wins; ties keep the heuristic's order. Other decisions (draft, response windows, upkeep,
-discards, buys) are the heuristic's.
+   on through the next `horizon` player turns after the seat's, by default through its own next
+   turn: every other player's answer (on a Tyrant board the Tyrant's turn at the end of the
+   round too) and then the seat's next turn, so that what a move prepares (an attack, a walk to
+   the staff, an area) is scored after the answer to it. This is how budget buys strength: with
+   only the answer seen (1 turn) the 4x-budget search won 21-15, 23-17 and 21-19 of the first 40
+   games against budget 4 on kings-crossing, zwei-burgen and drowned-sanctum, through its own
+   next turn 29-8, 26-13 and 38-2 (and 9-2 of the first 11 on four-banners, where the seat's
+   next turn is the fourth). Successive halving: each round gives every remaining candidate the
+   same rollouts, then drops the worse half by the mean value. Rollout k of every candidate uses
+   the same determinization and random numbers (common random numbers), so candidates are
+   compared on the same sampled worlds. The others play with a little randomness (`eps`); the
+   seat's own continuation stays greedy, as noise there blurred the comparison (measured:
+   budget 16 with noise in its own moves lost to budget 4 on zwei-burgen, 3-9; without, it won
+   8-4).
+Stage 2 only breaks stage 1's near-ties: allowed to overrule clear stage-1 preferences (with a
+look-ahead through the answer only) it chose passive moves, the answer punishing exposure at
+once while the gain of an advance came later, and budget 16 lost to budget 4 on kings-crossing,
+0-5 and 2-7 in trials. The best candidate wins; ties keep the heuristic's order. Other decisions
+(draft, response windows, upkeep, discards, buys) are the heuristic's.
 
 Parameters (`search:budget=64+horizon=1`): `budget` rollouts per decision (default 32),
-`horizon` the other players' turns looked through in stage 2 (default: 1 from budget 16 up,
-else 0: no stage 2), `eps` the others' random share in stage 2 (default 0.1), `width` the
-candidate count (default 2 + budget // 2, at most 12), `margin` how close to the best
-end-of-turn value a candidate must be for stage 2 (default 0.05), `steps` a cap on the
-actions of one rollout (default 300).
+`horizon` the player turns after the seat's looked through in stage 2 (default from budget 16
+up: through the seat's own next turn, that is as many turns as there are seats; below 16: 0, no
+stage 2), `eps` the others' random share in stage 2 (default 0.1), `width` the candidate count
+(default 2 + budget // 2, at most 12), `margin` how close to the best end-of-turn value a
+candidate must be for stage 2 (default 0.05), `steps` a cap on the actions of one rollout
+(default 300).
 """
 
 from __future__ import annotations
@@ -39,7 +45,6 @@ import random
 
 from engine.actions import Action
 from engine.agents.heuristic import HeuristicAgent, choose, evaluate, score_actions
-from engine.board import VictoryKind
 from engine.game import Game
 from engine.state import GameState
 
@@ -77,12 +82,15 @@ class SearchAgent:
     def __init__(self, budget: int = 32, horizon: int | None = None, eps: float = 0.1,
                  width: int | None = None, steps: int = 300, margin: float = 0.05) -> None:
         self.budget = max(1, budget)
-        self.horizon = max(0, horizon) if horizon is not None else int(self.budget >= 16)
+        # None: through the seat's own next turn (resolved per game: as many turns as seats)
+        self.horizon = max(0, horizon) if horizon is not None else (None if self.budget >= 16
+                                                                     else 0)
         self.eps = eps
         self.width = width if width is not None else min(12, 2 + self.budget // 2)
         self.steps = steps
         self.margin = max(0.0, margin)
-        self.params = {"budget": self.budget, "horizon": self.horizon, "eps": eps,
+        self.params = {"budget": self.budget,
+                       "horizon": "own turn" if self.horizon is None else self.horizon, "eps": eps,
                        "width": self.width, "margin": margin}
         self._policy = HeuristicAgent()
         self.rollouts = 0
@@ -114,7 +122,8 @@ class SearchAgent:
         first = [self._rollout(game, seat, a, seed0, 0, 0.0) for a in cands]
         ranked = sorted(range(len(cands)), key=lambda i: (-first[i], i))
         left = self.budget - len(cands)
-        if self.horizon == 0 or left < 4:
+        horizon = self.turns_ahead(s)
+        if horizon == 0 or left < 4:
             return cands[ranked[0]]
         # stage 2: the best few through the next players' answer, by successive halving;
         # rollout k of every candidate uses the same determinization (common random numbers)
@@ -131,11 +140,15 @@ class SearchAgent:
             for i in alive:
                 for k in range(done, done + n):
                     totals[i] += self._rollout(game, seat, cands[i], seeds[k % len(seeds)],
-                                               self.horizon, self.eps)
+                                               horizon, self.eps)
             done += n
             alive.sort(key=lambda i: (-totals[i], ranked.index(i)))
             alive = alive[:(len(alive) + 1) // 2]
         return cands[alive[0]]
+
+    def turns_ahead(self, s: GameState) -> int:
+        """Stage 2's look-ahead in player turns; by default through the seat's own next turn."""
+        return len(s.players) if self.horizon is None else self.horizon
 
     def _rollout(self, game: Game, seat: int, first: Action, seed: int, horizon: int,
                  eps: float) -> float:
@@ -143,21 +156,14 @@ class SearchAgent:
         rng = random.Random(seed)
         g = determinize(game, seat, rng)
         s: GameState = g.state
-        # horizon 0: to the end of this turn; h: through the next h turns of the players
-        # after it, so they answer before the position is scored. On a Tyrant board the
-        # answer is the Tyrant's, at the end of the round (R21.15), so h counts rounds there.
-        # Counted from before `first`: a candidate that ends the turn at once is scored at
-        # the same point as the others.
+        # horizon 0: to the end of this turn; h: through the next h player turns after it (a
+        # Tyrant's turn at the end of a round falls between two of them). Counted from before
+        # `first`: a candidate that ends the turn at once is scored at the same point as the
+        # others.
         stop = s.turn + 1 + horizon
-        if horizon and s.config.board.victory.kind is VictoryKind.TYRANT:
-            stop_round = s.round + horizon
-            stop = 1 << 30
-        else:
-            stop_round = 1 << 30
         g.apply(first, check=False)
         steps = 0
-        while (s.winners is None and steps < self.steps and s.turn < stop
-               and s.round < stop_round):
+        while s.winners is None and steps < self.steps and s.turn < stop:
             legal = g.legal_actions()
             if not legal:
                 break
