@@ -61,9 +61,12 @@ def test_heuristic_finishes_every_board(board: str) -> None:
 
 
 @pytest.mark.parametrize("board", BOARDS)
-def test_search_finishes_every_board(board: str) -> None:
-    game = play_checked(short_config(board, SETS[board.startswith("t")], 4), 5,
-                        ["search:budget=2", "heuristic"], ["heuristic"])
+@pytest.mark.parametrize("spec,rounds", [("search:budget=2", 4), ("search:budget=16", 2)])
+def test_search_finishes_every_board(board: str, spec: str, rounds: int) -> None:
+    """Budget 16 also runs stage 2, whose rollouts pass the other seats' (and the Tyrant's)
+    turns."""
+    game = play_checked(short_config(board, SETS[board.startswith("t")], rounds), 5,
+                        [spec, "heuristic"], ["heuristic"])
     assert game.is_terminal()
 
 
