@@ -246,7 +246,7 @@ def test_evaluate_counts_the_exposed_units_of_the_side_not_to_move() -> None:
 def test_R19_1_search_looks_through_its_own_next_turn() -> None:
     """From budget 16 the search plays a candidate on through the enemy's answer and the seat's
     own next turn: a runner two moves from the enemy VIP wins then if it moves now, which only
-    that look-ahead sees (through the answer alone, moving and passing score alike, below 1)."""
+    that look-ahead sees (through the answer alone neither choice reaches the win)."""
     from engine.agents.search import SearchAgent
     from tests.builder import Position, Victory, board, unit
     king = unit("King", life=9, move=0, attack=0)
@@ -260,7 +260,8 @@ def test_R19_1_search_looks_through_its_own_next_turn() -> None:
     agent = SearchAgent(budget=16)
     move = next(a for a in game.legal_actions() if a.kind == "activate" and a.card == r)
     wait = next(a for a in game.legal_actions() if a.kind == "pass")
-    ahead = {a: agent._rollout(game, 0, a, 1, agent.turns_ahead(game.state), 0.0) for a in (move, wait)}
+    turns = agent.turns_ahead(game.state)
+    ahead = {a: agent._rollout(game, 0, a, 1, turns, 0.0) for a in (move, wait)}
     assert ahead[move] == 1.0 and ahead[wait] < 0.9
     answer = {a: agent._rollout(game, 0, a, 1, 1, 0.0) for a in (move, wait)}
     assert max(answer.values()) < 0.95

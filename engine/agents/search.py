@@ -16,14 +16,14 @@ stages:
    the staff, an area) is scored after the answer to it. This is how budget buys strength: with
    only the answer seen (1 turn) the 4x-budget search won 21-15, 23-17 and 21-19 of the first 40
    games against budget 4 on kings-crossing, zwei-burgen and drowned-sanctum, through its own
-   next turn 29-8, 26-13 and 38-2 (and 9-2 of the first 11 on four-banners, where the seat's
-   next turn is the fourth). Successive halving: each round gives every remaining candidate the
-   same rollouts, then drops the worse half by the mean value. Rollout k of every candidate uses
-   the same determinization and random numbers (common random numbers), so candidates are
-   compared on the same sampled worlds. The others play with a little randomness (`eps`); the
-   seat's own continuation stays greedy, as noise there blurred the comparison (measured:
-   budget 16 with noise in its own moves lost to budget 4 on zwei-burgen, 3-9; without, it won
-   8-4).
+   next turn 29-8, 26-13 and 38-2 (on four-banners the seat's next turn is the fourth; the
+   ladder in BENCHMARKS.md has the 4x budget ahead on every board). Successive halving: each
+   round gives every remaining candidate the same rollouts, then drops the worse half by the
+   mean value. Rollout k of every candidate uses the same determinization and random numbers
+   (common random numbers), so candidates are compared on the same sampled worlds. The others
+   play with a little randomness (`eps`); the seat's own continuation stays greedy, as noise
+   there blurred the comparison (measured: budget 16 with noise in its own moves lost to budget
+   4 on zwei-burgen, 3-9; without, it won 8-4).
 Stage 2 only breaks stage 1's near-ties: allowed to overrule clear stage-1 preferences (with a
 look-ahead through the answer only) it chose passive moves, the answer punishing exposure at
 once while the gain of an advance came later, and budget 16 lost to budget 4 on kings-crossing,
@@ -125,8 +125,9 @@ class SearchAgent:
         horizon = self.turns_ahead(s)
         if horizon == 0 or left < 4:
             return cands[ranked[0]]
-        # stage 2: the best few through the next players' answer, by successive halving;
-        # rollout k of every candidate uses the same determinization (common random numbers)
+        # stage 2: the best few through the others' answers and the seat's next turn, by
+        # successive halving; rollout k of every candidate uses the same determinization
+        # (common random numbers)
         best = first[ranked[0]]
         alive = [i for i in ranked if first[i] >= best - self.margin][:max(2, left // 4)]
         if len(alive) == 1:
