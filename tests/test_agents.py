@@ -178,16 +178,16 @@ def _held_staff(enemy_x: int) -> float:
     return evaluate(pos.state, 0)
 
 
-def test_R21_12_a_staff_holder_the_enemy_can_reach_counts_little() -> None:
-    """The search agent's leaf value: holding the staff wins only at the next upkeep, so a
+def test_evaluate_a_staff_holder_the_enemy_can_reach_counts_little() -> None:
+    """The search agent's leaf value: holding the staff wins only at the next upkeep (R21.12), so a
     holder that an enemy can bring down first is worth far less than a safe one."""
     safe, reachable = _held_staff(8), _held_staff(3)
     assert safe > 0.5
     assert safe - reachable > 0.4
 
 
-def test_R21_15_evaluate_a_hit_on_the_tyrant_is_worth_standing_next_to_it() -> None:
-    """On a Tyrant board the players win by bringing the Tyrant down: 2 damage dealt from the
+def test_evaluate_a_hit_on_the_tyrant_is_worth_standing_next_to_it() -> None:
+    """On a Tyrant board the players win by bringing the Tyrant down (R21.15): 2 damage dealt from the
     field next to it is worth more than keeping clear with the Tyrant untouched, and a fresh
     Tyrant leaves the value in tanh's steep middle (with its whole life counted, a position with
     the shipped Tyrant near full life scored below -0.95 and search tables kept clear of it)."""
@@ -208,8 +208,8 @@ def test_R21_15_evaluate_a_hit_on_the_tyrant_is_worth_standing_next_to_it() -> N
     assert -0.5 < values[4] < 0.5
 
 
-def test_R19_3_evaluate_counts_the_areas_held_now() -> None:
-    """On a capture board an area the seat holds now is worth about the point it brings at the
+def test_evaluate_counts_the_areas_held_now() -> None:
+    """On a capture board (R19.3) an area the seat holds now is worth about the point it brings at the
     next upkeep: the same units, the enemy's one in the seat's area (a tie, nobody holds it)
     or outside it, differ by about that much."""
     from engine.agents.heuristic import evaluate
@@ -243,8 +243,8 @@ def test_evaluate_counts_the_exposed_units_of_the_side_not_to_move() -> None:
     assert values[0] > values[1] + 0.02
 
 
-def test_R19_1_search_looks_through_its_own_next_turn() -> None:
-    """From budget 16 the search plays a candidate on through the enemy's answer and the seat's
+def test_search_looks_through_its_own_next_turn() -> None:
+    """On a VIP board (R19.1), from budget 16 the search plays a candidate on through the enemy's answer and the seat's
     own next turn: a runner two moves from the enemy VIP wins then if it moves now, which only
     that look-ahead sees (through the answer alone neither choice reaches the win)."""
     from engine.agents.search import SearchAgent

@@ -107,7 +107,7 @@ def test_R8_R9_2_R18_1_invariants_at_every_step_and_the_game_ends(shipped, seed,
 
 
 @given(seed=seeds, sets=set_choices, board=boards)
-def test_R21_13_R21_18_replay_of_recorded_actions_gives_identical_events(shipped, seed, sets,
+def test_replay_of_recorded_actions_gives_identical_events(shipped, seed, sets,
                                                                          board):
     setup = _setup(shipped, sets, board)
     n = setup.config.players
