@@ -69,6 +69,9 @@ class Action(NamedTuple):
 
 PASS_ACTION = Action(PASS)
 END_ACTION = Action(END)
+CONVERT_ACTION = Action(CONVERT)
+REFUSE_ACTION = Action(REFUSE)
+"""Refuse to pay any more upkeep: the units still unpaid are defeated (R5.3, R21.7)."""
 
 
 def parse_action(text: str, width: int) -> Action:

@@ -1,5 +1,5 @@
 """The flow of a game: turns, upkeep, the action stack and its response windows, buying, the end
-of turn and of the game (R4, R5, R6.8, R6.9, R7, R21.3-R21.7, R21.13, R21.18).
+of turn and of the game (R4, R5, R6.8, R6.9, R7, R21.3-R21.7, R21.13, R21.18, R21.21).
 
 `advance` runs every automatic step until some player has a real decision (more than one legal
 action) or the game is over. Forced single choices are taken here, so agents only see real
@@ -315,32 +315,54 @@ def upkeep(state: GameState) -> None:
 
 
 def queue_upkeep(state: GameState) -> None:
-    """R5.3, R21.7, R21.16: one decision per unit that costs upkeep."""
+    """R5.3, R21.16: once the upkeep triggers resolved (R5.2), the units that cost upkeep are
+    due; paying is the player's decision (R21.21, phase `upkeep_due`)."""
     seat = state.active
-    for cid in sorted(state.perms):
-        p = state.perms[cid]
-        up = state.cards[cid].upkeep or 0
-        if p.controller == seat and state.cards[cid].type is CardType.UNIT and up > 0:
-            state.pending.append(Pending("upkeep", seat, cid, up))
-    set_phase(state, "main")
+    cards = state.cards
+    state.upkeep_due = [cid for cid in sorted(state.perms)
+                        if state.perms[cid].controller == seat
+                        and cards[cid].type is CardType.UNIT and (cards[cid].upkeep or 0) > 0]
+    set_phase(state, "upkeep_due" if state.upkeep_due else "main")
 
 
-def pay_upkeep(state: GameState, cid: int, paid: bool) -> None:
+def upkeep_owed(state: GameState) -> bool:
+    """Whether units still wait for payment; drops the ones that left the board or changed
+    controller (a fast action may have removed them)."""
+    due = state.upkeep_due
+    if due:
+        due[:] = [c for c in due if c in state.perms
+                  and state.perms[c].controller == state.active]
+    return bool(due)
+
+
+def pay_upkeep(state: GameState, cid: int) -> None:
+    """R5.3: pay one due unit's upkeep."""
     seat = state.active
-    p = state.perms.get(cid)
-    if p is None:
-        return
     up = state.cards[cid].upkeep or 0
+    pay(state, seat, up, "upkeep")
+    state.players[seat].upkeep_paid += up
+    state.upkeep_due.remove(cid)
+    state.emit("upkeep", seat, cid, amount=up, detail="paid")
+
+
+def refuse_upkeep(state: GameState) -> None:
+    """R5.3, R21.7: the player pays no more; every unit still unpaid is defeated."""
+    seat = state.active
     pl = state.players[seat]
-    if paid and pl.resource >= up:
-        pay(state, seat, up, "upkeep")
-        pl.upkeep_paid += up
-        state.emit("upkeep", seat, cid, amount=up, detail="paid")
-    else:
-        state.emit("upkeep", seat, cid, amount=up, detail="refused")
+    for cid in state.upkeep_due:
+        p = state.perms.get(cid)
+        if p is None:  # gone with a stack destroyed before it (R11.6)
+            continue
+        state.emit("upkeep", seat, cid, amount=state.cards[cid].upkeep or 0, detail="refused")
         pl.upkeep_deaths += 1
         destroy(state, p, "upkeep", seat)
-        after_resolution(state)
+    state.upkeep_due.clear()
+    after_resolution(state)
+
+
+def end_upkeep(state: GameState) -> None:
+    """Every due unit is paid for or defeated: the action phase begins (R4.4)."""
+    set_phase(state, "main")
 
 
 def end_action_phase(state: GameState) -> None:

@@ -98,7 +98,8 @@ class Game:
                 destroy(s, s.perms[pd.card], "no room to drop", pd.player)
                 flow.after_resolution(s)
                 continue
-            if s.pending or s.priority or s.phase in ("draft", "main", "buy", "discard"):
+            if s.pending or s.priority or s.phase in ("draft", "main", "buy", "discard") or (
+                    s.phase == "upkeep_due" and flow.upkeep_owed(s)):
                 if s.phase == "draft" or s.pending:
                     options = legal_actions(s)
                 elif s.priority:
@@ -133,8 +134,12 @@ class Game:
         k = a.kind
         if k == A.PICK:
             draft.pick(s, a.card)
-        elif s.pending and k in (A.PAY, A.REFUSE, A.DISCARD, A.PLACE, A.TARGET):
+        elif s.pending and k in (A.DISCARD, A.PLACE, A.TARGET):
             self._answer_pending(a)
+        elif k == A.PAY:
+            flow.pay_upkeep(s, a.card)
+        elif k == A.REFUSE:
+            flow.refuse_upkeep(s)
         elif k == A.PASS:
             if s.priority:
                 s.priority.pop(0)
@@ -186,9 +191,7 @@ class Game:
     def _answer_pending(self, a: Action) -> None:
         s = self.state
         pd = s.pending.pop(0)
-        if pd.kind == "upkeep":
-            flow.pay_upkeep(s, pd.card, a.kind == A.PAY)
-        elif pd.kind == "discard":
+        if pd.kind == "discard":
             discard_from_hand(s, pd.player, a.card, "effect")
             if pd.count > 1:
                 s.pending.insert(0, pd._replace(count=pd.count - 1))
@@ -264,17 +267,14 @@ def _path_to(s: GameState, p: Perm, dest: int) -> tuple[int, ...]:
 
 def _stale(s: GameState, pd: Pending) -> bool:
     """A choice about a permanent that has since left the board is void."""
-    return pd.kind in ("upkeep", "place") and pd.card not in s.perms
-
-
-def _upkeep_pay(s: GameState) -> None:
-    flow.queue_upkeep(s)
+    return pd.kind == "place" and pd.card not in s.perms
 
 
 STEPS = {
     "start": flow.start_turn,
     "upkeep": flow.upkeep,
-    "upkeep_pay": _upkeep_pay,
+    "upkeep_pay": flow.queue_upkeep,
+    "upkeep_due": flow.end_upkeep,
 }
 
 __all__ = ["Game", "IllegalAction", "TYRANT"]

@@ -1,4 +1,5 @@
-"""Legal actions of the current decision (R3, R5.3, R6.5-R6.8, R7, R8.6, R12, R15, R21.5).
+"""Legal actions of the current decision (R3, R5.3, R6.5-R6.8, R7, R8.6, R12, R15, R21.5,
+R21.21).
 
 Slow actions (playing permanents, a unit's actions) only in the active player's own action
 phase with an empty stack (R6.5); fast actions (spells, free actions, R8.6) whenever the player
@@ -45,6 +46,8 @@ def legal_actions(state: GameState) -> list[Action]:
         if state.activated >= 0:
             return unit_actions(state, state.perms[state.activated])
         return main_actions(state, seat)
+    if state.phase == "upkeep_due":
+        return upkeep_actions(state, seat)
     if state.phase == "buy":
         pl = state.players[seat]
         prices = {c: state.cards[c].buy for c in set_by_name(state, pl.store)}
@@ -65,13 +68,19 @@ def set_by_name(state: GameState, cards: list[int]) -> list[int]:
     return list(seen.values())
 
 
+def upkeep_actions(state: GameState, seat: int) -> list[Action]:
+    """R5.3, R21.7, R21.21: pay for a due unit the resource covers, a fast action first (R6.6,
+    R6.7, R8.6, e.g. to gain the resource), or refuse: the units still unpaid are defeated."""
+    res = state.players[seat].resource
+    cards = state.cards
+    out = [Action(A.PAY, c) for c in state.upkeep_due if (cards[c].upkeep or 0) <= res]
+    out.append(A.REFUSE_ACTION)
+    out.extend(fast_actions(state, seat))
+    return out
+
+
 def _pending_actions(state: GameState) -> list[Action]:
     pd = state.pending[0]
-    if pd.kind == "upkeep":
-        refuse = Action(A.REFUSE, pd.card)
-        if state.players[pd.player].resource >= pd.count:
-            return [Action(A.PAY, pd.card), refuse]
-        return [refuse]
     if pd.kind == "discard":
         hand = state.players[pd.player].hand
         return [Action(A.DISCARD, c) for c in sorted(set_by_name(state, hand))]
@@ -105,7 +114,7 @@ def fast_actions(state: GameState, seat: int) -> list[Action]:
         if granted:
             out.extend(_free(state, seat, p.cid, granted, FIELD_ACTION))
     if len(pl.hand) >= 2:
-        out.append(Action(A.CONVERT))
+        out.append(A.CONVERT_ACTION)
     return out
 
 

@@ -34,10 +34,11 @@ def describe(game: Game, action: Action) -> str:
         return f"buy {s.name(action.card)} for {s.cards[action.card].buy or 0}"
     if k == A.DISCARD:
         return f"discard {s.name(action.card)}"
-    if k in (A.PAY, A.REFUSE):
-        cost = s.cards[action.card].upkeep or 0
-        return (f"pay upkeep {cost} for {card}" if k == A.PAY
-                else f"refuse upkeep: {card} is defeated")
+    if k == A.PAY:
+        return f"pay upkeep {s.cards[action.card].upkeep or 0} for {card}"
+    if k == A.REFUSE:
+        return "pay no more upkeep: " + ", ".join(_card(s, c) for c in s.upkeep_due) + (
+            " is defeated" if len(s.upkeep_due) == 1 else " are defeated")
     if k == A.PLAY:
         text = f"play {s.name(action.card)}" + _costs(s, action.card)
         if action.field >= 0:

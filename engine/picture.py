@@ -11,7 +11,8 @@ seat). Pure: reads the state, never changes it. Layout:
   terrain unless plain), damage/life, markers, durability, tapped, its stack;
 - one line per player: resource, points, hand, deck, discard, store sizes (`*` marks the active
   seat);
-- the action stack, top first, and the pending decisions.
+- the action stack, top first, the units whose upkeep is due (R5.3) and the pending
+  decisions.
 """
 
 from __future__ import annotations
@@ -69,6 +70,10 @@ def picture(state: GameState) -> str:
     lines.extend(_player_line(state, seat) for seat in range(len(state.players)))
     lines.append("stack: " + ("empty" if not state.stack else
                               " | ".join(_stack_text(state, it) for it in reversed(state.stack))))
+    if state.phase == "upkeep_due" and state.upkeep_due:
+        lines.append("upkeep due: " + ", ".join(f"{state.name(c)} (c{c}) "
+                                                f"{state.cards[c].upkeep or 0}"
+                                                for c in state.upkeep_due))
     if state.pending:
         lines.append("pending: " + " | ".join(
             f"{pd.kind} {seat_name(pd.player)}"

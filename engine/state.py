@@ -155,10 +155,10 @@ class StackItem(NamedTuple):
 
 
 class Pending(NamedTuple):
-    """A choice the rules hand to a player in the middle of the flow (R5.3, R11.6, discards).
+    """A choice the rules hand to a player in the middle of the flow (R11.6, discards, targets).
 
-    `kind`: "upkeep" (pay for `card` or not), "discard" (discard `count` cards), "place" (put the
-    dropped permanent `card` on one of `fields`, R11.6), "pick" (draft).
+    `kind`: "discard" (discard `count` cards), "place" (put the dropped permanent `card` on one of
+    `fields`, R11.6), "target" (the chosen target of a trigger).
     """
 
     kind: str
@@ -195,6 +195,7 @@ class GameState:
         self.turn = 0
         self.actions_this_turn = 0
         self.pending: list[Pending] = []
+        self.upkeep_due: list[int] = []
         self.priority: list[int] = []
         self.activated = -1
         self.winners: tuple[int, ...] | None = None
@@ -248,6 +249,7 @@ class GameState:
         s.turn = self.turn
         s.actions_this_turn = self.actions_this_turn
         s.pending = list(self.pending)
+        s.upkeep_due = list(self.upkeep_due)
         s.priority = list(self.priority)
         s.activated = self.activated
         s.winners = self.winners

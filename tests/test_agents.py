@@ -266,3 +266,73 @@ def test_search_looks_through_its_own_next_turn() -> None:
     answer = {a: agent._rollout(game, 0, a, 1, 1, 0.0) for a in (move, wait)}
     assert max(answer.values()) < 0.95
     assert game.state.turn == 1 and not game.is_terminal()
+
+
+# --- the heuristic's upkeep (R5.3, R21.7, R21.21) ----------------------------------------------
+
+def _upkeep_position(resource: int, units: list, hand: list):
+    """Seat 0's upkeep with no income: `units` on the board, `hand` in hand, an empty deck."""
+    from tests.builder import Position, board
+    pos = Position(board("0 . . . . 1", income=0), [*units, *hand])
+    ids = [pos.put(u, 0, x, 0) for x, u in enumerate(units)]
+    pos.idle(0, 4, 0)
+    pos.idle(1, 5, 0)
+    pos.hand(0, *hand)
+    pos.resource(0, resource)
+    pos.state.phase = "start"
+    game = pos.game(advance=True)
+    assert game.state.phase == "upkeep_due"
+    return game, ids
+
+
+def _heuristic_upkeep(game: Game) -> list[str]:
+    """The heuristic's choices until seat 0's action phase, as action texts."""
+    from engine.agents.heuristic import HeuristicAgent
+    agent, rng, out = HeuristicAgent(), random.Random(1), []
+    while game.state.phase != "main" and not game.is_terminal():
+        a = agent.act(game, game.legal_actions(), rng)
+        out.append(a.text())
+        game.apply(a)
+    return out
+
+
+KNIGHT = {"life": 6, "move": 2, "attack": 3, "upkeep": 1}
+
+
+def test_R21_21_heuristic_converts_to_keep_a_valued_unit() -> None:
+    """0 resource, a strong unit of upkeep 1 and two cards it cannot play soon: it discards 2
+    for 1 (R8.6) during upkeep and keeps the unit."""
+    from tests.builder import unit
+    game, (k,) = _upkeep_position(0, [unit("Knight", **KNIGHT)],
+                                  [unit("Pricey", play=9), unit("Dear", play=9)])
+    chosen = _heuristic_upkeep(game)
+    assert chosen[0] == "convert" and chosen[-1] == f"pay c{k}"
+    assert k in game.state.perms
+
+
+def test_R21_21_heuristic_plays_a_resource_spell_to_keep_a_unit() -> None:
+    from tests.builder import eff, spell, unit
+    supply = spell("Supply", eff("gain", 1), play=0)
+    game, (k,) = _upkeep_position(0, [unit("Knight", **KNIGHT)], [supply])
+    chosen = _heuristic_upkeep(game)
+    assert chosen[0].startswith("play") and chosen[-1] == f"pay c{k}"
+    assert k in game.state.perms
+
+
+def test_R21_21_heuristic_keeps_good_cards_rather_than_a_weak_unit() -> None:
+    """Converting two strong playable cards for a unit worth little is not worth it."""
+    from tests.builder import unit
+    weak = unit("Weakling", life=1, move=1, attack=0, upkeep=1)
+    strong = [unit("Titan", life=9, attack=5, play=1), unit("Giant", life=8, attack=5, play=1)]
+    game, (w,) = _upkeep_position(0, [weak], strong)
+    assert _heuristic_upkeep(game) == ["refuse"]
+    assert w not in game.state.perms and len(game.state.players[0].hand) == 2
+
+
+def test_R21_7_heuristic_pays_for_the_unit_it_values_most() -> None:
+    """Resource for one of two units: it keeps the stronger (the weaker comes first in id)."""
+    from tests.builder import unit
+    weak = unit("Weakling", life=1, move=1, attack=0, upkeep=1)
+    game, (w, k) = _upkeep_position(1, [weak, unit("Knight", **KNIGHT)], [])
+    assert _heuristic_upkeep(game) == [f"pay c{k}"]
+    assert k in game.state.perms and w not in game.state.perms

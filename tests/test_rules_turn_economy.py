@@ -4,7 +4,8 @@ R21.16, R21.18) on hand-built positions (tests.builder)."""
 from __future__ import annotations
 
 from engine.cards import CardType
-from tests.builder import (Position, Trigger, act, board, eff, spell, texts, unit)
+from tests.builder import (Cost, FreeAction, Position, Trigger, act, artifact, board, eff, spell,
+                           texts, unit)
 
 B = board("0 . . 1\n. . . .")
 SOLDIER = unit("Soldier", upkeep=1)
@@ -85,8 +86,9 @@ def test_R4_3_R4_4_R4_5_R4_6_turn_steps_in_order_upkeep_action_buy_discard():
     pos.deck(0, GEM, GEM, GEM)
     g = start(pos)
     s = g.state
-    assert s.pending and s.pending[0].kind == "upkeep" and s.players[0].resource == 3
-    assert legal(g) == [f"pay c{u}", f"refuse c{u}"]          # R4.3 before R4.4
+    assert s.phase == "upkeep_due" and s.players[0].resource == 3
+    gem = min(s.players[0].hand)                              # R6.6: fast actions too
+    assert legal(g) == ["convert", f"pay c{u}", f"play c{gem}", "refuse"]  # R4.3 before R4.4
     act(g, "pay", u)
     assert s.phase == "main" and "pass" in legal(g)           # R4.4
     act(g, "pass")
@@ -120,7 +122,7 @@ def test_R5_2_upkeep_triggers_resolve_before_paying():
     b = pos.put(big, 0, 1, 0)
     g = start(pos)
     assert g.state.players[0].resource == 3
-    assert legal(g) == [f"pay c{b}", f"refuse c{b}"]
+    assert legal(g) == [f"pay c{b}", "refuse"]
 
 
 def test_R5_3_R21_7_refused_or_unaffordable_units_are_defeated():
@@ -130,7 +132,7 @@ def test_R5_3_R21_7_refused_or_unaffordable_units_are_defeated():
     b = pos.put(SOLDIER, 0, 1, 0)
     pos.resource(0, 1)
     g = start(pos)
-    assert legal(g) == [f"pay c{a}", f"refuse c{a}"]
+    assert legal(g) == [f"pay c{a}", f"pay c{b}", "refuse"]
     act(g, "pay", a)
     s = g.state
     assert a in s.perms and b not in s.perms              # 0 left: b could only be refused
@@ -138,16 +140,22 @@ def test_R5_3_R21_7_refused_or_unaffordable_units_are_defeated():
 
 
 def test_R5_3_R21_7_the_player_chooses_which_to_pay_for():
+    """R21.7: with resource for all three units the player may still keep only some; refusing
+    defeats the units left unpaid."""
     pos = Position(board("0 . . 1", income=0), [SOLDIER])
     pos.idle(0, 3, 0)
     a = pos.put(SOLDIER, 0, 0, 0)
     b = pos.put(SOLDIER, 0, 1, 0)
-    pos.resource(0, 1)
+    c = pos.put(SOLDIER, 0, 2, 0)
+    pos.resource(0, 3)
     g = start(pos)
-    act(g, "refuse", a)
-    assert legal(g) == [f"pay c{b}", f"refuse c{b}"]
-    act(g, "pay", b)
-    assert a not in g.state.perms and b in g.state.perms
+    act(g, "pay", c)
+    act(g, "pay", a)
+    assert legal(g) == [f"pay c{b}", "refuse"]
+    act(g, "refuse")
+    s = g.state
+    assert a in s.perms and c in s.perms and b not in s.perms
+    assert s.players[0].resource == 1 and s.phase == "main"
 
 
 def test_R21_16_zero_or_no_upkeep_asks_nothing():
@@ -312,3 +320,85 @@ def test_R21_18_a_turn_with_too_many_actions_ends_as_a_flagged_draw():
     assert g.is_terminal() and s.guard_stopped and s.winners == () and s.reason == "action guard"
     assert g.returns() == [0.0, 0.0]
     assert g.record().guard_stopped
+
+
+# --- R21.21 fast and free actions during upkeep -----------------------------------------------
+
+def _short_of_upkeep(*hand):
+    """Seat 0 with 0 resource and no income, one unit of upkeep 1, `hand` in hand, and an
+    empty deck (nothing drawn); seat 1 holds a spell, so it has a real response window."""
+    pos = Position(board("0 . . 1", income=0), [SOLDIER, COIN, *hand])
+    pos.idle(0, 2, 0)
+    pos.idle(1, 3, 0)
+    u = pos.put(SOLDIER, 0, 0, 0)
+    cards = pos.hand(0, *hand)
+    pos.hand(1, COIN)
+    return pos, u, cards
+
+
+def test_R21_21_R8_6_convert_during_upkeep_pays_for_the_unit():
+    """R21.21, R8.6: 0 resource, a unit of upkeep 1, two cards in hand: the player discards 2
+    for 1 during upkeep and pays for the unit (before, it was refused without a decision)."""
+    pos, u, (h1, _) = _short_of_upkeep(unit("Pricey", play=9), unit("Dear", play=9))
+    g = start(pos)
+    s = g.state
+    assert s.phase == "upkeep_due" and legal(g) == ["convert", "refuse"]
+    act(g, "convert", respond=True)
+    act(g, "discard", h1)                     # the last card goes by itself; the others pass
+    assert not s.players[0].hand and not s.stack             # the convert resolved (R6.9)
+    assert s.players[0].resource == 1 and legal(g) == [f"pay c{u}", "refuse"]
+    act(g, "pay", u)
+    assert u in s.perms and s.players[0].resource == 0 and s.phase == "main"
+
+
+def test_R21_21_R6_6_a_0_cost_spell_gaining_resource_during_upkeep_pays_for_the_unit_spell():
+    """R21.21, R6.6: a 0-cost spell that gains 1 is played during upkeep; it goes on the stack,
+    the other player may respond (R21.6), it resolves, and the gain pays for the unit."""
+    pos, u, (sup,) = _short_of_upkeep(SUPPLY)
+    g = start(pos)
+    s = g.state
+    assert legal(g) == [f"play c{sup}", "refuse"]
+    act(g, "play", sup, respond=True)
+    assert g.current_player() == 1 and "pass" in legal(g)    # a response window (R21.6)
+    act(g, "pass")
+    assert s.players[0].resource == 1 and not s.stack
+    act(g, "pay", u)
+    assert u in s.perms and s.players[0].resource == 0 and s.zone_of(sup) == "discard0"
+
+
+def test_R21_21_R6_7_a_free_action_during_upkeep_pays_for_the_unit():
+    """R21.21, R6.7: a permanent's free action (sacrifice: gain 2) taken during upkeep."""
+    chest = artifact("Chest", free_actions=(FreeAction(Cost(sacrifice=True),
+                                                       (eff("gain", 2),)),))
+    pos, u, _ = _short_of_upkeep()
+    c = pos.put(chest, 0, 1, 0)
+    g = start(pos)
+    assert legal(g) == [f"free c{c} #0", "refuse"]
+    act(g, "free", c, index=0)
+    s = g.state
+    assert c not in s.perms and s.players[0].resource == 2
+    act(g, "pay", u)
+    assert u in s.perms and s.players[0].resource == 1
+
+
+def test_R21_7_R21_21_with_resource_for_one_of_two_units_the_player_picks_which():
+    """R21.7: resource 1, two units of upkeep 1: either may be kept, the other is defeated."""
+    for keep in (0, 1):
+        pos = Position(board("0 . . 1", income=0), [SOLDIER])
+        pos.idle(0, 3, 0)
+        units = [pos.put(SOLDIER, 0, 0, 0), pos.put(SOLDIER, 0, 1, 0)]
+        pos.resource(0, 1)
+        g = start(pos)
+        assert legal(g) == [f"pay c{units[0]}", f"pay c{units[1]}", "refuse"]
+        act(g, "pay", units[keep])
+        s = g.state
+        assert units[keep] in s.perms and units[1 - keep] not in s.perms
+        assert s.zone_of(units[1 - keep]) == "discard0" and s.phase == "main"
+
+
+def test_R5_3_R21_7_a_unit_nothing_can_pay_for_is_refused_without_a_decision():
+    """No resource, no fast or free action: refusing is the only choice, taken by the flow."""
+    pos, u, _ = _short_of_upkeep(unit("Pricey", play=9))
+    g = start(pos)
+    s = g.state
+    assert u not in s.perms and s.phase == "main" and s.players[0].upkeep_deaths == 1

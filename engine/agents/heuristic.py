@@ -4,7 +4,9 @@ public state and takes the best one (no cloning, no look-ahead).
 What it does, decision by decision:
 - draft picks: delegated to the heuristic drafter (`engine.agents.drafters`);
 - response windows (R21.6): passes (its fast actions are used in its own action phase);
-- upkeep (R5.3): pays for every unit worth its upkeep while the resource lasts;
+- upkeep (R5.3, R21.7, R21.21): pays for the units worth their upkeep, the most valuable first,
+  while the resource lasts; short of it for a unit, first gains the rest with a resource spell,
+  a free action or R8.6's convert when that costs less than the unit is worth;
 - action phase (R6.8): plays spells whose effect is worth their cost, deploys permanents whose
   upkeep it can afford next turn (deploy field nearest the board's objective), activates each
   unit once, moves it toward the objective of the board's victory condition (R19, R21.12-R21.15)
@@ -41,6 +43,7 @@ from engine.agents.values import (
     exchange,
     hp_left,
     perm_value,
+    resource_gain,
     resource_value,
     strike,
 )
@@ -92,6 +95,8 @@ def choose(s: GameState, legal: list[Action], rng: random.Random,
         return _pending(s, legal)
     if s.priority:
         return A.PASS_ACTION if A.PASS_ACTION in legal else legal[0]
+    if s.phase == "upkeep_due":
+        return _upkeep(s, legal)
     scored = score_actions(s, legal)
     best = max(scored, key=lambda x: x[0])
     return best[1]
@@ -111,32 +116,84 @@ def score_actions(s: GameState, legal: list[Action]) -> list[tuple[float, Action
     return [(_main_score(v, a), a) for a in legal]
 
 
+# --- upkeep ------------------------------------------------------------------------------------
+
+def _upkeep(s: GameState, legal: list[Action]) -> Action:
+    """R5.3, R21.7, R21.21: pay for the units worth their upkeep, the most valuable first; when
+    the resource falls short of one, first gain what is missing with fast and free actions if
+    that costs less than the unit is worth; refuse the rest."""
+    seat = s.active
+    v = View(s, seat)
+    res = s.players[seat].resource
+    ranked = sorted(((_upkeep_worth(v, s.perms[c]), c) for c in s.upkeep_due),
+                    key=lambda x: (-x[0], x[1]))
+    for worth, cid in ranked:
+        up = s.cards[cid].upkeep or 0
+        p = s.perms[cid]
+        if v.kind is VictoryKind.RESOURCE and worth < 3.0 * up + 3 and not (
+                p.field >= 0 and v.board.fields[p.field].income > 0):
+            continue  # the resource race: a unit off the income fields is not worth its upkeep
+        if up <= res:
+            return Action(A.PAY, cid)
+        step = _gain_step(v, legal, up - res, worth)
+        if step is not None:
+            return step
+    return A.REFUSE_ACTION
+
+
+def _upkeep_worth(v: View, p: Perm) -> float:
+    return v.pv(p) + (50.0 if p.cid == v.my_vip or p.cid == v.staff_base else 0.0)
+
+
+def _gain_step(v: View, legal: list[Action], short: int, worth: float) -> Action | None:
+    """The first step of the cheapest way to gain `short` resource with the legal fast and free
+    actions (resource spells, free actions, R8.6's convert), or None when they cannot gain that
+    much or it costs more than `worth`. Costs: what a spell's or free action's other effects
+    and its discards and sacrifice lose; for a convert half the keep value of the two weakest
+    hand cards (discarded cards come back with the discard pile, a defeated unit must be played
+    again)."""
+    s = v.s
+    rv = resource_value(v)
+    best: dict[int, tuple[float, int, Action]] = {}  # per card: (loss, resource, action)
+    used: set[int] = set()
+    for a in legal:
+        if a.kind == A.PLAY:
+            effects = s.cards[a.card].effects
+            spent, loss = s.cards[a.card].play or 0, 0.0
+        elif a.kind == A.FREE:
+            fa = free_action_of(s, a.card, a.index)
+            effects, spent = fa.effects, fa.cost.resource
+            loss = 0.9 * fa.cost.discard + (v.pv(s.perms[a.card]) if fa.cost.sacrifice else 0.0)
+        else:
+            continue
+        got = resource_gain(v, a.card, effects, a.target)
+        if got <= spent:
+            continue
+        loss += max(0.0, got * rv - effect_value(v, a.card, effects, a.target))
+        if a.card not in best or loss < best[a.card][0]:
+            best[a.card] = (loss, got - spent, a)
+        if a.kind == A.PLAY:
+            used.add(a.card)
+    steps = list(best.values())
+    if A.CONVERT_ACTION in legal:
+        kept = sorted(_keep_value(v, c) for c in s.players[v.seat].hand if c not in used)
+        steps.extend((0.5 * (kept[i] + kept[i + 1]), 1, A.CONVERT_ACTION)
+                     for i in range(0, len(kept) - 1, 2))
+    steps.sort(key=lambda x: x[0] / x[1])
+    loss = 0.0
+    for lost, got, _ in steps:
+        loss += lost
+        short -= got
+        if short <= 0:
+            return steps[0][2] if loss <= worth else None
+    return None
+
+
 # --- pending choices ---------------------------------------------------------------------------
 
 def _pending(s: GameState, legal: list[Action]) -> Action:
     pd = s.pending[0]
     seat = pd.player
-    if pd.kind == "upkeep":
-        p = s.perms.get(pd.card)
-        pay = Action(A.PAY, pd.card)
-        if p is None or pay not in legal:
-            return legal[0]
-        v = View(s, seat)
-        worth = perm_value(s, p) + (50.0 if p.cid == v.my_vip or p.cid == v.staff_base else 0)
-        res = s.players[seat].resource
-        if v.kind is VictoryKind.RESOURCE:
-            on_income = p.field >= 0 and v.board.fields[p.field].income > 0
-            if not on_income and worth < 3.0 * pd.count + 3:
-                return Action(A.REFUSE, pd.card)
-        # keep paying for the better units first: refuse a weak unit when a better one
-        # still waits for payment and the resource would not cover both
-        rest = [q for q in s.pending[1:] if q.kind == "upkeep" and q.card in s.perms]
-        need = pd.count + sum(q.count for q in rest)
-        if need > res and rest:
-            better = [q for q in rest if perm_value(s, s.perms[q.card]) > worth]
-            if sum(q.count for q in better) + pd.count > res and worth < 4.0 * pd.count:
-                return Action(A.REFUSE, pd.card)
-        return pay
     if pd.kind == "discard":
         v = View(s, seat)
         return min(legal, key=lambda a: (_keep_value(v, a.card), a.card))

@@ -425,6 +425,22 @@ def _push_kill(v: View, source: int, p: Perm, n: int) -> float:
     return 0.0
 
 
+def resource_gain(v: View, source: int, effects: tuple[Effect, ...], target: int) -> int:
+    """The resource `effects` (with the chosen `target`) bring the seat: gains, and steals up to
+    what the robbed seats hold."""
+    got = 0
+    for e in effects:
+        if e.verb == "gain":
+            got += e.amount
+        elif e.verb == "steal":
+            s = v.s
+            targets = effect_targets(s, v.seat, source, e, target)
+            seats = [t - PLAYER_TARGET for t in targets if t >= PLAYER_TARGET] or [
+                x for x in range(len(s.players)) if s.enemies(v.seat, x)][:1]
+            got += sum(min(e.amount, s.players[x].resource) for x in seats)
+    return got
+
+
 def resource_value(v: View) -> float:
     if v.kind is VictoryKind.RESOURCE:
         return 2.0
