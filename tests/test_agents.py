@@ -299,7 +299,7 @@ def _heuristic_upkeep(game: Game) -> list[str]:
 KNIGHT = {"life": 6, "move": 2, "attack": 3, "upkeep": 1}
 
 
-def test_R21_21_heuristic_converts_to_keep_a_valued_unit() -> None:
+def test_heuristic_upkeep_converts_to_keep_a_valued_unit() -> None:
     """0 resource, a strong unit of upkeep 1 and two cards it cannot play soon: it discards 2
     for 1 (R8.6) during upkeep and keeps the unit."""
     from tests.builder import unit
@@ -310,7 +310,7 @@ def test_R21_21_heuristic_converts_to_keep_a_valued_unit() -> None:
     assert k in game.state.perms
 
 
-def test_R21_21_heuristic_plays_a_resource_spell_to_keep_a_unit() -> None:
+def test_heuristic_upkeep_plays_a_resource_spell_to_keep_a_unit() -> None:
     from tests.builder import eff, spell, unit
     supply = spell("Supply", eff("gain", 1), play=0)
     game, (k,) = _upkeep_position(0, [unit("Knight", **KNIGHT)], [supply])
@@ -319,7 +319,7 @@ def test_R21_21_heuristic_plays_a_resource_spell_to_keep_a_unit() -> None:
     assert k in game.state.perms
 
 
-def test_R21_21_heuristic_keeps_good_cards_rather_than_a_weak_unit() -> None:
+def test_heuristic_upkeep_keeps_good_cards_rather_than_a_weak_unit() -> None:
     """Converting two strong playable cards for a unit worth little is not worth it."""
     from tests.builder import unit
     weak = unit("Weakling", life=1, move=1, attack=0, upkeep=1)
@@ -329,7 +329,7 @@ def test_R21_21_heuristic_keeps_good_cards_rather_than_a_weak_unit() -> None:
     assert w not in game.state.perms and len(game.state.players[0].hand) == 2
 
 
-def test_R21_7_heuristic_pays_for_the_unit_it_values_most() -> None:
+def test_heuristic_upkeep_pays_for_the_unit_it_values_most() -> None:
     """Resource for one of two units: it keeps the stronger (the weaker comes first in id)."""
     from tests.builder import unit
     weak = unit("Weakling", life=1, move=1, attack=0, upkeep=1)
