@@ -180,9 +180,10 @@ def _burn(state: GameState, player: int, source: int, e: Effect, targets: list[i
 
 
 def _discard(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
-    if player >= 0 and state.players[player].hand:
-        count = min(e.amount, len(state.players[player].hand))
-        state.pending.append(Pending("discard", player, source, count=count))
+    """The acting player discards N cards, one choice at a time: as many as the hand holds
+    when they choose (another discard of the same action may have emptied it)."""
+    if player >= 0 and e.amount > 0:
+        state.pending.append(Pending("discard", player, source, count=e.amount))
 
 
 def _push(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:

@@ -266,7 +266,10 @@ def _path_to(s: GameState, p: Perm, dest: int) -> tuple[int, ...]:
 
 
 def _stale(s: GameState, pd: Pending) -> bool:
-    """A choice about a permanent that has since left the board is void."""
+    """A choice about a permanent that has since left the board is void, and so is a discard
+    from an empty hand."""
+    if pd.kind == "discard":
+        return not s.players[pd.player].hand
     return pd.kind == "place" and pd.card not in s.perms
 
 

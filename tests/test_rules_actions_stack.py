@@ -100,6 +100,32 @@ def test_R6_4_all_effects_at_once():
     assert pos.perm(e).damage == 1 and len(g.state.players[0].hand) == 1
 
 
+def test_R6_4_two_discards_in_one_resolution_take_what_the_hand_holds_then():
+    """R6.4: `discard 1, discard 1` with one card in hand discards it; the second discard
+    finds the hand empty and asks nothing (it used to stop the game: no legal action)."""
+    purge = spell("Purge", eff("discard", 1), eff("discard", 1), play=0)
+    pos = Position(B, [purge, COIN])
+    pos.idle(0)
+    p, c = pos.hand(0, purge, COIN)
+    g = pos.game()
+    act(g, "play", p)
+    s = g.state
+    assert not s.pending and s.players[0].hand == [] and sorted(s.players[0].discard) == [p, c]
+    assert "pass" in legal(g)
+
+
+def test_R6_4_discard_0_discards_nothing():
+    """R6.4: an effect of `discard 0` has nothing to do (it used to discard a card)."""
+    none = spell("Nothing", eff("discard", 0), play=0)
+    pos = Position(B, [none, COIN])
+    pos.idle(0)
+    n, c = pos.hand(0, none, COIN)
+    g = pos.game()
+    act(g, "play", n)
+    s = g.state
+    assert not s.pending and s.players[0].hand == [c] and s.players[0].discard == [n]
+
+
 def test_R6_5_R6_6_in_a_response_only_fast_actions():
     pos = Position(B, [SOLDIER, ZAP, COIN]).resource(1, 5)
     a = pos.put(SOLDIER, 0, 0, 0)
