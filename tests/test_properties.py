@@ -2,15 +2,15 @@
 every shipped board, random agents. The default profile "ci" keeps this bounded; run
 `HYPOTHESIS_PROFILE=long pytest -m slow` for 200 examples each.
 
-Checked at every step: every card is in exactly one zone (R8), no resource is negative (R18.1,
-R7.1), no field holds two permanents outside a stack (R9.2, R11.5); the game always ends
+Checked at every step (engine/invariants.py): every card is in exactly one zone (R8), no resource
+is negative (R18.1, R7.1), no field holds two permanents outside a stack and none a ghost (R9.2,
+R11.5, R11.6), terrain is respected (R9.5); the game always ends
 (R21.13, R21.18); replaying the recorded actions from the seed gives the identical events.
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import pytest
 from hypothesis import given
@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from engine.actions import parse_action
 from engine.agents.random_agent import RandomAgent
 from engine.game import Game
+from engine.invariants import check_invariants
 from engine.play import derive_seed, play_game
-from engine.state import GameState
 
 BOARDS = ["drowned-sanctum", "four-banners", "gold-rush", "kings-crossing", "three-hills",
           "tyrants-throne", "zwei-burgen"]
@@ -29,45 +29,6 @@ SETS = ["iron-legion", "pestgericht", "sky-wardens", "tide-callers"]
 seeds = st.integers(min_value=0, max_value=2**40)
 set_choices = st.lists(st.sampled_from(SETS), min_size=2, max_size=3, unique=True)
 boards = st.sampled_from(BOARDS)
-
-
-def zone_occurrences(state: GameState) -> Counter[int]:
-    """How many zone lists hold each card id (the board counts permanents and their stacks)."""
-    count: Counter[int] = Counter()
-    for pl in state.players:
-        for z in (pl.deck, pl.hand, pl.discard, pl.store, pl.equip_next):
-            count.update(z)
-    count.update(state.perms.keys())
-    count.update(it.source for it in state.stack if it.kind == "card")
-    count.update(state.set_aside)
-    count.update(state.tyrant_deck)
-    count.update(state.tyrant_discard)
-    count.update(state.out)
-    for p in state.packs:
-        count.update(p)
-    for p in state.unopened:
-        count.update(p)
-    return count
-
-
-def check_invariants(state: GameState) -> None:
-    occ = zone_occurrences(state)
-    n = len(state.cards)
-    doubles = {c: k for c, k in occ.items() if k != 1}
-    assert not doubles, f"cards in more than one zone: {doubles}"
-    missing = [c for c in range(n) if occ[c] == 0]
-    assert not missing, f"cards in no zone: {missing}"
-    assert all(state.zone_of(c) != "nowhere" for c in range(0, n, max(1, n // 25)))
-    assert all(pl.resource >= 0 for pl in state.players)
-    on_field: Counter[int] = Counter()
-    for cid, p in state.perms.items():
-        if p.field >= 0:
-            on_field[p.field] += 1
-            assert state.occ[p.field] == cid, f"occ of field {p.field} is not {cid}"
-        if p.under >= 0:
-            assert cid in state.perms[p.under].stack and p.field < 0
-    assert all(k == 1 for k in on_field.values()), "two permanents on one field"
-    assert sum(1 for o in state.occ if o >= 0) == len(on_field)
 
 
 def _setup(shipped, sets, board):
