@@ -95,7 +95,7 @@ class Game:
                     s.occ[f] >= 0 for f in s.pending[0].fields):
                 # R11.6: no available field left for a dropped permanent: it is destroyed
                 pd = s.pending.pop(0)
-                destroy(s, s.perms[pd.card], "no room to drop", pd.player)
+                destroy(s, s.perms[pd.card], "no room to drop", pd.player, pd.origin)
                 flow.after_resolution(s)
                 continue
             if s.pending or s.priority or s.phase in ("draft", "main", "buy", "discard") or (

@@ -158,7 +158,7 @@ class Pending(NamedTuple):
     """A choice the rules hand to a player in the middle of the flow (R11.6, discards, targets).
 
     `kind`: "discard" (discard `count` cards), "place" (put the dropped permanent `card` on one of
-    `fields`, R11.6), "target" (the chosen target of a trigger).
+    `fields`, R11.6; its stack dropped from `origin`), "target" (the chosen target of a trigger).
     """
 
     kind: str
@@ -166,6 +166,7 @@ class Pending(NamedTuple):
     card: int = -1
     count: int = 0  # type: ignore[assignment]  # shadows tuple.count on purpose
     fields: tuple[int, ...] = ()
+    origin: int = -1
 
 
 class GameState:

@@ -176,12 +176,15 @@ class Position:
         return cid
 
     def stack_on(self, base: int, card: Card, seat: int | None = None, **markers: int) -> int:
-        """A permanent put into `base`'s stack (a crew rider or equipped equipment)."""
+        """A permanent put into `base`'s stack (a crew rider, equipped equipment, or the
+        equipment of a rider)."""
         b = self.state.perms[base]
         seat = b.controller if seat is None else seat
         cid = self.card(card, seat)
-        tmp = put_onto_board(self.state, cid, seat, b.field)
-        self.state.occ[b.field] = base
+        f = self.state.perm_field(b)
+        holder = self.state.occ[f]
+        tmp = put_onto_board(self.state, cid, seat, f)
+        self.state.occ[f] = holder
         tmp.field = -1
         attach(self.state, b, tmp)
         for k, v in markers.items():

@@ -10,10 +10,11 @@ import dataclasses
 
 import pytest
 
+from engine.invariants import check_invariants
 from engine.permanents import damage_at, life, max_range, profile
 from tests.builder import (Cost, FreeAction, Keywords, Position, Protection, act,
                            done,
-                           artifact, board, eff, events, spell, tgt,
+                           artifact, board, eff, equipment, events, spell, tgt,
                            unit, CardType)
 from tests.pieces import ARCHER, DUMMY, OPEN5, SOLDIER, crew, destroy_spell, legal
 
@@ -281,6 +282,55 @@ def test_R11_6_stack_dropped_with_no_room_is_destroyed():
     assert s.zone_of(r) == "discard1"
     assert [(e[0], e[5]) for e in events(s, "death")] == [("Ferry", "destroyed by Kill"),
                                                             ("Soldier", "no room to drop")]
+
+
+def test_R11_6_rider_without_room_drops_its_equipment_around_the_crew_field():
+    """R11.6, R11.2: a rider with no room is destroyed where its crew unit stood, and its own
+    stack drops around that field (it used to be destroyed "nowhere", its equipment dropped
+    from field -1, the last field, leaving a ghost occupant)."""
+    ferry = unit("Ferry", keywords=Keywords(swimming=True, crew=1))
+    sword = equipment("Sword", durability=2)
+    b = board("~ ~ ~ .\n~ ~ ~ .")
+    kill = destroy_spell()
+    pos = Position(b, [ferry, SOLDIER, sword, kill])
+    f = pos.put(ferry, 1, 1, 0)
+    r = pos.stack_on(f, SOLDIER)
+    e = pos.stack_on(r, sword)
+    pos.idle(0, 3, 0)
+    k = pos.hand(0, kill)[0]
+    g = pos.game()
+    act(g, "play", k, target=f)
+    s = g.state
+    check_invariants(s)
+    assert r not in s.perms and e not in s.perms and s.occ[pos.f(3, 1)] == -1
+    assert s.zone_of(e) == "discard1"
+    assert [(e_[0], e_[2:4]) for e_ in events(s, "death")] == [("Ferry", (1, 0)),
+                                                               ("Soldier", (1, 0))]
+    assert [(e_[0], e_[2:4], e_[5]) for e_ in events(s, "destroy")] == [
+        ("Sword", (1, 0), "no room to drop")]
+
+
+def test_R11_6_rider_destroyed_waiting_for_room_drops_its_equipment_around_the_crew_field():
+    """R11.6: the third rider of a crew finds the two fields taken by the first two; it is
+    destroyed at the crew's field and its swimming equipment drops onto the water there."""
+    wagon = crew(3)
+    kill = destroy_spell()
+    float_ = equipment("Float", durability=2, keywords=Keywords(swimming=True))
+    b = board(". . ~ .\n~ ~ ~ .")
+    pos = Position(b, [wagon, SOLDIER, kill, float_])
+    pos.idle(0, 3, 0)
+    w = pos.put(wagon, 1, 0, 0)
+    riders = [pos.stack_on(w, SOLDIER) for _ in range(3)]
+    e = pos.stack_on(riders[2], float_)
+    k = pos.hand(0, kill)[0]
+    g = pos.game()
+    act(g, "play", k, target=w)
+    while g.state.pending:
+        act(g, "place", g.state.pending[0].card, field=g.legal_actions()[0].field)
+    s = g.state
+    check_invariants(s)
+    assert riders[2] not in s.perms and s.occ[pos.f(3, 1)] == -1
+    assert s.perms[e].field in (pos.f(0, 1), pos.f(1, 1))      # water in range 1 of (0,0)
 
 
 def test_R11_6_two_dropped_permanents_never_share_a_field():
