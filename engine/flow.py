@@ -14,8 +14,8 @@ from engine.board import VictoryKind
 from engine.cards import CardType
 from engine.combat import combat
 from engine.effects import candidates, chosen_spec, free_action_of, resolve
-from engine.permanents import (attach, available, can_take_rider, destroy, drop, is_defeated,
-                               max_range, place, profile, put_onto_board, relocate)
+from engine.permanents import (attach, available, can_swap, can_take_rider, destroy, drop,
+                               is_defeated, max_range, place, profile, put_onto_board, relocate)
 from engine.state import GameState, Pending, Perm, StackItem
 from engine.victory import (check_victory, end_game, round_limit_reached,
                             score_capture_points, staff_holder)
@@ -232,9 +232,9 @@ def _carry(state: GameState, item: StackItem, unit: Perm) -> None:
 
 
 def _swap(state: GameState, item: StackItem, unit: Perm) -> None:
-    """R15.3: swap fields with an adjacent artifact."""
+    """R15.3: swap fields with an adjacent artifact, each onto a field available to it (R9.5)."""
     art = state.perms.get(item.other)
-    if art is None or art.field < 0 or unit.field < 0:
+    if art is None or art.field < 0 or unit.field < 0 or not can_swap(state, unit, art):
         state.emit("fizzle", item.player, unit.cid, detail="swap")
         return
     a, b = unit.field, art.field

@@ -15,7 +15,8 @@ from engine.actions import Action
 from engine.behaviours import attackable, destinations
 from engine.cards import Card, CardType, Effect, FreeAction
 from engine.effects import FIELD_ACTION, candidates, chosen_spec
-from engine.permanents import available, can_take_rider, max_range, movement, profile
+from engine.permanents import (available, can_swap, can_take_rider, max_range, movement,
+                               profile)
 from engine.state import GameState, Perm
 
 
@@ -203,7 +204,8 @@ def unit_actions(state: GameState, p: Perm) -> list[Action]:
             enemy_solid = (state.cards[ap.cid].keywords.solid is not None
                            and state.enemies(seat, ap.controller))
             if not enemy_solid:
-                out.append(Action(A.SWAP, p.cid, other=ap.cid))
+                if can_swap(state, p, ap):
+                    out.append(Action(A.SWAP, p.cid, other=ap.cid))
                 if can_move and can_attack:
                     out.extend(Action(A.CARRY, p.cid, field=f, other=ap.cid) for f in
                                sorted(moves))

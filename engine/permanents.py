@@ -148,6 +148,12 @@ def available(state: GameState, cid: int, field_: int, swimming: bool | None = N
     return state.occ[field_] < 0 and terrain_ok(state, card, swimming, field_)
 
 
+def can_swap(state: GameState, unit: Perm, art: Perm) -> bool:
+    """R15.3 with R9.5: a swap leaves each of the two on a field available to it."""
+    return (terrain_ok(state, state.cards[unit.cid], is_swimming(state, unit), art.field)
+            and terrain_ok(state, state.cards[art.cid], is_swimming(state, art), unit.field))
+
+
 def can_take_rider(state: GameState, base: Perm, rider: Perm) -> bool:
     """R12.9: a crew unit takes up to n other units of its controller in its stack."""
     if base.controller != rider.controller or base.under >= 0:

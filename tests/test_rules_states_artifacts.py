@@ -264,6 +264,29 @@ def test_R15_3_swap_with_adjacent_artifact_uses_one_action():
     del d
 
 
+def test_R15_3_R9_5_swap_only_where_both_end_on_fields_available_to_them():
+    """R15.3 with R9.5: a swimmer on deep water cannot swap onto land, a land unit cannot swap
+    an artifact onto deep water; a swimmer swaps with a swimming artifact on water. (The swap
+    used to ignore the terrain: a swimmer ended on land, an artifact on deep water.)"""
+    relic = artifact("Relic")
+    buoy = artifact("Buoy", keywords=Keywords(swimming=True))
+    eel = unit("Eel", keywords=Keywords(swimming=True))
+    b = board(". ~ . .\n~ ~ ~ .\n. . . .")
+    pos = Position(b, [relic, buoy, eel, SOLDIER])
+    fish = pos.put(eel, 0, 1, 0)
+    r = pos.put(relic, 0, 0, 0)
+    y = pos.put(buoy, 0, 1, 1)
+    u = pos.put(SOLDIER, 0, 0, 2)
+    g = pos.game()
+    act(g, "activate", fish)
+    swaps = [t for t in legal(g) if t.startswith("swap")]
+    assert swaps == [f"swap c{fish} c{y}"]                  # not onto the land of the Relic
+    act(g, "tap", fish)
+    act(g, "activate", u)
+    assert not any(t.startswith("swap") for t in legal(g))  # the Buoy cannot go onto land
+    del r
+
+
 def test_R15_4_solid_enemy_artifact_cannot_be_carried_or_swapped_but_attacked():
     wall = artifact("Barricade", solid=2)
     pos = Position(OPEN5, [wall, SOLDIER])
