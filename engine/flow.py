@@ -442,6 +442,18 @@ def guard(state: GameState) -> bool:
     return False
 
 
+def game_guard(state: GameState) -> bool:
+    """R21.18 for a whole game: the per-turn guard misses an endless round limit on a board
+    nobody can win, and a chain of triggers that needs no decision; more than the game guard's
+    number of steps ends the game as a draw, flagged like the per-turn guard."""
+    state.steps += 1
+    if state.steps > state.config.game_guard:
+        state.guard_stopped = True
+        end_game(state, (), "game guard")
+        return True
+    return False
+
+
 def _team_of(state: GameState, seat: int) -> tuple[int, ...]:
     team = state.players[seat].team
     return tuple(s for s, pl in enumerate(state.players) if pl.team == team)

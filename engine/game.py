@@ -89,6 +89,8 @@ class Game:
         """Run automatic steps; take forced single choices (they are not logged)."""
         s = self.state
         while s.winners is None:
+            if s.phase != "draft" and flow.game_guard(s):
+                return
             while s.pending and _stale(s, s.pending[0]):
                 s.pending.pop(0)
             if s.pending and s.pending[0].kind == "place" and all(

@@ -34,6 +34,8 @@ class GameConfig:
     draft_target: int = 25
     alternate_pass: bool = False
     action_guard: int = 500
+    game_guard: int = 100_000
+    """R21.18 for a whole game: the steps (actions, resolutions, turn steps) a game may take."""
     log_events: bool = True
     geometry: Geometry = field(init=False, repr=False, compare=False)
     deploy: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
@@ -195,6 +197,7 @@ class GameState:
         self.round = 0
         self.turn = 0
         self.actions_this_turn = 0
+        self.steps = 0
         self.pending: list[Pending] = []
         self.upkeep_due: list[int] = []
         self.priority: list[int] = []
@@ -249,6 +252,7 @@ class GameState:
         s.round = self.round
         s.turn = self.turn
         s.actions_this_turn = self.actions_this_turn
+        s.steps = self.steps
         s.pending = list(self.pending)
         s.upkeep_due = list(self.upkeep_due)
         s.priority = list(self.priority)

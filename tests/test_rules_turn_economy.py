@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.cards import CardType
 from tests.builder import (Cost, FreeAction, Position, Trigger, act, artifact, board, eff, spell,
-                           texts, unit)
+                           texts, tgt, unit)
 
 B = board("0 . . 1\n. . . .")
 SOLDIER = unit("Soldier", upkeep=1)
@@ -320,6 +320,40 @@ def test_R21_18_a_turn_with_too_many_actions_ends_as_a_flagged_draw():
     assert g.is_terminal() and s.guard_stopped and s.winners == () and s.reason == "action guard"
     assert g.returns() == [0.0, 0.0]
     assert g.record().guard_stopped
+
+
+def test_R21_18_a_game_nobody_can_win_with_an_endless_round_limit_ends_at_the_game_guard():
+    """R21.18 for a whole game: the per-turn guard never fires when every turn is short, so a
+    board with an endless round limit that nobody can win used to play forever; the game
+    guard ends it as a flagged draw after `game_guard` steps."""
+    endless = board("0 . . 1", round_limit=10**9)
+    pos = Position(endless, [FREE], game_guard=300)
+    pos.idle(0)
+    pos.idle(1)
+    g = pos.game()
+    steps = 0
+    while not g.is_terminal() and steps < 10_000:
+        g.apply(g.legal_actions()[0])
+        steps += 1
+    s = g.state
+    assert g.is_terminal() and s.guard_stopped and s.winners == () and s.reason == "game guard"
+    assert s.steps == 301 and g.record().guard_stopped
+
+
+def test_R21_18_an_endless_chain_of_triggers_ends_at_the_game_guard():
+    """R21.18: an artifact that, entering, sacrifices itself and creates its like again loops
+    without any player's decision (every response window only passes); the game guard stops
+    it as a flagged draw."""
+    phoenix = artifact("Phoenix", triggers=(Trigger("enters", (
+        eff("sacrifice", 1, tgt("self")), eff("create", 1, card="Phoenix"))),))
+    egg = spell("Egg", eff("create", 1, card="Phoenix"), play=0)
+    pos = Position(B, [phoenix, egg], game_guard=500)
+    pos.idle(0)
+    e = pos.hand(0, egg)[0]
+    g = pos.game()
+    act(g, "play", e)
+    s = g.state
+    assert g.is_terminal() and s.guard_stopped and s.reason == "game guard"
 
 
 # --- R21.21 fast and free actions during upkeep -----------------------------------------------
