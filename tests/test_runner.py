@@ -11,10 +11,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
 
+from engine.play import derive_seed
+from engine.state import GameConfig
+from workbench import runner
 from workbench.cli import main
 from workbench.store import GAME_TABLES
 
@@ -153,6 +157,43 @@ def test_a_run_killed_at_random_points_resumes_to_the_uninterrupted_content(
     unfinished.close()
     assert simulate(*(resume if _has_run(db) else start)) == 0
     assert content(db) == reference
+
+
+def test_a_crashing_game_is_stored_as_failed_the_run_goes_on_and_resume_skips_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """One game that raises is stored with its seed, board and traceback; the others are
+    played; simulate exits 1 and names the count; a resume replays nothing and exits 1 too."""
+    real = runner.play_game
+    bad_seed = derive_seed(11, 2)
+
+    def flaky(config: GameConfig, seed: int, agents: Any, drafters: Any = None) -> Any:
+        if seed == bad_seed:
+            raise RuntimeError("no legal action in phase main")
+        return real(config, seed, agents, drafters)
+
+    monkeypatch.setattr(runner, "play_game", flaky)
+    db = tmp_path / "failed.duckdb"
+    assert simulate("--games", "4", "--seed", "11", "--workers", "1", "--db", str(db)) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert "1 of 4 games failed" in err and "failed_games" in err
+    con = duckdb.connect(str(db), read_only=True)
+    assert [r[0] for r in con.execute("SELECT game_index FROM games ORDER BY 1").fetchall()] == [
+        0, 1, 3]
+    rows = con.execute("SELECT game_index, board, seed, agents, error, traceback "
+                       "FROM failed_games").fetchall()
+    assert rows[0][:5] == (2, "Kings Crossing", bad_seed, "random,random",
+                           "RuntimeError: no legal action in phase main")
+    assert "Traceback" in rows[0][5] and "flaky" in rows[0][5]
+    assert con.execute("SELECT status FROM runs").fetchall() == [("finished",)]
+    con.close()
+
+    def never(*args: Any) -> Any:
+        raise AssertionError("a resume replayed a game")
+
+    monkeypatch.setattr(runner, "play_game", never)
+    assert simulate("--db", str(db), "--resume", "1") == 1
+    assert "1 of 4 games failed" in " ".join(capsys.readouterr().err.split())
 
 
 @pytest.fixture()

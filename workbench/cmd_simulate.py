@@ -18,7 +18,7 @@ from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
 from workbench.tables import ValidationError
 from workbench.runner import BACKENDS, Job, Prepared, execute, prepare, summary
 from workbench.store import RunSpec, StoreError, board_hashes, create_run, engine_version, \
-    load_run, missing_games, open_store, set_execution
+    failed_games, load_run, missing_games, open_store, set_execution
 
 DEFAULT_DB = "runs.duckdb"
 DEFAULT_GAMES = 1000
@@ -123,6 +123,14 @@ def run(args: argparse.Namespace) -> int:
             execute(con, Job(run_id, spec, prepared.configs), todo, args.backend,
                     args.workers, err)
         console.print(summary(con, run_id, args.db))
+        failed = failed_games(con, run_id)
+        if failed:
+            index, board, seed, error = failed[0]
+            err.print(f"workbench simulate: {len(failed)} of {spec.games} games failed; the "
+                      f"first: game {index} on {board}, seed {seed}: {error}\nseed, board and "
+                      f"traceback of each are in table failed_games of {args.db}",
+                      markup=False, highlight=False)
+            return 1
         return 0
     except KeyboardInterrupt:
         err.print(f"interrupted: run {run_id} keeps its complete games; finish it with "

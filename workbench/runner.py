@@ -13,6 +13,7 @@ import multiprocessing
 import os
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, fields
@@ -32,8 +33,8 @@ from engine.play import derive_seed, play_game
 from engine.state import GameConfig
 from workbench.config import load_setup
 from workbench.variants import apply_change
-from workbench.store import BoardSource, PlayedGame, RunSpec, batch_tables, finish_run, \
-    write_batch
+from workbench.store import BoardSource, FailedGame, PlayedGame, RunSpec, batch_tables, \
+    failed_games, finish_run, write_batch
 
 BATCH_GAMES = 16
 """Most games per batch: about 30k events, a few MB of Arrow, one transaction."""
@@ -97,17 +98,27 @@ def seat_specs(specs: Sequence[str], rotation: int) -> tuple[str, ...]:
 
 
 def play_games(job: Job, indices: Sequence[int]) -> Batch:
-    """Play the given games of the run and return them as one batch (spawn- and Ray-safe)."""
+    """Play the given games of the run and return them as one batch (spawn- and Ray-safe).
+
+    A game that raises is kept as a failed game (seed, board, traceback) and the others go on:
+    one crash found by odd content must not cost the rest of a run (issue 20)."""
     spec = job.spec
     played = []
+    failed = []
     for i in indices:
         board, rotation = spec.board_of(i), spec.rotation_of(i)
         agents, drafters = seat_specs(spec.agents, rotation), seat_specs(spec.drafters, rotation)
         config = job.configs[board]
-        record = play_game(config, derive_seed(spec.seed, i),
-                           [make_agent(a) for a in agents], [make_agent(d) for d in drafters])
+        seed = derive_seed(spec.seed, i)
+        try:
+            record = play_game(config, seed, [make_agent(a) for a in agents],
+                               [make_agent(d) for d in drafters])
+        except Exception as exc:  # noqa: BLE001  # stored with its traceback, never hidden
+            failed.append(FailedGame(i, config.board.name, seed, rotation, agents, drafters,
+                                     f"{type(exc).__name__}: {exc}", traceback.format_exc()))
+            continue
         played.append(PlayedGame(i, config.board.name, rotation, agents, drafters, record))
-    return len(indices), batch_tables(job.run_id, played)
+    return len(indices), batch_tables(job.run_id, played, failed)
 
 
 def chunks(indices: Sequence[int], workers: int) -> list[list[int]]:
@@ -240,6 +251,7 @@ def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
             ci = binomtest(wins, n).proportion_ci(method="wilson")
             table.add_row(f"{what} {name}", str(wins), f"{wins / n:.1%}",
                           f"{ci.low:.1%} – {ci.high:.1%}")
+    failed = failed_games(con, run_id)
     by_board = con.execute("SELECT board, count(*), count(*) FILTER (draw), avg(rounds) "
                            "FROM games WHERE run_id = ? GROUP BY ALL ORDER BY 1",
                            [run_id]).fetchall()
@@ -248,5 +260,7 @@ def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
              + (f"; mean rounds {rounds:.1f}" if rounds is not None else "")
              + "".join(f"\n  {b}: {n} games, draws {d}, mean rounds {r:.1f}"
                        for b, n, d, r in by_board if len(by_board) > 1)
+             + (f"\nfailed games: {len(failed)} (table failed_games: seed, board, traceback)"
+                if failed else "")
              + f"\ndata: {db_path}, run_id = {run_id}")
     return Group(table, Text(facts))

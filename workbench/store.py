@@ -81,6 +81,12 @@ TABLES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
                *((c, _EVENT_TYPES.get(c, "INTEGER")) for c in EVENT_COLUMNS)),
     "snapshots": (("game_id", "BIGINT"), *((c, "INTEGER") for c in SNAPSHOT_COLUMNS)),
     "actions": (("game_id", "BIGINT"), ("seq", "INTEGER"), ("action", "VARCHAR")),
+    "failed_games": (
+        ("game_id", "BIGINT PRIMARY KEY"), ("run_id", "BIGINT"), ("game_index", "INTEGER"),
+        ("board", "VARCHAR"), ("seed", "BIGINT"), ("rotation", "INTEGER"),
+        ("agents", "VARCHAR"), ("drafters", "VARCHAR"), ("error", "VARCHAR"),
+        ("traceback", "VARCHAR"),
+    ),
     "sweeps": (
         ("sweep_id", "BIGINT"), ("kind", "VARCHAR"), ("run_id", "BIGINT"), ("card", "VARCHAR"),
         ("field", "VARCHAR"), ("value", "INTEGER"), ("variant", "VARCHAR"),
@@ -92,7 +98,8 @@ TABLES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
 }
 """Every table's columns and DuckDB types, in docs/schema.md's order (tests compare the two)."""
 
-GAME_TABLES: Final = ("games", "game_seats", "picks", "events", "snapshots", "actions")
+GAME_TABLES: Final = ("games", "game_seats", "picks", "events", "snapshots", "actions",
+                      "failed_games")
 """The tables a batch of games writes; everything a game leaves is in these."""
 
 _ARROW = {"BIGINT": pa.int64(), "INTEGER": pa.int32(), "VARCHAR": pa.string(),
@@ -150,6 +157,20 @@ class PlayedGame:
     record: GameRecord
 
 
+@dataclass(frozen=True)
+class FailedGame:
+    """A game that raised: where it was in the run and what went wrong (issue 20)."""
+
+    index: int
+    board: str
+    seed: int
+    rotation: int
+    agents: tuple[str, ...]
+    drafters: tuple[str, ...]
+    error: str
+    traceback: str
+
+
 @functools.cache
 def engine_version() -> str:
     """Package version plus a hash of the engine's source as imported (read once per process):
@@ -185,7 +206,8 @@ def open_store(path: str | Path) -> duckdb.DuckDBPyConnection:
         "SELECT table_name FROM information_schema.tables").fetchall()}
     if not tables:
         _create(con)
-    for name in ("sweeps", "sweep_results"):  # added later in version 1: older files gain them
+    # sweeps added later in version 1, failed_games in version 2: older files gain them
+    for name in ("sweeps", "sweep_results", "failed_games"):
         if tables and name not in tables:
             con.execute(f"CREATE TABLE {name} "
                         f"({', '.join(f'{c} {ty}' for c, ty in TABLES[name])})")
@@ -283,10 +305,16 @@ def card_counts_text(counts: Iterable[tuple[str, int]]) -> str:
     return ", ".join(f"{name} x {n}" for name, n in counts)
 
 
-def batch_tables(run_id: int, played: Sequence[PlayedGame]) -> dict[str, pa.Table]:
+def batch_tables(run_id: int, played: Sequence[PlayedGame],
+                 failed: Sequence[FailedGame] = ()) -> dict[str, pa.Table]:
     """Whole games as one Arrow table per game table (built in the worker, cheap to ship)."""
     cols: dict[str, dict[str, list[object]]] = {
         t: {c: [] for c, _ in TABLES[t]} for t in GAME_TABLES}
+    for f in failed:
+        _extend(cols["failed_games"], game_id=[run_id * GAME_ID_BASE + f.index],
+                run_id=[run_id], game_index=[f.index], board=[f.board], seed=[f.seed],
+                rotation=[f.rotation], agents=[",".join(f.agents)],
+                drafters=[",".join(f.drafters)], error=[f.error], traceback=[f.traceback])
     for g in played:
         r = g.record
         gid = run_id * GAME_ID_BASE + g.index
@@ -352,10 +380,19 @@ def board_hashes(con: duckdb.DuckDBPyConnection, run_id: int) -> dict[str, str]:
 
 
 def missing_games(con: duckdb.DuckDBPyConnection, run_id: int, games: int) -> list[int]:
-    """Game indices of the run not stored yet, in order."""
-    done = {r[0] for r in con.execute("SELECT game_index FROM games WHERE run_id = ?",
-                                      [run_id]).fetchall()}
+    """Game indices of the run not stored yet, in order (a failed game is stored: the same
+    engine would fail it again, so a resume does not replay it)."""
+    done = {r[0] for r in con.execute("SELECT game_index FROM games WHERE run_id = ? UNION "
+                                      "SELECT game_index FROM failed_games WHERE run_id = ?",
+                                      [run_id, run_id]).fetchall()}
     return [i for i in range(games) if i not in done]
+
+
+def failed_games(con: duckdb.DuckDBPyConnection, run_id: int) -> list[tuple[int, str, int, str]]:
+    """(game_index, board, seed, error) of the run's failed games, in order."""
+    return [(int(i), str(b), int(s), str(e)) for i, b, s, e in con.execute(
+        "SELECT game_index, board, seed, error FROM failed_games WHERE run_id = ? ORDER BY 1",
+        [run_id]).fetchall()]
 
 
 def set_execution(con: duckdb.DuckDBPyConnection, run_id: int, backend: str,
