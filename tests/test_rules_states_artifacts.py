@@ -123,6 +123,31 @@ def test_R13_5_removes_as_many_markers_as_damage_prevented():
     assert pos.perm(d).damage == 0 and pos.perm(d).protection == 1
 
 
+def test_R21_20_armor_before_protection():
+    """R21.20: armor reduces the damage first (R12.8); a protection marker prevents what is
+    left (R13.5): 3 damage against armor 2 leaves 1, one marker is spent, no damage taken."""
+    knight = unit("Knight", life=3, attack=0, keywords=Keywords(armor=2))
+    pos = Position(OPEN5, [knight])
+    o = pos.put(unit("Three", attack=3), 0, 1, 1)
+    k = pos.put(knight, 1, 2, 1, protection=3)
+    g = pos.game()
+    act(g, "activate", o)
+    act(g, "attack", o, k)
+    assert pos.perm(k).damage == 0 and pos.perm(k).protection == 2
+
+
+def test_R21_20_no_marker_is_spent_when_armor_stops_all_damage():
+    """R21.20: 2 damage against armor 2 leaves nothing to prevent: no marker is spent."""
+    knight = unit("Knight", life=3, attack=0, keywords=Keywords(armor=2))
+    pos = Position(OPEN5, [knight])
+    o = pos.put(unit("Two", attack=2), 0, 1, 1)
+    k = pos.put(knight, 1, 2, 1, protection=1)
+    g = pos.game()
+    act(g, "activate", o)
+    act(g, "attack", o, k)
+    assert pos.perm(k).damage == 0 and pos.perm(k).protection == 1
+
+
 # --- R14 push ---------------------------------------------------------------------------------
 
 def pusher(n: int = 1, rng: int = 1):
