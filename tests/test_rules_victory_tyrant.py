@@ -111,7 +111,7 @@ def test_R19_5_R21_12_staff_wins_at_the_start_of_your_upkeep_not_before():
     pos.idle(1, 4, 0)
     g = pos.game()
     act(g, "activate", u)
-    act(g, "equip", u, other=st)
+    act(g, "equip", u, other=st, index=0)
     assert not g.is_terminal()
     done(g, u)
     act(g, "pass")                         # seat 0 ends; seat 1's turn
