@@ -98,6 +98,9 @@ class Game:
                 destroy(s, s.perms[pd.card], "no room to drop", pd.player)
                 flow.after_resolution(s)
                 continue
+            if s.behaviour is not None and not (s.pending or s.priority or s.stack):
+                flow.continue_behaviour(s, s.behaviour)
+                continue
             if s.pending or s.priority or s.phase in ("draft", "main", "buy", "discard"):
                 if s.phase == "draft" or s.pending:
                     options = legal_actions(s)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from engine.actions import parse_action
 from engine.permanents import life, profile
 from tests.builder import (Cost, FreeAction, Keywords, Modifiers, Position, act,
-                           done,
+                           done, events,
                            artifact, board, eff, equipment, potion, spell, tgt,
                            unit)
 from tests.pieces import DUMMY, OPEN5, SOLDIER, crew, destroy_spell, legal
@@ -58,6 +58,34 @@ def test_R13_1_the_player_chooses_which_action_removes_paralysis():
     assert f"move c{a} @1,2" in opts and f"attack c{a} c{d}" not in opts
     act(g, "move", a, field=pos.f(1, 3))
     assert pos.perm(a).field == pos.f(1, 3) and pos.perm(a).tapped
+
+
+def test_R13_1_a_paralysed_unit_with_panic_does_not_move():
+    """R13.1: a paralysed unit takes none of its actions, a behaviour's neither. R13.3: the
+    activation still removes a panic marker; the paralysis marker stays."""
+    b = board(". . . . . .")
+    pos = Position(b, [SOLDIER])
+    pos.put(SOLDIER, 1, 0, 0)
+    a = pos.put(SOLDIER, 0, 1, 0, panic=2, paralysis=1)
+    pos.idle(0, 5, 0)
+    g = pos.game()
+    act(g, "activate", a)
+    p = pos.perm(a)
+    assert p.field == 1 and p.panic == 1 and p.paralysis == 1 and p.tapped
+    assert not events(g.state, "move")
+
+
+def test_R13_1_a_paralysed_unit_with_rage_does_not_attack():
+    """R13.1 with R13.4: the raging, paralysed unit neither moves nor attacks."""
+    pos = Position(OPEN5, [SOLDIER])
+    a = pos.put(SOLDIER, 0, 1, 1, rage=1, paralysis=1)
+    e = pos.put(SOLDIER, 1, 2, 1)
+    pos.idle(0, 0, 4)
+    g = pos.game()
+    act(g, "activate", a)
+    p = pos.perm(a)
+    assert pos.perm(e).damage == 0 and p.damage == 0 and p.field == pos.f(1, 1)
+    assert p.rage == 0 and p.paralysis == 1 and p.tapped
 
 
 def test_R13_2_poison_grows_on_activation_and_defeats():
