@@ -166,9 +166,11 @@ def unit_actions(state: GameState, p: Perm) -> list[Action]:
     seat = p.controller
     out = [Action(A.TAP, p.cid)]
     can_move, can_attack = not p.used_move, not p.used_attack
+    # R13.1, R15.3, R15.6: the player chooses which unused action these spend
+    spend = [i for i, unused in ((A.SPEND_MOVE, can_move), (A.SPEND_ATTACK, can_attack))
+             if unused]
     if p.paralysis > 0:
-        if can_move or can_attack:
-            out.append(Action(A.UNPARALYSE, p.cid))
+        out.extend(Action(A.UNPARALYSE, p.cid, index=i) for i in spend)
         return out + fast_actions(state, seat)
     geo = state.config.geometry
     here = state.perm_field(p)
@@ -203,10 +205,10 @@ def unit_actions(state: GameState, p: Perm) -> list[Action]:
             enemy_solid = (state.cards[ap.cid].keywords.solid is not None
                            and state.enemies(seat, ap.controller))
             if not enemy_solid:
-                out.append(Action(A.SWAP, p.cid, other=ap.cid))
+                out.extend(Action(A.SWAP, p.cid, other=ap.cid, index=i) for i in spend)
                 if can_move and can_attack:
                     out.extend(Action(A.CARRY, p.cid, field=f, other=ap.cid) for f in
                                sorted(moves))
             if state.cards[ap.cid].type.is_equipment and not enemy_solid:
-                out.append(Action(A.EQUIP, p.cid, other=ap.cid))
+                out.extend(Action(A.EQUIP, p.cid, other=ap.cid, index=i) for i in spend)
     return out + fast_actions(state, seat)

@@ -205,20 +205,21 @@ def relocate(state: GameState, p: Perm, field_: int) -> None:
 
 def deal_damage(state: GameState, target: Perm, amount: int, source: Card | None,
                 player: int, cause: str) -> int:
-    """Damage after protection from X, protection markers and armor (R11.4, R13.5, R12.8).
+    """Damage after protection from X, armor, then protection markers (R11.4, R12.8, R13.5).
 
-    Returns the damage actually taken. Death is checked by `check_deaths` so that the two sides
-    of a combat take their damage at once (R12.11).
+    R21.20: armor reduces the damage first; protection markers prevent what is left and are
+    spent only when something is left. Returns the damage actually taken. Death is checked by
+    `check_deaths` so that the two sides of a combat take their damage at once (R12.11).
     """
     if amount <= 0 or protected_from(state, target, source):
         return 0
-    if target.protection > 0:
-        removed = min(target.protection, amount)
+    taken = max(0, amount - armor(state, target))
+    if taken and target.protection > 0:
+        removed = min(target.protection, taken)
         target.protection -= removed
-        state.emit("prevent", player, target.cid, amount=amount, detail=cause)
+        state.emit("prevent", player, target.cid, amount=taken, detail=cause)
         state.emit("marker", target.controller, target.cid, amount=-removed, detail="protection")
         return 0
-    taken = max(0, amount - armor(state, target))
     if taken:
         target.damage += taken
         state.emit("damage", player, target.cid, amount=taken, detail=cause)

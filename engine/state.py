@@ -140,7 +140,9 @@ class StackItem(NamedTuple):
 
     `kind`: "card" (a played card `cid`), "free" (free action `index` of `source`), "convert"
     (R8.6), "unit" (a unit's action: `verb` is move/attack/full/carry/swap/equip), "trigger"
-    (`index` into the source card's triggers), "intention" (R17.3).
+    (`index` into the source card's triggers), "play_intention" (the Tyrant plays intention
+    `source` onto `target`, R17.2; `other` is the Tyrant's unit), "intention" (the full action
+    of R17.3 carrying out intention `index`).
     """
 
     kind: str
@@ -152,6 +154,18 @@ class StackItem(NamedTuple):
     verb: str = ""
     path: tuple[int, ...] = ()
     other: int = -1
+
+
+class BehaviourRun(NamedTuple):
+    """A behaviour deciding a unit's actions one at a time (R13.3, R13.4 panic and rage; the
+    Tyrant's turn, R21.15, R21.19): `kind` is "shy", "aggressive" or "tyrant", `step` the next
+    step, `target` the permanent it goes for. The flow asks for the next action whenever the
+    stack is empty (R21.6)."""
+
+    kind: str
+    unit: int
+    step: int = 0
+    target: int = -1
 
 
 class Pending(NamedTuple):
@@ -198,6 +212,7 @@ class GameState:
         self.upkeep_due: list[int] = []
         self.priority: list[int] = []
         self.activated = -1
+        self.behaviour: BehaviourRun | None = None
         self.winners: tuple[int, ...] | None = None
         self.reason = ""
         self.guard_stopped = False
@@ -252,6 +267,7 @@ class GameState:
         s.upkeep_due = list(self.upkeep_due)
         s.priority = list(self.priority)
         s.activated = self.activated
+        s.behaviour = self.behaviour
         s.winners = self.winners
         s.reason = self.reason
         s.guard_stopped = self.guard_stopped
@@ -317,7 +333,7 @@ class GameState:
                 return f"equip_next{seat}"
         if cid in self.perms:
             return "board"
-        if any(it.source == cid and it.kind == "card" for it in self.stack):
+        if any(it.source == cid and it.kind in ("card", "play_intention") for it in self.stack):
             return "stack"
         if cid in self.set_aside:
             return "set_aside"
