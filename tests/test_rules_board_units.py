@@ -538,6 +538,36 @@ def test_R12_9_enemy_units_cannot_board_a_crew_unit():
     assert f"move c{s} @1,1" not in legal(g)
 
 
+def test_R12_9_a_rider_moves_off_its_crew_unit():
+    """R12.9: riders end a move on a crew unit; a rider's own move starts from the stack's
+    field (R11.5) and takes it off the stack."""
+    wagon = crew(1, move=1)
+    pos = Position(OPEN5, [wagon, SOLDIER])
+    w = pos.put(wagon, 0, 1, 1)
+    r = pos.stack_on(w, SOLDIER)
+    g = pos.game()
+    act(g, "activate", r)
+    assert f"move c{r} @3,1" in legal(g)                 # 2 steps from (1,1)
+    act(g, "move", r, field=pos.f(3, 1))
+    s = g.state
+    assert pos.perm(r).field == pos.f(3, 1) and pos.perm(r).under == -1
+    assert s.occ[pos.f(3, 1)] == r and s.occ[pos.f(1, 1)] == w and pos.perm(w).stack == []
+
+
+def test_R12_9_a_rider_moves_from_one_crew_unit_onto_another():
+    """R12.9: a rider's move may end on another crew unit: it leaves one stack for the other."""
+    wagon = crew(1, move=1)
+    pos = Position(OPEN5, [wagon, SOLDIER])
+    w1 = pos.put(wagon, 0, 1, 1)
+    w2 = pos.put(wagon, 0, 3, 1)
+    r = pos.stack_on(w1, SOLDIER)
+    g = pos.game()
+    act(g, "activate", r)
+    act(g, "move", r, field=pos.f(3, 1))
+    assert pos.perm(r).under == w2 and pos.perm(w2).stack == [r] and pos.perm(w1).stack == []
+    assert g.state.occ[pos.f(3, 1)] == w2 and pos.perm(r).field == -1
+
+
 def test_R12_10_perft_attack_targets_in_range_only():
     pos = Position(OPEN5, [ARCHER, DUMMY, SOLDIER])
     a = pos.put(ARCHER, 0, 0, 0)
