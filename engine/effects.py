@@ -63,11 +63,15 @@ def _side_ok(state: GameState, player: int, p: Perm, side: Side) -> bool:
 
 
 def origins(state: GameState, player: int, source: int) -> list[int]:
-    """Fields ranges count from: the source permanent's, or for a spell every field of a
-    permanent its controller controls (R10.1)."""
-    sp = state.perms.get(source)
-    if sp is not None:
-        return [state.perm_field(sp)]
+    """Fields ranges count from (R10.1): the source permanent's field, or the field it left
+    the board from (a death trigger, a free action that sacrificed it); for a spell every field
+    of a permanent its controller controls."""
+    if state.cards[source].type.is_permanent:
+        sp = state.perms.get(source)
+        if sp is not None:
+            return [state.perm_field(sp)]
+        gone = state.left_from.get(source, -1)
+        return [gone] if gone >= 0 else []
     return [p.field for p in state.perms.values() if p.controller == player and p.field >= 0]
 
 
@@ -223,9 +227,12 @@ def _sacrifice(state: GameState, player: int, source: int, e: Effect, targets: l
 
 def _create(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
     """R8.8: tokens are created in play; permanent tokens on free available fields in range 1
-    of the source, else in the creator's deploy zone; with no room they never enter."""
+    of the source (R10.1: of the field it died on, for a death trigger), else in the creator's
+    deploy zone; with no room they never enter."""
     card = state.config.catalog[(e.card or "").casefold()]
     geo = state.config.geometry
+    here = origins(state, player, source) if state.cards[source].type.is_permanent else []
+    near = [f for o in here for f in geo.in_range_fields(o, 1)]
     for _ in range(e.amount):
         cid = len(state.cards)
         state.cards.append(card)
@@ -238,8 +245,6 @@ def _create(state: GameState, player: int, source: int, e: Effect, targets: list
             else:
                 state.out.append(cid)
             continue
-        sp = state.perms.get(source)
-        near = list(geo.in_range_fields(state.perm_field(sp), 1)) if sp else []
         zone = list(state.config.deploy[player]) if player >= 0 else []
         spot = next((f for f in near + zone if available(state, cid, f)), -1)
         if spot < 0:

@@ -208,6 +208,9 @@ class GameState:
         self.marker_field = -1
         self.killer = -1
         self.dead: list[tuple[int, int, bool]] = []
+        self.left_from: dict[int, int] = {}
+        """The field each permanent last left the board from: the origin of the ranges and
+        pushes of its actions that resolve after it is gone (R10.1, R14.1)."""
         self.entered: list[int] = []
         self.vips: dict[int, int] = {}
         self.reach_cache: tuple[tuple[object, ...], dict[int, tuple[int, ...]]] | None = None
@@ -261,6 +264,7 @@ class GameState:
         s.marker_field = self.marker_field
         s.killer = self.killer
         s.dead = list(self.dead)
+        s.left_from = dict(self.left_from)
         s.entered = list(self.entered)
         s.vips = self.vips
         s.reach_cache = None

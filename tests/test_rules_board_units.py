@@ -11,9 +11,9 @@ import dataclasses
 import pytest
 
 from engine.permanents import damage_at, life, max_range, profile
-from tests.builder import (Cost, FreeAction, Keywords, Position, Protection, act,
-                           done,
-                           artifact, board, eff, events, spell, tgt,
+from tests.builder import (Cost, FreeAction, Keywords, Modifiers, Position, Protection, Trigger,
+                           act, done,
+                           artifact, board, eff, equipment, events, spell, tgt,
                            unit, CardType)
 from tests.pieces import ARCHER, DUMMY, OPEN5, SOLDIER, crew, destroy_spell, legal
 
@@ -135,6 +135,60 @@ def test_R10_2_R10_3_a_step_goes_to_an_adjacent_available_field():
     moves = [t for t in legal(g) if t.startswith("move")]
     # the 8-neighbourhood of (1,0) minus deep water (1,1)
     assert moves == [f"move c{u} @{x},{y}" for x, y in [(0, 0), (0, 1), (2, 0), (2, 1)]]
+
+
+def _jelly_position(trigger_effect):
+    """Seat 1's Jelly dies at (0,0) next to seat 0's unit `near`; seat 1's other unit stands
+    at (4,0) next to seat 0's unit `far`, 5 fields from the Jelly."""
+    jelly = unit("Jelly", life=1, attack=0, triggers=(Trigger("dies", (trigger_effect,)),))
+    kill = destroy_spell()
+    pos = Position(board(". . . . . .\n. . . . . ."), [jelly, kill, SOLDIER])
+    j = pos.put(jelly, 1, 0, 0)
+    near = pos.put(SOLDIER, 0, 1, 0)
+    pos.idle(1, 4, 0)
+    far = pos.put(SOLDIER, 0, 5, 0)
+    k = pos.hand(0, kill)[0]
+    return pos, j, near, far, k
+
+
+def test_R10_1_a_death_trigger_measures_range_from_the_dead_units_field():
+    """R10.1: a range has an origin. "When this dies: paralyse each enemy unit in range 1"
+    counts from the field the unit died on, not from its controller's other permanents."""
+    pos, j, near, far, k = _jelly_position(
+        eff("paralyse", 1, tgt("unit", "enemy", each=True, range_=1)))
+    g = pos.game()
+    act(g, "play", k, target=j)
+    assert j not in g.state.perms
+    assert pos.perm(near).paralysis == 1 and pos.perm(far).paralysis == 0
+
+
+def test_R10_1_a_death_trigger_chooses_its_target_in_range_of_the_dead_units_field():
+    """R10.1: the chosen target of a death trigger must be in range of the field it died on:
+    only `near` is, so the target is not even a choice."""
+    pos, j, near, far, k = _jelly_position(
+        eff("damage", 1, tgt("unit", "enemy", range_=1)))
+    g = pos.game()
+    act(g, "play", k, target=j)
+    assert not g.state.pending
+    assert pos.perm(near).damage == 1 and pos.perm(far).damage == 0
+
+
+def test_R10_1_R8_8_a_death_trigger_creates_its_tokens_next_to_where_it_died():
+    """Tokens of "when this dies: create 1 Bones" go in range 1 of the source (R8.8): of the
+    field it died on, not into the deploy zone."""
+    bones = unit("Bones", buy=None)
+    warrior = unit("Warrior", life=1, triggers=(Trigger("dies", (
+        eff("create", 1, card="Bones"),)),))
+    kill = destroy_spell()
+    pos = Position(board("0 . . . . .\n. . . . . 1"), [warrior, bones, kill, SOLDIER])
+    w = pos.put(warrior, 1, 3, 0)
+    pos.put(SOLDIER, 0, 0, 0)
+    k = pos.hand(0, kill)[0]
+    g = pos.game()
+    act(g, "play", k, target=w)
+    s = g.state
+    token = next(p for p in s.perms.values() if s.cards[p.cid].name == "Bones")
+    assert token.controller == 1 and s.config.geometry.dist(token.field, pos.f(3, 0)) == 1
 
 
 # --- R11 permanents ---------------------------------------------------------------------------
