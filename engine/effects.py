@@ -81,6 +81,8 @@ def candidates(state: GameState, player: int, source: int, spec: Target,
 
     `targeting` applies R11.4: veiled permanents and those with protection from the source card
     cannot be targeted; `each` effects do not target, so only damage is stopped by protection.
+    Permanents in a stack (riders, equipped equipment) match too, on the stack's field (R11.5):
+    no rule keeps them from being targeted.
     """
     if spec.kind is TargetKind.OPPONENT:
         return [PLAYER_TARGET + s for s in range(len(state.players)) if state.enemies(player, s)]
@@ -89,13 +91,16 @@ def candidates(state: GameState, player: int, source: int, spec: Target,
     froms = origins(state, player, source) if spec.range is not None else []
     out = []
     for cid, p in state.perms.items():
-        if p.field < 0 or not _kind_ok(state, p, spec.kind) or not _side_ok(state, player, p,
-                                                                           spec.side):
+        if p.field < 0 and p.under < 0:
+            continue  # a dropped permanent not yet placed (R11.6) stands nowhere
+        if not _kind_ok(state, p, spec.kind) or not _side_ok(state, player, p, spec.side):
             continue
         if targeting and (is_veiled(state, p) or protected_from(state, p, src_card)):
             continue
-        if spec.range is not None and not any(geo.dist(f, p.field) <= spec.range for f in froms):
-            continue
+        if spec.range is not None:
+            where = p.field if p.field >= 0 else state.perm_field(p)
+            if not any(geo.dist(f, where) <= spec.range for f in froms):
+                continue
         out.append(cid)
     out.sort()
     return out

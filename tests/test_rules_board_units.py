@@ -290,6 +290,47 @@ def test_R11_4_protection_from_a_card_by_name_stops_its_retaliation():
     assert pos.perm(b).damage == 2 and pos.perm(d).damage == 0
 
 
+def test_R11_4_equipped_equipment_can_be_targeted():
+    """R11.4 forbids targeting only veiled and protected permanents: equipment in a unit's
+    stack (R15.6) is a target in range of the stack's field (R11.5). An attack names a unit or
+    a solid artifact (R12.10, R15.4), so the equipment is not attacked on its own."""
+    smash = spell("Smash", eff("destroy", 1, tgt("equipment", "enemy", range_=3)), play=0)
+    sword = equipment("Sword", modifiers=Modifiers(attack=2))
+    pos = Position(OPEN5, [smash, sword, SOLDIER])
+    a = pos.put(SOLDIER, 0, 0, 0)
+    u = pos.put(SOLDIER, 1, 2, 2)          # (0,0) to (2,2): range 3
+    e = pos.stack_on(u, sword)
+    k = pos.hand(0, smash)[0]
+    g = pos.game()
+    assert f"play c{k} c{e}" in legal(g)
+    act(g, "activate", a)
+    act(g, "move", a, field=pos.f(1, 1))
+    assert f"attack c{a} c{u}" in legal(g) and f"attack c{a} c{e}" not in legal(g)
+    act(g, "play", k, target=e)
+    s = g.state
+    assert e not in s.perms and s.zone_of(e) == "discard1" and pos.perm(u).stack == []
+    assert profile(s, pos.perm(u)) == [(1, 1)]
+
+
+def test_R11_4_R11_5_a_rider_can_be_targeted_in_range_of_the_stacks_field():
+    """Units riding a crew unit (R12.9) are permanents on the stack's field (R11.5): they can
+    be targeted, and `each` effects count them."""
+    wagon = crew(1, life=5)
+    bolt = spell("Bolt", eff("damage", 1, tgt("unit", "enemy", range_=2)), play=0)
+    quake = spell("Quake", eff("damage", 1, tgt("unit", "enemy", each=True, range_=2)), play=0)
+    pos = Position(OPEN5, [wagon, bolt, quake, SOLDIER])
+    pos.put(SOLDIER, 0, 0, 0)
+    w = pos.put(wagon, 1, 2, 0)
+    r = pos.stack_on(w, SOLDIER)
+    b, q = pos.hand(0, bolt, quake)
+    g = pos.game()
+    assert f"play c{b} c{r}" in legal(g)
+    act(g, "play", b, target=r)
+    assert pos.perm(r).damage == 1 and pos.perm(w).damage == 0
+    act(g, "play", q)
+    assert pos.perm(r).damage == 2 and pos.perm(w).damage == 1
+
+
 def test_R11_5_a_stack_stands_on_the_field_of_the_permanent_beneath():
     wagon = crew(1, move=2, attack=1)
     pos = Position(OPEN5, [wagon, SOLDIER])
