@@ -1,6 +1,7 @@
 """The verbs of the card language and their targets (R6.4, R11.4, R13, R14, R16, R18, R19.2).
 
-Each verb is one function in `VERBS`, called with the resolved targets. A chosen target is named
+Each verb is one function in `VERBS`, called with the resolved targets (push, which also takes
+the action's chosen origin, is called by `resolve` itself). A chosen target is named
 when the action is announced and checked again when it resolves (R6.4); a card names at most one
 chosen target, which all its `target ...` effects share.
 """
@@ -112,8 +113,9 @@ def target_legal(state: GameState, player: int, source: int, spec: Target, targe
 
 
 def resolve(state: GameState, player: int, source: int, effects: Sequence[Effect],
-            chosen: int) -> None:
-    """Carry out all effects of one action at once (R6.4), in the order written."""
+            chosen: int, origin: int = -1) -> None:
+    """Carry out all effects of one action at once (R6.4), in the order written; `origin` is
+    the push origin its controller chose when no permanent pushes (R14.1)."""
     spec = chosen_spec(effects)
     chosen_ok = spec is not None and chosen >= 0 and target_legal(state, player, source, spec,
                                                                    chosen)
@@ -122,7 +124,55 @@ def resolve(state: GameState, player: int, source: int, effects: Sequence[Effect
     for e in effects:
         if e.target.is_chosen and not chosen_ok:
             continue
-        VERBS[e.verb](state, player, source, e, effect_targets(state, player, source, e, chosen))
+        targets = effect_targets(state, player, source, e, chosen)
+        if e.verb == "push":
+            _push(state, player, source, e, targets, origin)
+        else:
+            VERBS[e.verb](state, player, source, e, targets)
+
+
+def push_origin(state: GameState, source: int, chosen: int) -> int:
+    """R14.1: a push starts from the pushing permanent's field (the field it left, if it is
+    gone); when no permanent pushes (a spell), from the field its controller chose."""
+    if not state.cards[source].type.is_permanent:
+        return chosen
+    sp = state.perms.get(source)
+    if sp is not None:
+        return state.perm_field(sp)
+    return state.left_from.get(source, -1)
+
+
+def push_origins(state: GameState, player: int, source: int, effects: Sequence[Effect],
+                 chosen: int) -> list[int]:
+    """The origin fields to offer for an action whose pushes no permanent causes (R14.1), one
+    per distinct outcome: fields giving the same first step to every permanent pushed now give
+    the same push (R21.9: the direction is the signs of the offset), so the lowest-numbered
+    field of each stands for them. An origin on a pushed permanent's field draws no line
+    (R14.2) and is not offered. Only fields around the pushed ones need looking at: farther
+    ones give the same signs as the ring just around them. Empty when nothing is pushed or a
+    permanent pushes."""
+    if state.cards[source].type.is_permanent:
+        return []
+    pushed: list[int] = []
+    for e in effects:
+        if e.verb == "push":
+            for t in effect_targets(state, player, source, e, chosen):
+                p = state.perms.get(t)
+                if p is not None and p.field >= 0:
+                    pushed.append(p.field)
+    if not pushed:
+        return []
+    geo = state.config.geometry
+    xs = [geo.xs[f] for f in pushed]
+    ys = [geo.ys[f] for f in pushed]
+    w = geo.width
+    best: dict[tuple[int | None, ...], int] = {}
+    for y in range(max(0, min(ys) - 1), min(geo.height - 1, max(ys) + 1) + 1):
+        for x in range(max(0, min(xs) - 1), min(w - 1, max(xs) + 1) + 1):
+            f = y * w + x
+            if f not in pushed:
+                best.setdefault(tuple(geo.push_step(f, q) for q in pushed), f)
+    return sorted(best.values())
 
 
 def effect_targets(state: GameState, player: int, source: int, e: Effect,
@@ -194,18 +244,16 @@ def _discard(state: GameState, player: int, source: int, e: Effect, targets: lis
         state.pending.append(Pending("discard", player, source, count=count))
 
 
-def _push(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
-    """R14.1: the origin is the pushing permanent's field; for a spell, the field of the acting
-    player's permanent nearest the pushed one (lowest id on ties)."""
-    geo = state.config.geometry
+def _push(state: GameState, player: int, source: int, e: Effect, targets: list[int],
+          chosen: int) -> None:
+    """R14.1: every push of the action starts from one origin (`push_origin`); a permanent in
+    a stack or on the origin itself is not pushed (R14.2: no line)."""
+    origin = push_origin(state, source, chosen)
+    if origin < 0:
+        return
     for p in _perms(state, targets):
-        if p.field < 0:
-            continue
-        froms = [f for f in origins(state, player, source) if f != p.field]
-        if not froms:
-            continue
-        origin = min(froms, key=lambda f: (geo.dist(f, p.field), f))
-        push(state, origin, p, e.amount, player)
+        if p.field >= 0 and p.field != origin:
+            push(state, origin, p, e.amount, player)
 
 
 def _marker(name: str) -> Verb:
@@ -281,7 +329,6 @@ VERBS: dict[str, Verb] = {
     "steal": _steal,
     "burn": _burn,
     "discard": _discard,
-    "push": _push,
     "paralyse": _marker("paralysis"),
     "poison": _marker("poison"),
     "panic": _marker("panic"),

@@ -139,7 +139,7 @@ def _resolve_card(state: GameState, item: StackItem) -> None:
                 attach(state, p, e)
             pl.equip_next.clear()
         return
-    resolve(state, item.player, cid, card.effects, item.target)
+    resolve(state, item.player, cid, card.effects, item.target, item.field)  # R14.1 origin
     _card_to_discard(state, cid)
 
 

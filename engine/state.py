@@ -138,7 +138,8 @@ class Player:
 class StackItem(NamedTuple):
     """An announced action waiting on the action stack (R6.9).
 
-    `kind`: "card" (a played card `cid`), "free" (free action `index` of `source`), "convert"
+    `kind`: "card" (a played card `cid`; `field`: where a permanent goes, or the origin a spell
+    pushes from, R14.1), "free" (free action `index` of `source`), "convert"
     (R8.6), "unit" (a unit's action: `verb` is move/attack/full/carry/swap/equip), "trigger"
     (`index` into the source card's triggers), "intention" (R17.3).
     """
