@@ -14,8 +14,8 @@ from engine.board import VictoryKind
 from engine.cards import CardType
 from engine.combat import combat
 from engine.effects import candidates, chosen_spec, free_action_of, resolve
-from engine.permanents import (attach, available, can_take_rider, destroy, drop, is_defeated,
-                               max_range, place, profile, put_onto_board, relocate)
+from engine.permanents import (attach, available, can_take_rider, destroy, detach, drop,
+                               is_defeated, max_range, place, profile, put_onto_board, relocate)
 from engine.state import BehaviourRun, GameState, Pending, Perm, StackItem
 from engine.victory import (check_victory, end_game, round_limit_reached,
                             score_capture_points, staff_holder)
@@ -139,7 +139,7 @@ def _resolve_card(state: GameState, item: StackItem) -> None:
                 attach(state, p, e)
             pl.equip_next.clear()
         return
-    resolve(state, item.player, cid, card.effects, item.target)
+    resolve(state, item.player, cid, card.effects, item.target, item.field)  # R14.1 origin
     _card_to_discard(state, cid)
 
 
@@ -179,8 +179,9 @@ def _resolve_unit(state: GameState, item: StackItem) -> None:
 
 
 def _move(state: GameState, item: StackItem, unit: Perm) -> None:
-    path_ok = all(state.occ[f] < 0 or f == item.path[-1] for f in item.path) and (
-        unit.under < 0)
+    """R10.3 along the announced path; onto a crew unit it joins the stack, and a rider's move
+    (from the stack's field, R11.5) takes it off its crew unit first (R12.9)."""
+    path_ok = all(state.occ[f] < 0 or f == item.path[-1] for f in item.path)
     dest = item.path[-1] if item.path else -1
     occupant = state.occ[dest] if dest >= 0 else -1
     if not path_ok or (occupant >= 0 and not can_take_rider(state, state.perms[occupant],
@@ -190,6 +191,7 @@ def _move(state: GameState, item: StackItem, unit: Perm) -> None:
     w = state.config.board.width
     state.emit("move", item.player, unit.cid, field_=dest, amount=len(item.path),
                detail=" ".join(f"{f % w},{f // w}" for f in item.path))
+    detach(state, unit)
     if occupant >= 0:
         attach(state, state.perms[occupant], unit)
     else:

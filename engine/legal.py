@@ -14,7 +14,7 @@ from engine import actions as A
 from engine.actions import Action
 from engine.behaviours import attackable, destinations
 from engine.cards import Card, CardType, Effect, FreeAction
-from engine.effects import FIELD_ACTION, candidates, chosen_spec
+from engine.effects import FIELD_ACTION, candidates, chosen_spec, push_origins
 from engine.permanents import available, can_take_rider, max_range, movement, profile
 from engine.state import GameState, Perm
 
@@ -132,11 +132,15 @@ def _free(state: GameState, seat: int, source: int, options: Sequence[FreeAction
 
 def _with_targets(state: GameState, seat: int, source: int, base: Action,
                   effects: Sequence[Effect]) -> list[Action]:
-    """One action per legal chosen target (R6.4), or the action alone if it names none."""
+    """One action per legal chosen target (R6.4), or the action alone if it names none; a
+    push no permanent causes names its origin field too (R14.1), one per distinct outcome."""
     spec = chosen_spec(effects)
-    if spec is None:
-        return [base]
-    return [base._replace(target=t) for t in candidates(state, seat, source, spec, True)]
+    out = [base] if spec is None else [
+        base._replace(target=t) for t in candidates(state, seat, source, spec, True)]
+    if state.cards[source].type.is_permanent or not any(e.verb == "push" for e in effects):
+        return out
+    return [a._replace(field=f) for a in out
+            for f in push_origins(state, seat, source, effects, a.target) or (-1,)]
 
 
 def main_actions(state: GameState, seat: int) -> list[Action]:

@@ -41,9 +41,12 @@ def describe(game: Game, action: Action) -> str:
             " is defeated" if len(s.upkeep_due) == 1 else " are defeated")
     if k == A.PLAY:
         text = f"play {s.name(action.card)}" + _costs(s, action.card)
-        if action.field >= 0:
+        if action.field >= 0 and s.cards[action.card].type.is_permanent:
             text += f" at {field_text(s, action.field)}"
-        return text + _target(s, action.target)
+        text += _target(s, action.target)
+        if action.field >= 0 and not s.cards[action.card].type.is_permanent:
+            text += f", pushing away from {field_text(s, action.field)}"  # R14.1
+        return text
     if k == A.PLACE:
         return f"place {card} at {field_text(s, action.field)}"
     if k == A.TARGET:

@@ -236,19 +236,22 @@ def is_defeated(state: GameState, p: Perm) -> bool:
     return card.keywords.solid is not None and p.damage > lf
 
 
-def destroy(state: GameState, p: Perm, cause: str, player: int) -> None:
+def destroy(state: GameState, p: Perm, cause: str, player: int, at: int = -1) -> None:
     """R11.2: drop the stack (R11.6), remove markers, card to its owner's discard (tokens leave).
 
     Emits `death` for units (R12.2 "dies") and `destroy` for other permanents; the flow module
-    turns `dies` into triggers by reading `state.dead`.
+    turns `dies` into triggers by reading `state.dead`. The field it left is kept in
+    `state.left_from` (R10.1, R14.1); `at` names it for a dropped permanent that stands nowhere.
     """
     cid = p.cid
     card = state.cards[cid]
-    field_ = state.perm_field(p)
+    field_ = state.perm_field(p) if p.field >= 0 or p.under >= 0 else at
     detach(state, p)
     if p.field >= 0 and state.occ[p.field] == cid:
         state.occ[p.field] = -1
     del state.perms[cid]
+    if field_ >= 0:
+        state.left_from[cid] = field_
     state.emit("death" if card.type is CardType.UNIT else "destroy", player, cid, field_=field_,
                detail=cause)
     if state.marker_perm == cid:
@@ -280,14 +283,14 @@ def drop(state: GameState, p: Perm, origin: int, chooser: int, wear: bool = True
         p.durability -= 1
         state.emit("durability", p.controller, p.cid, amount=-1)
         if p.durability < 1:
-            destroy(state, p, "durability", p.controller)
+            destroy(state, p, "durability", p.controller, origin)
             return
     swimming = is_swimming(state, p)
     geo = state.config.geometry
     options = tuple(f for f in (origin, *geo.in_range_fields(origin, DROP_FIELDS_RADIUS))
                     if available(state, p.cid, f, swimming))
     if not options:
-        destroy(state, p, "no room to drop", chooser)
+        destroy(state, p, "no room to drop", chooser, origin)
     elif len(options) == 1 or chooser < 0:
         place(state, p, options[0])
     else:

@@ -138,7 +138,8 @@ class Player:
 class StackItem(NamedTuple):
     """An announced action waiting on the action stack (R6.9).
 
-    `kind`: "card" (a played card `cid`), "free" (free action `index` of `source`), "convert"
+    `kind`: "card" (a played card `cid`; `field`: where a permanent goes, or the origin a spell
+    pushes from, R14.1), "free" (free action `index` of `source`), "convert"
     (R8.6), "unit" (a unit's action: `verb` is move/attack/full/carry/swap/equip), "trigger"
     (`index` into the source card's triggers), "play_intention" (the Tyrant plays intention
     `source` onto `target`, R17.2; `other` is the Tyrant's unit), "intention" (the full action
@@ -224,6 +225,9 @@ class GameState:
         self.marker_field = -1
         self.killer = -1
         self.dead: list[tuple[int, int, bool]] = []
+        self.left_from: dict[int, int] = {}
+        """The field each permanent last left the board from: the origin of the ranges and
+        pushes of its actions that resolve after it is gone (R10.1, R14.1)."""
         self.entered: list[int] = []
         self.vips: dict[int, int] = {}
         self.reach_cache: tuple[tuple[object, ...], dict[int, tuple[int, ...]]] | None = None
@@ -279,6 +283,7 @@ class GameState:
         s.marker_field = self.marker_field
         s.killer = self.killer
         s.dead = list(self.dead)
+        s.left_from = dict(self.left_from)
         s.entered = list(self.entered)
         s.vips = self.vips
         s.reach_cache = None

@@ -261,16 +261,51 @@ def test_R21_9_push_off_axis_steps_by_signs_and_edge_stops_without_damage():
     assert pos.perm(e).field == pos.f(3, 4) and pos.perm(e).damage == 0
 
 
-def test_R14_1_spell_push_originates_at_casters_nearest_permanent():
+def test_R14_1_a_spell_push_origin_is_chosen_by_its_controller():
+    """R14.1: no permanent pushes, so the caster chooses the origin field with the play
+    (R6.4). The fields next to the pushed unit give every direction (R21.9); the caster's own
+    unit would push it south, the chosen origin (0,1) pushes it east into deep water (R14.4)."""
     wave = spell("Wave", eff("push", 1, tgt("unit", "enemy")), play=0)
-    pos = Position(OPEN5, [wave, SOLDIER])
-    pos.put(SOLDIER, 0, 0, 0)
-    pos.put(SOLDIER, 0, 2, 3)                      # nearest to the target
-    e = pos.put(SOLDIER, 1, 2, 2)
+    pos = Position(board(". . .\n. . ~\n. . ."), [wave, SOLDIER])
+    pos.put(SOLDIER, 0, 1, 0)
+    e = pos.put(SOLDIER, 1, 1, 1)
     w = pos.hand(0, wave)[0]
     g = pos.game()
-    act(g, "play", w, target=e)
-    assert pos.perm(e).field == pos.f(2, 1)
+    origins = sorted(a.field for a in g.legal_actions() if a.kind == "play" and a.card == w)
+    assert origins == list(g.state.config.geometry.adjacent(pos.f(1, 1)))
+    act(g, "play", w, target=e, field=pos.f(0, 1))
+    assert e not in g.state.perms and g.state.zone_of(e) == "discard1"
+
+
+def test_R14_1_a_spell_pushing_each_unit_has_one_chosen_origin():
+    """R14.1: one origin field for the action; the options are the fields that push the units
+    differently: between them (both outward), at either end (both the same way), or below
+    (every step off the board's edge, R21.9)."""
+    tide = spell("Tide", eff("push", 1, tgt("unit", "enemy", each=True)), play=0)
+    pos = Position(board(". . . . .\n. . . . ."), [tide, SOLDIER])
+    a = pos.put(SOLDIER, 1, 1, 0)
+    b = pos.put(SOLDIER, 1, 3, 0)
+    pos.idle(0, 4, 1)
+    t = pos.hand(0, tide)[0]
+    g = pos.game()
+    origins = sorted(x.field for x in g.legal_actions() if x.kind == "play" and x.card == t)
+    assert origins == [pos.f(0, 0), pos.f(2, 0), pos.f(4, 0), pos.f(0, 1)]
+    act(g, "play", t, field=pos.f(2, 0))
+    assert pos.perm(a).field == pos.f(0, 0) and pos.perm(b).field == pos.f(4, 0)
+
+
+def test_R14_1_a_sacrificed_permanent_pushes_from_the_field_it_left():
+    """R14.1: a permanent's push starts from its field; sacrificed as the cost (R6.7), it
+    pushes from the field it stood on, not from its controller's other permanents."""
+    pool = artifact("Pool", free_actions=(FreeAction(Cost(sacrifice=True), (
+        eff("push", 1, tgt("unit", "enemy", range_=2)),)),))
+    pos = Position(board(". . .\n. . .\n. . ."), [pool, SOLDIER])
+    p = pos.put(pool, 0, 0, 1)
+    pos.put(SOLDIER, 0, 1, 0)
+    e = pos.put(SOLDIER, 1, 1, 1)
+    g = pos.game()
+    act(g, "free", p, target=e, index=0)
+    assert p not in g.state.perms and pos.perm(e).field == pos.f(2, 1)
 
 
 # --- R15 artifacts, equipment, potions --------------------------------------------------------

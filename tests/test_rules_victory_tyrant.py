@@ -85,6 +85,25 @@ def test_R19_3_area_holders_count_seats_not_teams():
     assert area_holders(pos.state) == {"B": 2, "C": 3}
 
 
+def test_R19_3_riders_on_a_crew_unit_count_for_the_area():
+    """R19.3: an area is held by the seat controlling the most units in it; R11.5: riders
+    stand on the field of the crew unit beneath, so a wagon with two riders is three units
+    against two."""
+    from engine.victory import area_holders
+    wagon = unit("Wagon", keywords=Keywords(crew=2))
+    b = vb(VictoryKind.CAPTURE, "0A A A 1\n. . . .", target=9)
+    pos = Position(b, [SOLDIER, wagon])
+    w = pos.put(wagon, 0, 0, 0)
+    pos.stack_on(w, SOLDIER)
+    pos.stack_on(w, SOLDIER)
+    pos.put(SOLDIER, 1, 1, 0)
+    pos.put(SOLDIER, 1, 2, 0)
+    pos.idle(0, 3, 1)
+    assert area_holders(pos.state) == {"A": 0}
+    g = pos.game(phase="start", advance=True)
+    assert g.state.players[0].points == 1
+
+
 def test_R19_3_R21_14_capture_target_wins():
     b = vb(VictoryKind.CAPTURE, "0A . . 1", target=2)
     pos = Position(b, [SOLDIER])

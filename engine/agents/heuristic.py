@@ -315,7 +315,7 @@ def _main_score(v: View, a: Action) -> float:
         card = s.cards[a.card]
         after = pl.resource - (card.play or 0)
         if card.type is CardType.SPELL:
-            val = effect_value(v, a.card, card.effects, a.target)
+            val = effect_value(v, a.card, card.effects, a.target, a.field)
             return val - 0.8 * (card.play or 0) * resource_value(v) + 0.1
         # permanents: the upkeep it adds must be affordable next turn
         up = card.upkeep or 0
