@@ -32,12 +32,18 @@ PLACE = "place"
 TARGET = "target"
 
 
+SPEND_MOVE = 0
+SPEND_ATTACK = 1
+"""The `index` of swap, equip and unparalyse: which of the unit's actions it spends (R13.1,
+R15.3, R15.6), printed `#0` (the move) or `#1` (the attack)."""
+
 PLAYER_TARGET = 1000
 """Player targets are encoded as PLAYER_TARGET + seat (0-based), printed `p1`..`p4`."""
 
 
 class Action(NamedTuple):
-    """One decision's answer. Unused slots are -1; `index` picks a free or full action."""
+    """One decision's answer. Unused slots are -1; `index` picks a free or full action, or the
+    action a swap, equip or unparalyse spends (SPEND_MOVE, SPEND_ATTACK)."""
 
     kind: str
     card: int = -1

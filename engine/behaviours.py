@@ -1,15 +1,15 @@
 """The AI behaviours the rules themselves use: shy and aggressive (R20, R13.3, R13.4, R21.15).
 
-They act at once, without response windows: the rules run them as part of an activation.
+A behaviour decides a unit's actions; each one is announced on the stack like any other action,
+with its response window (R21.6), and the flow asks for the next once it has resolved.
 """
 
 from __future__ import annotations
 
 from engine.cards import CardType
-from engine.combat import combat
 from engine.permanents import (is_swimming, is_veiled, life, max_range, movement, profile,
-                               protected_from, relocate, terrain_ok)
-from engine.state import GameState, Perm
+                               protected_from, terrain_ok)
+from engine.state import BehaviourRun, GameState, Perm, StackItem
 
 
 def destinations(state: GameState, p: Perm) -> dict[int, tuple[int, ...]]:
@@ -40,19 +40,6 @@ def destinations(state: GameState, p: Perm) -> dict[int, tuple[int, ...]]:
     return found
 
 
-def step_to(state: GameState, p: Perm, dest: int, path: tuple[int, ...]) -> None:
-    """Move along a path found by `destinations` (the behaviours' own move)."""
-    if p.under >= 0:
-        base = state.perms[p.under]
-        base.stack.remove(p.cid)
-        p.under = -1
-        p.field = -1
-    w = state.config.board.width
-    state.emit("move", p.controller, p.cid, field_=dest, amount=len(path),
-               detail=" ".join(f"{f % w},{f // w}" for f in path))
-    relocate(state, p, dest)
-
-
 def attackable(state: GameState, attacker: Perm, target: Perm) -> bool:
     """Enemy units and solid artifacts (R12.10, R15.4), not veiled or protected (R11.4)."""
     if target.field < 0 or not state.enemies(attacker.controller, target.controller):
@@ -64,36 +51,81 @@ def attackable(state: GameState, attacker: Perm, target: Perm) -> bool:
                                                                state.cards[attacker.cid])
 
 
-def run_behaviour(state: GameState, p: Perm, behaviour: str) -> None:
-    """Shy (R20.1): end as far as possible from the nearest enemy unit, no attack.
-    Aggressive (R20.2): move toward the nearest attackable enemy permanent (ties: the weakest)
-    and attack it if in range."""
+def move_item(p: Perm, dest: int, path: tuple[int, ...]) -> StackItem:
+    """A behaviour's move to `dest` along a path `destinations` found, as a unit action."""
+    return StackItem("unit", p.controller, p.cid, field=dest, verb="move", path=path)
+
+
+def nearest_target(state: GameState, p: Perm, exclude: int = -1) -> Perm | None:
+    """R20.2: the nearest enemy permanent `p` can attack (ties: the weakest, then the lowest
+    id), other than `exclude`."""
     geo = state.config.geometry
     here = state.perm_field(p)
-    moves = destinations(state, p)
-    if behaviour == "shy":
-        enemies = [e.field for e in state.perms.values() if e.field >= 0
-                   and state.cards[e.cid].type is CardType.UNIT
-                   and state.enemies(p.controller, e.controller)]
-        if not enemies:
-            return
-
-        def safety(f: int) -> int:
-            return min(geo.dist(f, e) for e in enemies)
-        best = max([here, *moves], key=lambda f: (safety(f), -f))
-        if best != here:
-            step_to(state, p, best, moves[best])
-        return
-    targets = [t for t in state.perms.values() if attackable(state, p, t)]
+    targets = [t for t in state.perms.values() if t.cid != exclude and attackable(state, p, t)]
     if not targets:
-        return
-    target = min(targets, key=lambda t: (geo.dist(here, t.field), life(state, t) - t.damage,
-                                         t.cid))
-    reach = max_range(profile(state, p))
-    if geo.dist(here, target.field) > reach and moves:
-        best = min(moves, key=lambda f: (geo.dist(f, target.field), f))
-        if geo.dist(best, target.field) < geo.dist(here, target.field):
-            step_to(state, p, best, moves[best])
-    if geo.dist(state.perm_field(p), target.field) <= max_range(profile(state, p)):
-        combat(state, p, target, p.controller)
+        return None
+    return min(targets, key=lambda t: (geo.dist(here, t.field), life(state, t) - t.damage,
+                                       t.cid))
 
+
+def approach(state: GameState, p: Perm, goal: int) -> StackItem | None:
+    """R20.2: the move that ends nearest to the field `goal`, if it gets any nearer."""
+    moves = destinations(state, p)
+    if not moves:
+        return None
+    geo = state.config.geometry
+    best = min(moves, key=lambda f: (geo.dist(f, goal), f))
+    if geo.dist(best, goal) >= geo.dist(state.perm_field(p), goal):
+        return None
+    return move_item(p, best, moves[best])
+
+
+def in_reach(state: GameState, p: Perm, t: Perm) -> bool:
+    geo = state.config.geometry
+    return geo.dist(state.perm_field(p), t.field) <= max_range(profile(state, p))
+
+
+def next_action(state: GameState, run: BehaviourRun) -> StackItem | None:
+    """The next action of a panic or rage behaviour (R13.3, R13.4), or None when it is done.
+
+    Shy (R20.1): end as far as possible from the nearest enemy unit, no attack. Aggressive
+    (R20.2): move toward the nearest attackable enemy permanent (ties: the weakest) and attack
+    it if in range. Each action goes on the stack (R21.6); the attack is decided after the move
+    has resolved, against the target chosen at the start."""
+    p = state.perms.get(run.unit)
+    if p is None:
+        return None
+    if run.kind == "shy":
+        if run.step > 0:
+            return None
+        state.behaviour = run._replace(step=1)
+        return _shy_move(state, p)
+    if run.step == 0:
+        target = nearest_target(state, p)
+        state.behaviour = run = run._replace(step=1, target=target.cid if target else -1)
+        if target is not None and not in_reach(state, p, target):
+            item = approach(state, p, target.field)
+            if item is not None:
+                return item
+    if run.step == 1:
+        state.behaviour = run._replace(step=2)
+        t = state.perms.get(run.target)
+        if t is not None and attackable(state, p, t) and in_reach(state, p, t):
+            return StackItem("unit", p.controller, p.cid, target=t.cid, verb="attack")
+    return None
+
+
+def _shy_move(state: GameState, p: Perm) -> StackItem | None:
+    geo = state.config.geometry
+    enemies = [e.field for e in state.perms.values() if e.field >= 0
+               and state.cards[e.cid].type is CardType.UNIT
+               and state.enemies(p.controller, e.controller)]
+    if not enemies:
+        return None
+    here = state.perm_field(p)
+    moves = destinations(state, p)
+
+    def safety(f: int) -> int:
+        return min(geo.dist(f, e) for e in enemies)
+    best = max([here, *moves], key=lambda f: (safety(f), -f))
+    return move_item(p, best, moves[best]) if best != here else None

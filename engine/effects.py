@@ -1,6 +1,7 @@
 """The verbs of the card language and their targets (R6.4, R11.4, R13, R14, R16, R18, R19.2).
 
-Each verb is one function in `VERBS`, called with the resolved targets. A chosen target is named
+Each verb is one function in `VERBS`, called with the resolved targets (push, which also takes
+the action's chosen origin, is called by `resolve` itself). A chosen target is named
 when the action is announced and checked again when it resolves (R6.4); a card names at most one
 chosen target, which all its `target ...` effects share.
 """
@@ -63,11 +64,15 @@ def _side_ok(state: GameState, player: int, p: Perm, side: Side) -> bool:
 
 
 def origins(state: GameState, player: int, source: int) -> list[int]:
-    """Fields ranges count from: the source permanent's, or for a spell every field of a
-    permanent its controller controls (R10.1)."""
-    sp = state.perms.get(source)
-    if sp is not None:
-        return [state.perm_field(sp)]
+    """Fields ranges count from (R10.1): the source permanent's field, or the field it left
+    the board from (a death trigger, a free action that sacrificed it); for a spell every field
+    of a permanent its controller controls."""
+    if state.cards[source].type.is_permanent:
+        sp = state.perms.get(source)
+        if sp is not None:
+            return [state.perm_field(sp)]
+        gone = state.left_from.get(source, -1)
+        return [gone] if gone >= 0 else []
     return [p.field for p in state.perms.values() if p.controller == player and p.field >= 0]
 
 
@@ -77,6 +82,8 @@ def candidates(state: GameState, player: int, source: int, spec: Target,
 
     `targeting` applies R11.4: veiled permanents and those with protection from the source card
     cannot be targeted; `each` effects do not target, so only damage is stopped by protection.
+    Permanents in a stack (riders, equipped equipment) match too, on the stack's field (R11.5):
+    no rule keeps them from being targeted.
     """
     if spec.kind is TargetKind.OPPONENT:
         return [PLAYER_TARGET + s for s in range(len(state.players)) if state.enemies(player, s)]
@@ -85,13 +92,16 @@ def candidates(state: GameState, player: int, source: int, spec: Target,
     froms = origins(state, player, source) if spec.range is not None else []
     out = []
     for cid, p in state.perms.items():
-        if p.field < 0 or not _kind_ok(state, p, spec.kind) or not _side_ok(state, player, p,
-                                                                           spec.side):
+        if p.field < 0 and p.under < 0:
+            continue  # a dropped permanent not yet placed (R11.6) stands nowhere
+        if not _kind_ok(state, p, spec.kind) or not _side_ok(state, player, p, spec.side):
             continue
         if targeting and (is_veiled(state, p) or protected_from(state, p, src_card)):
             continue
-        if spec.range is not None and not any(geo.dist(f, p.field) <= spec.range for f in froms):
-            continue
+        if spec.range is not None:
+            where = p.field if p.field >= 0 else state.perm_field(p)
+            if not any(geo.dist(f, where) <= spec.range for f in froms):
+                continue
         out.append(cid)
     out.sort()
     return out
@@ -103,8 +113,9 @@ def target_legal(state: GameState, player: int, source: int, spec: Target, targe
 
 
 def resolve(state: GameState, player: int, source: int, effects: Sequence[Effect],
-            chosen: int) -> None:
-    """Carry out all effects of one action at once (R6.4), in the order written."""
+            chosen: int, origin: int = -1) -> None:
+    """Carry out all effects of one action at once (R6.4), in the order written; `origin` is
+    the push origin its controller chose when no permanent pushes (R14.1)."""
     spec = chosen_spec(effects)
     chosen_ok = spec is not None and chosen >= 0 and target_legal(state, player, source, spec,
                                                                    chosen)
@@ -113,7 +124,55 @@ def resolve(state: GameState, player: int, source: int, effects: Sequence[Effect
     for e in effects:
         if e.target.is_chosen and not chosen_ok:
             continue
-        VERBS[e.verb](state, player, source, e, effect_targets(state, player, source, e, chosen))
+        targets = effect_targets(state, player, source, e, chosen)
+        if e.verb == "push":
+            _push(state, player, source, e, targets, origin)
+        else:
+            VERBS[e.verb](state, player, source, e, targets)
+
+
+def push_origin(state: GameState, source: int, chosen: int) -> int:
+    """R14.1: a push starts from the pushing permanent's field (the field it left, if it is
+    gone); when no permanent pushes (a spell), from the field its controller chose."""
+    if not state.cards[source].type.is_permanent:
+        return chosen
+    sp = state.perms.get(source)
+    if sp is not None:
+        return state.perm_field(sp)
+    return state.left_from.get(source, -1)
+
+
+def push_origins(state: GameState, player: int, source: int, effects: Sequence[Effect],
+                 chosen: int) -> list[int]:
+    """The origin fields to offer for an action whose pushes no permanent causes (R14.1), one
+    per distinct outcome: fields giving the same first step to every permanent pushed now give
+    the same push (R21.9: the direction is the signs of the offset), so the lowest-numbered
+    field of each stands for them. An origin on a pushed permanent's field draws no line
+    (R14.2) and is not offered. Only fields around the pushed ones need looking at: farther
+    ones give the same signs as the ring just around them. Empty when nothing is pushed or a
+    permanent pushes."""
+    if state.cards[source].type.is_permanent:
+        return []
+    pushed: list[int] = []
+    for e in effects:
+        if e.verb == "push":
+            for t in effect_targets(state, player, source, e, chosen):
+                p = state.perms.get(t)
+                if p is not None and p.field >= 0:
+                    pushed.append(p.field)
+    if not pushed:
+        return []
+    geo = state.config.geometry
+    xs = [geo.xs[f] for f in pushed]
+    ys = [geo.ys[f] for f in pushed]
+    w = geo.width
+    best: dict[tuple[int | None, ...], int] = {}
+    for y in range(max(0, min(ys) - 1), min(geo.height - 1, max(ys) + 1) + 1):
+        for x in range(max(0, min(xs) - 1), min(w - 1, max(xs) + 1) + 1):
+            f = y * w + x
+            if f not in pushed:
+                best.setdefault(tuple(geo.push_step(f, q) for q in pushed), f)
+    return sorted(best.values())
 
 
 def effect_targets(state: GameState, player: int, source: int, e: Effect,
@@ -186,18 +245,16 @@ def _discard(state: GameState, player: int, source: int, e: Effect, targets: lis
         state.pending.append(Pending("discard", player, source, count=e.amount))
 
 
-def _push(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
-    """R14.1: the origin is the pushing permanent's field; for a spell, the field of the acting
-    player's permanent nearest the pushed one (lowest id on ties)."""
-    geo = state.config.geometry
+def _push(state: GameState, player: int, source: int, e: Effect, targets: list[int],
+          chosen: int) -> None:
+    """R14.1: every push of the action starts from one origin (`push_origin`); a permanent in
+    a stack or on the origin itself is not pushed (R14.2: no line)."""
+    origin = push_origin(state, source, chosen)
+    if origin < 0:
+        return
     for p in _perms(state, targets):
-        if p.field < 0:
-            continue
-        froms = [f for f in origins(state, player, source) if f != p.field]
-        if not froms:
-            continue
-        origin = min(froms, key=lambda f: (geo.dist(f, p.field), f))
-        push(state, origin, p, e.amount, player)
+        if p.field >= 0 and p.field != origin:
+            push(state, origin, p, e.amount, player)
 
 
 def _marker(name: str) -> Verb:
@@ -224,9 +281,12 @@ def _sacrifice(state: GameState, player: int, source: int, e: Effect, targets: l
 
 def _create(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
     """R8.8: tokens are created in play; permanent tokens on free available fields in range 1
-    of the source, else in the creator's deploy zone; with no room they never enter."""
+    of the source (R10.1: of the field it died on, for a death trigger), else in the creator's
+    deploy zone; with no room they never enter."""
     card = state.config.catalog[(e.card or "").casefold()]
     geo = state.config.geometry
+    here = origins(state, player, source) if state.cards[source].type.is_permanent else []
+    near = [f for o in here for f in geo.in_range_fields(o, 1)]
     for _ in range(e.amount):
         cid = len(state.cards)
         state.cards.append(card)
@@ -239,8 +299,6 @@ def _create(state: GameState, player: int, source: int, e: Effect, targets: list
             else:
                 state.out.append(cid)
             continue
-        sp = state.perms.get(source)
-        near = list(geo.in_range_fields(state.perm_field(sp), 1)) if sp else []
         zone = list(state.config.deploy[player]) if player >= 0 else []
         spot = next((f for f in near + zone if available(state, cid, f)), -1)
         if spot < 0:
@@ -272,7 +330,6 @@ VERBS: dict[str, Verb] = {
     "steal": _steal,
     "burn": _burn,
     "discard": _discard,
-    "push": _push,
     "paralyse": _marker("paralysis"),
     "poison": _marker("poison"),
     "panic": _marker("panic"),

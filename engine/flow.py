@@ -9,14 +9,15 @@ decisions and a replay of the recorded actions reproduces the game.
 from __future__ import annotations
 
 from engine.actions import PLAYER_TARGET
-from engine.behaviours import run_behaviour
+from engine.behaviours import next_action
 from engine.board import VictoryKind
 from engine.cards import CardType
 from engine.combat import combat
 from engine.effects import candidates, chosen_spec, free_action_of, resolve
-from engine.permanents import (attach, available, can_swap, can_take_rider, destroy, drop,
-                               is_defeated, max_range, place, profile, put_onto_board, relocate)
-from engine.state import GameState, Pending, Perm, StackItem
+from engine.permanents import (attach, available, can_swap, can_take_rider, destroy, detach,
+                               drop, is_defeated, max_range, place, profile, put_onto_board,
+                               relocate)
+from engine.state import BehaviourRun, GameState, Pending, Perm, StackItem
 from engine.victory import (check_victory, end_game, round_limit_reached,
                             score_capture_points, staff_holder)
 from engine import tyrant
@@ -139,7 +140,7 @@ def _resolve_card(state: GameState, item: StackItem) -> None:
                 attach(state, p, e)
             pl.equip_next.clear()
         return
-    resolve(state, item.player, cid, card.effects, item.target)
+    resolve(state, item.player, cid, card.effects, item.target, item.field)  # R14.1 origin
     _card_to_discard(state, cid)
 
 
@@ -179,8 +180,9 @@ def _resolve_unit(state: GameState, item: StackItem) -> None:
 
 
 def _move(state: GameState, item: StackItem, unit: Perm) -> None:
-    path_ok = all(state.occ[f] < 0 or f == item.path[-1] for f in item.path) and (
-        unit.under < 0)
+    """R10.3 along the announced path; onto a crew unit it joins the stack, and a rider's move
+    (from the stack's field, R11.5) takes it off its crew unit first (R12.9)."""
+    path_ok = all(state.occ[f] < 0 or f == item.path[-1] for f in item.path)
     dest = item.path[-1] if item.path else -1
     occupant = state.occ[dest] if dest >= 0 else -1
     if not path_ok or (occupant >= 0 and not can_take_rider(state, state.perms[occupant],
@@ -190,6 +192,7 @@ def _move(state: GameState, item: StackItem, unit: Perm) -> None:
     w = state.config.board.width
     state.emit("move", item.player, unit.cid, field_=dest, amount=len(item.path),
                detail=" ".join(f"{f % w},{f // w}" for f in item.path))
+    detach(state, unit)
     if occupant >= 0:
         attach(state, state.perms[occupant], unit)
     else:
@@ -257,7 +260,7 @@ UNIT_VERBS = {"move": _move, "attack": _attack, "full": _full, "carry": _carry, 
               "equip": _equip}
 RESOLVERS = {"card": _resolve_card, "free": _resolve_free, "convert": _resolve_convert,
              "trigger": _resolve_trigger, "unit": _resolve_unit,
-             "intention": tyrant.resolve_intention}
+             "play_intention": tyrant.resolve_play, "intention": tyrant.resolve_intention}
 
 
 # --- the turn (R4) ---------------------------------------------------------------------------
@@ -390,10 +393,13 @@ def end_turn(state: GameState) -> None:
         state.active = seat + 1
         start_turn(state)
         return
-    if state.config.board.victory.kind is VictoryKind.TYRANT:
-        tyrant.take_turn(state)
-        if state.winners is not None:
-            return
+    if state.config.board.victory.kind is VictoryKind.TYRANT and tyrant.begin_turn(state):
+        return  # the Tyrant's turn runs as a behaviour; the new round follows it
+    next_round(state)
+
+
+def next_round(state: GameState) -> None:
+    """The round limit (R21.13), else a new round from the first seat."""
     if round_limit_reached(state):
         return
     state.round += 1
@@ -403,7 +409,10 @@ def end_turn(state: GameState) -> None:
 
 
 def activate(state: GameState, cid: int) -> None:
-    """R6.8 activation; R13.2 poison grows, R13.3/R13.4 panic and rage run a behaviour."""
+    """R6.8 activation; R13.2 poison grows, R13.3/R13.4 panic and rage run a behaviour.
+
+    A paralysed unit takes none of its actions (R13.1), a behaviour's neither: panic or rage
+    still loses its marker on activation, the unit does nothing and is done for the turn."""
     p = state.perms[cid]
     state.activated = cid
     state.emit("activate", p.controller, cid)
@@ -418,12 +427,28 @@ def activate(state: GameState, cid: int) -> None:
         if getattr(p, marker) > 0:
             setattr(p, marker, getattr(p, marker) - 1)
             state.emit("marker", p.controller, cid, amount=-1, detail=marker)
-            run_behaviour(state, p, behaviour)
-            after_resolution(state)
-            if cid in state.perms:
-                finish_unit(state, state.perms[cid])
-            state.activated = -1
+            if p.paralysis > 0:
+                finish_unit(state, p)
+                state.activated = -1
+            else:
+                state.behaviour = BehaviourRun(behaviour, cid)
             return
+
+
+def continue_behaviour(state: GameState, run: BehaviourRun) -> None:
+    """Announce the running behaviour's next action (it goes on the stack, R21.6), or end the
+    behaviour: the unit's activation (R13.3, R13.4) or the Tyrant's turn (R21.15)."""
+    item = (tyrant.next_action if run.kind == "tyrant" else next_action)(state, run)
+    if item is not None:
+        announce(state, item)
+        return
+    state.behaviour = None
+    if run.kind == "tyrant":
+        next_round(state)
+        return
+    if run.unit in state.perms:
+        finish_unit(state, state.perms[run.unit])
+    state.activated = -1
 
 
 def finish_unit(state: GameState, p: Perm) -> None:

@@ -100,6 +100,9 @@ class Game:
                 destroy(s, s.perms[pd.card], "no room to drop", pd.player, pd.origin)
                 flow.after_resolution(s)
                 continue
+            if s.behaviour is not None and not (s.pending or s.priority or s.stack):
+                flow.continue_behaviour(s, s.behaviour)
+                continue
             if s.pending or s.priority or s.phase in ("draft", "main", "buy", "discard") or (
                     s.phase == "upkeep_due" and flow.upkeep_owed(s)):
                 if s.phase == "draft" or s.pending:
@@ -166,10 +169,7 @@ class Game:
             s.activated = -1
         elif k == A.UNPARALYSE:
             p = s.perms[a.card]
-            if not p.used_move:
-                p.used_move = True
-            else:
-                p.used_attack = True
+            _spend(p, a.index)
             p.paralysis -= 1
             s.emit("marker", p.controller, p.cid, amount=-1, detail="paralysis")
             self._after_unit_action(p.cid)
@@ -229,7 +229,7 @@ class Game:
 
     def _unit_action(self, a: Action) -> None:
         """R12.4: move and attack use their action; a full action (carry too) uses both;
-        swapping and equipping use the move if unused, else the attack (R15.3, R15.6)."""
+        swapping and equipping use the one the player chose (R15.3, R15.6)."""
         s = self.state
         p = s.perms[a.card]
         path: tuple[int, ...] = ()
@@ -241,10 +241,8 @@ class Game:
             p.used_attack = True
         elif a.kind in (A.FULL, A.CARRY):
             p.used_move = p.used_attack = True
-        elif not p.used_move:
-            p.used_move = True
         else:
-            p.used_attack = True
+            _spend(p, a.index)
         flow.announce(s, StackItem("unit", p.controller, p.cid, a.index, a.target, a.field,
                                    a.kind, path, a.other))
         self._after_unit_action(p.cid)
@@ -254,6 +252,14 @@ class Game:
         if p is not None and p.used_move and p.used_attack:
             flow.finish_unit(self.state, p)
             self.state.activated = -1
+
+
+def _spend(p: Perm, which: int) -> None:
+    """Spend the action a swap, an equip or removing paralysis names (R13.1, R15.3, R15.6)."""
+    if which == A.SPEND_ATTACK:
+        p.used_attack = True
+    else:
+        p.used_move = True
 
 
 def _path_to(s: GameState, p: Perm, dest: int) -> tuple[int, ...]:

@@ -14,7 +14,7 @@ from engine import actions as A
 from engine.actions import Action
 from engine.behaviours import attackable, destinations
 from engine.cards import Card, CardType, Effect, FreeAction
-from engine.effects import FIELD_ACTION, candidates, chosen_spec
+from engine.effects import FIELD_ACTION, candidates, chosen_spec, push_origins
 from engine.permanents import (available, can_swap, can_take_rider, max_range, movement,
                                profile)
 from engine.state import GameState, Perm
@@ -133,11 +133,15 @@ def _free(state: GameState, seat: int, source: int, options: Sequence[FreeAction
 
 def _with_targets(state: GameState, seat: int, source: int, base: Action,
                   effects: Sequence[Effect]) -> list[Action]:
-    """One action per legal chosen target (R6.4), or the action alone if it names none."""
+    """One action per legal chosen target (R6.4), or the action alone if it names none; a
+    push no permanent causes names its origin field too (R14.1), one per distinct outcome."""
     spec = chosen_spec(effects)
-    if spec is None:
-        return [base]
-    return [base._replace(target=t) for t in candidates(state, seat, source, spec, True)]
+    out = [base] if spec is None else [
+        base._replace(target=t) for t in candidates(state, seat, source, spec, True)]
+    if state.cards[source].type.is_permanent or not any(e.verb == "push" for e in effects):
+        return out
+    return [a._replace(field=f) for a in out
+            for f in push_origins(state, seat, source, effects, a.target) or (-1,)]
 
 
 def main_actions(state: GameState, seat: int) -> list[Action]:
@@ -167,9 +171,11 @@ def unit_actions(state: GameState, p: Perm) -> list[Action]:
     seat = p.controller
     out = [Action(A.TAP, p.cid)]
     can_move, can_attack = not p.used_move, not p.used_attack
+    # R13.1, R15.3, R15.6: the player chooses which unused action these spend
+    spend = [i for i, unused in ((A.SPEND_MOVE, can_move), (A.SPEND_ATTACK, can_attack))
+             if unused]
     if p.paralysis > 0:
-        if can_move or can_attack:
-            out.append(Action(A.UNPARALYSE, p.cid))
+        out.extend(Action(A.UNPARALYSE, p.cid, index=i) for i in spend)
         return out + fast_actions(state, seat)
     geo = state.config.geometry
     here = state.perm_field(p)
@@ -205,10 +211,10 @@ def unit_actions(state: GameState, p: Perm) -> list[Action]:
                            and state.enemies(seat, ap.controller))
             if not enemy_solid:
                 if can_swap(state, p, ap):
-                    out.append(Action(A.SWAP, p.cid, other=ap.cid))
+                    out.extend(Action(A.SWAP, p.cid, other=ap.cid, index=i) for i in spend)
                 if can_move and can_attack:
                     out.extend(Action(A.CARRY, p.cid, field=f, other=ap.cid) for f in
                                sorted(moves))
             if state.cards[ap.cid].type.is_equipment and not enemy_solid:
-                out.append(Action(A.EQUIP, p.cid, other=ap.cid))
+                out.extend(Action(A.EQUIP, p.cid, other=ap.cid, index=i) for i in spend)
     return out + fast_actions(state, seat)

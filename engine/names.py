@@ -41,9 +41,12 @@ def describe(game: Game, action: Action) -> str:
             " is defeated" if len(s.upkeep_due) == 1 else " are defeated")
     if k == A.PLAY:
         text = f"play {s.name(action.card)}" + _costs(s, action.card)
-        if action.field >= 0:
+        if action.field >= 0 and s.cards[action.card].type.is_permanent:
             text += f" at {field_text(s, action.field)}"
-        return text + _target(s, action.target)
+        text += _target(s, action.target)
+        if action.field >= 0 and not s.cards[action.card].type.is_permanent:
+            text += f", pushing away from {field_text(s, action.field)}"  # R14.1
+        return text
     if k == A.PLACE:
         return f"place {card} at {field_text(s, action.field)}"
     if k == A.TARGET:
@@ -62,11 +65,11 @@ def describe(game: Game, action: Action) -> str:
     if k == A.CARRY:
         return f"{card} carries {_card(s, action.other)} to {field_text(s, action.field)}"
     if k == A.SWAP:
-        return f"{card} swaps fields with {_card(s, action.other)}"
+        return f"{card} swaps fields with {_card(s, action.other)}" + _spends(action)
     if k == A.EQUIP:
-        return f"{card} equips {_card(s, action.other)}"
+        return f"{card} equips {_card(s, action.other)}" + _spends(action)
     if k == A.UNPARALYSE:
-        return f"{card} spends an action to remove a paralysis marker"
+        return f"{card} removes a paralysis marker" + _spends(action)
     if k == A.ACTIVATE:
         return f"activate {card}"
     if k == A.TAP:
@@ -83,6 +86,11 @@ def _card(s: GameState, cid: int) -> str:
     where = f" at {field_text(s, field)}" if field >= 0 else ""
     owner = f" of {seat_name(p.controller)}" if p is not None and p.controller != current_player(s) else ""
     return f"{s.name(cid)} (c{cid}){owner}{where}"
+
+
+def _spends(action: Action) -> str:
+    """Which of the unit's actions a swap, equip or unparalyse spends (R13.1, R15.3, R15.6)."""
+    return " (spends its attack)" if action.index == A.SPEND_ATTACK else " (spends its move)"
 
 
 def _costs(s: GameState, cid: int) -> str:

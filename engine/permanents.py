@@ -211,20 +211,21 @@ def relocate(state: GameState, p: Perm, field_: int) -> None:
 
 def deal_damage(state: GameState, target: Perm, amount: int, source: Card | None,
                 player: int, cause: str) -> int:
-    """Damage after protection from X, protection markers and armor (R11.4, R13.5, R12.8).
+    """Damage after protection from X, armor, then protection markers (R11.4, R12.8, R13.5).
 
-    Returns the damage actually taken. Death is checked by `check_deaths` so that the two sides
-    of a combat take their damage at once (R12.11).
+    R21.20: armor reduces the damage first; protection markers prevent what is left and are
+    spent only when something is left. Returns the damage actually taken. Death is checked by
+    `check_deaths` so that the two sides of a combat take their damage at once (R12.11).
     """
     if amount <= 0 or protected_from(state, target, source):
         return 0
-    if target.protection > 0:
-        removed = min(target.protection, amount)
+    taken = max(0, amount - armor(state, target))
+    if taken and target.protection > 0:
+        removed = min(target.protection, taken)
         target.protection -= removed
-        state.emit("prevent", player, target.cid, amount=amount, detail=cause)
+        state.emit("prevent", player, target.cid, amount=taken, detail=cause)
         state.emit("marker", target.controller, target.cid, amount=-removed, detail="protection")
         return 0
-    taken = max(0, amount - armor(state, target))
     if taken:
         target.damage += taken
         state.emit("damage", player, target.cid, amount=taken, detail=cause)
@@ -245,18 +246,18 @@ def destroy(state: GameState, p: Perm, cause: str, player: int, at: int = -1) ->
     """R11.2: drop the stack (R11.6), remove markers, card to its owner's discard (tokens leave).
 
     Emits `death` for units (R12.2 "dies") and `destroy` for other permanents; the flow module
-    turns `dies` into triggers by reading `state.dead`. A permanent of a dropped stack that
-    stands nowhere yet is destroyed `at` the field its stack dropped from (R11.6).
+    turns `dies` into triggers by reading `state.dead`. The field it left is kept in
+    `state.left_from` (R10.1, R14.1); `at` names it for a dropped permanent that stands nowhere.
     """
     cid = p.cid
     card = state.cards[cid]
-    field_ = state.perm_field(p)
-    if field_ < 0:
-        field_ = at
+    field_ = state.perm_field(p) if p.field >= 0 or p.under >= 0 else at
     detach(state, p)
     if p.field >= 0 and state.occ[p.field] == cid:
         state.occ[p.field] = -1
     del state.perms[cid]
+    if field_ >= 0:
+        state.left_from[cid] = field_
     state.emit("death" if card.type is CardType.UNIT else "destroy", player, cid, field_=field_,
                detail=cause)
     if state.marker_perm == cid:

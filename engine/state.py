@@ -140,9 +140,12 @@ class Player:
 class StackItem(NamedTuple):
     """An announced action waiting on the action stack (R6.9).
 
-    `kind`: "card" (a played card `cid`), "free" (free action `index` of `source`), "convert"
+    `kind`: "card" (a played card `cid`; `field`: where a permanent goes, or the origin a spell
+    pushes from, R14.1), "free" (free action `index` of `source`), "convert"
     (R8.6), "unit" (a unit's action: `verb` is move/attack/full/carry/swap/equip), "trigger"
-    (`index` into the source card's triggers), "intention" (R17.3).
+    (`index` into the source card's triggers), "play_intention" (the Tyrant plays intention
+    `source` onto `target`, R17.2; `other` is the Tyrant's unit), "intention" (the full action
+    of R17.3 carrying out intention `index`).
     """
 
     kind: str
@@ -154,6 +157,18 @@ class StackItem(NamedTuple):
     verb: str = ""
     path: tuple[int, ...] = ()
     other: int = -1
+
+
+class BehaviourRun(NamedTuple):
+    """A behaviour deciding a unit's actions one at a time (R13.3, R13.4 panic and rage; the
+    Tyrant's turn, R21.15, R21.19): `kind` is "shy", "aggressive" or "tyrant", `step` the next
+    step, `target` the permanent it goes for. The flow asks for the next action whenever the
+    stack is empty (R21.6)."""
+
+    kind: str
+    unit: int
+    step: int = 0
+    target: int = -1
 
 
 class Pending(NamedTuple):
@@ -202,6 +217,7 @@ class GameState:
         self.upkeep_due: list[int] = []
         self.priority: list[int] = []
         self.activated = -1
+        self.behaviour: BehaviourRun | None = None
         self.winners: tuple[int, ...] | None = None
         self.reason = ""
         self.guard_stopped = False
@@ -213,6 +229,9 @@ class GameState:
         self.marker_field = -1
         self.killer = -1
         self.dead: list[tuple[int, int, bool]] = []
+        self.left_from: dict[int, int] = {}
+        """The field each permanent last left the board from: the origin of the ranges and
+        pushes of its actions that resolve after it is gone (R10.1, R14.1)."""
         self.entered: list[int] = []
         self.vips: dict[int, int] = {}
         self.reach_cache: tuple[tuple[object, ...], dict[int, tuple[int, ...]]] | None = None
@@ -257,6 +276,7 @@ class GameState:
         s.upkeep_due = list(self.upkeep_due)
         s.priority = list(self.priority)
         s.activated = self.activated
+        s.behaviour = self.behaviour
         s.winners = self.winners
         s.reason = self.reason
         s.guard_stopped = self.guard_stopped
@@ -268,6 +288,7 @@ class GameState:
         s.marker_field = self.marker_field
         s.killer = self.killer
         s.dead = list(self.dead)
+        s.left_from = dict(self.left_from)
         s.entered = list(self.entered)
         s.vips = self.vips
         s.reach_cache = None
@@ -322,7 +343,7 @@ class GameState:
                 return f"equip_next{seat}"
         if cid in self.perms:
             return "board"
-        if any(it.source == cid and it.kind == "card" for it in self.stack):
+        if any(it.source == cid and it.kind in ("card", "play_intention") for it in self.stack):
             return "stack"
         if cid in self.set_aside:
             return "set_aside"

@@ -1,18 +1,19 @@
-"""The Tyrant's side (R17, R21.15): intentions, their markers and the Tyrant's own turn.
+"""The Tyrant's side (R17, R21.15, R21.19): intentions, their markers and the Tyrant's own turn.
 
 The game drives it: after the last player each round it plays the top intention when no marker
-is on the board (R17.2), moves its unit toward the marker (R20.2) and, adjacent to it, uses the
-full action of R17.3 to carry the intention out. Its actions resolve without response windows.
+is on the board (R17.2). Adjacent to the marker then, before it has moved, it uses the full
+action of R17.3 to carry the intention out; otherwise it moves toward the marker (R20.2) and may
+attack an enemy permanent in range, never the one that carries its marker (R21.19). Each of
+these actions goes on the stack with a response window like any other (R21.6): `next_action`
+gives the next one, the flow announces it.
 """
 
 from __future__ import annotations
 
-from engine.behaviours import attackable, destinations, step_to
+from engine.behaviours import approach, in_reach, nearest_target
 from engine.board import TYRANT
-from engine.combat import combat
-from engine.effects import candidates, chosen_spec, resolve
-from engine.permanents import life, max_range, profile
-from engine.state import GameState, Perm, StackItem
+from engine.effects import candidates, chosen_spec, resolve, target_legal
+from engine.state import BehaviourRun, GameState, Perm, StackItem
 
 
 def tyrant_unit(state: GameState) -> Perm | None:
@@ -28,78 +29,115 @@ def marker_field(state: GameState) -> int:
     return state.marker_field
 
 
-def play_intention(state: GameState, unit: Perm) -> None:
-    """R17.2: the top intention puts its marker on its target (the nearest legal one)."""
+def begin_turn(state: GameState) -> bool:
+    """R21.15: the Tyrant's turn after the last player's; False when it has no unit."""
+    unit = tyrant_unit(state)
+    if unit is None:
+        return False
+    state.phase = "tyrant"
+    state.acting = TYRANT
+    state.emit("turn", TYRANT, detail="tyrant")
+    unit.used_move = unit.used_attack = False
+    state.behaviour = BehaviourRun("tyrant", unit.cid)
+    return True
+
+
+def next_action(state: GameState, run: BehaviourRun) -> StackItem | None:
+    """The Tyrant's next action this turn, or None when its turn is over."""
+    unit = state.perms.get(run.unit)
+    if unit is None:
+        return None
+    for step in range(run.step, len(_STEPS)):
+        state.behaviour = run._replace(step=step + 1)
+        item = _STEPS[step](state, unit)
+        if item is not None:
+            return item
+    return None
+
+
+def _intend(state: GameState, unit: Perm) -> StackItem | None:
+    """R17.2: with no marker on the board, the top intention is played onto its target (the
+    nearest legal one)."""
+    if state.marker_card >= 0:
+        return None
     if not state.tyrant_deck and state.tyrant_discard:
         state.tyrant_deck = state.tyrant_discard
         state.tyrant_discard = []
         state.rng.shuffle(state.tyrant_deck)
         state.emit("shuffle", TYRANT, amount=len(state.tyrant_deck), detail="tyrant")
     if not state.tyrant_deck:
-        return
+        return None
     cid = state.tyrant_deck.pop()
     spec = chosen_spec(state.cards[cid].effects)
     geo = state.config.geometry
     here = state.perm_field(unit)
-    target, field_ = -1, here
+    target = -1
     if spec is not None:
         options = [t for t in candidates(state, TYRANT, unit.cid, spec, targeting=True)
                    if t in state.perms]
         if not options:
             state.tyrant_discard.append(cid)
             state.emit("fizzle", TYRANT, cid, detail="intention without target")
-            return
+            return None
         target = min(options, key=lambda t: (geo.dist(here, state.perm_field(state.perms[t])),
                                              t))
-        field_ = state.perm_field(state.perms[target])
+    return StackItem("play_intention", TYRANT, cid, target=target, field=here, other=unit.cid)
+
+
+def _act(state: GameState, unit: Perm) -> StackItem | None:
+    """R21.19: adjacent to its marker before moving, the full action of R17.3 (it uses both
+    actions); otherwise a move toward the marker (R20.2). With no marker out it does nothing."""
+    mf = marker_field(state)
+    if state.marker_card < 0 or mf < 0:
+        unit.used_move = unit.used_attack = True
+        return None
+    if state.config.geometry.dist(state.perm_field(unit), mf) <= 1:
+        unit.used_move = unit.used_attack = True
+        return StackItem("intention", TYRANT, unit.cid, state.marker_card)
+    unit.used_move = True
+    return approach(state, unit, mf)
+
+
+def _attack(state: GameState, unit: Perm) -> StackItem | None:
+    """R21.19: after moving, attack the nearest enemy permanent in range (R20.2: ties, the
+    weakest), never the one that carries the Tyrant's own marker."""
+    if unit.used_attack:
+        return None
+    unit.used_attack = True
+    t = nearest_target(state, unit, exclude=state.marker_perm)
+    if t is None or not in_reach(state, unit, t):
+        return None
+    return StackItem("unit", TYRANT, unit.cid, target=t.cid, verb="attack")
+
+
+_STEPS = (_intend, _act, _attack)
+
+
+def resolve_play(state: GameState, item: StackItem) -> None:
+    """R17.2: the intention's marker goes onto its target, re-checked now (R6.4); the card is
+    set aside until the marker leaves the board. Without its target it is discarded."""
+    cid, target = item.source, item.target
+    spec = chosen_spec(state.cards[cid].effects)
+    if target >= 0 and (spec is None or item.other not in state.perms
+                        or not target_legal(state, TYRANT, item.other, spec, target)):
+        state.tyrant_discard.append(cid)
+        state.emit("fizzle", TYRANT, cid, target if target in state.perms else -1,
+                   detail="intention")
+        return
+    field_ = state.perm_field(state.perms[target]) if target >= 0 else item.field
     state.set_aside.append(cid)
     state.marker_card, state.marker_perm = cid, target
     state.marker_field = field_ if target < 0 else -1
     state.emit("intention", TYRANT, cid, target, field_)
 
 
-def take_turn(state: GameState) -> None:
-    from engine.flow import after_resolution  # flow calls this module: import at use
-    unit = tyrant_unit(state)
-    if unit is None:
-        return
-    state.phase = "tyrant"
-    state.acting = TYRANT
-    state.emit("turn", TYRANT, detail="tyrant")
-    unit.used_move = unit.used_attack = False
-    if state.marker_card < 0:
-        play_intention(state, unit)
-    geo = state.config.geometry
-    mf = marker_field(state)
-    if state.marker_card >= 0 and mf >= 0 and geo.dist(state.perm_field(unit), mf) <= 1:
-        resolve_intention(state, StackItem("intention", TYRANT, unit.cid))
-    elif state.marker_card >= 0 and mf >= 0:
-        moves = destinations(state, unit)
-        if moves:
-            best = min(moves, key=lambda f: (geo.dist(f, mf), f))
-            if geo.dist(best, mf) < geo.dist(state.perm_field(unit), mf):
-                step_to(state, unit, best, moves[best])
-        attack_in_range(state, unit)
-    after_resolution(state)
-
-
-def attack_in_range(state: GameState, unit: Perm) -> None:
-    """After moving, the Tyrant attacks an enemy in range as R20.2 chooses (the weakest of the
-    nearest)."""
-    geo = state.config.geometry
-    here = state.perm_field(unit)
-    reach = max_range(profile(state, unit))
-    targets = [t for t in state.perms.values() if attackable(state, unit, t)
-               and geo.dist(here, t.field) <= reach]
-    if targets:
-        t = min(targets, key=lambda t: (geo.dist(here, t.field), life(state, t) - t.damage,
-                                        t.cid))
-        combat(state, unit, t, TYRANT)
-
-
 def resolve_intention(state: GameState, item: StackItem) -> None:
-    """R17.3: remove the marker and apply the intention's effect; the card is discarded."""
+    """R17.3: remove the marker and apply the intention's effect; the card is discarded. The
+    action fizzles when the marker has left the board meanwhile (R17.4)."""
     cid, target = state.marker_card, state.marker_perm
+    if cid < 0 or cid != item.index or item.source not in state.perms:
+        state.emit("fizzle", TYRANT, item.source, detail="intention")
+        return
     state.emit("marker", TYRANT, cid, target, detail="intention carried out")
     state.set_aside.remove(cid)
     state.marker_card = state.marker_perm = state.marker_field = -1

@@ -69,13 +69,16 @@ def check_victory(state: GameState) -> None:
 
 def area_counts(state: GameState) -> dict[str, dict[int, int]]:
     """R19.3: the units each controller (a seat, or below 0 neutral and the Tyrant) has in
-    each capture area that has units."""
+    each capture area that has units; riders on a crew unit are in its field's area (R11.5)."""
     board = state.config.board
     counts: dict[str, dict[int, int]] = {}
     for p in state.perms.values():
-        if p.field < 0 or state.cards[p.cid].type is not CardType.UNIT:
+        if state.cards[p.cid].type is not CardType.UNIT:
             continue
-        area = board.fields[p.field].area
+        where = p.field if p.field >= 0 else state.perm_field(p) if p.under >= 0 else -1
+        if where < 0:
+            continue
+        area = board.fields[where].area
         if area is not None:
             per = counts.setdefault(area, {})
             per[p.controller] = per.get(p.controller, 0) + 1

@@ -226,6 +226,21 @@ def test_evaluate_counts_the_areas_held_now() -> None:
     assert values[5] > values[1] + 0.05
 
 
+def test_heuristic_chooses_a_spell_push_origin_that_drowns_the_target() -> None:
+    """A spell's push origin is the caster's choice (R14.1), offered with the play: of the
+    eight origins around the enemy the heuristic takes the one pushing it into deep water."""
+    from tests.builder import Position, board, eff, spell, tgt, unit
+    soldier = unit("Soldier", life=3, attack=1)
+    wave = spell("Wave", eff("push", 1, tgt("unit", "enemy")), play=0)
+    pos = Position(board(". . .\n. . ~\n. . ."), [wave, soldier])
+    pos.put(soldier, 0, 1, 0)
+    e = pos.put(soldier, 1, 1, 1)
+    w = pos.hand(0, wave)[0]
+    g = pos.game()
+    a = make_agent("heuristic").act(g, g.legal_actions(), random.Random(1))
+    assert (a.kind, a.card, a.target, a.field) == ("play", w, e, pos.f(0, 1))
+
+
 def test_evaluate_counts_the_exposed_units_of_the_side_not_to_move() -> None:
     """An enemy unit in reach of the seat's units is worth less to the enemy when the seat
     moves next, and the seat's own exposed unit costs it only when the enemy moves next."""

@@ -12,8 +12,8 @@ import pytest
 
 from engine.invariants import check_invariants
 from engine.permanents import damage_at, life, max_range, profile
-from tests.builder import (Cost, FreeAction, Keywords, Position, Protection, act,
-                           done,
+from tests.builder import (Cost, FreeAction, Keywords, Modifiers, Position, Protection, Trigger,
+                           act, done,
                            artifact, board, eff, equipment, events, spell, tgt,
                            unit, CardType)
 from tests.pieces import ARCHER, DUMMY, OPEN5, SOLDIER, crew, destroy_spell, legal
@@ -138,6 +138,60 @@ def test_R10_2_R10_3_a_step_goes_to_an_adjacent_available_field():
     assert moves == [f"move c{u} @{x},{y}" for x, y in [(0, 0), (0, 1), (2, 0), (2, 1)]]
 
 
+def _jelly_position(trigger_effect):
+    """Seat 1's Jelly dies at (0,0) next to seat 0's unit `near`; seat 1's other unit stands
+    at (4,0) next to seat 0's unit `far`, 5 fields from the Jelly."""
+    jelly = unit("Jelly", life=1, attack=0, triggers=(Trigger("dies", (trigger_effect,)),))
+    kill = destroy_spell()
+    pos = Position(board(". . . . . .\n. . . . . ."), [jelly, kill, SOLDIER])
+    j = pos.put(jelly, 1, 0, 0)
+    near = pos.put(SOLDIER, 0, 1, 0)
+    pos.idle(1, 4, 0)
+    far = pos.put(SOLDIER, 0, 5, 0)
+    k = pos.hand(0, kill)[0]
+    return pos, j, near, far, k
+
+
+def test_R10_1_a_death_trigger_measures_range_from_the_dead_units_field():
+    """R10.1: a range has an origin. "When this dies: paralyse each enemy unit in range 1"
+    counts from the field the unit died on, not from its controller's other permanents."""
+    pos, j, near, far, k = _jelly_position(
+        eff("paralyse", 1, tgt("unit", "enemy", each=True, range_=1)))
+    g = pos.game()
+    act(g, "play", k, target=j)
+    assert j not in g.state.perms
+    assert pos.perm(near).paralysis == 1 and pos.perm(far).paralysis == 0
+
+
+def test_R10_1_a_death_trigger_chooses_its_target_in_range_of_the_dead_units_field():
+    """R10.1: the chosen target of a death trigger must be in range of the field it died on:
+    only `near` is, so the target is not even a choice."""
+    pos, j, near, far, k = _jelly_position(
+        eff("damage", 1, tgt("unit", "enemy", range_=1)))
+    g = pos.game()
+    act(g, "play", k, target=j)
+    assert not g.state.pending
+    assert pos.perm(near).damage == 1 and pos.perm(far).damage == 0
+
+
+def test_R10_1_R8_8_a_death_trigger_creates_its_tokens_next_to_where_it_died():
+    """Tokens of "when this dies: create 1 Bones" go in range 1 of the source (R8.8): of the
+    field it died on, not into the deploy zone."""
+    bones = unit("Bones", buy=None)
+    warrior = unit("Warrior", life=1, triggers=(Trigger("dies", (
+        eff("create", 1, card="Bones"),)),))
+    kill = destroy_spell()
+    pos = Position(board("0 . . . . .\n. . . . . 1"), [warrior, bones, kill, SOLDIER])
+    w = pos.put(warrior, 1, 3, 0)
+    pos.put(SOLDIER, 0, 0, 0)
+    k = pos.hand(0, kill)[0]
+    g = pos.game()
+    act(g, "play", k, target=w)
+    s = g.state
+    token = next(p for p in s.perms.values() if s.cards[p.cid].name == "Bones")
+    assert token.controller == 1 and s.config.geometry.dist(token.field, pos.f(3, 0)) == 1
+
+
 # --- R11 permanents ---------------------------------------------------------------------------
 
 def test_R11_2_R8_5_destroyed_card_goes_to_owner_discard_markers_removed():
@@ -235,6 +289,47 @@ def test_R11_4_protection_from_a_card_by_name_stops_its_retaliation():
     act(g, "activate", d)
     act(g, "attack", d, b)
     assert pos.perm(b).damage == 2 and pos.perm(d).damage == 0
+
+
+def test_R11_4_equipped_equipment_can_be_targeted():
+    """R11.4 forbids targeting only veiled and protected permanents: equipment in a unit's
+    stack (R15.6) is a target in range of the stack's field (R11.5). An attack names a unit or
+    a solid artifact (R12.10, R15.4), so the equipment is not attacked on its own."""
+    smash = spell("Smash", eff("destroy", 1, tgt("equipment", "enemy", range_=3)), play=0)
+    sword = equipment("Sword", modifiers=Modifiers(attack=2))
+    pos = Position(OPEN5, [smash, sword, SOLDIER])
+    a = pos.put(SOLDIER, 0, 0, 0)
+    u = pos.put(SOLDIER, 1, 2, 2)          # (0,0) to (2,2): range 3
+    e = pos.stack_on(u, sword)
+    k = pos.hand(0, smash)[0]
+    g = pos.game()
+    assert f"play c{k} c{e}" in legal(g)
+    act(g, "activate", a)
+    act(g, "move", a, field=pos.f(1, 1))
+    assert f"attack c{a} c{u}" in legal(g) and f"attack c{a} c{e}" not in legal(g)
+    act(g, "play", k, target=e)
+    s = g.state
+    assert e not in s.perms and s.zone_of(e) == "discard1" and pos.perm(u).stack == []
+    assert profile(s, pos.perm(u)) == [(1, 1)]
+
+
+def test_R11_4_R11_5_a_rider_can_be_targeted_in_range_of_the_stacks_field():
+    """Units riding a crew unit (R12.9) are permanents on the stack's field (R11.5): they can
+    be targeted, and `each` effects count them."""
+    wagon = crew(1, life=5)
+    bolt = spell("Bolt", eff("damage", 1, tgt("unit", "enemy", range_=2)), play=0)
+    quake = spell("Quake", eff("damage", 1, tgt("unit", "enemy", each=True, range_=2)), play=0)
+    pos = Position(OPEN5, [wagon, bolt, quake, SOLDIER])
+    pos.put(SOLDIER, 0, 0, 0)
+    w = pos.put(wagon, 1, 2, 0)
+    r = pos.stack_on(w, SOLDIER)
+    b, q = pos.hand(0, bolt, quake)
+    g = pos.game()
+    assert f"play c{b} c{r}" in legal(g)
+    act(g, "play", b, target=r)
+    assert pos.perm(r).damage == 1 and pos.perm(w).damage == 0
+    act(g, "play", q)
+    assert pos.perm(r).damage == 2 and pos.perm(w).damage == 1
 
 
 def test_R11_5_a_stack_stands_on_the_field_of_the_permanent_beneath():
@@ -586,6 +681,36 @@ def test_R12_9_enemy_units_cannot_board_a_crew_unit():
     g = pos.game()
     act(g, "activate", s)
     assert f"move c{s} @1,1" not in legal(g)
+
+
+def test_R12_9_a_rider_moves_off_its_crew_unit():
+    """R12.9: riders end a move on a crew unit; a rider's own move starts from the stack's
+    field (R11.5) and takes it off the stack."""
+    wagon = crew(1, move=1)
+    pos = Position(OPEN5, [wagon, SOLDIER])
+    w = pos.put(wagon, 0, 1, 1)
+    r = pos.stack_on(w, SOLDIER)
+    g = pos.game()
+    act(g, "activate", r)
+    assert f"move c{r} @3,1" in legal(g)                 # 2 steps from (1,1)
+    act(g, "move", r, field=pos.f(3, 1))
+    s = g.state
+    assert pos.perm(r).field == pos.f(3, 1) and pos.perm(r).under == -1
+    assert s.occ[pos.f(3, 1)] == r and s.occ[pos.f(1, 1)] == w and pos.perm(w).stack == []
+
+
+def test_R12_9_a_rider_moves_from_one_crew_unit_onto_another():
+    """R12.9: a rider's move may end on another crew unit: it leaves one stack for the other."""
+    wagon = crew(1, move=1)
+    pos = Position(OPEN5, [wagon, SOLDIER])
+    w1 = pos.put(wagon, 0, 1, 1)
+    w2 = pos.put(wagon, 0, 3, 1)
+    r = pos.stack_on(w1, SOLDIER)
+    g = pos.game()
+    act(g, "activate", r)
+    act(g, "move", r, field=pos.f(3, 1))
+    assert pos.perm(r).under == w2 and pos.perm(w2).stack == [r] and pos.perm(w1).stack == []
+    assert g.state.occ[pos.f(3, 1)] == w2 and pos.perm(r).field == -1
 
 
 def test_R12_10_perft_attack_targets_in_range_only():

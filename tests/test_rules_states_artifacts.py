@@ -8,9 +8,10 @@ from __future__ import annotations
 
 
 
+from engine.actions import parse_action
 from engine.permanents import life, profile
 from tests.builder import (Cost, FreeAction, Keywords, Modifiers, Position, act,
-                           done,
+                           done, events,
                            artifact, board, eff, equipment, potion, spell, tgt,
                            unit)
 from tests.pieces import DUMMY, OPEN5, SOLDIER, crew, destroy_spell, legal
@@ -19,15 +20,17 @@ from tests.pieces import DUMMY, OPEN5, SOLDIER, crew, destroy_spell, legal
 # --- R13 states -------------------------------------------------------------------------------
 
 def test_R13_1_paralysed_unit_only_spends_actions_to_remove_markers():
+    """R13.1: a paralysed unit takes none of its actions; it may spend either one of them to
+    remove one marker (#0 spends the move, #1 the attack)."""
     pos = Position(OPEN5, [SOLDIER, DUMMY])
     a = pos.put(SOLDIER, 0, 1, 1, paralysis=2)
     pos.put(DUMMY, 1, 2, 1)
     g = pos.game()
     act(g, "activate", a)
-    assert legal(g) == [f"tap c{a}", f"unparalyse c{a}"]
-    act(g, "unparalyse", a)
-    assert pos.perm(a).paralysis == 1 and legal(g) == [f"tap c{a}", f"unparalyse c{a}"]
-    act(g, "unparalyse", a)
+    assert legal(g) == [f"tap c{a}", f"unparalyse c{a} #0", f"unparalyse c{a} #1"]
+    act(g, "unparalyse", a, index=0)
+    assert pos.perm(a).paralysis == 1 and legal(g) == [f"tap c{a}", f"unparalyse c{a} #1"]
+    act(g, "unparalyse", a, index=1)
     assert pos.perm(a).paralysis == 0 and pos.perm(a).tapped
 
 
@@ -37,9 +40,52 @@ def test_R13_1_one_marker_removed_then_the_other_action_is_free():
     d = pos.put(DUMMY, 1, 2, 1)
     g = pos.game()
     act(g, "activate", a)
-    act(g, "unparalyse", a)               # spends the move
+    act(g, "unparalyse", a, index=0)      # spends the move
     opts = legal(g)
     assert f"attack c{a} c{d}" in opts and not any(t.startswith("move") for t in opts)
+
+
+def test_R13_1_the_player_chooses_which_action_removes_paralysis():
+    """R13.1 "eine beliebige Aktion": spending the attack leaves the move."""
+    pos = Position(OPEN5, [SOLDIER, DUMMY])
+    a = pos.put(SOLDIER, 0, 1, 1, paralysis=1)
+    d = pos.put(DUMMY, 1, 2, 1)
+    g = pos.game()
+    act(g, "activate", a)
+    assert all(parse_action(x.text(5), 5) == x for x in g.legal_actions())  # `#1` reads back
+    act(g, "unparalyse", a, index=1)      # spends the attack
+    opts = legal(g)
+    assert f"move c{a} @1,2" in opts and f"attack c{a} c{d}" not in opts
+    act(g, "move", a, field=pos.f(1, 3))
+    assert pos.perm(a).field == pos.f(1, 3) and pos.perm(a).tapped
+
+
+def test_R13_1_a_paralysed_unit_with_panic_does_not_move():
+    """R13.1: a paralysed unit takes none of its actions, a behaviour's neither. R13.3: the
+    activation still removes a panic marker; the paralysis marker stays."""
+    b = board(". . . . . .")
+    pos = Position(b, [SOLDIER])
+    pos.put(SOLDIER, 1, 0, 0)
+    a = pos.put(SOLDIER, 0, 1, 0, panic=2, paralysis=1)
+    pos.idle(0, 5, 0)
+    g = pos.game()
+    act(g, "activate", a)
+    p = pos.perm(a)
+    assert p.field == 1 and p.panic == 1 and p.paralysis == 1 and p.tapped
+    assert not events(g.state, "move")
+
+
+def test_R13_1_a_paralysed_unit_with_rage_does_not_attack():
+    """R13.1 with R13.4: the raging, paralysed unit neither moves nor attacks."""
+    pos = Position(OPEN5, [SOLDIER])
+    a = pos.put(SOLDIER, 0, 1, 1, rage=1, paralysis=1)
+    e = pos.put(SOLDIER, 1, 2, 1)
+    pos.idle(0, 0, 4)
+    g = pos.game()
+    act(g, "activate", a)
+    p = pos.perm(a)
+    assert pos.perm(e).damage == 0 and p.damage == 0 and p.field == pos.f(1, 1)
+    assert p.rage == 0 and p.paralysis == 1 and p.tapped
 
 
 def test_R13_2_poison_grows_on_activation_and_defeats():
@@ -63,8 +109,8 @@ def test_R13_1_R13_2_paralysed_and_poisoned_at_once():
     act(g, "activate", a)
     p = pos.perm(a)
     assert p.poison == 2 and p.paralysis == 1
-    assert legal(g) == [f"tap c{a}", f"unparalyse c{a}"]
-    act(g, "unparalyse", a)
+    assert legal(g) == [f"tap c{a}", f"unparalyse c{a} #0", f"unparalyse c{a} #1"]
+    act(g, "unparalyse", a, index=0)
     done(g, a)
     assert p.poison == 2 and p.paralysis == 0 and p.tapped
 
@@ -121,6 +167,31 @@ def test_R13_5_removes_as_many_markers_as_damage_prevented():
     act(g, "activate", o)
     act(g, "attack", o, d)
     assert pos.perm(d).damage == 0 and pos.perm(d).protection == 1
+
+
+def test_R21_20_armor_before_protection():
+    """R21.20: armor reduces the damage first (R12.8); a protection marker prevents what is
+    left (R13.5): 3 damage against armor 2 leaves 1, one marker is spent, no damage taken."""
+    knight = unit("Knight", life=3, attack=0, keywords=Keywords(armor=2))
+    pos = Position(OPEN5, [knight])
+    o = pos.put(unit("Three", attack=3), 0, 1, 1)
+    k = pos.put(knight, 1, 2, 1, protection=3)
+    g = pos.game()
+    act(g, "activate", o)
+    act(g, "attack", o, k)
+    assert pos.perm(k).damage == 0 and pos.perm(k).protection == 2
+
+
+def test_R21_20_no_marker_is_spent_when_armor_stops_all_damage():
+    """R21.20: 2 damage against armor 2 leaves nothing to prevent: no marker is spent."""
+    knight = unit("Knight", life=3, attack=0, keywords=Keywords(armor=2))
+    pos = Position(OPEN5, [knight])
+    o = pos.put(unit("Two", attack=2), 0, 1, 1)
+    k = pos.put(knight, 1, 2, 1, protection=1)
+    g = pos.game()
+    act(g, "activate", o)
+    act(g, "attack", o, k)
+    assert pos.perm(k).damage == 0 and pos.perm(k).protection == 1
 
 
 # --- R14 push ---------------------------------------------------------------------------------
@@ -190,16 +261,51 @@ def test_R21_9_push_off_axis_steps_by_signs_and_edge_stops_without_damage():
     assert pos.perm(e).field == pos.f(3, 4) and pos.perm(e).damage == 0
 
 
-def test_R14_1_spell_push_originates_at_casters_nearest_permanent():
+def test_R14_1_a_spell_push_origin_is_chosen_by_its_controller():
+    """R14.1: no permanent pushes, so the caster chooses the origin field with the play
+    (R6.4). The fields next to the pushed unit give every direction (R21.9); the caster's own
+    unit would push it south, the chosen origin (0,1) pushes it east into deep water (R14.4)."""
     wave = spell("Wave", eff("push", 1, tgt("unit", "enemy")), play=0)
-    pos = Position(OPEN5, [wave, SOLDIER])
-    pos.put(SOLDIER, 0, 0, 0)
-    pos.put(SOLDIER, 0, 2, 3)                      # nearest to the target
-    e = pos.put(SOLDIER, 1, 2, 2)
+    pos = Position(board(". . .\n. . ~\n. . ."), [wave, SOLDIER])
+    pos.put(SOLDIER, 0, 1, 0)
+    e = pos.put(SOLDIER, 1, 1, 1)
     w = pos.hand(0, wave)[0]
     g = pos.game()
-    act(g, "play", w, target=e)
-    assert pos.perm(e).field == pos.f(2, 1)
+    origins = sorted(a.field for a in g.legal_actions() if a.kind == "play" and a.card == w)
+    assert origins == list(g.state.config.geometry.adjacent(pos.f(1, 1)))
+    act(g, "play", w, target=e, field=pos.f(0, 1))
+    assert e not in g.state.perms and g.state.zone_of(e) == "discard1"
+
+
+def test_R14_1_a_spell_pushing_each_unit_has_one_chosen_origin():
+    """R14.1: one origin field for the action; the options are the fields that push the units
+    differently: between them (both outward), at either end (both the same way), or below
+    (every step off the board's edge, R21.9)."""
+    tide = spell("Tide", eff("push", 1, tgt("unit", "enemy", each=True)), play=0)
+    pos = Position(board(". . . . .\n. . . . ."), [tide, SOLDIER])
+    a = pos.put(SOLDIER, 1, 1, 0)
+    b = pos.put(SOLDIER, 1, 3, 0)
+    pos.idle(0, 4, 1)
+    t = pos.hand(0, tide)[0]
+    g = pos.game()
+    origins = sorted(x.field for x in g.legal_actions() if x.kind == "play" and x.card == t)
+    assert origins == [pos.f(0, 0), pos.f(2, 0), pos.f(4, 0), pos.f(0, 1)]
+    act(g, "play", t, field=pos.f(2, 0))
+    assert pos.perm(a).field == pos.f(0, 0) and pos.perm(b).field == pos.f(4, 0)
+
+
+def test_R14_1_a_sacrificed_permanent_pushes_from_the_field_it_left():
+    """R14.1: a permanent's push starts from its field; sacrificed as the cost (R6.7), it
+    pushes from the field it stood on, not from its controller's other permanents."""
+    pool = artifact("Pool", free_actions=(FreeAction(Cost(sacrifice=True), (
+        eff("push", 1, tgt("unit", "enemy", range_=2)),)),))
+    pos = Position(board(". . .\n. . .\n. . ."), [pool, SOLDIER])
+    p = pos.put(pool, 0, 0, 1)
+    pos.put(SOLDIER, 0, 1, 0)
+    e = pos.put(SOLDIER, 1, 1, 1)
+    g = pos.game()
+    act(g, "free", p, target=e, index=0)
+    assert p not in g.state.perms and pos.perm(e).field == pos.f(2, 1)
 
 
 # --- R15 artifacts, equipment, potions --------------------------------------------------------
@@ -255,7 +361,7 @@ def test_R15_3_swap_with_adjacent_artifact_uses_one_action():
     d = pos.put(DUMMY, 1, 4, 1)
     g = pos.game()
     act(g, "activate", u)
-    act(g, "swap", u, other=r)
+    act(g, "swap", u, other=r, index=0)   # spends the move
     s = g.state
     assert pos.perm(u).field == pos.f(2, 1) and pos.perm(r).field == pos.f(1, 1)
     assert s.occ[pos.f(2, 1)] == u and s.occ[pos.f(1, 1)] == r
@@ -280,11 +386,30 @@ def test_R15_3_R9_5_swap_only_where_both_end_on_fields_available_to_them():
     g = pos.game()
     act(g, "activate", fish)
     swaps = [t for t in legal(g) if t.startswith("swap")]
-    assert swaps == [f"swap c{fish} c{y}"]                  # not onto the land of the Relic
+    # not onto the land of the Relic
+    assert swaps == [f"swap c{fish} c{y} #0", f"swap c{fish} c{y} #1"]
     act(g, "tap", fish)
     act(g, "activate", u)
     assert not any(t.startswith("swap") for t in legal(g))  # the Buoy cannot go onto land
     del r
+
+
+def test_R15_3_swap_may_spend_the_attack():
+    """R15.3 "statt einer Bewegung oder Angriffs": both are offered; spending the attack
+    leaves the move."""
+    relic = artifact("Relic")
+    pos = Position(OPEN5, [relic, SOLDIER, DUMMY])
+    u = pos.put(SOLDIER, 0, 1, 1)
+    r = pos.put(relic, 0, 2, 1)
+    d = pos.put(DUMMY, 1, 3, 2)
+    g = pos.game()
+    act(g, "activate", u)
+    assert {f"swap c{u} c{r} #0", f"swap c{u} c{r} #1"} <= set(legal(g))
+    act(g, "swap", u, other=r, index=1)
+    assert pos.perm(u).field == pos.f(2, 1)
+    opts = legal(g)
+    assert f"attack c{u} c{d}" not in opts and f"move c{u} @2,0" in opts
+    assert f"swap c{u} c{r} #0" in opts and f"swap c{u} c{r} #1" not in opts
 
 
 def test_R15_4_solid_enemy_artifact_cannot_be_carried_or_swapped_but_attacked():
@@ -306,7 +431,7 @@ def test_R15_4_own_solid_artifact_can_be_swapped():
     w = pos.put(wall, 0, 2, 1)
     g = pos.game()
     act(g, "activate", u)
-    assert f"swap c{u} c{w}" in legal(g)
+    assert f"swap c{u} c{w} #0" in legal(g)
 
 
 def test_R15_5_R15_7_dropped_equipment_loses_durability_and_breaks_below_1():
@@ -352,12 +477,29 @@ def test_R15_6_unit_equips_adjacent_equipment_instead_of_move():
     d = pos.put(DUMMY, 1, 1, 2)
     g = pos.game()
     act(g, "activate", u)
-    act(g, "equip", u, other=e)
+    act(g, "equip", u, other=e, index=0)  # spends the move
     s = g.state
     assert s.perms[e].under == u and s.occ[pos.f(2, 2)] == -1
     assert not any(t.startswith("move") for t in legal(g))
     act(g, "attack", u, d)
     assert pos.perm(d).damage == 3
+
+
+def test_R15_6_equip_may_spend_the_attack():
+    """R15.6 "statt einer Bewegung oder eines Angriffs": equipping with the attack leaves the
+    move."""
+    sword = equipment("Sword", modifiers=Modifiers(attack=2))
+    pos = Position(OPEN5, [sword, SOLDIER, DUMMY])
+    u = pos.put(SOLDIER, 0, 1, 1)
+    e = pos.put(sword, 0, 2, 2)
+    d = pos.put(DUMMY, 1, 1, 2)
+    g = pos.game()
+    act(g, "activate", u)
+    assert {f"equip c{u} c{e} #0", f"equip c{u} c{e} #1"} <= set(legal(g))
+    act(g, "equip", u, other=e, index=1)
+    assert g.state.perms[e].under == u
+    opts = legal(g)
+    assert f"attack c{u} c{d}" not in opts and f"move c{u} @2,1" in opts
 
 
 def test_R15_8_potion_used_only_when_equipped_and_then_gone():

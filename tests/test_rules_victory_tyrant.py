@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from engine.actions import Action
 from engine.board import TYRANT
 from tests.builder import (Keywords, Position, TieBreak, Victory, VictoryKind, act, board, done,
-                           eff, equipment, intention, spell, tgt, unit, artifact)
+                           eff, equipment, intention, play_out, spell, tgt, unit, artifact)
+from tests.pieces import legal
 
 SOLDIER = unit("Soldier", life=3, attack=1)
 KILL = spell("Kill", eff("destroy", 1, tgt("unit", "enemy")), play=0)
@@ -13,6 +15,7 @@ STAFF = equipment("Staff", durability=9, keywords=Keywords(staff=True))
 TYRANT_UNIT = unit("Tyrant", life=10, move=2, attack=3, keywords=Keywords(tyrant=True),
                    buy=None)
 DEVOUR = intention("Devour", eff("damage", 4, tgt("unit", "enemy")))
+SHIELD = spell("Shield", eff("protect", 1, tgt("unit", "friendly")), play=0)
 
 
 def vb(kind: VictoryKind, rows: str = "0 . . . 1\n. . . . .", **kw):
@@ -82,6 +85,25 @@ def test_R19_3_area_holders_count_seats_not_teams():
     assert area_holders(pos.state) == {"B": 2, "C": 3}
 
 
+def test_R19_3_riders_on_a_crew_unit_count_for_the_area():
+    """R19.3: an area is held by the seat controlling the most units in it; R11.5: riders
+    stand on the field of the crew unit beneath, so a wagon with two riders is three units
+    against two."""
+    from engine.victory import area_holders
+    wagon = unit("Wagon", keywords=Keywords(crew=2))
+    b = vb(VictoryKind.CAPTURE, "0A A A 1\n. . . .", target=9)
+    pos = Position(b, [SOLDIER, wagon])
+    w = pos.put(wagon, 0, 0, 0)
+    pos.stack_on(w, SOLDIER)
+    pos.stack_on(w, SOLDIER)
+    pos.put(SOLDIER, 1, 1, 0)
+    pos.put(SOLDIER, 1, 2, 0)
+    pos.idle(0, 3, 1)
+    assert area_holders(pos.state) == {"A": 0}
+    g = pos.game(phase="start", advance=True)
+    assert g.state.players[0].points == 1
+
+
 def test_R19_3_R21_14_capture_target_wins():
     b = vb(VictoryKind.CAPTURE, "0A . . 1", target=2)
     pos = Position(b, [SOLDIER])
@@ -111,7 +133,7 @@ def test_R19_5_R21_12_staff_wins_at_the_start_of_your_upkeep_not_before():
     pos.idle(1, 4, 0)
     g = pos.game()
     act(g, "activate", u)
-    act(g, "equip", u, other=st)
+    act(g, "equip", u, other=st, index=0)
     assert not g.is_terminal()
     done(g, u)
     act(g, "pass")                         # seat 0 ends; seat 1's turn
@@ -162,7 +184,7 @@ def test_R21_13_round_limit_most_units():
 
 def tyrant_position(goal: int = 1, rows: str = ". . . . .\n. . . . ."):
     b = board(rows, victory=Victory(VictoryKind.TYRANT, tyrant_goal=goal))
-    pos = Position(b, [SOLDIER, TYRANT_UNIT, DEVOUR])
+    pos = Position(b, [SOLDIER, TYRANT_UNIT, DEVOUR, SHIELD, COIN])
     return pos
 
 
@@ -213,7 +235,7 @@ def test_R21_15_tyrant_goal_met_players_lose():
     assert g.is_terminal() and g.state.winners == (TYRANT,) and g.returns() == [-1.0, -1.0]
 
 
-def test_R21_15_R17_1_players_win_together_when_the_tyrant_falls():
+def test_R21_15_players_win_together_when_the_tyrant_falls():
     pos = tyrant_position(goal=3)
     t = pos.put(TYRANT_UNIT, TYRANT, 2, 0, owner=TYRANT, damage=10)
     a = pos.put(SOLDIER, 0, 1, 0)
@@ -232,3 +254,130 @@ def test_R21_15_the_one_who_defeats_the_tyrant_wins_when_the_board_says_so():
     act(g, "activate", a)
     act(g, "attack", a, t)
     assert g.is_terminal() and g.returns() == [1.0, -1.0]
+
+
+def _marked(pos, target: int, card=DEVOUR) -> int:
+    """An intention already played: its marker on `target`, the card set aside (R17.2)."""
+    cid = pos.card(card, TYRANT)
+    s = pos.state
+    s.set_aside.append(cid)
+    s.marker_card, s.marker_perm = cid, target
+    return cid
+
+
+def _pass_until(g, kind: str) -> None:
+    """Everyone passes until an item of `kind` is on top of the stack with a window open."""
+    while not (g.state.stack and g.state.stack[-1].kind == kind and g.state.priority):
+        assert g.state.priority, f"no {kind} announced"
+        g.apply(Action("pass"))
+
+
+def test_R17_1_the_tyrant_plays_intentions_from_its_own_deck_as_spells():
+    """R17.1: intentions are spells in the Tyrant's deck; the game plays them for the Tyrant
+    side: the top card leaves the Tyrant's deck onto the stack (a spell's way, R16.1, with a
+    window, R21.6), then puts its marker on its target (R17.2)."""
+    pos = tyrant_position(goal=5, rows=". . . . . .\n. . . . . .")
+    t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
+    u = pos.put(SOLDIER, 0, 5, 1)
+    pos.hand(0, COIN)
+    resource = [pl.resource for pl in pos.state.players]
+    (d,) = _tyrant_deck(pos, DEVOUR)
+    g = _finish_round(pos)
+    s = g.state
+    assert s.phase == "tyrant" and g.current_player() == 0
+    top = s.stack[-1]
+    assert (top.kind, top.player, top.source, top.target) == ("play_intention", TYRANT, d, u)
+    assert s.zone_of(d) == "stack" and s.tyrant_deck == [] and s.marker_card == -1
+    g.apply(Action("pass"))                      # seat 2 has nothing to answer with
+    assert s.marker_card == d and s.marker_perm == u and s.zone_of(d) == "set_aside"
+    assert [pl.resource for pl in s.players] == resource and s.owner[d] == TYRANT
+    del t
+
+
+def test_R21_6_players_may_respond_to_the_tyrants_intention():
+    """R21.6: the intention's full action (R17.3) goes on the stack with a response window; a
+    fast spell cast in it resolves first (here a protection marker, R13.5, that saves the
+    target)."""
+    pos = tyrant_position(goal=5)
+    t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
+    u = pos.put(SOLDIER, 0, 1, 0)
+    sh = pos.hand(0, SHIELD)[0]
+    pos.idle(0, 4, 1)
+    (d,) = _tyrant_deck(pos, DEVOUR)
+    g = _finish_round(pos)
+    _pass_until(g, "intention")
+    assert g.current_player() == 0 and f"play c{sh} c{u}" in legal(g)
+    act(g, "play", sh, target=u)
+    s = g.state
+    assert u in s.perms and s.perms[u].damage == 0 and s.perms[u].protection == 0
+    assert s.intentions_done == 1 and s.zone_of(d) == "tyrant_discard"
+    del t
+
+
+def test_R21_6_players_may_respond_to_the_tyrants_attack():
+    """R21.6: the Tyrant's attack waits on the stack; the attacked player answers it."""
+    pos = tyrant_position(goal=5, rows=". . . . . .\n. . . . . .")
+    t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
+    m = pos.put(SOLDIER, 0, 5, 0)
+    o = pos.put(SOLDIER, 0, 3, 1)
+    _marked(pos, m)
+    sh = pos.hand(0, SHIELD)[0]
+    g = _finish_round(pos)
+    _pass_until(g, "unit")                       # the move toward the marker
+    assert g.state.stack[-1].verb == "move"
+    g.apply(Action("pass"))
+    top = g.state.stack[-1]
+    assert (top.verb, top.source, top.target) == ("attack", t, o) and g.state.priority
+    act(g, "play", sh, target=o)
+    assert o in g.state.perms and g.state.perms[o].damage == 0
+
+
+def test_R21_6_players_may_respond_to_a_rage_behaviours_attack():
+    """R21.6 with R13.4: the raging unit's attack is announced like any other; the defender
+    protects its unit in the window."""
+    pos = Position(board(". . . . .\n. . . . ."), [SOLDIER, SHIELD])
+    a = pos.put(SOLDIER, 0, 1, 0, rage=1)
+    e = pos.put(SOLDIER, 1, 2, 0)
+    sh = pos.hand(1, SHIELD)[0]
+    pos.idle(0, 4, 1)
+    g = pos.game()
+    act(g, "activate", a, respond=True)
+    s = g.state
+    assert s.stack[-1].verb == "attack" and g.current_player() == 1
+    act(g, "play", sh, target=e)
+    assert s.perms[e].damage == 0 and s.perms[e].protection == 0 and s.perms[a].tapped
+
+
+def test_R21_19_the_tyrant_never_attacks_its_marked_permanent():
+    """R21.19: not adjacent at the start of its turn, the Tyrant moves toward its marker and
+    attacks another enemy in range, never the marked unit (though weaker and as near)."""
+    pos = tyrant_position(goal=5, rows=". . . . . .\n. . . . . .")
+    t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
+    m = pos.put(SOLDIER, 0, 3, 0)
+    o = pos.put(unit("Guard", life=9, attack=0), 0, 3, 1)
+    pos.idle(0, 5, 1)
+    d = _marked(pos, m)
+    g = _finish_round(pos)
+    s = g.state
+    assert s.perms[t].field == pos.f(2, 0)             # moved 2 toward the marker
+    assert s.perms[m].damage == 0 and s.perms[o].damage == 3
+    assert s.marker_card == d and s.intentions_done == 0 and s.round == 2
+
+
+def test_R21_19_adjacent_at_start_the_tyrant_takes_the_full_action():
+    """R21.19: adjacent to its marker at the start of its turn, the Tyrant takes the full
+    action of R17.3 (announced on the stack, R21.6): no move, no attack on the weaker
+    neighbour; the marked unit takes the intention's effect."""
+    pos = tyrant_position(goal=5)
+    t = pos.put(TYRANT_UNIT, TYRANT, 1, 0, owner=TYRANT)
+    m = pos.put(unit("Big", life=3, attack=0), 0, 2, 0)
+    o = pos.put(SOLDIER, 0, 0, 0, damage=2)
+    pos.hand(0, COIN)
+    d = _marked(pos, m)
+    g = _finish_round(pos)
+    s = g.state
+    top = s.stack[-1]
+    assert (top.kind, top.source, top.index) == ("intention", t, d) and len(s.stack) == 1
+    play_out(g)
+    assert m not in s.perms and s.perms[o].damage == 2 and s.perms[t].field == pos.f(1, 0)
+    assert s.intentions_done == 1 and s.zone_of(d) == "tyrant_discard"

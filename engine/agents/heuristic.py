@@ -315,7 +315,7 @@ def _main_score(v: View, a: Action) -> float:
         card = s.cards[a.card]
         after = pl.resource - (card.play or 0)
         if card.type is CardType.SPELL:
-            val = effect_value(v, a.card, card.effects, a.target)
+            val = effect_value(v, a.card, card.effects, a.target, a.field)
             return val - 0.8 * (card.play or 0) * resource_value(v) + 0.1
         # permanents: the upkeep it adds must be affordable next turn
         up = card.upkeep or 0
@@ -453,6 +453,12 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
     out: list[tuple[float, Action]] = []
     base = position(here)
     att_here = best_attack_from(here)
+    # swap, equip and unparalyse spend the move or the attack (R13.1, R15.3, R15.6): keep the
+    # attack when one is worth making from here, else the move
+    spend_move = att_here > 0
+
+    def kept(a: Action) -> float:
+        return 0.01 if (a.index == A.SPEND_MOVE) == spend_move else 0.0
     for a in legal:
         k = a.kind
         if k == A.TAP:
@@ -476,16 +482,16 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
         elif k == A.EQUIP:
             eq = s.cards[a.other]
             if eq.keywords.staff:
-                out.append((100.0, a))
+                out.append((100.0 + kept(a), a))
             else:
-                out.append((card_value(eq) - 0.5, a))
+                out.append((card_value(eq) - 0.5 + kept(a), a))
         elif k == A.SWAP:
             art = s.cards[a.other]
-            out.append((-1.0 if not art.keywords.staff else -0.5, a))
+            out.append((-1.0 + kept(a) if not art.keywords.staff else -0.5 + kept(a), a))
         elif k == A.CARRY:
             out.append((-2.0, a))
         elif k == A.UNPARALYSE:
-            out.append((0.5, a))
+            out.append((0.5 + kept(a), a))
         else:
             out.append((_main_score(v, a) - 0.5, a))
     return out

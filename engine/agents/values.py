@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.actions import PLAYER_TARGET
 from engine.board import Board, Terrain, VictoryKind
 from engine.cards import Card, CardType, Effect, TargetKind
-from engine.effects import effect_targets
+from engine.effects import effect_targets, push_origin
 from engine.permanents import armor, damage_at, life, max_range, profile, protected_from
 from engine.state import GameState, Perm
 from engine.victory import area_counts
@@ -329,13 +329,15 @@ def exchange(v: View, u: Perm, t: Perm, d: int) -> float:
 
 # --- effect values with a target -----------------------------------------------------------------
 
-def effect_value(v: View, source: int, effects: tuple[Effect, ...], target: int) -> float:
-    """What carrying out `effects` (with the chosen `target`) is worth to the seat."""
-    return sum(_one_effect(v, source, e, effect_targets(v.s, v.seat, source, e, target))
+def effect_value(v: View, source: int, effects: tuple[Effect, ...], target: int,
+                 origin: int = -1) -> float:
+    """What carrying out `effects` (with the chosen `target` and push `origin`) is worth to
+    the seat."""
+    return sum(_one_effect(v, source, e, effect_targets(v.s, v.seat, source, e, target), origin)
                for e in effects)
 
 
-def _one_effect(v: View, source: int, e: Effect, targets: list[int]) -> float:
+def _one_effect(v: View, source: int, e: Effect, targets: list[int], origin: int) -> float:
     s, seat, verb, n = v.s, v.seat, e.verb, e.amount
     if verb == "gain":
         return n * resource_value(v)
@@ -394,24 +396,19 @@ def _one_effect(v: View, source: int, e: Effect, targets: list[int]) -> float:
                 threat = v.danger(s.perm_field(p)) if p.field >= 0 else 0
                 total += -sign * min(n, 2) * (0.3 + (0.5 if threat else 0.0)) * pv / 4.0
         elif verb == "push":
-            total += sign * (1.0 + _push_kill(v, source, p, n) * (pv + 2.0))
+            total += sign * (1.0 + _push_kill(v, source, p, n, origin) * (pv + 2.0))
         elif verb == "repair":
             total += -sign * 0.4 * n
     return total
 
 
-def _push_kill(v: View, source: int, p: Perm, n: int) -> float:
-    """1 when pushing `p` n steps from the nearest origin would drown it (R14.4), else 0."""
+def _push_kill(v: View, source: int, p: Perm, n: int, chosen: int) -> float:
+    """1 when pushing `p` n steps from its origin (R14.1) would drown it (R14.4), else 0."""
     s = v.s
-    if p.field < 0:
+    origin = push_origin(s, source, chosen)
+    if p.field < 0 or origin < 0 or origin == p.field:
         return 0.0
     geo = v.geo
-    sp = s.perms.get(source)
-    froms = [s.perm_field(sp)] if sp is not None else [q.field for q in v.mine if q.field >= 0]
-    froms = [f for f in froms if f != p.field]
-    if not froms:
-        return 0.0
-    origin = min(froms, key=lambda f: (geo.dist(f, p.field), f))
     swim = any(s.cards[p.cid].keywords.swimming for _ in (0,))
     cur = p.field
     for _ in range(n):
