@@ -268,14 +268,17 @@ def _marker(name: str) -> Verb:
 
 
 def _destroy(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
+    """R11.2; a target that went with an earlier one (equipment breaking as its unit's stack
+    drops, R15.7) is not destroyed twice."""
     for p in _perms(state, targets):
-        destroy(state, p, "destroyed by " + state.cards[source].name, player)
+        if p.cid in state.perms:
+            destroy(state, p, "destroyed by " + state.cards[source].name, player)
 
 
 def _sacrifice(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
-    """R11.3: only permanents the acting player controls can be sacrificed."""
+    """R11.3: only permanents the acting player controls can be sacrificed (each once)."""
     for p in _perms(state, targets):
-        if p.controller == player:
+        if p.controller == player and p.cid in state.perms:
             destroy(state, p, "sacrificed", player)
 
 

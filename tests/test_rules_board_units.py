@@ -229,6 +229,27 @@ def test_R11_3_sacrifice_as_a_free_action_cost():
     assert c not in s.perms and s.zone_of(c) == "discard0" and s.players[0].resource == 2
 
 
+@pytest.mark.parametrize("verb", ["sacrifice", "destroy"])
+def test_R11_2_R11_3_each_permanent_destroyed_once_when_a_unit_takes_its_equipment_along(verb):
+    """R11.2, R11.3, R15.5, R15.7: `sacrifice each friendly permanent` reaches the unit and its
+    equipped Sword (R11.5: permanents in a stack count for `each`); the unit goes first, its
+    stack drops and the Sword breaks (durability 1 - 1 < 1). The Sword, gone already, is not
+    destroyed a second time (that used to stop the game with a KeyError; found by the fuzzer)."""
+    sword = equipment("Sword", durability=1)
+    purge = spell("Purge", eff(verb, 1, tgt("permanent", "friendly", each=True)), play=0)
+    pos = Position(OPEN5, [SOLDIER, sword, purge])
+    u = pos.put(SOLDIER, 0, 2, 2)
+    e = pos.stack_on(u, sword)
+    pos.idle(1)
+    k = pos.hand(0, purge)[0]
+    g = pos.game()
+    act(g, "play", k)
+    s = g.state
+    check_invariants(s)
+    assert u not in s.perms and e not in s.perms
+    assert s.zone_of(u) == s.zone_of(e) == "discard0"
+
+
 def test_R11_4_veiled_cannot_be_attacked_or_targeted_but_each_effects_hit_it():
     ghost = unit("Ghost", life=3, attack=0, keywords=Keywords(veiled=True))
     bolt = spell("Bolt", eff("damage", 2, tgt("unit", "enemy")), play=0)
