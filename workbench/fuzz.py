@@ -20,7 +20,7 @@ import signal
 import tempfile
 import time
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -536,3 +536,257 @@ def play_checked(config: GameConfig, run_seed: int, agents: Sequence[str],
     s = game.state
     return Outcome("ok", steps=s.steps, reason=s.reason, guard=s.guard_stopped,
                    cpu=time.process_time() - start)
+
+
+# --- shrinking a failing case ----------------------------------------------------------------
+
+@dataclass
+class Failing:
+    """A case that fails, with the game that shows it: `run_seed` as `workbench simulate
+    --seed` takes it (game 0), the agents per seat, and the outcome."""
+
+    case: Case
+    run_seed: int
+    agents: tuple[str, ...]
+    outcome: Outcome
+
+
+def reproduce(case: Case, run_seed: int, agents: Sequence[str]) -> Outcome:
+    """Load and play the case (an invalid case is an outcome of kind `invalid`)."""
+    try:
+        config = load_case(case)
+    except Exception as exc:  # noqa: BLE001  # the loader's refusals and anything else
+        return Outcome("invalid", detail=str(exc))
+    if config.players != len(agents):
+        return Outcome("invalid", detail="players changed")
+    return play_checked(config, run_seed, agents, replay=False)
+
+
+def _items(cell: str, column: str) -> list[str]:
+    """A behaviour cell's separable pieces: `;` items, and in `effect` also `,` effects."""
+    pieces = [p.strip() for p in cell.split(";") if p.strip()]
+    if column == "effect":
+        pieces = [e.strip() for p in pieces for e in p.split(",") if e.strip()]
+    return pieces
+
+
+def _joined(pieces: Sequence[str], column: str) -> str:
+    return ", ".join(pieces) if column == "effect" else "; ".join(pieces)
+
+
+def _without_rows(rows: list[dict[str, str]], drop: set[int]) -> list[dict[str, str]]:
+    return [r for i, r in enumerate(rows) if i not in drop]
+
+
+def _chunks(n: int) -> Iterator[set[int]]:
+    """Index sets to drop: halves, quarters, ... then single items (ddmin's order)."""
+    size = max(1, n // 2)
+    while True:
+        for start in range(0, n, size):
+            yield set(range(start, min(n, start + size)))
+        if size == 1:
+            return
+        size = max(1, size // 2)
+
+
+def _candidates(case: Case) -> Iterator[Case]:
+    """Smaller or simpler cases, biggest cuts first; the loader rejects the invalid ones."""
+    yield from _fewer_players(case)
+    for drop in _chunks(len(case.placements)):
+        yield replace(case, placements=_without_rows(case.placements, drop))
+    for drop in _chunks(len(case.cards)):
+        yield replace(case, cards=_topped_up(_without_rows(case.cards, drop), case.cards))
+    for key in [k for k in case.scenario if k not in ("name", "players", "victory")]:
+        yield replace(case, scenario={k: v for k, v in case.scenario.items() if k != key})
+    yield from _smaller_maps(case)
+    for i, row in enumerate(case.cards):
+        for column in BEHAVIOUR_COLUMNS:
+            pieces = _items(row.get(column, ""), column)
+            options = [[]] if pieces else []
+            if len(pieces) > 1:
+                options += [pieces[:k] + pieces[k + 1:] for k in range(len(pieces))]
+            for kept in options:
+                yield _with_cell(case, i, column, _joined(kept, column))
+        if row.get("copies", "1") not in ("", "1"):
+            yield _with_cell(case, i, "copies", "1")
+
+
+def _draftable_copies(rows: Sequence[dict[str, str]]) -> int:
+    return sum(int(r.get("copies") or 1) for r in rows if r.get("buy"))
+
+
+def _topped_up(rows: list[dict[str, str]], before: Sequence[dict[str, str]]
+               ) -> list[dict[str, str]]:
+    """The first draftable card kept takes the copies of the draftable cards dropped, so the
+    pool still deals every seat its packs (R3.2)."""
+    missing = _draftable_copies(before) - _draftable_copies(rows)
+    first = next((i for i, r in enumerate(rows) if r.get("buy")), None)
+    if missing <= 0 or first is None:
+        return rows
+    rows = list(rows)
+    rows[first] = {**rows[first],
+                   "copies": str(min(99, int(rows[first].get("copies") or 1) + missing))}
+    return rows
+
+
+def _fewer_players(case: Case) -> Iterator[Case]:
+    """The case without its last seat: its deploy zone, placements and teams go."""
+    players = int(case.scenario.get("players", "2"))
+    if players <= 2:
+        return
+    seat = str(players)
+    scenario = {k: v for k, v in case.scenario.items() if k != "teams"}
+    scenario["players"] = str(players - 1)
+    rows = [[cell.replace(seat, "") if cell[:1] in ".~^#" else cell for cell in row]
+            for row in case.map]
+    yield replace(case, map=rows, scenario=scenario,
+                  placements=[p for p in case.placements if p["owner"] != seat])
+
+
+def _with_cell(case: Case, index: int, column: str, value: str) -> Case:
+    cards = list(case.cards)
+    cards[index] = {**cards[index], column: value}
+    return replace(case, cards=cards)
+
+
+def _smaller_maps(case: Case) -> Iterator[Case]:
+    """The map without its last or first row or column (placements move along)."""
+    h, w = len(case.map), len(case.map[0])
+    for dx, dy, keep_w, keep_h in ((0, 0, w - 1, h), (0, 0, w, h - 1), (1, 0, w - 1, h),
+                                   (0, 1, w, h - 1)):
+        if keep_w < 2 or keep_h < 2:
+            continue
+        rows = [row[dx:dx + keep_w] for row in case.map[dy:dy + keep_h]]
+        placements = []
+        for p in case.placements:
+            x, y = int(p["x"]) - dx, int(p["y"]) - dy
+            if 0 <= x < keep_w and 0 <= y < keep_h:
+                placements.append({**p, "x": str(x), "y": str(y)})
+        yield replace(case, map=rows, placements=placements)
+
+
+def minimise(failing: Failing, seconds: float = 120.0, seeds: int = 2) -> Failing:
+    """Shrink the case while the same failure (its signature) shows, for up to `seconds`.
+
+    A candidate counts when the failure shows with the current seed or one of `seeds` others
+    (removing a card reshuffles the whole game, so a fixed seed alone shrinks little)."""
+    deadline = time.monotonic() + seconds
+    best = failing
+    improved = True
+    while improved and time.monotonic() < deadline:
+        improved = False
+        for candidate in _candidates(best.case):
+            if time.monotonic() > deadline:
+                break
+            tries = [best.run_seed, *(derive_seed(best.run_seed, "shrink", k)
+                                      for k in range(seeds))]
+            agents = best.agents[:int(candidate.scenario.get("players", "2"))]
+            for run_seed in tries:
+                outcome = reproduce(candidate, run_seed, agents)
+                if outcome.kind == "invalid":
+                    break
+                if outcome.signature == failing.outcome.signature:
+                    best = Failing(candidate, run_seed, agents, outcome)
+                    improved = True
+                    break
+            if improved:
+                break
+    return best
+
+
+# --- writing a failure for a developer ----------------------------------------------------------
+
+def slug(signature: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", signature.casefold()).strip("-")[:60]
+
+
+def write_failure(folder: Path, failing: Failing, original: Failing | None = None,
+                  note: str = "") -> None:
+    """The case as spreadsheets (cards.csv, board.*.csv), case.json, and README.md with the
+    failure and the commands that show it again."""
+    cards, board = failing.case.write(folder)
+    agents = ",".join(failing.agents)
+    (folder / "case.json").write_text(json.dumps({
+        "run_seed": failing.run_seed, "agents": list(failing.agents),
+        "signature": failing.outcome.signature, "kind": failing.outcome.kind,
+        "note": note, "case": failing.case.to_json(),
+    }, indent=1, ensure_ascii=False), encoding="utf-8")
+    if original is not None and original.case != failing.case:
+        original.case.write(folder / "original")
+    (folder / "README.md").write_text(
+        f"# {failing.outcome.kind}: {failing.outcome.signature}\n\n"
+        f"{note}\n\n"
+        f"Card set `cards.csv`, board `board` (`board.map.csv`, `board.scenario.csv`, "
+        f"`board.placements.csv`): {len(failing.case.cards)} cards, a "
+        f"{len(failing.case.map[0])}x{len(failing.case.map)} map"
+        + (" (shrunk; the case as generated is in `original/`)" if original is not None
+           and original.case != failing.case else "") + ".\n\n"
+        "Show it again, with the invariants checked at every decision:\n\n"
+        f"    workbench fuzz --replay {folder}\n\n"
+        "Play it as a run (a crash is stored in the table failed_games):\n\n"
+        f"    workbench simulate --sets {cards} --board {board} --games 1 "
+        f"--seed {failing.run_seed} --agents {agents} --drafters {agents} --workers 1 "
+        f"--db fuzz-case.duckdb\n\n"
+        f"## What happened\n\n```\n{failing.outcome.detail.strip()}\n```\n",
+        encoding="utf-8")
+
+
+def replay_folder(folder: Path) -> tuple[Outcome, Failing]:
+    """Play a written case again from its spreadsheets (edited or not) and its case.json."""
+    meta = json.loads((folder / "case.json").read_text(encoding="utf-8"))
+    agents = tuple(meta["agents"])
+    setup = load_setup([str(folder / "cards.csv")], str(folder / "board"))
+    outcome = play_checked(setup.config, int(meta["run_seed"]), agents, replay=False)
+    return outcome, Failing(Case.from_json(meta["case"]), int(meta["run_seed"]), agents,
+                            outcome)
+
+
+# --- one fuzzed game of a run ----------------------------------------------------------------
+
+GAMES_PER_CASE = 4
+"""Games played on each generated case, with the agent mixes in turn."""
+
+
+@dataclass(frozen=True)
+class Planned:
+    """Fuzzed game `index` of a run: its case's seed, the simulate seed, the agents."""
+
+    index: int
+    case_seed: int
+    run_seed: int
+    mix: str
+
+
+def plan(seed: int, index: int) -> Planned:
+    return Planned(index, derive_seed(seed, "case", index // GAMES_PER_CASE),
+                   derive_seed(seed, "game", index), AGENT_MIXES[index % len(AGENT_MIXES)])
+
+
+_CONFIGS: dict[int, GameConfig | Exception] = {}
+"""The last case's config per worker process (its games run one after another)."""
+
+
+def play_planned(p: Planned) -> tuple[Outcome, tuple[str, ...]]:
+    """Generate (or reuse) the case and play the planned game; an invalid generated case is a
+    failure of the generator itself."""
+    if p.case_seed not in _CONFIGS:
+        _CONFIGS.clear()
+        try:
+            _CONFIGS[p.case_seed] = load_case(generate_case(p.case_seed))
+        except Exception as exc:  # noqa: BLE001  # the generator made content the loader refuses
+            _CONFIGS[p.case_seed] = exc
+    config = _CONFIGS[p.case_seed]
+    if isinstance(config, Exception):
+        return Outcome("invalid", "invalid:the generator made content the loader refuses",
+                       str(config)), ()
+    agents = agents_of(p.mix, config.players)
+    return play_checked(config, p.run_seed, agents), agents
+
+
+def failing_of(p: Planned, outcome: Outcome, agents: tuple[str, ...]) -> Failing:
+    return Failing(generate_case(p.case_seed), p.run_seed, agents, outcome)
+
+
+__all__ = ["AGENT_MIXES", "Case", "Failing", "Outcome", "Planned", "check_decision",
+           "generate_case", "load_case", "minimise", "plan", "play_checked", "play_planned",
+           "replay_folder", "reproduce", "write_failure"]
