@@ -461,6 +461,24 @@ def _time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, old)
 
 
+CLONE_EVERY = 7
+"""Every this many decisions the chosen action is also applied to a clone (search relies on
+`Game.clone`), and the two states must agree."""
+
+
+def fingerprint(game: Game) -> tuple[object, ...]:
+    """What a game's future depends on, to compare a clone with its original."""
+    s = game.state
+    perms = tuple((c, p.controller, p.field, p.damage, p.paralysis, p.poison, p.panic, p.rage,
+                   p.protection, p.used_move, p.used_attack, p.tapped, tuple(p.stack), p.under,
+                   p.durability) for c, p in sorted(s.perms.items()))
+    players = tuple((tuple(pl.deck), tuple(pl.hand), tuple(pl.discard), tuple(pl.store),
+                     tuple(pl.equip_next), pl.resource, pl.points) for pl in s.players)
+    return (s.phase, s.active, s.round, s.turn, s.steps, s.winners, players, perms,
+            tuple(s.stack), tuple(s.pending), tuple(s.priority), s.activated, tuple(s.occ),
+            tuple(s.out), len(s.cards), s.rng.getstate(), game.legal_actions())
+
+
 def agents_of(mix: str, players: int) -> tuple[str, ...]:
     if mix == "mixed":
         return tuple("random" if s % 2 else "heuristic" for s in range(players))
@@ -509,11 +527,20 @@ def play_checked(config: GameConfig, run_seed: int, agents: Sequence[str],
                     return Outcome("violation", "violation:a decision with fewer than 2 "
                                    "legal actions", f"legal actions: {legal}", game.state.steps)
                 seat = game.current_player()
-                game.apply(players[seat].act(game, legal, rngs[seat]), check=False)
+                game.observation(seat)
+                action = players[seat].act(game, legal, rngs[seat])
+                twin = game.clone() if game.state.steps % CLONE_EVERY == 0 else None
+                game.apply(action, check=False)
+                if twin is not None:
+                    twin.apply(action, check=False)
+                    if fingerprint(twin) != fingerprint(game):
+                        return Outcome("violation", "violation:a clone plays on differently",
+                                       f"after {action.text()}", game.state.steps)
             found = check_decision(game)
             if found:
                 return Outcome("violation", _violation_signature(found[0]), "\n".join(found),
                                game.state.steps, cpu=time.process_time() - start)
+            str(game)
             record = game.record()
             batch_tables(1, [PlayedGame(0, config.board.name, 0, tuple(agents), tuple(agents),
                                         record)])

@@ -1,0 +1,162 @@
+"""The fuzzer (workbench/fuzz.py, `workbench fuzz`): its generated content is valid and covers the
+card language and the board format, a sample of fuzzed games plays clean on every run, and a
+failure is written as spreadsheets that show it again, shrunk."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from engine.board import Terrain, VictoryKind
+from engine.game import Game
+from engine.language import TRIGGER_EVENTS, VERBS
+from workbench import fuzz
+from workbench.cli import main
+from workbench.config import load_setup
+
+CASES = 40
+SAMPLE_GAMES = 12
+
+
+@pytest.fixture(scope="module")
+def configs():
+    return [fuzz.load_case(fuzz.generate_case(seed)) for seed in range(CASES)]
+
+
+def test_generated_content_loads_and_covers_the_language_and_the_boards(configs):
+    """Every generated case loads (the loader is the judge of validity), and together they use
+    every verb, trigger event, keyword, cost, target form, terrain, field mark, victory kind,
+    2-4 players, teams and the Tyrant."""
+    assert set(fuzz.EVENT_WORDS) == TRIGGER_EVENTS
+    seen: Counter[str] = Counter()
+    for config in configs:
+        board = config.board
+        seen.update({f"victory:{board.victory.kind.value}", f"players:{config.players}"})
+        seen.update(f"terrain:{f.terrain.value}" for f in board.fields)
+        seen.update("area" for f in board.fields if f.area)
+        seen.update("income field" for f in board.fields if f.income)
+        seen.update("field action" for f in board.fields if f.actions)
+        seen.update({"teams"} if board.teams else set())
+        seen.update({f"tie break:{board.tie_break.value}", "placements" * bool(board.placements)})
+        for card in {*config.pool, *config.catalog.values()}:
+            if not card.set == "cards":
+                continue
+            k = card.keywords
+            seen[f"type:{card.type.value}"] += 1
+            for word in ("armor", "crew", "swimming", "veiled", "protections", "solid",
+                         "building", "staff", "tyrant", "moves_on"):
+                if getattr(k, word) not in (0, False, (), None):
+                    seen[f"keyword:{word}"] += 1
+            groups = [card.effects, *(t.effects for t in card.triggers),
+                      *(a.effects for a in card.free_actions), *card.full_actions]
+            seen.update(f"trigger:{t.event}" for t in card.triggers)
+            for a in card.free_actions:
+                seen.update(f"cost:{c}" for c in ("resource", "discard", "sacrifice")
+                            if getattr(a.cost, c))
+            for e in (e for g in groups for e in g):
+                seen[f"verb:{e.verb}"] += 1
+                seen[f"target:{e.target.kind.value}:{'each' if e.target.each else 'one'}"] += 1
+                seen["in range"] += e.target.range is not None
+            seen["modifiers"] += card.modifiers != type(card.modifiers)()
+    wanted = ({f"verb:{v}" for v in VERBS} | {f"trigger:{t}" for t in TRIGGER_EVENTS}
+              | {f"victory:{k.value}" for k in VictoryKind} | {f"terrain:{t.value}" for t in Terrain}
+              | {f"players:{n}" for n in (2, 3, 4)}
+              | {f"keyword:{w}" for w in ("armor", "crew", "swimming", "veiled", "protections",
+                                          "solid", "building", "staff", "tyrant", "moves_on")}
+              | {f"cost:{c}" for c in ("resource", "discard", "sacrifice")}
+              | {f"type:{t}" for t in ("unit", "spell", "artifact", "equipment", "potion",
+                                       "intention")}
+              | {"target:self:one", "target:unit:one", "target:unit:each", "target:opponent:one",
+                 "target:opponent:each", "target:permanent:each", "target:artifact:one",
+                 "target:equipment:one", "in range", "modifiers", "area", "income field",
+                 "field action", "teams", "placements"})
+    assert not wanted - {k for k, n in seen.items() if n}, sorted(wanted - set(seen))
+
+
+def test_a_sample_of_fuzzed_games_plays_clean():
+    """A few fuzzed games on every test run: random, heuristic and mixed tables, invariants
+    checked at every decision, replayed from their actions and stored as simulate would."""
+    outcomes = [fuzz.play_planned(fuzz.plan(20, i))[0] for i in range(SAMPLE_GAMES)]
+    failed = [(o.signature, o.detail[-600:]) for o in outcomes if o.failed]
+    assert not failed, failed
+    assert sum(o.steps for o in outcomes) > 0
+
+
+def test_a_game_is_the_one_simulate_plays_with_that_seed(configs):
+    """A written case names a simulate seed: its game 0 is the game the fuzzer checked."""
+    config = configs[0]
+    agents = fuzz.agents_of("random", config.players)
+    outcome = fuzz.play_checked(config, 77, agents)
+    from engine.agents.registry import make_agent
+    from engine.play import derive_seed, play_game
+    record = play_game(config, derive_seed(77, 0), [make_agent(a) for a in agents])
+    assert outcome.kind == "ok" and record.reason == outcome.reason
+
+
+def test_a_game_past_its_time_is_a_hang(configs):
+    outcome = fuzz.play_checked(configs[1], 5, fuzz.agents_of("heuristic", configs[1].players),
+                                seconds=0.001)
+    assert (outcome.kind, outcome.signature) == ("hang", "hang")
+
+
+def _poison_is_a_violation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stand-in defect: any poisoned unit breaks an invariant."""
+    real = fuzz.check_decision
+
+    def check(game: Game) -> list[str]:
+        poisoned = [p.cid for p in game.state.perms.values() if p.poison > 0]
+        return [f"R99.1: c{poisoned[0]} is poisoned"] if poisoned else real(game)
+
+    monkeypatch.setattr(fuzz, "check_decision", check)
+
+
+def test_a_failure_is_shrunk_into_spreadsheets_that_show_it_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _poison_is_a_violation(monkeypatch)
+    found = next(f for f in (fuzz.failing_of(p, *fuzz.play_planned(p))
+                             for p in (fuzz.plan(5, i) for i in range(200)))
+                 if f.outcome.failed)
+    assert found.outcome.signature == "violation:R99.1:cN is poisoned"
+    small = fuzz.minimise(found, seconds=30)
+    assert small.outcome.signature == found.outcome.signature
+    assert len(small.case.cards) < len(found.case.cards)
+    folder = tmp_path / "case"
+    fuzz.write_failure(folder, small, found, note="a stand-in defect")
+    assert {p.name for p in folder.iterdir()} == {
+        "cards.csv", "board.map.csv", "board.scenario.csv", "board.placements.csv",
+        "case.json", "README.md", "original"}
+    setup = load_setup([str(folder / "cards.csv")], str(folder / "board"))
+    assert len({c.name for c in setup.config.pool}) <= len(small.case.cards)
+    readme = (folder / "README.md").read_text(encoding="utf-8")
+    assert f"workbench fuzz --replay {folder}" in readme and "--seed" in readme
+    capsys.readouterr()
+    assert main(["fuzz", "--replay", str(folder)]) == 1
+    assert "violation:R99.1:cN is poisoned" in capsys.readouterr().out
+
+
+def test_fuzz_command_runs_resumes_and_writes_each_new_failure_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    assert main(["fuzz", "--games", "3", "--seed", "4", "--out", str(out), "--workers", "1"]) == 0
+    assert len((out / "progress.jsonl").read_text().splitlines()) == 3
+    assert main(["fuzz", "--games", "3", "--out", str(out)]) == 2      # no silent overwrite
+    assert "--resume" in capsys.readouterr().out
+    _poison_is_a_violation(monkeypatch)
+    assert main(["fuzz", "--resume", "--games", "40", "--out", str(out), "--workers", "1",
+                 "--shrink", "0"]) == 1
+    records = [json.loads(line) for line in (out / "progress.jsonl").read_text().splitlines()]
+    assert sorted(r["game"] for r in records) == list(range(40))
+    assert {r["kind"] for r in records[:3]} == {"ok"}
+    failures = [r for r in records if r["kind"] != "ok"]
+    assert failures and {r["signature"] for r in failures} == {"violation:R99.1:cN is poisoned"}
+    written = list((out / "failures").iterdir())
+    assert [p.name for p in written] == ["violation-r99-1-cn-is-poisoned"]
+    text = capsys.readouterr().out
+    assert f"invariant violations {len(failures)}" in text and "CPU time" in text
+    assert main(["fuzz", "--resume", "--out", str(out), "--workers", "1", "--shrink", "0"]) == 1
+    assert len((out / "progress.jsonl").read_text().splitlines()) == 40   # nothing replayed
