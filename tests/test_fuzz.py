@@ -42,7 +42,7 @@ def test_generated_content_loads_and_covers_the_language_and_the_boards(configs)
         seen.update({"teams"} if board.teams else set())
         seen.update({f"tie break:{board.tie_break.value}", "placements" * bool(board.placements)})
         for card in {*config.pool, *config.catalog.values()}:
-            if not card.set == "cards":
+            if card.set != "cards":
                 continue
             k = card.keywords
             seen[f"type:{card.type.value}"] += 1

@@ -221,14 +221,14 @@ def _summary(out: Path, seed: int, games: int, done: dict[int, Record], played: 
     signatures = Counter(r["signature"] for r in done.values() if r["kind"] != "ok")
     guards = Counter(r["reason"] for r in done.values() if r["guard"])
     cpu = sum(float(r["cpu"]) for r in done.values())
-    lines = [f"fuzz run {out} (seed {seed}): {len(done)} of {games} games, {played} in this "
-             f"session ({wall:.0f} s wall)",
-             f"  CPU time of the games: {cpu:.0f} s in all ({cpu / max(1, len(done)):.2f} s a "
-             "game)",
-             f"  crashes {kinds['crash']}, invariant violations {kinds['violation']}, hangs "
-             f"{kinds['hang']}, invalid generated content {kinds['invalid']}",
-             f"  stopped by a guard (R21.18, draws, not failures): "
-             f"{', '.join(f'{r} {n}' for r, n in guards.most_common()) or 'none'}"]
+    stops = ", ".join(f"{r} {n}" for r, n in guards.most_common()) or "none"
+    lines = [(f"fuzz run {out} (seed {seed}): {len(done)} of {games} games, {played} in this "
+              f"session ({wall:.0f} s wall)"),
+             (f"  CPU time of the games: {cpu:.0f} s in all ({cpu / max(1, len(done)):.2f} s a "
+              "game)"),
+             (f"  crashes {kinds['crash']}, invariant violations {kinds['violation']}, hangs "
+              f"{kinds['hang']}, invalid generated content {kinds['invalid']}"),
+             f"  stopped by a guard (R21.18, draws, not failures): {stops}"]
     for signature, n in signatures.most_common():
         lines.append(f"  {n} x {signature}: {_folder(out, signature)}")
     return "\n".join(lines)

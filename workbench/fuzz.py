@@ -29,15 +29,29 @@ from types import FrameType
 from engine.actions import parse_action
 from engine.agents.registry import make_agent
 from engine.board import TieBreak, VictoryKind
-from engine.cards import (CardType, Cost, Effect, FreeAction, Keywords, Modifiers, Protection,
-                          Side, Target, TargetKind)
+from engine.cards import (
+    CardType,
+    Cost,
+    Effect,
+    FreeAction,
+    Keywords,
+    Modifiers,
+    Protection,
+    Side,
+    Target,
+    TargetKind,
+)
 from engine.game import Game
 from engine.invariants import violations
 from engine.language import TRIGGER_EVENTS, VERB_SPECS
 from engine.play import derive_seed
 from engine.state import GameConfig
-from engine.wording import (render_effects, render_free_actions, render_keywords,
-                            render_modifiers)
+from engine.wording import (
+    render_effects,
+    render_free_actions,
+    render_keywords,
+    render_modifiers,
+)
 from workbench.config import load_setup
 from workbench.store import PlayedGame, batch_tables
 
@@ -629,7 +643,7 @@ def _candidates(case: Case) -> Iterator[Case]:
     for i, row in enumerate(case.cards):
         for column in BEHAVIOUR_COLUMNS:
             pieces = _items(row.get(column, ""), column)
-            options = [[]] if pieces else []
+            options: list[list[str]] = [[]] if pieces else []
             if len(pieces) > 1:
                 options += [pieces[:k] + pieces[k + 1:] for k in range(len(pieces))]
             for kept in options:
