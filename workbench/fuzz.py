@@ -67,6 +67,8 @@ EVENT_WORDS = {"enters": "when this enters", "dies": "when this dies", "upkeep":
 COST_KINDS = ("pay", "discard", "sacrifice", "use")
 AGENT_MIXES = ("random", "heuristic", "mixed")
 """Who plays a fuzzed game: random agents, heuristic agents, or the two alternating by seat."""
+EXTREME = 0.04
+"""How often a number is drawn far beyond the usual (a damage of 60, a map 24 wide)."""
 GAME_SECONDS = 60.0
 """A game still running after this long (CPU and guards notwithstanding) is a hang."""
 _NOUNS = ("Ash", "Bramble", "Cinder", "Dusk", "Ember", "Fen", "Gale", "Husk", "Ire", "Jade",
@@ -135,6 +137,10 @@ class _Generator:
     def chance(self, p: float) -> bool:
         return self.rng.random() < p
 
+    def number(self, low: int, high: int) -> int:
+        """Mostly `low`..`high`; now and then far beyond (up to 99), as a designer might type."""
+        return self.n(high + 1, 99) if self.chance(EXTREME) else self.n(low, high)
+
     def new_name(self, kind: str) -> str:
         name = f"Fz {self.rng.choice(_NOUNS)} {kind} {len(self.names) + 1}"
         self.names.append(name)
@@ -149,13 +155,13 @@ class _Generator:
         if kind is TargetKind.OPPONENT:
             return Target(kind, each=each)
         side = Side.FRIENDLY if verb == "sacrifice" else self.rng.choice(list(Side))
-        reach = self.n(0, 5) if self.chance(0.6) else None
+        reach = self.number(0, 5) if self.chance(0.6) else None
         return Target(kind, side, each, reach)
 
     def effect(self) -> Effect:
         verb = self.rng.choice(sorted(VERB_SPECS))
         spec = VERB_SPECS[verb]
-        amount = self.n(0, 3) if spec.amount else 1
+        amount = self.number(0, 3) if spec.amount else 1
         if spec.card:
             if not self.tokens:
                 return Effect("draw", amount)
@@ -244,8 +250,8 @@ class _Generator:
         if self.chance(0.95):
             row["play"] = str(self.n(0, 5))
         if kind == "unit":
-            row |= {"life": str(self.n(1, 7)), "move": str(self.n(0, 4)),
-                    "attack": str(self.n(0, 4)), "range": str(self.n(1, 4))}
+            row |= {"life": str(self.number(1, 7)), "move": str(self.number(0, 4)),
+                    "attack": str(self.number(0, 4)), "range": str(self.number(1, 4))}
             if self.chance(0.7):
                 row["upkeep"] = str(self.n(0, 2))
         if kind == "equipment":
@@ -306,7 +312,8 @@ class _Layout:
 
 def _layout(g: _Generator, players: int) -> tuple[_Layout, list[list[int]]]:
     """Terrain, deploy zones in the corners (each with a land field, R21.8), income fields."""
-    w, h = g.n(players + 2, 11), g.n(players + 2, 11)
+    big = 24 if g.chance(EXTREME) else 11
+    w, h = g.n(players + 2, big), g.n(players + 2, big)
     codes = [(".", 60), ("^", 15), ("~", 15), ("#", 10)]
     terrain = [g.rng.choices([c for c, _ in codes], [p for _, p in codes])[0]
                for _ in range(w * h)]
@@ -417,7 +424,7 @@ def generate_case(seed: int) -> Case:
     elif players == 3 and g.chance(0.3):
         scenario["teams"] = "1,2;3"
     for key, value in (("income", str(g.n(0, 4))), ("unit income", str(g.n(-1, 1))),
-                       ("starting hand", str(g.n(0, 3))), ("round limit", str(g.n(3, 30))),
+                       ("starting hand", str(g.number(0, 3))), ("round limit", str(g.n(3, 30))),
                        ("tie break", g.rng.choice([t.value for t in TieBreak]))):
         if g.chance(0.6):
             scenario[key] = value
