@@ -436,10 +436,34 @@ def generate_case(seed: int) -> Case:
 # --- playing a case with checks -------------------------------------------------------------
 
 def check_decision(game: Game) -> list[str]:
-    """Everything checked at each decision of a fuzzed game: the engine's invariants
-    (engine/invariants.py). The referee of `workbench check` plugs in here, as one more list
-    of findings."""
-    return violations(game.state)
+    """What is checked at each decision of a fuzzed game: the engine's invariants
+    (engine/invariants.py), and that a live game offers a real choice (the engine takes forced
+    ones itself). One line per finding, led by the rule id or the check's name."""
+    found = violations(game.state)
+    if len(game.legal_actions()) < 2:
+        found.append(f"API: a decision with fewer than 2 legal actions: {game.legal_actions()}")
+    return found
+
+
+def check_game(game: Game, agents: Sequence[str], replay: bool = True) -> list[str]:
+    """What is checked once a game is over: the invariants, the text picture, the game stored
+    as `workbench simulate` stores it, and its recorded actions replayed from the seed to the
+    same end. The referee of `workbench check` (a second reading of the rules over a game's
+    events, docs/check.md) plugs in here, as one more list of findings."""
+    found = violations(game.state)
+    str(game)
+    record = game.record()
+    batch_tables(1, [PlayedGame(0, game.state.config.board.name, 0, tuple(agents),
+                                tuple(agents), record)])
+    if replay:
+        again = Game(game.state.config, game.state.seed)
+        for text in record.actions:
+            again.apply(parse_action(text, 0))
+        if (again.state.winners, len(again.state.events)) != (game.state.winners,
+                                                              len(game.state.events)):
+            found.append(f"replay: the recorded actions give another game (winners "
+                         f"{again.state.winners}, not {game.state.winners})")
+    return found
 
 
 @dataclass(frozen=True)
@@ -527,60 +551,43 @@ def _violation_signature(found: str) -> str:
 def play_checked(config: GameConfig, run_seed: int, agents: Sequence[str],
                  seconds: float = GAME_SECONDS, replay: bool = True) -> Outcome:
     """Play game 0 of a simulate run with seed `run_seed` (the same game `workbench simulate
-    --seed RUN_SEED --games 1` plays), checking every decision; then replay its actions and
-    store it as simulate would."""
+    --seed RUN_SEED --games 1` plays) with `check_decision` at every decision and `check_game`
+    at the end; every `CLONE_EVERY`th action is applied to a clone too, which must agree."""
     start = time.process_time()
     seed = derive_seed(run_seed, 0)
     players = [make_agent(a) for a in agents]
     rngs = [random.Random(derive_seed(seed, "seat", s)) for s in range(len(agents))]
     game: Game | None = None
+
+    def outcome(kind: str, found: list[str]) -> Outcome:
+        steps = game.state.steps if game is not None else 0
+        return Outcome(kind, _violation_signature(found[0]), "\n".join(found), steps,
+                       cpu=time.process_time() - start)
+
     try:
         with _time_limit(seconds):
             game = Game(config, seed)
             while not game.is_terminal():
                 found = check_decision(game)
                 if found:
-                    return Outcome("violation", _violation_signature(found[0]),
-                                   "\n".join(found), game.state.steps,
-                                   cpu=time.process_time() - start)
-                legal = game.legal_actions()
-                if len(legal) < 2:
-                    return Outcome("violation", "violation:a decision with fewer than 2 "
-                                   "legal actions", f"legal actions: {legal}", game.state.steps)
+                    return outcome("violation", found)
                 seat = game.current_player()
                 game.observation(seat)
-                action = players[seat].act(game, legal, rngs[seat])
+                action = players[seat].act(game, game.legal_actions(), rngs[seat])
                 twin = game.clone() if game.state.steps % CLONE_EVERY == 0 else None
                 game.apply(action, check=False)
                 if twin is not None:
                     twin.apply(action, check=False)
                     if fingerprint(twin) != fingerprint(game):
-                        return Outcome("violation", "violation:a clone plays on differently",
-                                       f"after {action.text()}", game.state.steps)
-            found = check_decision(game)
+                        return outcome("violation", [f"clone: a clone plays on differently "
+                                                     f"after {action.text()}"])
+            found = check_game(game, agents, replay)
             if found:
-                return Outcome("violation", _violation_signature(found[0]), "\n".join(found),
-                               game.state.steps, cpu=time.process_time() - start)
-            str(game)
-            record = game.record()
-            batch_tables(1, [PlayedGame(0, config.board.name, 0, tuple(agents), tuple(agents),
-                                        record)])
-            if replay:
-                again = Game(config, seed)
-                for text in record.actions:
-                    again.apply(parse_action(text, 0))
-                if (again.state.winners, len(again.state.events)) != (
-                        game.state.winners, len(game.state.events)):
-                    return Outcome("violation", "violation:replaying the actions gives "
-                                   "another game", f"winners {again.state.winners} vs "
-                                   f"{game.state.winners}", game.state.steps)
+                return outcome("violation", found)
     except Hang as exc:
-        steps = game.state.steps if game is not None else 0
-        return Outcome("hang", "hang", str(exc), steps, cpu=time.process_time() - start)
+        return replace(outcome("hang", [str(exc)]), signature="hang")
     except Exception as exc:  # noqa: BLE001  # every crash is a finding, kept with its traceback
-        steps = game.state.steps if game is not None else 0
-        return Outcome("crash", _signature(exc), traceback.format_exc(), steps,
-                       cpu=time.process_time() - start)
+        return replace(outcome("crash", [traceback.format_exc()]), signature=_signature(exc))
     s = game.state
     return Outcome("ok", steps=s.steps, reason=s.reason, guard=s.guard_stopped,
                    cpu=time.process_time() - start)
