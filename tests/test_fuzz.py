@@ -118,10 +118,10 @@ def test_a_failure_is_shrunk_into_spreadsheets_that_show_it_again(
         capsys: pytest.CaptureFixture[str]) -> None:
     _poison_is_a_violation(monkeypatch)
     found = next(f for f in (fuzz.failing_of(p, *fuzz.play_planned(p))
-                             for p in (fuzz.plan(5, i) for i in range(200)))
+                             for p in (fuzz.plan(5, i) for i in range(40)))
                  if f.outcome.failed)
     assert found.outcome.signature == "violation:R99.1:cN is poisoned"
-    small = fuzz.minimise(found, seconds=30)
+    small = fuzz.minimise(found, seconds=6)
     assert small.outcome.signature == found.outcome.signature
     assert len(small.case.cards) < len(found.case.cards)
     folder = tmp_path / "case"
