@@ -467,16 +467,13 @@ def guard(state: GameState) -> bool:
     return False
 
 
-def game_guard(state: GameState) -> bool:
+def stop_at_game_guard(state: GameState) -> None:
     """R21.18 for a whole game: the per-turn guard misses an endless round limit on a board
-    nobody can win, and a chain of triggers that needs no decision; more than the game guard's
-    number of steps ends the game as a draw, flagged like the per-turn guard."""
-    state.steps += 1
-    if state.steps > state.config.game_guard:
-        state.guard_stopped = True
-        end_game(state, (), "game guard")
-        return True
-    return False
+    nobody can win, and a chain of triggers that needs no decision; a game that takes more
+    than the game guard's number of steps (`state.steps`, counted by the game's loop) ends as
+    a draw, flagged like the per-turn guard."""
+    state.guard_stopped = True
+    end_game(state, (), "game guard")
 
 
 def _team_of(state: GameState, seat: int) -> tuple[int, ...]:

@@ -88,8 +88,11 @@ class Game:
     def _advance(self) -> None:
         """Run automatic steps; take forced single choices (they are not logged)."""
         s = self.state
+        limit = s.config.game_guard
         while s.winners is None:
-            if s.phase != "draft" and flow.game_guard(s):
+            s.steps += 1
+            if s.steps > limit:
+                flow.stop_at_game_guard(s)
                 return
             while s.pending and _stale(s, s.pending[0]):
                 s.pending.pop(0)
