@@ -145,7 +145,9 @@ def test_fuzz_command_runs_resumes_and_writes_each_new_failure_once(
     assert main(["fuzz", "--games", "3", "--seed", "4", "--out", str(out), "--workers", "1"]) == 0
     assert len((out / "progress.jsonl").read_text().splitlines()) == 3
     assert main(["fuzz", "--games", "3", "--out", str(out)]) == 2      # no silent overwrite
-    assert "--resume" in capsys.readouterr().out
+    assert "--resume" in capsys.readouterr().err
+    with (out / "progress.jsonl").open("a") as f:
+        f.write('{"game": 3, "kind": "o')                    # a line cut short by a kill
     _poison_is_a_violation(monkeypatch)
     assert main(["fuzz", "--resume", "--games", "40", "--out", str(out), "--workers", "1",
                  "--shrink", "0"]) == 1

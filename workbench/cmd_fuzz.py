@@ -13,6 +13,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import sys
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         seed, games, done = _start(args)
     except ValueError as exc:
-        print(f"workbench fuzz: error: {exc}")
+        print(f"workbench fuzz: error: {exc}", file=sys.stderr)
         return 2
     out = Path(args.out)
     todo = [i for i in range(games) if i not in done]
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
                           f"{sum(r['kind'] != 'ok' for r in done.values())} failed", flush=True)
     except KeyboardInterrupt:
         print(f"interrupted: {len(done)} of {games} games kept; continue with "
-              f"workbench fuzz --out {out} --resume")
+              f"workbench fuzz --out {out} --resume", file=sys.stderr)
         return 130
     _shrink_all(out, seed, done, args.shrink)
     print(_summary(out, seed, games, done, played, time.perf_counter() - start))
@@ -104,6 +105,8 @@ def _start(args: argparse.Namespace) -> tuple[int, int, dict[int, Record]]:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
         seed, games = int(meta["seed"]), args.games or int(meta["games"])
         done = _read_progress(out / "progress.jsonl")
+        (out / "progress.jsonl").write_text("".join(   # without a line a kill cut short
+            json.dumps(done[i], sort_keys=True) + "\n" for i in sorted(done)), encoding="utf-8")
     else:
         if meta_path.exists():
             raise ValueError(f"{out} holds a fuzz run already: --resume it, or choose another "
@@ -236,7 +239,8 @@ def _summary(out: Path, seed: int, games: int, done: dict[int, Record], played: 
 
 def _replay(folder: Path) -> int:
     if not (folder / "case.json").is_file():
-        print(f"workbench fuzz: error: {folder} holds no case.json of a written failure")
+        print(f"workbench fuzz: error: {folder} holds no case.json of a written failure",
+              file=sys.stderr)
         return 2
     outcome, _ = fuzz.replay_folder(folder)
     print(f"{outcome.kind}: {outcome.signature or outcome.reason}")
