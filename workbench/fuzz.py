@@ -579,8 +579,8 @@ def play_checked(config: GameConfig, run_seed: int, agents: Sequence[str],
                 if twin is not None:
                     twin.apply(action, check=False)
                     if fingerprint(twin) != fingerprint(game):
-                        return outcome("violation", [f"clone: a clone plays on differently "
-                                                     f"after {action.text()}"])
+                        found = [f"clone: a clone plays on differently after {action.text()}"]
+                        return outcome("violation", found)
             found = check_game(game, agents, replay)
             if found:
                 return outcome("violation", found)
