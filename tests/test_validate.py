@@ -33,6 +33,8 @@ def good_content(folder: Path) -> Path:
     write_csv(boards / "duel.map.csv", [[".1", "."], [".", ".2"]])
     write_csv(boards / "duel.scenario.csv", [["key", "value"], ["victory", "vip"],
                                              ["victory card", "Hero"], ["start cards", "Hero x1"]])
+    write_csv(boards / "duel.placements.csv", [["card", "owner", "x", "y", "vip"],
+                                               ["Hero", 1, 1, 0, "yes"], ["Hero", 2, 0, 1, "yes"]])
     return folder
 
 
