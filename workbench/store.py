@@ -30,6 +30,11 @@ from workbench.variants import Change
 SCHEMA_VERSION: Final = "2"
 GAME_ID_BASE: Final = 1_000_000_000
 """game_id = run_id * GAME_ID_BASE + game_index: unique in a file, independent of play order."""
+MAX_GAMES: Final = 1_000_000
+"""The most games of one run: far below GAME_ID_BASE, and the list of games still to play fits
+in memory (a larger study is several runs)."""
+MAX_SEED: Final = 2**63 - 1
+"""Run seeds are 0 to this, the largest BIGINT (runs.seed)."""
 
 _EVENT_TYPES = {"phase": "VARCHAR", "kind": "VARCHAR", "card": "VARCHAR", "target": "VARCHAR",
                 "detail": "VARCHAR"}
@@ -326,7 +331,10 @@ def write_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]) -> 
             con.unregister("batch_frame")
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        try:
+            con.execute("ROLLBACK")
+        except duckdb.Error:
+            pass  # a failed COMMIT (e.g. a full disk) leaves no transaction: its error matters
         raise
 
 

@@ -1,0 +1,149 @@
+"""Issue 20: what a designer (or a hostile but fair tester) types never breaks a command: every
+bad input gets one clear line and exit 2 with nothing written, and a failing disk is named."""
+
+from __future__ import annotations
+
+import csv
+import errno
+from collections.abc import Sequence
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from tests.test_replay import duel_board
+from workbench import cmd_simulate
+from workbench.cli import main
+
+
+def write_csv(path: Path, rows: Sequence[Sequence[object]]) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(rows)
+    return path
+
+
+def err_line(capsys: pytest.CaptureFixture[str]) -> str:
+    """The error output as one line (rich wraps long lines)."""
+    return " ".join(capsys.readouterr().err.split())
+
+
+# --- simulate ---------------------------------------------------------------------------------
+
+def test_a_pool_too_small_to_draft_is_refused_before_any_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """R3.2, R3.3: 2 players need a pack of 10 each; 5 copies made the draft fail with an
+    IndexError in the first game, after the run was created."""
+    tiny = write_csv(tmp_path / "tiny.csv", [["name", "type", "copies", "buy"],
+                                             ["Spark", "spell", 5, 1]])
+    db = tmp_path / "runs.duckdb"
+    assert main(["simulate", "--sets", str(tiny), "--games", "2", "--workers", "1",
+                 "--db", str(db)]) == 2
+    assert ("the chosen sets have 5 draftable copies (cards with a buy price, R3.1): too few "
+            "for the draft, which deals a pack of 10 to each of the 2 players (R3.2, R3.3); "
+            "add copies or sets") in err_line(capsys)
+    assert not db.exists()
+
+
+def test_two_chosen_sets_defining_one_card_name_are_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Both sets are drafted, but cards are found by name: one of the two would be lost."""
+    a = write_csv(tmp_path / "a.csv", [["name", "type", "copies", "buy"], ["Bolt", "spell", 30, 1]])
+    b = write_csv(tmp_path / "b.csv", [["name", "type", "copies", "buy"], ["Bolt", "spell", 30, 2]])
+    db = tmp_path / "runs.duckdb"
+    assert main(["simulate", "--sets", f"{a},{b}", "--games", "1", "--workers", "1",
+                 "--db", str(db)]) == 2
+    assert (f"card 'Bolt' is defined by set 'a' ({a}) and by set 'b' ({b}): a card name may "
+            "be defined by one set only; rename one of them") in err_line(capsys)
+    assert not db.exists()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--games", "99999999999"], "--games must be 1 to 1000000, not 99999999999"),
+    (["--seed", "99999999999999999999999"], "--seed must be 0 to 9223372036854775807, not "
+                                            "99999999999999999999999"),
+    (["--seed", "-1"], "--seed must be 0 to 9223372036854775807, not -1"),
+])
+def test_huge_games_and_seeds_are_one_line_errors(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str],
+                                                  args: list[str], message: str) -> None:
+    db = tmp_path / "runs.duckdb"
+    assert main(["simulate", *args, "--workers", "1", "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert message in " ".join(err.split()) and "Traceback" not in err
+    assert not db.exists()
+
+
+def test_a_run_the_store_refuses_leaves_no_new_database(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever the store cannot hold (before the bounds, life 3e9 overflowed an INTEGER column
+    here) is reported in one line, and the database created for the run is removed."""
+    def refuse(*args: object, **kwargs: object) -> int:
+        raise duckdb.ConversionException("Type INT64 with value 3000000000 can't be cast")
+
+    monkeypatch.setattr(cmd_simulate, "create_run", refuse)
+    db = tmp_path / "runs.duckdb"
+    assert main(["simulate", "--board", str(duel_board(tmp_path)), "--games", "1",
+                 "--workers", "1", "--db", str(db)]) == 2
+    assert (f"cannot store the run in {db}: Type INT64 with value 3000000000 can't be cast"
+            in err_line(capsys))
+    assert sorted(p.name for p in tmp_path.iterdir() if "duckdb" in p.name) == []
+
+
+class FullDisk:
+    """A connection whose game batches fail as on a full disk: the COMMIT raises ENOSPC and,
+    as in DuckDB after a failed commit, there is then no transaction left to roll back."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+        self.batch = False
+
+    def execute(self, sql: str, *args: object) -> object:
+        if sql.startswith("INSERT INTO games"):
+            self.batch = True
+        if self.batch and sql == "COMMIT":
+            self.con.execute("ROLLBACK")
+            raise OSError(errno.ENOSPC, "No space left on device")
+        if self.batch and sql == "ROLLBACK":
+            raise duckdb.TransactionException("TransactionContext Error: cannot rollback - no "
+                                              "transaction is active")
+        return self.con.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.con, name)
+
+
+def test_a_full_disk_is_named_not_the_failed_rollback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    opened = cmd_simulate.open_store
+    monkeypatch.setattr(cmd_simulate, "open_store", lambda path: FullDisk(opened(path)))
+    db = tmp_path / "runs.duckdb"
+    assert main(["simulate", "--board", str(duel_board(tmp_path)), "--games", "1",
+                 "--workers", "1", "--db", str(db)]) == 1
+    err = err_line(capsys)
+    assert "stopped: no space left on device" in err and "rollback" not in err
+    assert f"workbench simulate --db {db} --resume 1" in err
+    con = duckdb.connect(str(db), read_only=True)
+    assert con.execute("SELECT count(*) FROM games").fetchall() == [(0,)]  # the file is whole
+    con.close()
+
+
+# --- report -----------------------------------------------------------------------------------
+
+def test_report_out_naming_a_file_is_a_one_line_error(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "runs.duckdb"
+    assert main(["simulate", "--board", str(duel_board(tmp_path)), "--games", "1",
+                 "--workers", "1", "--db", str(db)]) == 0
+    out = tmp_path / "report.html"
+    out.write_text("mine")
+    capsys.readouterr()
+    assert main(["report", "--db", str(db), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"workbench report: --out {out} is a file; the report is a folder (index.html "
+                   "and tables/): name a folder\n")
+    assert out.read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["duel.map.csv", "duel.scenario.csv", "duel.placements.csv", "runs.duckdb",
+         "report.html"])
