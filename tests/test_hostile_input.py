@@ -3,17 +3,20 @@ bad input gets one clear line and exit 2 with nothing written, and a failing dis
 
 from __future__ import annotations
 
+import argparse
 import csv
 import errno
+import io
 from collections.abc import Sequence
 from pathlib import Path
 
 import duckdb
 import pytest
 
+from tests.test_play_human import Script
 from tests.test_replay import duel_board
-from workbench import cmd_simulate
-from workbench.cli import main
+from workbench import cmd_play, cmd_simulate
+from workbench.cli import build_parser, main
 
 
 def write_csv(path: Path, rows: Sequence[Sequence[object]]) -> Path:
@@ -147,3 +150,51 @@ def test_report_out_naming_a_file_is_a_one_line_error(tmp_path: Path,
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         ["duel.map.csv", "duel.scenario.csv", "duel.placements.csv", "runs.duckdb",
          "report.html"])
+
+
+# --- play -------------------------------------------------------------------------------------
+
+def play_args(tmp_path: Path, *extra: str) -> argparse.Namespace:
+    return build_parser().parse_args(["play", "--db", str(tmp_path / "human.duckdb"), "--board",
+                                      str(duel_board(tmp_path)), "--seed", "3", *extra])
+
+
+@pytest.mark.parametrize("extra", [["--seat", "3"], ["--agents", "nobody"],
+                                   ["--sets", "no-such-set"], ["--seed", str(2**64)]])
+def test_play_creates_no_database_before_its_arguments_are_checked(tmp_path: Path,
+                                                                   extra: list[str]) -> None:
+    out = io.StringIO()
+    assert cmd_play.run(play_args(tmp_path, *extra), Script([], out), out) == 2
+    assert "cannot start the game" in out.getvalue()
+    assert not (tmp_path / "human.duckdb").exists()
+
+
+def test_an_abandoned_game_leaves_no_database(tmp_path: Path) -> None:
+    out = io.StringIO()
+    assert cmd_play.run(play_args(tmp_path), Script(["1", "quit"], out), out) == 1
+    assert not (tmp_path / "human.duckdb").exists()
+
+
+def test_play_reads_any_input_without_a_traceback(tmp_path: Path) -> None:
+    """`²` is a digit to str.isdigit but not to int(); undecodable bytes are not text."""
+    raw = io.BytesIO(b"\xc2\xb2\n\xff\xfe\n" + b"9" * 4000 + b"\n" + b"1\n" * 3000)
+    inp = io.TextIOWrapper(raw, encoding="utf-8")
+    out = io.StringIO()
+    assert cmd_play.run(play_args(tmp_path), inp, out) == 0, out.getvalue()[-2000:]
+    text = out.getvalue()
+    assert "not one of the choices: '²'" in text
+    assert "not one of the choices: '\ufffd\ufffd'" in text
+    assert "game over:" in text
+
+
+def test_play_prints_no_terminal_escape_sequences_from_card_names(tmp_path: Path) -> None:
+    hostile = "Bolt\x1b[2J\x1b]0;owned\x07\x9b31m"
+    sets = write_csv(tmp_path / "hostile.csv", [["name", "type", "copies", "buy", "play"],
+                                                [hostile, "spell", 15, 1, 0],
+                                                ["Spark", "spell", 15, 1, 0]])
+    out = io.StringIO()
+    code = cmd_play.run(play_args(tmp_path, "--sets", str(sets)), Script([], out), out)
+    text = out.getvalue()
+    assert code == 0, text[-2000:]
+    assert "Bolt\\x1b[2J\\x1b]0;owned\\x07\\x9b31m" in text
+    assert not any(ch in text for ch in "\x1b\x07\x9b")

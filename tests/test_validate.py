@@ -212,7 +212,8 @@ CORPUS: list[tuple[str, Callable[[Path], None], str, str]] = [
      "boards/duel.scenario.csv", ", row 2, column value (B): 'staff': the staff is never "
                                  "placed: put the staff of victory (a card with the keyword "
                                  "staff) in the placements (R21.12)"),
-    ("deploy zone of deep water and blocked fields", lambda f: _map(f, [["~1", ".", "#1"], [".", ".2", "."]]),
+    ("deploy zone of deep water and blocked fields",
+     lambda f: _map(f, [["~1", ".", "#1"], [".", ".2", "."]]),
      "boards/duel.map.csv", ": seat 1's deploy zone has no land field (only blocked or deep "
                             "water), so no unit that does not swim can be played: mark a plain "
                             "or high field with 1 (R21.8, R9.5)"),

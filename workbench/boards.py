@@ -142,7 +142,8 @@ def _read_map(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]],
     wide = max(len(row) for row in texts)
     if wide > MAX_SIDE or len(texts) > MAX_SIDE:
         problems.append(Problem(file, sheet, message=f"the map is {wide} fields wide and "
-                                f"{len(texts)} high: at most {MAX_SIDE}x{MAX_SIDE} (docs/boards.md)"))
+                                f"{len(texts)} high: at most {MAX_SIDE}x{MAX_SIDE} "
+                                "(docs/boards.md)"))
         return None
     before = len(problems)
     width = len(texts[0])

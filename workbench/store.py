@@ -10,6 +10,7 @@ import datetime as dt
 import functools
 import hashlib
 import json
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import metadata
@@ -173,8 +174,9 @@ def ddl() -> list[str]:
             for t, cols in TABLES.items()]
 
 
-def open_store(path: str | Path) -> duckdb.DuckDBPyConnection:
-    """Open (creating if new) a store for writing; refuse anything else without changing it."""
+def check_store(path: str | Path) -> None:
+    """Refuse what `open_store` would refuse, without creating or changing anything (so a
+    command can check its --db before work whose end may be to store nothing)."""
     path = Path(path)
     if path.is_dir():
         raise StoreError(f"database path {path} is a folder, not a file")
@@ -182,6 +184,14 @@ def open_store(path: str | Path) -> duckdb.DuckDBPyConnection:
         _check_existing(path)
     elif not path.parent.is_dir():
         raise StoreError(f"cannot create database {path}: folder {path.parent} does not exist")
+    elif not os.access(path.parent, os.W_OK):
+        raise StoreError(f"cannot create database {path}: folder {path.parent} is not writable")
+
+
+def open_store(path: str | Path) -> duckdb.DuckDBPyConnection:
+    """Open (creating if new) a store for writing; refuse anything else without changing it."""
+    path = Path(path)
+    check_store(path)
     try:
         con = duckdb.connect(str(path))
     except duckdb.Error as exc:
