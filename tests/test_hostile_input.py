@@ -25,6 +25,12 @@ def write_csv(path: Path, rows: Sequence[Sequence[object]]) -> Path:
     return path
 
 
+@pytest.fixture(autouse=True)
+def wide_console(monkeypatch: pytest.MonkeyPatch) -> None:
+    """rich wraps error lines at the terminal's width, inside long paths too."""
+    monkeypatch.setenv("COLUMNS", "1000")
+
+
 def err_line(capsys: pytest.CaptureFixture[str]) -> str:
     """The error output as one line (rich wraps long lines)."""
     return " ".join(capsys.readouterr().err.split())
