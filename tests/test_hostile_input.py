@@ -7,6 +7,8 @@ import argparse
 import csv
 import errno
 import io
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -204,3 +206,52 @@ def test_play_prints_no_terminal_escape_sequences_from_card_names(tmp_path: Path
     assert code == 0, text[-2000:]
     assert "Bolt\\x1b[2J\\x1b]0;owned\\x07\\x9b31m" in text
     assert not any(ch in text for ch in "\x1b\x07\x9b")
+
+
+# --- replay -----------------------------------------------------------------------------------
+
+def test_replay_of_a_card_named_with_dollars(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """`$$`, the code drawn for "$aint $ilver", is an empty formula to matplotlib's mathtext,
+    which raised a ParseException while the frame was drawn."""
+    sets = write_csv(tmp_path / "coins.csv", [
+        ["name", "type", "copies", "buy", "play", "life", "move"],
+        ["$aint $ilver", "unit", 20, 1, 0, 1, 1], ["Copper", "unit", 20, 1, 0, 1, 1]])
+    board = duel_board(tmp_path)
+    write_csv(tmp_path / "duel.placements.csv", [["card", "owner", "x", "y", "vip"],
+                                                 ["Commander", "1", "2", "0", "yes"],
+                                                 ["Commander", "2", "2", "3", "yes"],
+                                                 ["$aint $ilver", "neutral", "0", "2", ""]])
+    db = tmp_path / "runs.duckdb"
+    assert main(["simulate", "--sets", str(sets), "--board", str(board), "--games", "1",
+                 "--workers", "1", "--db", str(db)]) == 0
+    out = tmp_path / "replays"
+    assert main(["replay", "--db", str(db), "--game", "1000000000", "--out", str(out),
+                 "--png", "1"]) == 0
+    assert "reproduces the stored game" in capsys.readouterr().out
+    assert (out / "game-1000000000.html").is_file()
+
+
+def test_replay_while_a_simulation_holds_the_file_gets_the_report_s_lock_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "runs.duckdb"
+    assert main(["simulate", "--board", str(duel_board(tmp_path)), "--games", "1",
+                 "--workers", "1", "--db", str(db)]) == 0
+    capsys.readouterr()
+    holder = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time; "
+                               f"con = duckdb.connect({str(db)!r}); print('held', flush=True); "
+                               "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        assert main(["report", "--db", str(db), "--out", str(tmp_path / "report")]) == 2
+        report = capsys.readouterr().err.strip().removeprefix("workbench report: ")
+        assert main(["replay", "--db", str(db), "--game", "1000000000", "--out",
+                     str(tmp_path / "replays")]) == 2
+        replay = capsys.readouterr().out.strip()
+    finally:
+        holder.kill()
+        holder.wait()
+    assert report == (f"{db} is in use by another process (a simulation still writing it?): "
+                      "wait until it is done, or copy the file and read the copy")
+    assert replay == f"cannot replay game 1000000000: {report}"
+    assert not (tmp_path / "report").exists() and not (tmp_path / "replays").exists()
