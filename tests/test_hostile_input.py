@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import csv
 import errno
+import html
 import io
 import subprocess
 import sys
@@ -13,8 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import duckdb
+import polars as pl
 import pytest
 
+from tests.test_metrics_fixture import build
 from tests.test_play_human import Script
 from tests.test_replay import duel_board
 from workbench import cmd_play, cmd_simulate
@@ -255,3 +258,51 @@ def test_replay_while_a_simulation_holds_the_file_gets_the_report_s_lock_message
                       "wait until it is done, or copy the file and read the copy")
     assert replay == f"cannot replay game 1000000000: {report}"
     assert not (tmp_path / "report").exists() and not (tmp_path / "replays").exists()
+
+
+# --- report files -----------------------------------------------------------------------------
+
+def renamed(db: Path, names: dict[str, str]) -> Path:
+    """The hand-built database with its cards renamed everywhere."""
+    con = duckdb.connect(str(db))
+    for old, new in names.items():
+        for table, column in (("picks", "card"), ("events", "card"), ("run_cards", "name")):
+            con.execute(f"UPDATE {table} SET {column} = ? WHERE {column} = ?", [new, old])
+        con.execute("UPDATE picks SET pack = replace(pack, ?, ?)", [old, new])
+    con.close()
+    return db
+
+
+@pytest.mark.filterwarnings("ignore:Glyph 9")  # the chart fonts have no tab
+def test_csv_and_parquet_exports_neutralise_formula_injection(tmp_path: Path) -> None:
+    """OWASP's CSV injection advice: a text cell starting with = + - @ tab or CR is prefixed
+    with ' so a spreadsheet program shows it instead of running it; numbers stay numbers."""
+    hostile = {"b2": '=HYPERLINK("http://evil.example","x")', "a2": "@SUM(1+1)",
+               "b1": "-2+3", "a1": "\tTab"}
+    db = renamed(build(tmp_path / "r.duckdb"), hostile)
+    out = tmp_path / "report"
+    assert main(["report", "--db", str(db), "--out", str(out)]) == 0
+    texts: list[str] = []
+    for parquet in sorted((out / "tables").glob("*.parquet")):
+        frame = pl.read_parquet(parquet)
+        rows = list(csv.reader((out / "tables" / f"{parquet.stem}.csv").open(newline="")))
+        assert rows[0] == frame.columns
+        for i, column in enumerate(frame.columns):
+            if frame.schema[column] == pl.String:
+                values = [v for v in frame[column].to_list() if v]
+                texts += values + [r[i] for r in rows[1:]]
+                assert not [v for v in values if v[0] in "=+-@\t\r"], (parquet.name, column)
+                assert not [r[i] for r in rows[1:] if r[i][:1] in ("=", "+", "-", "@", "\t",
+                                                                   "\r")]
+            else:
+                assert frame.schema[column].is_numeric() or frame.schema[column] == pl.Boolean
+    for name in hostile.values():
+        assert any(t == "'" + name for t in texts), name
+    assert '=HYPERLINK("http://evil.example","x")' in html.unescape(
+        (out / "index.html").read_text())  # the page shows the name as it is
+
+
+def test_report_of_cards_named_with_dollars(tmp_path: Path) -> None:
+    """Chart labels are text: `$$` is no (broken) mathtext formula."""
+    db = renamed(build(tmp_path / "r.duckdb"), {"b2": "$$", "a2": "Pay $1 or $"})
+    assert main(["report", "--db", str(db), "--out", str(tmp_path / "report")]) == 0
