@@ -71,6 +71,21 @@ def test_two_chosen_sets_defining_one_card_name_are_refused(
     assert not db.exists()
 
 
+def test_numbers_too_large_for_the_store_stop_simulate_before_the_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """life 3e9 used to pass `validate` and then fail as a DuckDB ConversionException when the
+    run was created, leaving an empty database behind."""
+    giants = write_csv(tmp_path / "giants.csv", [["name", "type", "copies", "buy", "life", "move"],
+                                                 ["Giant", "unit", 30, "1e20", 3e9, 1]])
+    db = tmp_path / "runs.duckdb"
+    assert main(["simulate", "--sets", str(giants), "--games", "1", "--workers", "1",
+                 "--db", str(db)]) == 2
+    err = err_line(capsys)
+    assert f"{giants}, row 2, column buy (D): '1e20': must be 0 to 99" in err
+    assert f"{giants}, row 2, column life (E): '3000000000.0': must be 0 to 999" in err
+    assert not db.exists()
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--games", "99999999999"], "--games must be 1 to 1000000, not 99999999999"),
     (["--seed", "99999999999999999999999"], "--seed must be 0 to 9223372036854775807, not "
