@@ -19,6 +19,8 @@ import polars as pl  # noqa: E402
 from workbench.analysis.stats import MIN_SAMPLE  # noqa: E402
 
 BLUE, GREY, RED = "#2b6cb0", "#b8b8b8", "#c53030"
+text_only = matplotlib.rc_context({"text.parse_math": False})
+"""A chart's decorator: its labels are card names, never mathtext (`$$` is no formula)."""
 
 
 def _png(fig: Figure) -> str:
@@ -28,6 +30,7 @@ def _png(fig: Figure) -> str:
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+@text_only
 def rate_bars(df: pl.DataFrame, label: str, rate: str, n: str, title: str,
               limit: int = 30) -> str:
     """Horizontal bars of a rate with its Wilson interval, highest first (top `limit`)."""
@@ -46,6 +49,7 @@ def rate_bars(df: pl.DataFrame, label: str, rate: str, n: str, title: str,
     return _png(fig)
 
 
+@text_only
 def scatter(df: pl.DataFrame, x: str, y: str, label: str, n: str, title: str,
             xlabel: str, ylabel: str, flag: str | None = None,
             line: tuple[float, float] | None = None) -> str:
@@ -67,6 +71,7 @@ def scatter(df: pl.DataFrame, x: str, y: str, label: str, n: str, title: str,
     return _png(fig)
 
 
+@text_only
 def lines(df: pl.DataFrame, x: str, ys: Sequence[str], title: str, ylabel: str,
           group: str | None = None) -> str:
     """One line per column (and per group value, if any) against x."""
@@ -85,6 +90,7 @@ def lines(df: pl.DataFrame, x: str, ys: Sequence[str], title: str, ylabel: str,
     return _png(fig)
 
 
+@text_only
 def grouped_counts(df: pl.DataFrame, panel: str, x: str, group: str, value: str,
                    title: str) -> str:
     """One panel per `panel` value: bars of `value` against `x`, side by side per `group`."""

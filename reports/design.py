@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from reports.charts import BLUE, GREY, RED, _png  # first: it selects the Agg backend
+from reports.charts import BLUE, GREY, RED, _png, text_only  # first: it selects Agg
 import matplotlib.pyplot as plt  # noqa: E402
 from reports.html import Chart, Section, Table
 from workbench.analysis.stats import MIN_SAMPLE
@@ -20,6 +20,7 @@ BOARD_PANELS = (("first_win_rate", "first_games", "first player's win rate"),
                 ("draw_rate", "games", "draw rate"))
 
 
+@text_only
 def bands(df: pl.DataFrame, x: str, panels: Sequence[tuple[str, str, str]], title: str,
           fair: FairValue | None = None, target: float = 0.0, xlabel: str = "value") -> str:
     """One panel per metric against x with its 95% band; grey points have small samples. The
@@ -54,6 +55,7 @@ def bands(df: pl.DataFrame, x: str, panels: Sequence[tuple[str, str, str]], titl
     return _png(fig)
 
 
+@text_only
 def category_bars(df: pl.DataFrame, label: str, panels: Sequence[tuple[str, str, str]],
                   title: str) -> str:
     """One panel per metric: a point with its 95% interval per category (agents, variants)."""

@@ -1,6 +1,7 @@
 """A self-contained HTML page from sections of tables and charts, readable offline.
 
-Every table is also written as CSV and Parquet in `tables/` beside the page. Rates are shown as
+Every table is also written as CSV and Parquet in `tables/` beside the page, a text cell that a
+spreadsheet program would run as a formula prefixed with `'`. Rates are shown as
 percentages with their interval; a rate whose sample is below MIN_SAMPLE is greyed with its
 count, never hidden. Every text from the data goes through html.escape.
 """
@@ -132,16 +133,31 @@ def render(title: str, summary: Sequence[tuple[str, str]], sections: Sequence[Se
             f"<script>{(TEMPLATES / 'report.js').read_text()}</script></body></html>")
 
 
+FORMULA_START = r"^[=+\-@\t\r]"
+"""Text starting like this is a formula to a spreadsheet program (OWASP, CSV injection)."""
+
+
+def neutralised(df: pl.DataFrame) -> pl.DataFrame:
+    """`df` with every text cell that starts like a formula prefixed with `'`, as OWASP advises:
+    a card named `=HYPERLINK(...)` opens as text. Number columns are left as numbers."""
+    return df.with_columns(
+        pl.when(pl.col(c).str.contains(FORMULA_START)).then(pl.lit("'") + pl.col(c))
+        .otherwise(pl.col(c)).alias(c)
+        for c, dtype in df.schema.items() if dtype == pl.String)
+
+
 def write(out: Path, title: str, summary: Sequence[tuple[str, str]],
           sections: Sequence[Section]) -> Path:
-    """Write index.html and every table as tables/NAME.csv and .parquet; returns the page."""
+    """Write index.html and every table as tables/NAME.csv and .parquet (neutralised); returns
+    the page."""
     tables = out / "tables"
     tables.mkdir(parents=True, exist_ok=True)
     for s in sections:
         for it in s.items:
             if isinstance(it, Table):
-                it.df.write_csv(tables / f"{it.name}.csv")
-                it.df.write_parquet(tables / f"{it.name}.parquet")
+                files = neutralised(it.df)
+                files.write_csv(tables / f"{it.name}.csv")
+                files.write_parquet(tables / f"{it.name}.parquet")
     page = out / "index.html"
     page.write_text(render(title, summary, sections), encoding="utf-8")
     return page

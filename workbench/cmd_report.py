@@ -38,10 +38,17 @@ def write_report(db: str | Path, runs: list[int] | None, out: str | Path) -> Pat
 
 
 def run(args: argparse.Namespace) -> int:
+    if Path(args.out).exists() and not Path(args.out).is_dir():
+        print(f"workbench report: --out {args.out} is a file; the report is a folder "
+              "(index.html and tables/): name a folder", file=sys.stderr)
+        return 2
     try:
         page = write_report(args.db, args.run, args.out)
     except AnalysisError as exc:
         print(f"workbench report: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"workbench report: cannot write the report to {args.out}: {exc}", file=sys.stderr)
         return 2
     print(page)
     return 0

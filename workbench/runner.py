@@ -73,6 +73,7 @@ def prepare(spec: RunSpec) -> Prepared:
         setup = load_setup(spec.sets, name, spec.players or None)
         for change in spec.changes:
             setup = apply_change(setup, change)
+        _check_draft(setup.config)
         configs[name] = setup.config
         boards.append(BoardSource(setup.board, setup.files[-1], setup.content_hash))
         files += [f for f in setup.files if f not in files]
@@ -89,6 +90,16 @@ def prepare(spec: RunSpec) -> Prepared:
         params["changes"] = [asdict(c) for c in spec.changes]
     return Prepared(configs, tuple(boards), tuple(config.catalog.values()), config.pool, params,
                     tuple(files), digest.hexdigest()[:16])
+
+
+def _check_draft(config: GameConfig) -> None:
+    """R3.2, R3.3: the draft deals every seat a pack; with fewer copies it could not start."""
+    copies = sum(c.copies for c in config.pool if c.draftable)
+    if copies < config.players * config.pack_size:
+        raise ValueError(f"the chosen sets have {copies} draftable copies (cards with a buy "
+                         f"price, R3.1): too few for the draft, which deals a pack of "
+                         f"{config.pack_size} to each of the {config.players} players (R3.2, "
+                         "R3.3); add copies or sets")
 
 
 def seat_specs(specs: Sequence[str], rotation: int) -> tuple[str, ...]:
