@@ -82,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
         res = sweep(args, err)
     except (UsageError, StoreError, LookupError, ValueError, ValidationError,
             AnalysisError) as exc:
-        err.print(f"workbench sweep: error: {exc}", markup=False, highlight=False)
+        err.print(f"workbench sweep: error: {exc}", markup=False, highlight=False,
+                  soft_wrap=True)
         return 2
     f = res.fair
     console.print(f"fair value: {'none' if f.estimate is None else f'{f.estimate:.2f}'} "

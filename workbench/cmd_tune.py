@@ -28,7 +28,7 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "tune", help="propose new costs for a set's outliers",
         description="Find the cards of --set whose improvement when bought (win rate when "
-        "bought minus drafted but never bought) has a 95%% interval entirely outside --band, "
+        "bought minus drafted but never bought) has a 95% interval entirely outside --band, "
         "sweep their cost around the current one on shared seeds, and propose the integer "
         "nearest to where the improvement reaches the band's middle. Writes a copy of the "
         "set's spreadsheet with the proposed cells changed and marked, proposals.csv and a "
@@ -160,7 +160,8 @@ def run(args: argparse.Namespace) -> int:
         tunings, copy = tune(args, err)
     except (UsageError, StoreError, LookupError, ValueError, ValidationError,
             AnalysisError) as exc:
-        err.print(f"workbench tune: error: {exc}", markup=False, highlight=False)
+        err.print(f"workbench tune: error: {exc}", markup=False, highlight=False,
+                  soft_wrap=True)
         return 2
     for t in tunings:
         console.print(f"{t.card} ({t.verdict}): {t.field} {t.current} -> "
