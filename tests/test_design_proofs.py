@@ -60,7 +60,7 @@ def test_explorer_parameters() -> None:
     assert isinstance(make_agent("explorer:p=0.25"), ExplorerAgent)
     with pytest.raises(ValueError, match="p must lie"):
         make_agent("explorer:p=2")
-    with pytest.raises(ValueError, match="only p"):
+    with pytest.raises(ValueError, match="explorer takes p"):
         make_agent("explorer:q=1")
 
 
