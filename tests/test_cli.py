@@ -65,8 +65,8 @@ def test_help_texts_print_percent_signs_once(command: str) -> None:
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("search:budgt=4", "search has no parameter 'budgt'; did you mean budget? search takes "
-                       "budget, horizon, eps, width, steps, margin"),
+    ("search:budgt=4", ("search has no parameter 'budgt'; did you mean budget? search takes "
+                        "budget, horizon, eps, width, steps, margin")),
     ("search:budget=-5", "budget must be at least 1, not -5"),
     ("search:budget=4.5", "budget must be a whole number"),
     ("heuristic:eps=nan", "eps must be a finite number, not 'nan'"),

@@ -72,7 +72,7 @@ def sweep(args: argparse.Namespace, console: Console) -> SweepResult:
                 ("seeds", "independent per value" if args.independent else
                  f"shared: seed {base.seed} for every value (paired)")],
                [design.sweep_section("sweep", f"Sweep of {what}", res.metrics, res.fair,
-                                     args.target, card)])
+                                     args.target, card, f"{card}.{field}" if card else f"board {field}")])
     return res
 
 
@@ -85,8 +85,7 @@ def run(args: argparse.Namespace) -> int:
         err.print(f"workbench sweep: error: {exc}", markup=False, highlight=False,
                   soft_wrap=True)
         return 2
-    f = res.fair
-    console.print(f"fair value: {'none' if f.estimate is None else f'{f.estimate:.2f}'} "
-                  f"({f.note})", markup=False, highlight=False)
+    console.print(f"fair value: {design.estimate_text(res.fair)}: {res.fair.note}",
+                  markup=False, highlight=False)
     console.print(str(Path(args.out) / "index.html"), markup=False, highlight=False)
     return 0

@@ -148,7 +148,8 @@ def _report(out: Path, run_id: int, band: tuple[float, float], flagged: pl.DataF
     for i, t in enumerate(tunings):
         sections.append(design.sweep_section(f"sweep{i}", f"{t.card}.{t.field}",
                                              t.sweep.metrics, t.sweep.fair,
-                                             (band[0] + band[1]) / 2, t.card))
+                                             (band[0] + band[1]) / 2, t.card,
+                                             f"{t.card}.{t.field}"))
     html.write(out, f"Tuning run {run_id}", [("base run", str(run_id)),
                                              ("band", f"{band[0]:+.2f}..{band[1]:+.2f}")],
                sections)

@@ -62,7 +62,7 @@ class Param:
     """One parameter of a spec: a whole number, a number or a text; the allowed range
     (inclusive); `file`: the text names a file that must exist."""
 
-    kind: type[int] | type[float] | type[str]
+    kind: type[int | float | str]
     low: float | None = None
     high: float | None = None
     file: bool = False
