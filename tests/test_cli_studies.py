@@ -97,3 +97,56 @@ def test_an_unknown_card_gets_a_did_you_mean(tmp_path: Path,
     err = capsys.readouterr().err
     assert "no card 'Champoin' in the chosen sets; did you mean Champion?" in err
     assert not db.exists() and not out.exists()
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Run 1: tiny.csv; run 2: the same with Scout unaffordable (buy 1 -> 30) and Champion's
+    buy 1 -> 2, on the same seed, and income 2 -> 3 on a copy of the board."""
+    tmp = tmp_path_factory.mktemp("cmp")
+    edited = tmp / "tiny.csv"
+    edited.write_text(Path(TINY).read_text().replace("\nScout,unit,8,1,", "\nScout,unit,8,30,")
+                      .replace("\nChampion,unit,3,1,", "\nChampion,unit,3,2,"))
+    for part in DATA.glob("duel.*.csv"):
+        (tmp / part.name).write_text(part.read_text().replace("income,2", "income,3"))
+    db = tmp / "c.duckdb"
+    for sets, board in ((TINY, DUEL), (str(edited), str(tmp / "duel.map.csv"))):
+        assert main(["simulate", "--db", str(db), "--sets", sets, "--board", board,
+                     "--games", "30", "--workers", "1"]) == 0
+    return db
+
+
+def test_compare_prints_what_changed_and_what_moved_significantly(
+        two_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["compare", "--db", str(two_runs), "1", "2", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "What changed from run 1 to run 2:"
+    assert "  Champion: buy 1 -> 2" in out and "  Scout: buy 1 -> 30" in out
+    assert "  board Tiny Duel: income 2 -> 3" in out
+    assert any(line.startswith("  run settings: sets ") for line in out)
+    head = out.index(next(line for line in out if line.startswith("Significant differences")))
+    assert "Holm-corrected p < 0.05" in out[head]
+    scout = [line for line in out[head:] if line.startswith("  card Scout: buy rate ")]
+    assert scout and "-> 0.0% (-" in scout[0], out
+    assert out[-1] == str(tmp_path / "index.html")
+
+
+def test_the_compare_page_opens_with_the_answers(two_runs: Path, tmp_path: Path) -> None:
+    """The first section holds the changes and the significant differences, as tables short
+    enough to read without scrolling; every significant row is also in the full tables."""
+    assert main(["compare", "--db", str(two_runs), "1", "2", "--out", str(tmp_path)]) == 0
+    page = (tmp_path / "index.html").read_text()
+    first = page.index("<section")
+    assert page[first:].startswith('<section id="answers">')
+    answers = page[first:page.index("</section>", first)]
+    assert 'data-name="changes"' in answers and 'data-name="significant"' in answers
+    sig = pl.read_csv(tmp_path / "tables" / "significant.csv")
+    assert {"what", "name", "metric", "base", "candidate", "change", "p_holm"} <= set(sig.columns)
+    assert (sig.get_column("p_holm") < 0.05).all()
+    row = sig.filter((pl.col("name") == "Scout") & (pl.col("metric") == "buy_rate")).row(
+        0, named=True)
+    assert row["candidate"] == 0.0 and row["base"] > 0.5
+    cards = pl.read_parquet(tmp_path / "tables" / "compare_cards.parquet")
+    assert cards.filter(pl.col("card") == "Scout").get_column(
+        "buy_rate_change_significant").item()
