@@ -209,11 +209,11 @@ def open_interval_words(f: FairValue, lo_x: float, hi_x: float, games: int,
     ends = ("open – open" if f.low is None and f.high is None else
             "open below" if f.low is None else "open above")
     why = []
-    if f.below:
+    if f.below >= 0.005:
         why.append(f"{f.below:.0%} cross below {lo_x:g} (the lowest value swept)")
-    if f.above:
+    if f.above >= 0.005:
         why.append(f"{f.above:.0%} cross above {hi_x:g} (the highest)")
-    if f.flat:
+    if f.flat >= 0.005:
         why.append(f"{f.flat:.0%} never cross (a flat line)")
     wider = []
     if f.low is None and f.below >= (1 - LEVEL) / 2 and lo_x > 0:
