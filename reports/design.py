@@ -92,9 +92,10 @@ def estimate_text(fair: FairValue) -> str:
 
 
 def sweep_section(name: str, what: str, metrics: pl.DataFrame, fair: FairValue,
-                  target: float, card: str, swept: str = "value") -> Section:
+                  target: float, card: str, swept: str = "value", lead: str = "") -> Section:
     """A sweep: metrics against the value with bands, the fair value (with what would close an
-    open interval), the table. `swept` names the field on the x axis (`Dud.buy`)."""
+    open interval), the table. `swept` names the field on the x axis (`Dud.buy`); `lead`
+    opens the text (a tuning's decision)."""
     panels: Sequence[tuple[str, str, str]]
     if card:
         panels, rates = CARD_PANELS, CARD_RATES
@@ -119,7 +120,8 @@ def sweep_section(name: str, what: str, metrics: pl.DataFrame, fair: FairValue,
                             "note": [fair.note]},
                            schema={"estimate": pl.Float64, "low": pl.Float64,
                                    "high": pl.Float64, "note": pl.String})
-    return Section(name, what, f"{intro} Fair value: {estimate}; {fair.note.rstrip('.')}.", [
+    return Section(name, what, f"{lead}{intro} Fair value: {estimate}; "
+                   f"{fair.note.rstrip('.')}.", [
         Chart(f"{what} (fair value: {estimate})", bands(metrics, "value", panels, what, fair,
                                                        target, xlabel=swept)),
         Table(f"{name}_fair_value", "Fair value", fair_df, show=["estimate", "low", "high"],

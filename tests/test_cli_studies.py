@@ -5,16 +5,26 @@ says why not."""
 
 from __future__ import annotations
 
+import csv
+import math
 from pathlib import Path
 
+import duckdb
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from matplotlib.figure import Figure
+from rich.console import Console
 
 from reports import design
-from workbench.cli import main
+from workbench import cmd_tune
+from workbench.cli import build_parser, main
 from workbench.fairvalue import Counts, FairValue, fair_value
+from workbench.store import RunSpec
+from workbench.tune import NEVER, NEVER_MIN_STORE, RARE, STRONG, WEAK, Point, decide, \
+    direction, first_values, flag, next_values, tune_card
 
 DATA = Path(__file__).resolve().parent / "data" / "tuning"
 TINY = str(DATA / "tiny.csv")
@@ -150,3 +160,159 @@ def test_the_compare_page_opens_with_the_answers(two_runs: Path, tmp_path: Path)
     cards = pl.read_parquet(tmp_path / "tables" / "compare_cards.parquet")
     assert cards.filter(pl.col("card") == "Scout").get_column(
         "buy_rate_change_significant").item()
+
+
+# --- tune: a proposal moves the cost the way the flag points, or says why not ---------------
+
+LOPSIDED = str(DATA / "lopsided.csv")
+RACE = str(DATA / "race.map.csv")
+
+
+def _fair(estimate: float | None, slope: float, intercept: float = 0.0) -> FairValue:
+    return FairValue(estimate, None, None, intercept, slope, "the fit")
+
+
+def _points(*values: int, bought: int = 40, rate: float = 0.5) -> dict[int, Point]:
+    return {v: Point(bought, rate) for v in values}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([STRONG, WEAK, NEVER, RARE]), st.integers(1, 8),
+       st.one_of(st.none(), st.floats(-5, 20)), st.floats(-0.5, 0.5), st.floats(-1, 1),
+       st.lists(st.tuples(st.integers(1, 14), st.integers(0, 60), st.floats(0, 1)),
+                min_size=1, max_size=6),
+       st.booleans(), st.floats(0, 0.3))
+def test_a_proposal_never_moves_against_the_flag(verdict: str, current: int,
+                                                  estimate: float | None, slope: float,
+                                                  intercept: float,
+                                                  swept: list[tuple[int, int, float]],
+                                                  can_widen: bool, rare: float) -> None:
+    """Whatever the sweep found: a proposal moves the cost up for a card too strong and down
+    otherwise; without one the note says why (or the sweep is widened)."""
+    points = {v: Point(b, r) for v, b, r in swept}
+    points.setdefault(current, Point(0, 0.0))
+    d = decide(_fair(estimate, slope, intercept), points, current, verdict, "buy", 0.0, 1,
+               can_widen, rare)
+    if d.proposed is not None:
+        assert (d.proposed - current) * direction(verdict) > 0, d
+        assert d.proposed >= 1
+    else:
+        assert d.note
+    assert not (d.widen and d.proposed is not None)
+
+
+def test_a_too_weak_card_is_never_made_dearer() -> None:
+    """"Fog Bank (too weak): buy 2 -> 4" must not happen: a fit that crosses above the
+    current price (its improvement rising with the price) gives no proposal, and says why."""
+    d = decide(_fair(3.6, slope=0.05, intercept=-0.18), _points(1, 2, 3, 4), 2, WEAK, "buy",
+               0.0, 1, can_widen=False)
+    assert d.proposed is None and not d.widen
+    assert "does not fall as its buy rises" in d.note and "no lower buy is proposed" in d.note
+    d = decide(_fair(3.6, slope=0.05, intercept=-0.18), _points(2, 3, 4), 2, WEAK, "buy",
+               0.0, 1, can_widen=True)
+    assert d.widen, "a rising line over a narrow range is first widened downwards"
+
+
+def test_a_fit_on_the_wrong_side_of_the_current_price_is_no_proposal() -> None:
+    d = decide(_fair(1.2, slope=-0.1, intercept=0.12), _points(1, 2, 3, 4), 2, STRONG, "buy",
+               0.0, 1, can_widen=False)
+    assert d.proposed is None and "disagree" in d.note and "1.20" in d.note
+
+
+def test_no_crossing_widens_the_way_the_flag_points_then_goes_as_far_as_allowed() -> None:
+    fair = _fair(None, slope=-0.05, intercept=0.5)  # reaches 0 at 10
+    assert decide(fair, _points(1, 2, 3), 1, STRONG, "buy", 0.0, 1, can_widen=True).widen
+    d = decide(fair, _points(1, 2, 3, 5, 7), 1, STRONG, "buy", 0.0, 1, can_widen=False)
+    assert d.proposed == 7 and "widest sweep allowed" in d.note
+    assert next_values([1, 2, 3], 1, fair.reach(0.0), 2, 1) == [5, 7]
+
+
+def test_a_strong_card_is_not_priced_where_nobody_buys_it() -> None:
+    points = {1: Point(80, 0.8), 2: Point(70, 0.7), 3: Point(50, 0.5), 5: Point(30, 0.3),
+              7: Point(5, 0.05)}
+    d = decide(_fair(None, slope=-0.03, intercept=0.5), points, 1, STRONG, "buy", 0.0, 1,
+               can_widen=True, rare=0.15)
+    assert d.proposed == 5 and not d.widen
+    assert "hardly bought" in d.note and "change its numbers too" in d.note
+
+
+def test_a_card_nobody_buys_is_swept_downwards_until_somebody_does() -> None:
+    assert first_values(9, 2, NEVER, 1) == [7, 8, 9]
+    nobody = FairValue(None, None, None, math.nan, math.nan, "nothing to fit")
+    assert decide(nobody, _points(7, 8, 9, bought=0, rate=0.0), 9, NEVER, "buy", 0.0, 1,
+                  can_widen=True, rare=0.15).widen
+    assert next_values([7, 8, 9], -1, None, 2, 1) == [4, 5], "halfway to the floor"
+    points = {4: Point(30, 0.4), 5: Point(6, 0.08), 7: Point(0, 0.0), 8: Point(0, 0.0),
+              9: Point(0, 0.0)}
+    d = decide(_fair(None, slope=-0.01, intercept=0.3), points, 9, NEVER, "buy", 0.0, 1,
+               can_widen=False, rare=0.15)
+    assert d.proposed == 4 and "no longer hardly bought" in d.note
+
+
+def test_a_card_at_its_lowest_price_is_not_swept_down(tmp_path: Path) -> None:
+    t = tune_card(str(tmp_path / "x.duckdb"), RunSpec((TINY,), (DUEL,), 2, 2, ("random",) * 2,
+                                                      ("random",) * 2, 1),
+                  "Scout", "buy", 1, WEAK, 2, (-0.05, 0.05), 1, Console(quiet=True))
+    assert t.proposed is None and t.sweep is None and "already the lowest allowed" in t.note
+    assert not (tmp_path / "x.duckdb").exists()
+
+
+def test_a_card_in_store_but_never_bought_is_flagged(tmp_path: Path) -> None:
+    edited = tmp_path / "set.csv"
+    edited.write_text(Path(LOPSIDED).read_text().replace("Crown Jewel,spell,4,30,",
+                                                         "Crown Jewel,spell,4,99,"))
+    db = tmp_path / "n.duckdb"
+    assert main(["simulate", "--db", str(db), "--sets", str(edited), "--board", RACE,
+                 "--games", "20", "--agents", "explorer", "--workers", "1"]) == 0
+    con = duckdb.connect(str(db), read_only=True)
+    flagged = flag(con, 1, "set", (-0.05, 0.05))
+    row = flagged.filter(pl.col("card") == "Crown Jewel").row(0, named=True)
+    assert (row["bought"], row["verdict"]) == (0, NEVER) and row["in_store"] >= NEVER_MIN_STORE
+
+
+@pytest.mark.parametrize("given, sets", [
+    ("tide-callers", ("iron-legion", "tide-callers")),
+    (LOPSIDED, (LOPSIDED,)),
+])
+def test_the_judging_run_plays_the_sets_the_help_names(given: str,
+                                                       sets: tuple[str, ...]) -> None:
+    args = build_parser().parse_args(["tune", "--set", given, "--band=-0.05,0.05", "--out", "o",
+                                      "--board", RACE if given == LOPSIDED else "kings-crossing"])
+    spec, run = cmd_tune._judging_spec(args)
+    assert spec.sets == sets and run is None
+    args = build_parser().parse_args(["tune", "--set", given, "--band=-0.05,0.05", "--out", "o",
+                                      "--sets", "iron-legion,pestgericht"])
+    assert cmd_tune._judging_spec(args)[0].sets == ("iron-legion", "pestgericht")
+
+
+def test_a_set_outside_the_judging_run_is_refused_before_any_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db, out = tmp_path / "t.duckdb", tmp_path / "out"
+    assert main(["tune", "--set", "tide-callers", "--sets", "iron-legion,pestgericht",
+                 "--band", "-0.05,0.05", "--db", str(db), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "--set 'tide-callers' is not among the judging run's sets" in err
+    assert not db.exists() and not out.exists()
+
+
+def test_tune_raises_a_card_far_too_cheap_and_lowers_one_far_too_dear(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """tests/data/tuning/lopsided.csv: in a six-round resource race, Windfall gains 8 for a
+    price of 1 and Crown Jewel costs 30 (hardly any purse holds that much) next to fillers
+    whose gain equals their price. tune must propose a higher buy for Windfall and a lower one
+    for Crown Jewel, widening its sweeps on its own (the first ones hold no crossing)."""
+    db, out = tmp_path / "t.duckdb", tmp_path / "out"
+    assert main(["tune", "--db", str(db), "--set", LOPSIDED, "--board", RACE, "--band",
+                 "-0.05,0.05", "--games", "100", "--seed", "1", "--workers", "1",
+                 "--out", str(out)]) == 0
+    printed = " ".join(capsys.readouterr().out.split())
+    with (out / "proposals.csv").open(newline="") as f:
+        proposals = {r["card"]: (int(r["old"]), int(r["new"])) for r in csv.DictReader(f)}
+    assert proposals["Windfall"][0] == 1 and proposals["Windfall"][1] > 1
+    assert proposals["Crown Jewel"][0] == 30 and proposals["Crown Jewel"][1] < 30
+    assert f"Windfall (too strong): buy 1 -> {proposals['Windfall'][1]} (" in printed
+    assert "Crown Jewel (rarely bought): buy 30 -> " in printed
+    assert "range widened to" in printed
+    assert "-> 2 (" not in printed.replace("Windfall (too strong): buy 1 -> 2 (", "")
+    page = (out / "index.html").read_text()
+    assert page.index('<section id="proposals">') < page.index('<section id="flagged">')

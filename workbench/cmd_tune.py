@@ -169,11 +169,16 @@ def _source(sets: Any, name: str) -> Path:
     raise UsageError(f"set {name!r} is not among the run's sets")
 
 
+def move(t: CardTuning) -> str:
+    """`Windfall (too strong): buy 1 -> 5`, or `... buy 1, no proposal`."""
+    return (f"{t.card} ({t.verdict}): " + (f"{t.field} {t.current} -> {t.proposed}"
+                                            if t.proposed is not None
+                                            else f"{t.field} {t.current}, no proposal"))
+
+
 def line(t: CardTuning) -> str:
     """One card's outcome in words: the move, or why there is none."""
-    move = (f"{t.field} {t.current} -> {t.proposed}" if t.proposed is not None
-            else f"{t.field} {t.current}, no proposal")
-    return f"{t.card} ({t.verdict}): {move} ({t.note})"
+    return f"{move(t)} ({t.note})"
 
 
 def _report(out: Path, run_id: int, band: tuple[float, float], flagged: pl.DataFrame,
@@ -182,9 +187,12 @@ def _report(out: Path, run_id: int, band: tuple[float, float], flagged: pl.DataF
             "wr_never_bought", "bought_gain", "verdict"]
     rates = {"buy_rate": "in_store", "wr_bought": "bought", "wr_never_bought": "never_bought",
              "bought_gain": "bought"}
-    moves = " ".join(f"{line(t)}." for t in tunings) or "No card was flagged."
+    ordered = sorted(tunings, key=lambda t: t.proposed is None)
+    moves = " ".join(f"{move(t)}." if t.sweep else f"{line(t)}." for t in ordered) or \
+        "No card was flagged."
     sections = [Section("proposals", "Proposals", (
-                        f"{moves} "
+                        f"{moves} The reason for each is in the card's own section below and "
+                        "in the note column of tune_proposals.csv. "
                         + (f"Marked copy: {copy.name}; every change in proposals.csv."
                            if copy else "No proposal, so no copy.")), [
                             Table("tune_proposals", "Before and after", before_after(tunings),
@@ -210,7 +218,7 @@ def _report(out: Path, run_id: int, band: tuple[float, float], flagged: pl.DataF
         sections.append(design.sweep_section(f"sweep{i}", f"{t.card}.{t.field}",
                                              t.sweep.metrics, t.sweep.fair,
                                              (band[0] + band[1]) / 2, t.card,
-                                             f"{t.card}.{t.field}"))
+                                             f"{t.card}.{t.field}", f"{line(t)}. "))
     html.write(out, f"Tuning run {run_id}", [("judging run", str(run_id)),
                                              ("band", f"{band[0]:+.2f}..{band[1]:+.2f}")],
                sections)

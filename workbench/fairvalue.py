@@ -101,8 +101,9 @@ def fit_zero(x: Array, y: Array, w: Array, target: float = 0.0) -> Array:
     (NaN for a flat line). Rows are bootstrap replicates; a weight of 0 leaves a point out."""
     y = np.where(w > 0, y, 0.0)
     sw = w.sum(axis=-1)
-    mx = (w * x).sum(axis=-1) / sw
-    my = (w * y).sum(axis=-1) / sw
+    with np.errstate(divide="ignore", invalid="ignore"):  # a replicate without any weight
+        mx = (w * x).sum(axis=-1) / sw
+        my = (w * y).sum(axis=-1) / sw
     sxy = (w * (x - mx[..., None]) * (y - my[..., None])).sum(axis=-1)
     sxx = (w * (x - mx[..., None]) ** 2).sum(axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -85,16 +85,18 @@ def next_values(values: Sequence[int], way: int, reach: float | None, span: int,
     """Values beyond the swept range the way the flag points, at most `span` of them, evenly
     spread and ending at the far end, none below `floor`. The far end: where the fitted line
     reaches the target (`reach`; at least `span`, at most 2 * `span` steps beyond the edge);
-    with no line to go by (nobody bought the card at any swept price) downwards halfway to the
-    floor, so that a price far beyond every purse is found in a few rounds."""
+    with no line that reaches it that way (nobody bought the card, or its improvement does not
+    fall with the price) 2 * `span` steps up, or down halfway to the floor, so that a price far
+    beyond every purse is left in a few rounds."""
     edge = max(values) if way > 0 else min(values)
     far = edge + way * span
-    if reach is not None and math.isfinite(reach):
-        if (reach - edge) * way > 0:
-            wanted = math.ceil(reach) + 1 if way > 0 else math.floor(reach) - 1
-            far = edge + way * min(2 * span, max(span, abs(wanted - edge)))
+    if reach is not None and math.isfinite(reach) and (reach - edge) * way > 0:
+        wanted = math.ceil(reach) + 1 if way > 0 else math.floor(reach) - 1
+        far = edge + way * min(2 * span, max(span, abs(wanted - edge)))
     elif way < 0:
         far = min(far, floor + (edge - floor) // 2)
+    else:
+        far = edge + 2 * span
     far = max(far, floor)
     new = list(range(edge + way, far + way, way)) if (far - edge) * way > 0 else []
     if len(new) > span:
@@ -148,16 +150,17 @@ def decide(fair: FairValue, points: dict[int, Point], current: int, verdict: str
                         "alone cannot balance it; change its numbers too")
 
     def cheaper(why: str) -> Decision | None:
-        """A card nobody (or hardly anybody) buys: the dearest swept price below the current
-        one at which it is bought more often, when the fit gives no lower price."""
+        """A card nobody (or hardly anybody) buys, when the fit gives no lower price: the
+        dearest swept price below the current one at which it is no longer hardly bought."""
         if verdict not in (NEVER, RARE):
             return None
-        now = points[current].bought if current in points else 0
+        now = points[current].buy_rate if current in points else 0.0
         for v in reversed(values):
-            if v < current and points[v].bought > now:
-                return Decision(v, f"{verdict} at {field} {current} (bought in {now} "
-                                f"seat-games), at {v} bought in {points[v].bought}; {why}; {v} "
-                                "is the dearest swept price at which it is bought more")
+            if v < current and points[v].buy_rate > now and points[v].buy_rate >= rare:
+                return Decision(v, f"{verdict} at {field} {current} (buy rate {now:.0%}), "
+                                f"bought at {v} (buy rate {points[v].buy_rate:.0%}); {why}; {v} "
+                                "is the dearest swept price at which it is no longer hardly "
+                                "bought")
         return None
 
     if not math.isfinite(fair.slope):
@@ -201,7 +204,7 @@ def decide(fair: FairValue, points: dict[int, Point], current: int, verdict: str
             f"{verdict} in the judging run, but the sweep's fitted improvement is on the other "
             f"side of {target:+.2f} throughout ({fair.note}): the two disagree, so nothing is "
             f"proposed; {more} would settle it"))
-    proposed = round(fair.estimate)
+    proposed = max(floor, round(fair.estimate))
     if (proposed - current) * way > 0:
         if dead and proposed >= dead[0]:
             return dearest(f"its fair value {fair.estimate:.2f} lies where it is hardly bought")
