@@ -23,8 +23,20 @@ from workbench import cmd_tune
 from workbench.cli import build_parser, main
 from workbench.fairvalue import Counts, FairValue, fair_value
 from workbench.store import RunSpec
-from workbench.tune import NEVER, NEVER_MIN_STORE, RARE, STRONG, WEAK, Point, decide, \
-    direction, first_values, flag, next_values, tune_card
+from workbench.tune import (
+    NEVER,
+    NEVER_MIN_STORE,
+    RARE,
+    STRONG,
+    WEAK,
+    Point,
+    decide,
+    direction,
+    first_values,
+    flag,
+    next_values,
+    tune_card,
+)
 
 DATA = Path(__file__).resolve().parent / "data" / "tuning"
 TINY = str(DATA / "tiny.csv")

@@ -24,7 +24,13 @@ from workbench.analysis import cards
 from workbench.fairvalue import FairValue
 from workbench.store import RunSpec
 from workbench.study import Study, record_results, run_study
-from workbench.sweep import SweepResult, analyse, card_variants, result_rows, with_gain_ci
+from workbench.sweep import (
+    SweepResult,
+    analyse,
+    card_variants,
+    result_rows,
+    with_gain_ci,
+)
 
 STRONG, WEAK, NEVER, RARE = "too strong", "too weak", "never bought", "rarely bought"
 NEVER_MIN_STORE = 10
