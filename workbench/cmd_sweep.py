@@ -28,8 +28,9 @@ def add_parser(subparsers: Any) -> None:
         "the same seeds, and chart the card's pick rate, buy rate, win rate when bought and "
         "improvement when bought against the value, with the fair value: where the "
         "improvement when bought crosses --target (a board setting: where the first player's "
-        "advantage does). Runs, grouping and estimates go into --db (tables sweeps, "
-        "sweep_results).")
+        "advantage does), with a 95% interval; an open end of the interval, or no crossing, is "
+        "explained in words with what would settle it (a wider range, more games). Runs, "
+        "grouping and estimates go into --db (tables sweeps, sweep_results).")
     parser.add_argument("--card", help="the card to vary")
     parser.add_argument("--field", choices=CARD_FIELDS, help="its field")
     parser.add_argument("--board-setting", choices=BOARD_SETTINGS, help="or a board setting")
