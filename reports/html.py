@@ -129,7 +129,7 @@ def render(title: str, summary: Sequence[tuple[str, str]], sections: Sequence[Se
             f"<p class='note'>Written {stamp}. Rates: percentage (95% Wilson interval); grey "
             f"cells have fewer than {MIN_SAMPLE} observations, their count beside them. Click a "
             f"column header to sort.</p><p id='image-check'></p>"
-            f"<table>{facts}</table><nav>{nav}</nav>{''.join(parts)}"
+            f"<table class='facts'>{facts}</table><nav>{nav}</nav>{''.join(parts)}"
             f"<script>{(TEMPLATES / 'report.js').read_text()}</script></body></html>")
 
 

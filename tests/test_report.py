@@ -82,9 +82,10 @@ def test_report_errors(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_compare(db: Path, tmp_path: Path) -> None:
     assert main(["compare", "--db", str(db), "1", "2", "--out", str(tmp_path)]) == 0
-    changes = pl.read_csv(tmp_path / "tables" / "card_changes.csv")
-    assert changes.select("card", "change", "what").rows() == [
-        ("a1", "changed", "buy: 3 -> 4"), ("c1", "added", "")]
+    changes = pl.read_csv(tmp_path / "tables" / "changes.csv", infer_schema=False)
+    assert changes.filter(pl.col("what") == "card").select(
+        "name", "change", "field", "base", "candidate").rows() == [
+        ("a1", "changed", "buy", "3", "4"), ("c1", "added", "", "", "present")]
     cards = pl.read_parquet(tmp_path / "tables" / "compare_cards.parquet")
     a1 = cards.filter(pl.col("card") == "a1").row(0, named=True)
     # run 2 replays run 1's games: same rates, no change, nothing significant

@@ -15,7 +15,7 @@ from typing import Any
 import duckdb
 from rich.console import Console
 
-from engine.agents.registry import make_agent
+from engine.agents.registry import check_spec, make_agent
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
 from workbench.tables import ValidationError
 from workbench.runner import BACKENDS, Job, Prepared, execute, prepare, summary
@@ -24,6 +24,8 @@ from workbench.store import MAX_GAMES, MAX_SEED, RunSpec, StoreError, board_hash
 
 DEFAULT_DB = "runs.duckdb"
 DEFAULT_GAMES = 1000
+DEFAULT_AGENT = "heuristic"
+"""The demo's agent (workbench demo): a fresh `simulate` plays as the demo does."""
 RUN_ARGS = ("sets", "board", "games", "players", "agents", "drafters", "seed", "label")
 """Arguments that define a run; a resume takes them from the database instead."""
 
@@ -49,8 +51,8 @@ def add_parser(subparsers: Any) -> None:
                         f"(default: {DEFAULT_GAMES})")
     parser.add_argument("--players", type=int, help="seats per game (default: the board's)")
     parser.add_argument("--agents", help=f"agent spec for every seat, or one per seat, {csv}; "
-                        "parameters as name:key=value+key=value (default: random); seats "
-                        "rotate from game to game")
+                        "parameters as name:key=value+key=value (default: "
+                        f"{DEFAULT_AGENT}, as in the demo); seats rotate from game to game")
     parser.add_argument("--drafters", help="drafter specs like --agents (default: the agents)")
     parser.add_argument("--seed", type=int, help=f"run seed, 0 to {MAX_SEED} (default: 1)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
@@ -96,8 +98,10 @@ def new_spec(args: argparse.Namespace) -> tuple[RunSpec, Prepared]:
     boards = _names(args.board, (DEFAULT_BOARD,))
     if len(set(boards)) != len(boards):
         raise UsageError(f"--board names a board twice: {args.board}")
-    agents = _names(args.agents, ("random",))
+    agents = _names(args.agents, (DEFAULT_AGENT,))
     drafters = _names(args.drafters, agents)
+    for name in {*agents, *drafters}:
+        check_spec(name)  # a typo costs no games and writes nothing
     players = args.players
     if players is None:
         probe = RunSpec(sets, boards[:1], 1, 0, agents, drafters, 0)
@@ -122,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
         con, run_id, spec, prepared = (_resume(args) if args.resume is not None
                                        else _start(args))
     except (UsageError, StoreError, LookupError, ValueError, ValidationError) as exc:
-        err.print(f"workbench simulate: error: {exc}", markup=False, highlight=False)
+        err.print(f"workbench simulate: error: {exc}", markup=False, highlight=False,
+                  soft_wrap=True)
         return 2
     try:
         todo = missing_games(con, run_id, spec.games)

@@ -225,6 +225,14 @@ def execute(con: duckdb.DuckDBPyConnection, job: Job, indices: Sequence[int], ba
     finish_run(con, job.run_id)
 
 
+def who_played(specs: str) -> str:
+    """`heuristic,heuristic` -> "heuristic in every seat"; else "seat 1 random, seat 2 ..."."""
+    seats = specs.split(",")
+    if len(set(seats)) == 1:
+        return f"{seats[0]} in every seat"
+    return ", ".join(f"seat {i + 1} {a}" for i, a in enumerate(seats))
+
+
 def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
     """One screen: games, win rate by seat and by agent with 95% Wilson intervals, draws."""
     from scipy.stats import binomtest  # a second to import: spawned workers never need it
@@ -233,8 +241,8 @@ def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
         "SELECT count(*), count(*) FILTER (draw), count(*) FILTER (guard_stopped), "
         "avg(rounds), count(*) FILTER (list_contains(winners, -2)) FROM games WHERE run_id = ?",
         [run_id]).fetchall()[0]
-    label, status, seed, boards = con.execute(
-        "SELECT label, status, seed, boards FROM runs WHERE run_id = ?",
+    label, status, seed, boards, agents, drafters = con.execute(
+        "SELECT label, status, seed, boards, agents, drafters FROM runs WHERE run_id = ?",
         [run_id]).fetchall()[0]
     table = Table(title=f"run {run_id}{f' ({label})' if label else ''}: {status}",
                   show_header=True, title_justify="left")
@@ -259,5 +267,6 @@ def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
              + (f"; mean rounds {rounds:.1f}" if rounds is not None else "")
              + "".join(f"\n  {b}: {n} games, draws {d}, mean rounds {r:.1f}"
                        for b, n, d, r in by_board if len(by_board) > 1)
+             + f"\nagents: {who_played(agents)}; drafters: {who_played(drafters)}"
              + f"\ndata: {db_path}, run_id = {run_id}")
     return Group(table, Text(facts))
