@@ -38,7 +38,7 @@ def zone_occurrences(state: GameState) -> Counter[int]:
         for z in (pl.deck, pl.hand, pl.discard, pl.store, pl.equip_next):
             count.update(z)
     count.update(state.perms.keys())
-    count.update(it.source for it in state.stack if it.kind == "card")
+    count.update(it.source for it in state.stack if it.kind in ("card", "play_intention"))
     count.update(state.set_aside)
     count.update(state.tyrant_deck)
     count.update(state.tyrant_discard)
