@@ -94,7 +94,6 @@ def sets_section(r: Run) -> Section:
     items: list[Table | Chart | FindingList] = [
         Chart("Win rate by seat", charts.rate_bars(
             seat.with_columns(label.alias("label")), "label", "win_rate", "seats",
-            "Win rate by seat (dotted: an even share)" if even is not None else
             "Win rate by seat", "win rate", even=even)),
         Table("seats", "By seat", seat, WIN),
     ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import io
+import statistics
 from collections.abc import Sequence
 
 import matplotlib
@@ -17,6 +18,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.colors import to_hex  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 from matplotlib.transforms import Bbox  # noqa: E402
@@ -128,9 +130,9 @@ def scatter(df: pl.DataFrame, x: str, y: str, label: str, n: str, title: str,
     ax.margins(0.08)
     named = 0
     if rows:
-        mx, my = (float(d.get_column(c).median()) for c in (x, y))  # type: ignore[arg-type]
-        sx = float(d.get_column(x).std() or 1.0) or 1.0
-        sy = float(d.get_column(y).std() or 1.0) or 1.0
+        xs, ys = (d.get_column(c).cast(pl.Float64).to_list() for c in (x, y))
+        mx, my = statistics.median(xs), statistics.median(ys)
+        sx, sy = statistics.pstdev(xs) or 1.0, statistics.pstdev(ys) or 1.0
         order = sorted(rows, key=lambda r: (
             not (flag and r.get(flag)), (r[n] or 0) < MIN_SAMPLE,
             -(((r[x] - mx) / sx) ** 2 + ((r[y] - my) / sy) ** 2)))
@@ -155,7 +157,7 @@ def lines(df: pl.DataFrame, x: str, ys: Sequence[tuple[str, str]], title: str, x
         for col, name in ys:
             shown = name if key is None else f"{key}: {name}"
             drawn = ax.plot(xs, d.get_column(col).to_list(), label=shown, marker=".")
-            colour.setdefault(col, drawn[0].get_color())
+            colour.setdefault(col, to_hex(drawn[0].get_color()))
             if f"{col}_lo" in d.columns:
                 ax.fill_between(xs, d.get_column(f"{col}_lo").to_list(),
                                 d.get_column(f"{col}_hi").to_list(), alpha=0.15,

@@ -12,7 +12,7 @@ import polars as pl
 
 from workbench.analysis import cards, draft, shape
 from workbench.analysis.sets import win_rates
-from workbench.analysis.stats import with_gain_ci
+from workbench.analysis.stats import with_gain_ci as with_gain_ci
 from workbench.fairvalue import Counts, FairValue, card_counts, fair_value, first_player_counts
 from workbench.study import Study, Variant
 from workbench.variants import Change

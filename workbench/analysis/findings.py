@@ -111,8 +111,12 @@ def seat_label(seat: int) -> str:
     return f"seat {seat + 1}"
 
 
+EPS = 1e-9
+"""Rates on a threshold's edge stay inside (0.55 - 0.5 is 0.05000000000000004 in floats)."""
+
+
 def _two_sided(v: float, lo: float, hi: float, fair: float, band: float) -> str | None:
-    if abs(v - fair) <= band:
+    if abs(v - fair) <= band + EPS:
         return None
     if lo > fair + band or hi < fair - band:
         return "high"
@@ -124,11 +128,16 @@ def _two_sided(v: float, lo: float, hi: float, fair: float, band: float) -> str 
 def _beyond(v: float, lo: float, hi: float, limit: float, n: int, th: Thresholds,
             above: bool = True) -> str | None:
     """One-sided: v above (or below) the limit."""
-    if (v <= limit) if above else (v >= limit):
+    if (v <= limit + EPS) if above else (v >= limit - EPS):
         return None
     if (lo > limit) if above else (hi < limit):
         return "high"
     return "medium" if n >= th.min_sample else "low"
+
+
+def _furthest(rate: float, fair: float) -> tuple[float, float]:
+    """Sort key: the furthest from the even share; on a tie (two seats) the one ahead."""
+    return round(abs(rate - fair), 9), rate
 
 
 def _on(board: str, boards: int) -> str:
@@ -157,7 +166,7 @@ def seat_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
     for board, rows in rates.group_by("board", maintain_order=True):
         name = str(board[0])
         fair = even[(name,)]
-        worst = max(rows.iter_rows(named=True), key=lambda r: abs(r["win_rate"] - fair))
+        worst = max(rows.iter_rows(named=True), key=lambda r: _furthest(r["win_rate"], fair))
         sev = _two_sided(worst["win_rate"], worst["win_rate_lo"], worst["win_rate_hi"], fair,
                          th.band)
         if sev is None:
@@ -253,10 +262,10 @@ def card_findings(table: pl.DataFrame, th: Thresholds) -> list[Finding]:
 NEVER_DRAFTED = "never drafted"
 NEVER_AFFORDABLE = "never affordable"
 PASSED = "passed when affordable"
-WHY = {NEVER_DRAFTED: "because drafters pass them in every pack",
-       NEVER_AFFORDABLE: "because their drafters (almost) never hold the price at a buy "
-                         "step while a copy is in the store",
-       PASSED: "although they are affordable"}
+WHY = {NEVER_DRAFTED: "because no drafter ever picks a copy",
+       NEVER_AFFORDABLE: "because the price is (almost) never there at a buy step with a copy "
+                         "in the store",
+       PASSED: "although the price is there at the buy step"}
 """The reasons a card is not bought, as the dead-card table names them and as findings say it."""
 
 
@@ -307,7 +316,8 @@ def dead_card_findings(dead: pl.DataFrame, pool: int, th: Thresholds) -> list[Fi
         more = f"; {len(rows) - 3} more in the table" if len(rows) > 3 else ""
         what = "never bought" if all(r["bought"] == 0 for r in rows) else "rarely or never bought"
         out.append(Finding(
-            "dead card", sev, f"{len(rows)} of {pool} cards are {what} {WHY[reason]} "
+            "dead card", sev, f"{len(rows)} of {pool} cards {'is' if len(rows) == 1 else 'are'} "
+            f"{what} {WHY[reason]} "
             f"{span(lo, hi, pool)}: {names}{more}.", len(rows) / pool, lo, hi,
             pool, "cards", ", ".join(str(r["card"]) for r in rows), len(rows) / pool))
     return out
@@ -423,11 +433,12 @@ def shape_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
     boards = games.height
     checks = (
         ("round_limit", th.round_limit, "round limit",
-         "{share} of games{on} reach the round limit before the victory condition ends them "
-         "{span}."),
+         ("{share} of games{on} reach the round limit before the victory condition ends them "
+          "{span}.")),
         ("draws", th.draws, "draws", "{share} of games{on} end in a draw {span}."),
         ("guard", th.guard, "action guard",
-         "The action guard (R21.18) stopped {share} of games{on} {span}; they count as draws."),
+         ("The action guard (R21.18) stopped {share} of games{on} {span}; they count as "
+          "draws.")),
         ("short", th.short_games, "short games",
          f"{{share}} of games{{on}} last {int(th.short_rounds)} rounds or fewer {{span}}."),
     )
@@ -458,7 +469,7 @@ def agent_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thre
     rates = sets.win_rates(con, runs, ["agent"])
     if rates.height > 1:
         fair = float(rates.get_column("wins").sum()) / float(rates.get_column("seats").sum())
-        r = max(rates.iter_rows(named=True), key=lambda r: abs(r["win_rate"] - fair))
+        r = max(rates.iter_rows(named=True), key=lambda r: _furthest(r["win_rate"], fair))
         sev = _two_sided(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], fair, th.band)
         if sev is not None:
             out.append(Finding(
@@ -497,7 +508,8 @@ def agent_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thre
 def findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thresholds | None = None,
              table: pl.DataFrame | None = None, dead: pl.DataFrame | None = None
              ) -> list[Finding]:
-    """Every finding, ranked: by severity, then by how far beyond its threshold. `table`
+    """Every finding, ranked: by severity, agent caveats first, then by how far beyond its
+    threshold. `table`
     (cards.card_table) and `dead` (dead_cards) are computed when not given."""
     th = th or Thresholds()
     table = cards.card_table(con, runs) if table is None else table
@@ -508,7 +520,9 @@ def findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thresholds
              *card_findings(table, th), *dead_card_findings(dead, len(pool), th),
              *economy_findings(con, runs, th), *shape_findings(con, runs, th),
              *agent_findings(con, runs, th, pool)]
-    return sorted(found, key=lambda f: (SEVERITIES.index(f.severity), -f.excess))
+    # a caveat about the agents qualifies every other finding: it leads its severity
+    return sorted(found, key=lambda f: (SEVERITIES.index(f.severity), f.kind != "agent",
+                                        -f.excess))
 
 
 def headline(found: Sequence[Finding], per_kind: int = 5) -> tuple[list[Finding], dict[str, int]]:
