@@ -38,6 +38,8 @@ class Run:
     """cards.card_table"""
     dead: pl.DataFrame
     """findings.dead_cards"""
+    drafts: tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]
+    """draft.draft_tables: per card, per set, per card and drafter (one pass over the packs)"""
 
     @property
     def by_board(self) -> list[str]:
@@ -161,7 +163,7 @@ def cards_section(r: Run) -> Section:
 
 
 def draft_section(r: Run) -> Section:
-    per_card, per_set, by_drafter = draft.draft_tables(r.con, r.runs)
+    per_card, per_set, by_drafter = r.drafts
     rates = {"pick_rate": "seen", "first_pick_rate": "seen_first"}
     show = ["card", "set", "seen", "picks", "pick_rate", "ata", "alsa", "first_pick_rate"]
     items: list[Table | Chart | FindingList] = [
@@ -334,8 +336,9 @@ def sections(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
                count(DISTINCT agent), count(DISTINCT drafter)
         FROM game_seats WHERE run_id IN ({run_list(runs)})""").row(0)
     table = cards.card_table(con, runs)
+    drafts = draft.draft_tables(con, runs)
     r = Run(con, runs, int(counts[0]), int(counts[1]), int(counts[2]), table,
-            findings.dead_cards(con, runs, table, th))
+            findings.dead_cards(con, runs, table, th, drafts[0]), drafts)
     found = findings.findings(con, runs, th, table, r.dead)
     return [findings_section(found, th), sets_section(r), cards_section(r), costs_section(r),
             draft_section(r), economy_section(r, th), shape_section(r), boards_section(r)]

@@ -47,6 +47,12 @@ def test_seat_advantage_severity_follows_the_interval(tmp_path: Path, wins: int,
     assert (f.severity, f.value) == (severity, wins / 200)
 
 
+def test_a_small_sample_makes_a_finding_low(tmp_path: Path) -> None:
+    """16 of 20 (80%, Wilson 58-92%) lies wholly above the band, but 20 < min_sample (30)."""
+    [f] = found(build(tmp_path / "s.duckdb", seat_games(16, games=20)), "seat")
+    assert (f.severity, f.value, f.n) == ("low", 0.8, 20)
+
+
 def test_balanced_seats_give_no_seat_finding(tmp_path: Path) -> None:
     assert found(build(tmp_path / "s.duckdb", seat_games(100)), "seat") == []
     # 55.0% is on the band's edge, still balanced
@@ -231,3 +237,6 @@ def test_report_opens_with_the_findings(tmp_path: Path) -> None:
     assert 'href="#sets">Seats, sets and agents</a>' in page
     assert main(["report", "--db", str(db), "--out", str(tmp_path / "r"), "--threshold",
                  "bogus=1"]) == 2
+    # a band of 20 points takes 65% for balanced
+    assert main(["report", "--db", str(db), "--out", str(tmp_path / "b"), "--band", "0.2"]) == 0
+    assert "Seat 1 (moves first)" not in (tmp_path / "b" / "index.html").read_text()

@@ -136,16 +136,25 @@ def buy_chances(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataF
         SELECT game_id, player, card, count(*) AS n, max(round) AS last FROM events
         WHERE kind = 'buy' AND {ev} GROUP BY ALL),
     held AS (
-        SELECT d.game_id, d.player, d.card,
+        SELECT d.game_id, d.player, d.card, p.buy,
                CASE WHEN coalesce(b.n, 0) >= d.copies THEN b.last END AS gone_after
-        FROM drafted d LEFT JOIN bought b USING (game_id, player, card)),
+        FROM drafted d JOIN price p USING (card)
+        LEFT JOIN bought b USING (game_id, player, card)),
     turns AS (
         SELECT game_id, player, round, buy_resource FROM snapshots WHERE {ev}),
+    whole AS (  -- per seat-game and price: every turn, for cards still in the store at the end
+        SELECT t.game_id, t.player, p.buy, count(*) AS turns,
+               count(*) FILTER (WHERE t.buy_resource >= p.buy) AS affordable
+        FROM turns t, (SELECT DISTINCT buy FROM price) p GROUP BY ALL),
     chances AS (
-        SELECT h.card, t.buy_resource
-        FROM held h JOIN turns t ON t.game_id = h.game_id AND t.player = h.player
-             AND (h.gone_after IS NULL OR t.round <= h.gone_after))
-    SELECT p.card, p."set", p.buy, count(c.card) AS store_turns,
-           count(c.card) FILTER (WHERE c.buy_resource >= p.buy) AS affordable_turns
+        SELECT h.card, w.turns, w.affordable FROM held h
+        JOIN whole w USING (game_id, player, buy) WHERE h.gone_after IS NULL
+        UNION ALL
+        SELECT h.card, count(*), count(*) FILTER (WHERE t.buy_resource >= h.buy) FROM held h
+        JOIN turns t ON t.game_id = h.game_id AND t.player = h.player
+             AND t.round <= h.gone_after
+        GROUP BY ALL)
+    SELECT p.card, p."set", p.buy, coalesce(sum(c.turns), 0) AS store_turns,
+           coalesce(sum(c.affordable), 0) AS affordable_turns
     FROM price p LEFT JOIN chances c USING (card) GROUP BY ALL ORDER BY p.card
     """)

@@ -4,11 +4,12 @@ A finding is one sentence with its number, 95% interval and sample size, a sever
 of the report section that shows it. Severity says how sure and how large:
 - high: the whole interval lies beyond the threshold (the problem is real and at least that big);
 - medium: the estimate lies beyond the threshold and the interval excludes the neutral value
-  (for one-sided checks: the sample has at least `min_sample` observations);
+  (for one-sided checks: the estimate does);
 - low: the estimate lies beyond the threshold, but the sample cannot tell it from noise.
 Cards use the report's multiple-comparison control instead: significant after Holm's correction
 is medium (high when the improvement is at least `strong_gain`), after Benjamini-Hochberg only
-low. The thresholds are `Thresholds`, options of `workbench report`.
+low. A sample below `min_sample` makes any finding low. The thresholds are `Thresholds`, options
+of `workbench report`.
 
 A seat's or a set's "even share" is the mean win rate per seat on its board (draws and Tyrant
 wins count as not won, so on two seats with 6% draws it is 47%). Seats are numbered from 1 here,
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import duckdb
 import polars as pl
@@ -63,10 +64,6 @@ class Thresholds:
     min_sample: int = MIN_SAMPLE
     """Fewer observations than this make a finding low at most; rounds with fewer player-turns
     are left out of the economy's round-by-round checks."""
-
-    @classmethod
-    def names(cls) -> list[str]:
-        return [f.name for f in fields(cls)]
 
 
 @dataclass(frozen=True)
@@ -115,10 +112,14 @@ EPS = 1e-9
 """Rates on a threshold's edge stay inside (0.55 - 0.5 is 0.05000000000000004 in floats)."""
 
 
-def _two_sided(v: float, lo: float, hi: float, fair: float, band: float) -> str | None:
-    if abs(v - fair) <= band + EPS:
+def _two_sided(v: float, lo: float, hi: float, fair: float, n: int,
+               th: Thresholds) -> str | None:
+    """v outside fair ± band."""
+    if abs(v - fair) <= th.band + EPS:
         return None
-    if lo > fair + band or hi < fair - band:
+    if n < th.min_sample:
+        return "low"
+    if lo > fair + th.band or hi < fair - th.band:
         return "high"
     if lo > fair or hi < fair:
         return "medium"
@@ -130,9 +131,9 @@ def _beyond(v: float, lo: float, hi: float, limit: float, n: int, th: Thresholds
     """One-sided: v above (or below) the limit."""
     if (v <= limit + EPS) if above else (v >= limit - EPS):
         return None
-    if (lo > limit) if above else (hi < limit):
-        return "high"
-    return "medium" if n >= th.min_sample else "low"
+    if n < th.min_sample:
+        return "low"
+    return "high" if ((lo > limit) if above else (hi < limit)) else "medium"
 
 
 def _furthest(rate: float, fair: float) -> tuple[float, float]:
@@ -168,7 +169,7 @@ def seat_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
         fair = even[(name,)]
         worst = max(rows.iter_rows(named=True), key=lambda r: _furthest(r["win_rate"], fair))
         sev = _two_sided(worst["win_rate"], worst["win_rate_lo"], worst["win_rate_hi"], fair,
-                         th.band)
+                         worst["seats"], th)
         if sev is None:
             continue
         who = seat_label(worst["seat"]) + (" (moves first)" if fixed.get(name) == worst["seat"]
@@ -184,7 +185,7 @@ def seat_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
         if r["board"] in fixed:
             continue
         fair = even[(r["board"],)]
-        sev = _two_sided(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], fair, th.band)
+        sev = _two_sided(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], fair, r["seats"], th)
         if sev is not None:
             out.append(Finding(
                 "seat", sev, f"The first player wins {pct(r['win_rate'])} of games"
@@ -203,7 +204,7 @@ def _group_findings(rates: pl.DataFrame, keys: Sequence[str], even_keys: Sequenc
         if r["dominant"] in (None, "mixed", "?"):
             continue
         fair = even[tuple(r[k] for k in even_keys)]
-        sev = _two_sided(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], fair, th.band)
+        sev = _two_sided(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], fair, r["seats"], th)
         if sev is None:
             continue
         place = where.format(**r)
@@ -244,7 +245,7 @@ def card_findings(table: pl.DataFrame, th: Thresholds) -> list[Finding]:
         holm, bh, gain = r["bought_gain_holm"], r["bought_gain_bh"], r["bought_gain"]
         if gain is None or bh is None or bh >= ALPHA:
             continue
-        if holm is not None and holm < ALPHA:
+        if holm is not None and holm < ALPHA and r["bought"] >= th.min_sample:
             sev = "high" if abs(gain) >= th.strong_gain else "medium"
         else:
             sev = "low"
@@ -270,11 +271,14 @@ WHY = {NEVER_DRAFTED: "because no drafter ever picks a copy",
 
 
 def dead_cards(con: duckdb.DuckDBPyConnection, runs: Sequence[int], table: pl.DataFrame,
-               th: Thresholds) -> pl.DataFrame:
+               th: Thresholds, picks: pl.DataFrame | None = None) -> pl.DataFrame:
     """Pool cards with a buy price that are never or rarely bought, and why: never drafted;
     drafted but (almost) never affordable at a buy step while in the store; or affordable but
-    passed. `chances` is the sample behind the verdict (packs seen, or store turns)."""
-    picks = draft.card_picks(con, runs).select("card", "seen", "picks")
+    passed. `chances` is the sample behind the verdict (packs seen, or store turns). `table` is
+    cards.card_table, `picks` draft.card_picks (computed when not given: it unnests every
+    pack, the report's dearest query)."""
+    picks = (draft.card_picks(con, runs) if picks is None else picks).select(
+        "card", "seen", "picks")
     chances = cards.buy_chances(con, runs)
     df = chances.join(picks, on="card", how="left").join(
         table.select("card", "in_store", "bought", "buy_rate", "buy_rate_lo", "buy_rate_hi"),
@@ -470,7 +474,7 @@ def agent_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thre
     if rates.height > 1:
         fair = float(rates.get_column("wins").sum()) / float(rates.get_column("seats").sum())
         r = max(rates.iter_rows(named=True), key=lambda r: _furthest(r["win_rate"], fair))
-        sev = _two_sided(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], fair, th.band)
+        sev = _two_sided(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], fair, r["seats"], th)
         if sev is not None:
             out.append(Finding(
                 "agent", sev, f"Agent {r['agent']} wins {pct(r['win_rate'])} of its seats "
