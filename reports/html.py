@@ -44,11 +44,21 @@ class Chart:
 
 
 @dataclass(frozen=True)
+class FindingList:
+    """Ranked findings: (severity, sentence, id of the section that shows it) each, and how
+    many more of a kind the sections hold: (kind, count, section id)."""
+
+    items: Sequence[tuple[str, str, str]]
+    more: Sequence[tuple[str, int, str]] = ()
+    empty: str = "Nothing lies beyond the thresholds."
+
+
+@dataclass(frozen=True)
 class Section:
     id: str
     title: str
     intro: str
-    items: Sequence[Table | Chart]
+    items: Sequence[Table | Chart | FindingList]
 
 
 def _number(v: object) -> str:
@@ -106,8 +116,25 @@ def table_html(t: Table) -> str:
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>{files}")
 
 
+def findings_html(f: FindingList, titles: Mapping[str, str]) -> str:
+    """An ordered list, most severe first, each item linking to its section."""
+    def link(section: str) -> str:
+        return (f' <a class="to" href="#{html.escape(section)}">'
+                f"{html.escape(titles.get(section, section))}</a>")
+    items = "".join(
+        f'<li class="sev-{html.escape(sev)}"><span class="sev">{html.escape(sev)}</span> '
+        f"{html.escape(text)}{link(section)}</li>" for sev, text, section in f.items)
+    more = "".join(f"<li>{count} more {html.escape(kind)} finding{'s' if count > 1 else ''}"
+                   f"{link(section)}</li>" for kind, count, section in f.more)
+    if not items:
+        return f'<p class="note">{html.escape(f.empty)}</p>'
+    return (f'<ol class="findings">{items}</ol>'
+            + (f'<ul class="more">{more}</ul>' if more else ""))
+
+
 def render(title: str, summary: Sequence[tuple[str, str]], sections: Sequence[Section]) -> str:
     """The whole page. `summary` is (label, value) pairs shown on top."""
+    titles = {s.id: s.title for s in sections}
     nav = "".join(f'<a href="#{s.id}">{html.escape(s.title)}</a>' for s in sections)
     facts = "".join(f"<tr><th class='t'>{html.escape(k)}</th><td class='t'>{html.escape(v)}"
                     "</td></tr>" for k, v in summary)
@@ -118,6 +145,8 @@ def render(title: str, summary: Sequence[tuple[str, str]], sections: Sequence[Se
             if isinstance(it, Chart):
                 items.append(f"<h3>{html.escape(it.title)}</h3><img alt=\"{html.escape(it.title)}\" "
                              f'src="data:image/png;base64,{it.png_base64}">')
+            elif isinstance(it, FindingList):
+                items.append(findings_html(it, titles))
             else:
                 items.append(table_html(it))
         parts.append(f'<section id="{s.id}"><h2>{html.escape(s.title)}</h2>'
