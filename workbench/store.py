@@ -27,7 +27,7 @@ from engine.record import GameRecord, PICK_COLUMNS, SNAPSHOT_COLUMNS
 from workbench.boards import field_code
 from workbench.variants import Change
 
-SCHEMA_VERSION: Final = "2"
+SCHEMA_VERSION: Final = "3"
 GAME_ID_BASE: Final = 1_000_000_000
 """game_id = run_id * GAME_ID_BASE + game_index: unique in a file, independent of play order."""
 

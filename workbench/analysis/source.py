@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 """The schema these queries are written for (docs/schema.md)."""
 
 MEMORY_LIMIT = "1GB"
