@@ -52,9 +52,9 @@ def summary(report: Report) -> str:
     """One line of totals and speed, then the violations per rule id."""
     per_1000 = report.seconds / report.games * 1000 if report.games else 0.0
     runs = ", ".join(map(str, report.runs)) or "none"
-    lines = [f"checked {report.games} games ({report.events} events) of run {runs} in "
-             f"{report.seconds:.1f} s ({per_1000:.1f} s per 1,000 games): "
-             f"{len(report.violations)} violations"]
+    lines = [(f"checked {report.games} games ({report.events} events) of run {runs} in "
+              f"{report.seconds:.1f} s ({per_1000:.1f} s per 1,000 games): "
+              f"{len(report.violations)} violations")]
     if report.skipped:
         lines.append(f"{report.skipped} games were stored without events and not checked")
     lines += [f"  {rule:<7} {count}" for rule, count in report.counts()]

@@ -102,7 +102,8 @@ class GameCheck:
     over: bool = False
     # notes of the rule modules, each documented where it is used
     step: int = -1
-    converts: dict[int, int] = field(default_factory=dict)
+    converts: dict[int, list[int]] = field(default_factory=dict)
+    """Per seat, the cards discarded for each of its announced, unresolved converts (R8.6)."""
     income_due: int = 0
     income_got: int = 0
     upkeep_open: bool = False

@@ -49,8 +49,8 @@ def check_picks(con: duckdb.DuckDBPyConnection, low: int, high: int, rules: Draf
         WHERE game_id BETWEEN ? AND ? ORDER BY game_id, pack_round, pick, player""",
                        [low, high]).fetchall()
     games: dict[int, list[tuple[int, int, int, str, str]]] = defaultdict(list)
-    for gid, *rest in rows:
-        games[gid].append(tuple(rest))  # type: ignore[arg-type]
+    for gid, pack_round, pick, player, card, pack in rows:
+        games[gid].append((pack_round, pick, player, card, pack))
     for gid, n in players.items():
         out.extend(_game(gid, games.get(gid, []), rules, n, cards))
     return out
@@ -66,8 +66,8 @@ def _game(gid: int, picks: list[tuple[int, int, int, str, str]], rules: DraftRul
     rounds: dict[int, dict[int, list[tuple[str, list[str]]]]] = defaultdict(
         lambda: defaultdict(list))
     count: Counter[int] = Counter()
-    for pack_round, _, seat, card, pack in picks:
-        names = pack.split("|") if pack else []
+    for pack_round, _, seat, card, contents in picks:
+        names = contents.split("|") if contents else []
         rounds[pack_round][seat].append((card, names))
         count[seat] += 1
         if card not in names:
@@ -86,9 +86,9 @@ def _game(gid: int, picks: list[tuple[int, int, int, str, str]], rules: DraftRul
             for k in range(1, len(steps)):
                 if k > len(before):
                     break
-                card, pack = before[k - 1]
+                taken, pack = before[k - 1]
                 passed = Counter(pack)
-                passed[card] -= 1
+                passed[taken] -= 1
                 if +passed != Counter(steps[k][1]):
                     flag("R21.1", f"round {pack_round}, pick {k + 1}: seat {seat + 1}'s pack is "
                                   f"not the one seat {came_from + 1} passed on")

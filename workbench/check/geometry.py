@@ -28,7 +28,7 @@ def distance(dx: int, dy: int) -> int:
 class Grid:
     """A board's fields as coordinates, with distances kept once computed."""
 
-    __slots__ = ("width", "height", "_dist")
+    __slots__ = ("_dist", "height", "width")
 
     def __init__(self, width: int, height: int) -> None:
         self.width = width

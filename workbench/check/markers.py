@@ -90,6 +90,8 @@ def _leaves(g: GameCheck, i: int) -> None:
 
 def _boundary(g: GameCheck, i: int) -> None:
     """Before the next action: activation markers done, defeated permanents gone."""
+    if g.activation is None and not g.defeated:
+        return
     _activation_done(g)
     for cid in sorted(g.defeated):
         p = g.piece(cid)

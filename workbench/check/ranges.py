@@ -68,7 +68,7 @@ def _origins(g: GameCheck) -> list[int]:
     src = g.piece(r.source)
     if src is not None and g.t.field_of(src) >= 0:
         return [g.t.field_of(src)]
-    if r.source in g.t.left_from:
+    if g.t.left_from.get(r.source, -1) >= 0:
         return [g.t.left_from[r.source]]
     return [g.t.field_of(p) for p in g.t.pieces.values()
             if p.controller == r.player and g.t.field_of(p) >= 0]

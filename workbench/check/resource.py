@@ -92,21 +92,23 @@ def _spend(g: GameCheck, i: int) -> None:
 
 def _convert_announced(g: GameCheck, i: int) -> None:
     if g.ev.detail[i] == "convert":
-        g.converts[g.ev.player[i]] = 0
+        g.converts.setdefault(g.ev.player[i], []).append(0)
 
 
 def _discarded(g: GameCheck, i: int) -> None:
-    seat = g.ev.player[i]
-    if seat in g.converts and g.ev.detail[i] == "effect":
-        g.converts[seat] += 1
+    """The cost of the seat's latest convert is paid right after it is announced."""
+    pending = g.converts.get(g.ev.player[i])
+    if pending and g.ev.detail[i] == "effect":
+        pending[-1] += 1
 
 
 def _gain(g: GameCheck, i: int) -> None:
-    """R8.6: discard 2 cards: gain 1 resource."""
+    """R8.6: discard 2 cards: gain 1 resource (the last announced convert resolves first)."""
     if g.ev.detail[i] != "discard 2":
         return
     seat = g.ev.player[i]
-    discarded = g.converts.pop(seat, 0)
+    pending = g.converts.get(seat)
+    discarded = pending.pop() if pending else 0
     if discarded < 2 or g.ev.amount[i] != 1:
         g.flag("R8.6", f"seat {seat + 1} gained {g.ev.amount[i]} for discarding {discarded}")
 

@@ -4,6 +4,7 @@ batches through the rule modules.
 
 from __future__ import annotations
 
+import bisect
 import json
 import time
 from collections import Counter
@@ -13,8 +14,17 @@ from pathlib import Path
 import duckdb
 
 from engine.board import Board
-from workbench.check import (capture, combat, draft, markers, movement, ranges, resource, turn,
-                             victory)
+from workbench.check import (
+    capture,
+    combat,
+    draft,
+    markers,
+    movement,
+    ranges,
+    resource,
+    turn,
+    victory,
+)
 from workbench.check.core import APPLY, Events, GameCheck, GameInfo, Hook, Violation
 from workbench.check.table import Table
 from workbench.store import GAME_ID_BASE, SCHEMA_VERSION
@@ -37,6 +47,17 @@ def _merge(name: str) -> dict[str, tuple[Hook, ...]]:
 
 BEFORE = _merge("BEFORE")
 AFTER = _merge("AFTER")
+
+
+def _steps() -> dict[str, tuple[Hook, ...]]:
+    """Per event kind everything that runs, in order: the checks that look before the table
+    changes, the change, the checks that look after (one lookup per event)."""
+    kinds = set(BEFORE) | set(AFTER) | set(APPLY)
+    return {k: (*BEFORE.get(k, ()), *((APPLY[k],) if k in APPLY else ()), *AFTER.get(k, ()))
+            for k in kinds}
+
+
+STEPS = _steps()
 
 
 class CheckError(Exception):
@@ -105,8 +126,8 @@ def check_store(path: Path, run: int | None = None) -> Report:
 def _check_run(con: duckdb.DuckDBPyConnection, run_id: int, report: Report) -> None:
     catalog, pool = stored_cards(con, run_id)
     cards = {c.name.casefold(): c for c in catalog}
-    (params_text,) = con.execute("SELECT params FROM runs WHERE run_id = ?", [run_id]).fetchone()
-    params = json.loads(params_text or "{}")
+    row = con.execute("SELECT params FROM runs WHERE run_id = ?", [run_id]).fetchone()
+    params = json.loads(row[0] if row and row[0] else "{}")
     rules = draft.DraftRules(int(params.get("pack_size", 10)),
                              int(params.get("draft_target", 25)),
                              bool(params.get("alternate_pass", False)),
@@ -128,9 +149,7 @@ def _check_run(con: duckdb.DuckDBPyConnection, run_id: int, report: Report) -> N
         report.events += len(ev)
         lo = 0
         for gid, board, players, winners, guard, _ in batch:
-            hi = lo
-            while hi < len(ev) and ev.game_id[hi] == gid:
-                hi += 1
+            hi = bisect.bisect_right(ev.game_id, gid, lo)
             info = GameInfo(gid, boards[board], cards, players, tuple(winners or ()),
                             bool(guard), rules.packs)
             report.violations += walk(ev, info, lo, hi)
@@ -148,18 +167,11 @@ def walk(ev: Events, info: GameInfo, lo: int, hi: int) -> list[Violation]:
     """One game's events [lo, hi) in order: each kind's hooks before and after the table
     follows it."""
     g = GameCheck(ev, info, Table(info.board, info.cards, info.players))
-    kinds = ev.kind
-    before, after, apply = BEFORE, AFTER, APPLY
+    kinds, steps, nothing = ev.kind, STEPS, ()
     for i in range(lo, hi):
         g.i = i
-        kind = kinds[i]
-        for hook in before.get(kind, ()):
-            hook(g, i)
-        change = apply.get(kind)
-        if change is not None:
-            change(g, i)
-        for hook in after.get(kind, ()):
-            hook(g, i)
+        for step in steps.get(kinds[i], nothing):
+            step(g, i)
     return g.violations
 
 

@@ -22,8 +22,21 @@ MARKERS = ("paralysis", "poison", "panic", "rage", "protection")
 class Piece:
     """A permanent on the board (R11): where it stands, whose it is, what it carries."""
 
-    __slots__ = ("cid", "card", "controller", "field", "under", "stack", "damage", "markers",
-                 "tapped", "moves", "attacks", "either", "full")
+    __slots__ = (
+        "attacks",
+        "card",
+        "cid",
+        "controller",
+        "damage",
+        "either",
+        "field",
+        "full",
+        "markers",
+        "moves",
+        "stack",
+        "tapped",
+        "under",
+    )
 
     def __init__(self, cid: int, card: Card, controller: int, field_: int) -> None:
         self.cid = cid
@@ -207,6 +220,8 @@ class Table:
         """`p` leaves the board (R11.2): its stack is dropped around its field (R11.6) and its
         card goes to its owner's discard pile unless it is a token or nobody's (R8.8)."""
         here = self.field_of(p)
+        if here < 0:  # dropped and not yet placed: it was around its stack's field
+            here = self.drop_origin.get(p.cid, -1)
         self.lift(p)
         self.left_from[p.cid] = here
         del self.pieces[p.cid]

@@ -63,7 +63,7 @@ def outcome(g: GameCheck) -> Outcome | None:
         if v.tyrant_goal > 0 and g.t.intentions >= v.tyrant_goal:
             return Outcome("R21.15", (TYRANT,), "the Tyrant's goal was met")
         if g.tyrant_dead:
-            killer = g.tyrant_killer if g.tyrant_killer >= 0 else 0
+            killer = max(g.tyrant_killer, 0)
             return Outcome("R21.15", tuple(seats) if v.shared_win else g.t.team(killer),
                            "the Tyrant was defeated")
     return None
@@ -229,6 +229,19 @@ def _carried_out(g: GameCheck, i: int) -> None:
     g.victory_dirty = True
 
 
+def _full_action(g: GameCheck, i: int) -> None:
+    """R17.3: the marker gives the adjacent unit its full action; the Tyrant carries the
+    intention out from next to the marker."""
+    if g.ev.detail[i] != "intention carried out":
+        return
+    tyrant = next((p for p in g.t.pieces.values() if p.card.keywords.tyrant), None)
+    mf = _marker_field(g)
+    if tyrant is not None and mf >= 0 and g.t.grid.dist(g.t.field_of(tyrant), mf) > 1:
+        g.flag("R17.3", f"the Tyrant carried out {g.ev.card[i]} from "
+                        f"{g.t.grid.xy(g.t.field_of(tyrant))}, not next to its marker at "
+                        f"{g.t.grid.xy(mf)}")
+
+
 def _over(g: GameCheck, i: int) -> None:
     _tyrant_turn_ends(g)
     _game_over(g, i)
@@ -238,6 +251,7 @@ BEFORE: dict[str, list[Hook]] = {
     "game_over": [_over], "death": [_death], "destroy": [_death], "round": [_round],
     "phase": [_boundary, _phase], "intention": [_intention], "turn": [_boundary, _tyrant_turn],
     "move": [_tyrant_acts], "combat": [_tyrant_acts], "intentions": [_carried_out],
+    "marker": [_full_action],
     **{k: [_boundary] for k in ("resolve", "activate", "play", "end_turn")},
 }
 AFTER: dict[str, list[Hook]] = {
