@@ -1,6 +1,9 @@
 """`workbench check`, the referee: real games stored, one kind of violation planted in a copy of
 the store at a time, and the referee must name it with the right rule id at the right place;
 a clean run passes with exit 0; bad arguments exit 2 without writing anything.
+
+The test names carry no `R<n>_<m>`: they test the referee, not the engine's rules, and must not
+count as rule coverage (tests/rules_coverage.py); the rule ids are in the assertions.
 """
 
 from __future__ import annotations
@@ -67,7 +70,7 @@ def game_of(run: int, index: int = 0) -> int:
 
 # --- the referee's own reading of R10 ------------------------------------------------------------
 
-def test_R10_1_R21_17_range_formula_worked_examples() -> None:
+def test_own_range_formula_worked_examples() -> None:
     """R10.1 with R21.17: |x| > |y| -> |x| + floor(|y|/2), else |y| + floor(|x|/2)."""
     assert distance(3, 0) == distance(-3, 0) == 3
     assert distance(2, 1) == 2 and distance(1, 2) == 2
@@ -75,7 +78,7 @@ def test_R10_1_R21_17_range_formula_worked_examples() -> None:
     assert in_range(-1, 1, 1) and not in_range(2, 2, 2)
 
 
-def test_R10_3_every_second_diagonal_step_costs_two() -> None:
+def test_own_movement_cost_every_second_diagonal_two() -> None:
     """R10.3: the move's diagonal steps cost 1, 2, 1, 2 ...; a jump is no step (R10.2)."""
     grid = Grid(9, 9)
     diagonal = [grid.field(k, k) for k in range(1, 5)]
@@ -85,7 +88,7 @@ def test_R10_3_every_second_diagonal_step_costs_two() -> None:
     assert grid.cheapest(grid.field(0, 0), grid.field(2, 2), lambda f: True, 2) is None
 
 
-# --- a clean run, and the events the referee needs ------------------------------------------------
+# --- a clean run, and the events the referee needs -----------------------------------------------
 
 def test_clean_run_has_no_violations_and_exits_0(store: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
@@ -105,10 +108,11 @@ def test_events_tell_copies_of_a_card_apart(store: Path) -> None:
     assert ids is not None and ids[0] >= 2
 
 
-# --- one planted violation at a time ---------------------------------------------------------------
+# --- one planted violation at a time -------------------------------------------------------------
 
-def test_R7_2_second_buy_in_a_turn(baseline: Report, copy: Path,
-                                   edit: duckdb.DuckDBPyConnection) -> None:
+def test_planted_second_buy_in_a_turn(baseline: Report, copy: Path,
+                                      edit: duckdb.DuckDBPyConnection) -> None:
+    """R7.2: a buy of a later turn moved into a turn that already has one."""
     gid = game_of(VIP)
     first, second = edit.execute("SELECT turn, seq FROM events WHERE game_id = ? AND "
                                  "kind = 'buy' ORDER BY seq LIMIT 2", [gid]).fetchall()
@@ -118,9 +122,9 @@ def test_R7_2_second_buy_in_a_turn(baseline: Report, copy: Path,
     assert planted(baseline, copy) == {(gid, first[0], "R7.2"): 1}
 
 
-def test_R12_10_attack_out_of_range(baseline: Report, copy: Path,
-                                    edit: duckdb.DuckDBPyConnection) -> None:
-    """The attack is made to name the enemy's Commander, still in its corner."""
+def test_planted_attack_out_of_range(baseline: Report, copy: Path,
+                                     edit: duckdb.DuckDBPyConnection) -> None:
+    """R12.10: the attack is made to name the enemy's Commander, still in its corner."""
     gid = game_of(VIP)
     seq, turn, seat = one(edit, "SELECT seq, turn, player FROM events WHERE game_id = ? AND "
                                 "kind = 'combat' AND target <> 'Commander' ORDER BY seq",
@@ -133,10 +137,10 @@ def test_R12_10_attack_out_of_range(baseline: Report, copy: Path,
     assert (gid, turn, "R12.10") in planted(baseline, copy)
 
 
-def test_R10_3_move_beyond_reach(baseline: Report, copy: Path,
-                                 edit: duckdb.DuckDBPyConnection) -> None:
-    """A one-step move rewritten as a walk there, one step on and back: cost 3 > movement 2
-    (nothing stands where it goes: the fields it walks are the Militia's own ones)."""
+def test_planted_move_beyond_reach(baseline: Report, copy: Path,
+                                   edit: duckdb.DuckDBPyConnection) -> None:
+    """R10.3: a one-step move rewritten as a walk there, back and there again: cost 3 >
+    movement 2 (nothing stands in the way: the fields it walks are the Militia's own ones)."""
     gid = game_of(VIP)
     seq, turn, path = one(
         edit, "SELECT seq, turn, detail FROM events WHERE game_id = ? AND kind = 'move' "
@@ -152,10 +156,10 @@ def test_R10_3_move_beyond_reach(baseline: Report, copy: Path,
     assert {rule for _, _, rule in added} == {"R10.3"}
 
 
-def test_R12_7_wrong_combat_damage(baseline: Report, copy: Path,
-                                   edit: duckdb.DuckDBPyConnection) -> None:
-    """One more damage than the attack deals, to a unit without armor (and without markers:
-    it took the damage)."""
+def test_planted_wrong_combat_damage(baseline: Report, copy: Path,
+                                     edit: duckdb.DuckDBPyConnection) -> None:
+    """R12.7: one more damage than the attack deals, to a unit without armor (and without
+    markers: it took the damage)."""
     gid, seq, turn = one(edit, """
         SELECT d.game_id, d.seq, d.turn FROM events d
         JOIN events c ON c.game_id = d.game_id AND c.seq = d.seq + 1 AND c.kind = 'combat'
@@ -168,8 +172,9 @@ def test_R12_7_wrong_combat_damage(baseline: Report, copy: Path,
     assert (gid, turn, "R12.7") in planted(baseline, copy)
 
 
-def test_R19_3_wrong_capture_count(baseline: Report, copy: Path,
-                                   edit: duckdb.DuckDBPyConnection) -> None:
+def test_planted_wrong_capture_count(baseline: Report, copy: Path,
+                                     edit: duckdb.DuckDBPyConnection) -> None:
+    """R19.3: one capture point more than the areas held give."""
     seq, gid, turn = one(edit, "SELECT seq, game_id, turn FROM events WHERE kind = 'points' "
                                "AND detail = 'capture' AND game_id BETWEEN ? AND ? ORDER BY "
                                "game_id, seq", game_of(CAPTURE), game_of(CAPTURE, 3))
@@ -179,9 +184,9 @@ def test_R19_3_wrong_capture_count(baseline: Report, copy: Path,
     assert (gid, turn, "R19.3") in planted(baseline, copy)
 
 
-def test_R18_1_negative_resource(baseline: Report, copy: Path,
-                                 edit: duckdb.DuckDBPyConnection) -> None:
-    """A Supply's gain taken away in a turn that ends at 0 resource: the seat paid with
+def test_planted_negative_resource(baseline: Report, copy: Path,
+                                   edit: duckdb.DuckDBPyConnection) -> None:
+    """R18.1: a Supply's gain taken away in a turn that ends at 0 resource: the seat paid with
     resource it did not have."""
     gid, seq, turn = one(edit, """
         SELECT e.game_id, e.seq, e.turn FROM events e
@@ -198,8 +203,9 @@ def test_R18_1_negative_resource(baseline: Report, copy: Path,
     assert any("fell to -1" in v.message for v in report.violations)
 
 
-def test_R18_1_broken_resource_balance(baseline: Report, copy: Path,
-                                       edit: duckdb.DuckDBPyConnection) -> None:
+def test_planted_broken_resource_balance(baseline: Report, copy: Path,
+                                         edit: duckdb.DuckDBPyConnection) -> None:
+    """R18.1: a snapshot's resource one more than the seat's events give."""
     gid = game_of(CLEAN, 1)
     (turn,) = one(edit, "SELECT turn FROM events WHERE game_id = ? AND kind = 'end_turn' AND "
                         "round = 3 AND player = 1", gid)
@@ -209,8 +215,9 @@ def test_R18_1_broken_resource_balance(baseline: Report, copy: Path,
     assert planted(baseline, copy) == {(gid, turn, "R18.1"): 1}
 
 
-def test_R3_3_wrong_draft_pick_count(baseline: Report, copy: Path,
-                                     edit: duckdb.DuckDBPyConnection) -> None:
+def test_planted_wrong_draft_pick_count(baseline: Report, copy: Path,
+                                        edit: duckdb.DuckDBPyConnection) -> None:
+    """R3.3: a player's last pick left out: 29 cards instead of 30."""
     gid = game_of(CLEAN, 2)
     edit.execute("DELETE FROM picks WHERE game_id = ? AND player = 0 AND pick = "
                  "(SELECT max(pick) FROM picks WHERE game_id = ? AND player = 0)", [gid, gid])
@@ -220,8 +227,9 @@ def test_R3_3_wrong_draft_pick_count(baseline: Report, copy: Path,
     assert "seat 1 drafted 29 cards" in report.violations[0].message
 
 
-def test_R5_3_unpaid_upkeep_and_the_unit_stays(baseline: Report, copy: Path,
-                                               edit: duckdb.DuckDBPyConnection) -> None:
+def test_planted_unpaid_upkeep_and_the_unit_stays(baseline: Report, copy: Path,
+                                                  edit: duckdb.DuckDBPyConnection) -> None:
+    """R5.3: an upkeep refused, and the unit stays on the board."""
     gid, seq, turn = one(edit, "SELECT game_id, seq, turn FROM events WHERE kind = 'upkeep' "
                                "AND detail = 'paid' AND game_id BETWEEN ? AND ? "
                                "ORDER BY game_id, seq", game_of(VIP), game_of(VIP, 3))
@@ -231,9 +239,10 @@ def test_R5_3_unpaid_upkeep_and_the_unit_stays(baseline: Report, copy: Path,
     assert planted(baseline, copy) == {(gid, turn, "R5.3"): 1}
 
 
-def test_R19_1_win_the_victory_rule_does_not_give(baseline: Report, copy: Path,
-                                                  edit: duckdb.DuckDBPyConnection) -> None:
-    """The stored result turned around on a VIP board: the seat whose Commander died won."""
+def test_planted_win_the_victory_rule_does_not_give(baseline: Report, copy: Path,
+                                                    edit: duckdb.DuckDBPyConnection) -> None:
+    """R19.1: the stored result turned around on a VIP board: the seat whose Commander died
+    won."""
     gid = game_of(VIP)
     winners, turn = one(edit, "SELECT g.winners, e.turn FROM games g JOIN events e ON "
                               "e.game_id = g.game_id AND e.kind = 'game_over' WHERE "
@@ -245,7 +254,7 @@ def test_R19_1_win_the_victory_rule_does_not_give(baseline: Report, copy: Path,
     assert planted(baseline, copy) == {(gid, turn, "R19.1"): 1}
 
 
-# --- the command ------------------------------------------------------------------------------------
+# --- the command ---------------------------------------------------------------------------------
 
 def test_cli_prints_violations_with_game_turn_rule_and_exits_1(
         copy: Path, edit: duckdb.DuckDBPyConnection,

@@ -6,23 +6,22 @@ count.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from engine.board import VictoryKind
 from workbench.check.core import GameCheck, Hook
 
 
 def held(g: GameCheck, seat: int) -> list[str]:
     """The areas `seat` holds now (R19.3): strictly the most units in it of every controller."""
-    counts: dict[str, Counter[int]] = {}
+    counts: dict[str, dict[int, int]] = {}
     fields = g.t.board.fields
     for p in g.t.pieces.values():
         f = g.t.field_of(p) if p.is_unit else -1
         area = fields[f].area if f >= 0 else None
         if area is not None:
-            counts.setdefault(area, Counter())[p.controller] += 1
-    return sorted(area for area, per in counts.items()
-                  if per[seat] > max((n for s, n in per.items() if s != seat), default=0))
+            per = counts.setdefault(area, {})
+            per[p.controller] = per.get(p.controller, 0) + 1
+    return sorted(area for area, per in counts.items() if per.get(seat, 0) > max(
+        (n for s, n in per.items() if s != seat), default=0))
 
 
 def _upkeep_starts(g: GameCheck, i: int) -> None:

@@ -100,40 +100,44 @@ class GameCheck:
     resolving_card: Card | None = None
     """The card of the resolving item's source."""
     over: bool = False
-    # notes of the rule modules, each documented where it is used
+    # notes the rule modules keep between events
     step: int = -1
-    converts: dict[int, list[int]] = field(default_factory=dict)
-    """Per seat, the cards discarded for each of its announced, unresolved converts (R8.6)."""
+    """turn: the latest step of the turn (its index in `turn.STEPS`)."""
+    drawing: tuple[int, int, bool] | None = None
+    """turn: at the start of a turn, hand and deck before drawing, and whether it shuffled."""
     income_due: int = 0
     income_got: int = 0
     upkeep_open: bool = False
     upkeep_due: set[int] = field(default_factory=set)
+    """turn: units owing an upkeep decision (R5.3)."""
     upkeep_refused: set[int] = field(default_factory=set)
-    drawing: tuple[int, int, bool] | None = None
-    """At the start of a turn: hand and deck before drawing, and whether it shuffled."""
-    bought: int = 0
+    converts: dict[int, list[int]] = field(default_factory=dict)
+    """resource: per seat, the cards discarded for each of its unresolved converts (R8.6)."""
     touched: dict[int, int] = field(default_factory=dict)
-    combat_prevented: dict[int, int] = field(default_factory=dict)
-    combat_markers: dict[int, int] = field(default_factory=dict)
-    combat_damage: dict[tuple[int, str], int] = field(default_factory=dict)
+    """ranges: permanents the resolving action reached, with the field each stood on then."""
+    push_step: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """movement: the direction of each push in the resolving action (R14.2)."""
     defeated: set[int] = field(default_factory=set)
+    """markers: permanents with more damage or poison than life since the last action."""
     activation: tuple[int, list[str]] | None = None
+    """markers: the activated unit and the markers its activation must still change."""
     capture_due: int | None = None
     capture_areas: list[str] = field(default_factory=list)
+    """capture: at the start of an upkeep, the areas the seat holds (R19.3)."""
     staff_due: int = -1
     victory_dirty: bool = False
     victory_late: bool = False
     tyrant_dead: bool = False
     tyrant_killer: int = -1
     tyrant_due: int = -1
+    """victory: the Tyrant, if it must carry its intention out this turn (R21.19)."""
     trigger_words: dict[int, list[str]] = field(default_factory=dict)
-    push_step: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Per source, the event words of its triggers waiting to be announced."""
 
-    def flag(self, rule: str, message: str, i: int | None = None) -> None:
-        """Note a violation at event `i` (default: the event being looked at)."""
-        j = self.i if i is None else i
-        self.violations.append(Violation(self.info.game_id, self.ev.turn[j], self.ev.seq[j],
-                                         rule, message))
+    def flag(self, rule: str, message: str) -> None:
+        """Note a violation at the event being looked at."""
+        self.violations.append(Violation(self.info.game_id, self.ev.turn[self.i],
+                                         self.ev.seq[self.i], rule, message))
 
     def field_at(self, i: int) -> int:
         """The event's field as an index, -1 if it names none."""
@@ -141,9 +145,13 @@ class GameCheck:
         return -1 if x < 0 else self.ev.y[i] * self.t.board.width + x
 
     def own_action(self, cid: int, *verbs: str) -> bool:
-        """The events now show the resolution of `cid`'s own announced action (R6.9)."""
+        """The events now show the resolution of `cid`'s own announced action (R6.9): a unit
+        action with one of `verbs`, or another action of the unit itself (a behaviour's or the
+        Tyrant's, however the engine names it) -- not a card, trigger or free action."""
         r = self.resolving
-        return r is not None and r.kind == "unit" and r.source == cid and r.verb in verbs
+        if r is None or r.source != cid or r.kind in ("card", "trigger", "free", "convert"):
+            return False
+        return r.kind != "unit" or r.verb in verbs
 
     def piece(self, cid: int) -> Piece | None:
         return self.t.pieces.get(cid)

@@ -108,9 +108,12 @@ def _enter(g: GameCheck, i: int) -> None:
     if played and g.t.board.fields[f].deploy != seat:
         g.flag("R21.8", f"{card.name} entered {g.ev.x[i]},{g.ev.y[i]}, outside seat "
                         f"{seat + 1}'s deploy zone")
-    if occupant is not None or not g.t.fits(piece, f, moving=False):
-        g.flag("R9.5", f"{card.name} entered {g.ev.x[i]},{g.ev.y[i]}, which is not available "
-                       "to it")
+    if occupant is not None:
+        g.flag("R9.2", f"{card.name} entered {g.ev.x[i]},{g.ev.y[i]}, where "
+                       f"{g.name(occupant)} stands")
+    elif not g.t.fits(piece, f, moving=False):
+        g.flag("R9.5", f"{card.name} entered {g.ev.x[i]},{g.ev.y[i]}, a "
+                       f"{g.t.terrain(f).value} field not available to it")
 
 
 def _place(g: GameCheck, i: int) -> None:

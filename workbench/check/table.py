@@ -118,13 +118,19 @@ class Table:
     # --- a permanent's numbers (R12.1, R12.7, R12.8, R21.11) ----------------------------------
 
     def equipment(self, p: Piece) -> list[Card]:
+        if not p.stack:
+            return []
         return [self.pieces[c].card for c in p.stack if self.pieces[c].card.type.is_equipment]
 
     def riders(self, p: Piece) -> list[Piece]:
+        if not p.stack:
+            return []
         return [self.pieces[c] for c in p.stack if self.pieces[c].is_unit]
 
     def keywords(self, p: Piece) -> list[Keywords]:
         """The card's keywords and those its equipment grants (R21.11)."""
+        if not p.stack:
+            return [p.card.keywords]
         return [p.card.keywords, *(e.modifiers.keywords for e in self.equipment(p)
                                    if e.modifiers.keywords is not None)]
 

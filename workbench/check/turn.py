@@ -47,8 +47,8 @@ def _phase(g: GameCheck, i: int) -> None:
 
 
 def _drawn(g: GameCheck) -> None:
-    """R4.1, R4.2: at the end of the start step the hand holds 3, unless deck and discard pile
-    ran out; never more cards were drawn than it took."""
+    """R4.1, R4.2, R21.3: at the end of the start step the hand holds 3 unless the deck ran
+    out (it is refilled only when empty at R4.1); never more cards were drawn than it took."""
     if g.drawing is None:
         return
     seat, (before, deck_before, shuffled) = g.active, g.drawing

@@ -113,8 +113,13 @@ def _seats(winners: tuple[int, ...]) -> str:
                                     for s in winners)
 
 
+DEPENDS = {VictoryKind.RESOURCE: ("gain", "spend", "lose"), VictoryKind.CAPTURE: ("points",)}
+"""Event kinds (besides a permanent leaving) after which a victory condition may hold."""
+
+
 def _dirty(g: GameCheck, i: int) -> None:
-    g.victory_dirty = True
+    if g.ev.kind[i] in DEPENDS.get(g.t.board.victory.kind, ()):
+        g.victory_dirty = True
 
 
 def _boundary(g: GameCheck, i: int) -> None:
