@@ -47,7 +47,7 @@ def _move(g: GameCheck, i: int) -> None:
         occupant = g.piece(g.t.occ.get(f, -1))
         boards = f == dest and occupant is not None and occupant.is_unit
         if not boards and not g.t.fits(p, f):  # a rider's field is its crew unit's (R12.9)
-            g.flag("R12.6" if p.card.keywords.moves_on is not None else "R9.5",
+            g.flag("R12.6" if g.t.fits(p, f, moving=False) else "R9.5",
                    f"{g.name(p.cid)} stepped on {g.t.grid.xy(f)}, a {g.t.terrain(f).value} "
                    "field not available to it")
             break

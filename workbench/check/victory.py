@@ -32,13 +32,20 @@ def _last_standing(g: GameCheck, alive: list[int], rule: str, what: str) -> Outc
 
 
 def _leaders(g: GameCheck, score: list[int], rule: str, what: str) -> Outcome:
-    """The team with the single highest score among teams wins; a tie is a draw."""
+    """R21.13: the team with the single highest total wins; a tie is a draw."""
     per_team: dict[tuple[int, ...], int] = {}
     for s in range(g.info.players):
         per_team[g.t.team(s)] = per_team.get(g.t.team(s), 0) + score[s]
     top = max(per_team.values())
     best = [t for t, v in per_team.items() if v == top]
     return Outcome(rule, best[0] if len(best) == 1 else (), what)
+
+
+def _first_to(g: GameCheck, score: list[int], rule: str, what: str) -> Outcome:
+    """The team of the seat that reached the limit; seats of two teams on it at once draw."""
+    top = max(score)
+    teams = {g.t.team(s) for s in range(g.info.players) if score[s] == top}
+    return Outcome(rule, teams.pop() if len(teams) == 1 else (), what)
 
 
 def outcome(g: GameCheck) -> Outcome | None:
@@ -54,11 +61,9 @@ def outcome(g: GameCheck) -> Outcome | None:
             p.controller == s and p.card.keywords.building for p in pieces)],
             "R19.4", "buildings were destroyed")
     if v.kind is VictoryKind.RESOURCE and max(g.t.resource) >= v.target:
-        return _leaders(g, [r if r == max(g.t.resource) else 0 for r in g.t.resource],
-                        "R19.2", "the resource limit was reached")
+        return _first_to(g, g.t.resource, "R19.2", "the resource limit was reached")
     if v.kind is VictoryKind.CAPTURE and max(g.t.points) >= v.target:
-        return _leaders(g, [p if p == max(g.t.points) else 0 for p in g.t.points],
-                        "R19.3", "the capture score was reached")
+        return _first_to(g, g.t.points, "R19.3", "the capture score was reached")
     if v.kind is VictoryKind.TYRANT:
         if v.tyrant_goal > 0 and g.t.intentions >= v.tyrant_goal:
             return Outcome("R21.15", (TYRANT,), "the Tyrant's goal was met")
