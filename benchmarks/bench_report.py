@@ -71,7 +71,7 @@ def synthesise(path: Path, games: int) -> None:
                                                  WHEN 1 THEN 'retaliation' ELSE '' END
              WHEN e BETWEEN 140 AND 159 AND e % 2 = 1 THEN 'effect'
              WHEN e BETWEEN 160 AND 164 THEN CASE WHEN e = 160 THEN 'upkeep' ELSE 'damage' END
-             ELSE '' END
+             ELSE '' END, -1, -1
         FROM range({games}) a(g), range(170) b(e)""")
     con.close()
 

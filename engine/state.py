@@ -309,7 +309,8 @@ class GameState:
         x, y = (field_ % w, field_ // w) if field_ >= 0 else (-1, -1)
         self.events.add(self.round, self.turn, self.phase, player, kind,
                         self.cards[card].name if card >= 0 else "",
-                        self.cards[target].name if target >= 0 else "", x, y, amount, detail)
+                        self.cards[target].name if target >= 0 else "", x, y, amount, detail,
+                        card, target)
 
     # --- small queries used everywhere -------------------------------------------------------
 

@@ -56,7 +56,7 @@ SNAPSHOTS = {
 def _event(con: duckdb.DuckDBPyConnection, gid: int, seq: int, player: int, kind: str,
            card: str = "", target: str = "", amount: int = 0, detail: str = "",
            round_: int = 1) -> None:
-    con.execute("INSERT INTO events VALUES (?, ?, ?, ?, 'main', ?, ?, ?, ?, -1, -1, ?, ?)",
+    con.execute("INSERT INTO events VALUES (?, ?, ?, ?, 'main', ?, ?, ?, ?, -1, -1, ?, ?, -1, -1)",
                 [gid, seq, round_, round_, player, kind, card, target, amount, detail])
 
 

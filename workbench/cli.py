@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "skill": "workbench.cmd_skill",
     "replay": "workbench.cmd_replay",
     "play": "workbench.cmd_play",
+    "check": "workbench.cmd_check",
 }
 """Sub-command name -> module defining `add_parser(subparsers)` and `run(args) -> int`."""
 
