@@ -34,10 +34,10 @@ def synthesise(path: Path, games: int) -> None:
     con.execute("""INSERT INTO run_cards SELECT 1, 'card' || i, 's' || (i // 10),
         CASE WHEN i % 3 = 0 THEN 'spell' ELSE 'unit' END, true, 2, 1 + i % 6, i % 4,
         CASE WHEN i % 3 = 0 THEN NULL ELSE i % 3 END, 1 + i % 5, 1 + i % 2, i % 4, 1, 0, NULL,
-        '', '' FROM range(40) t(i)""")
+        '', '', '', '', '', '', '' FROM range(40) t(i)""")
     con.execute("""INSERT INTO run_boards SELECT 1, i, 'b' || i, 'b.csv', 'h', 2, 8, 8,
-        CASE i WHEN 0 THEN 'vip' ELSE 'capture' END, 5, '', 0, 2, 1, 20, 'units', 0, '', '', ''
-        FROM range(2) t(i)""")
+        CASE i WHEN 0 THEN 'vip' ELSE 'capture' END, 5, '', 0, 2, 1, 20, 'units', 0, '', '', '',
+        '{}', '', false, '' FROM range(2) t(i)""")
     con.execute(f"""INSERT INTO games SELECT {G} + i, 1, i, 'b' || (i % 2), i, 2, 0, 0,
         CASE WHEN hash(i) % 10 = 0 THEN [] ELSE [(hash(i) % 2)::INT] END,
         hash(i) % 10 = 0, CASE WHEN hash(i) % 10 = 0 THEN 'round limit' ELSE 'VIP defeated' END,
@@ -55,7 +55,9 @@ def synthesise(path: Path, games: int) -> None:
     con.execute(f"""INSERT INTO snapshots SELECT {G} + g, r, s, hash(g, r, s) % 5, 2 + s,
         hash(g, r) % 4, hash(g, r, 1) % 3, CASE WHEN r > 4 THEN 1 + hash(g, r, s) % 3 ELSE 0 END,
         0, hash(g, r, 2) % 2, 0, hash(g, r, s, 3) % 10 = 0, 3, 10, 5, 20, hash(g, r, s) % 6,
-        hash(g, r, s, 4) % 4 FROM range({games}) a(g), range(1, 21) b(r), range(2) c(s)""")
+        hash(g, r, s, 4) % 4, 0, hash(g, r, 5) % 2, 0, hash(g, r, s, 6) % 6,
+        (hash(g, r, s, 7) % 3 = 0)::INT
+        FROM range({games}) a(g), range(1, 21) b(r), range(2) c(s)""")
     # ~170 events per game: 20 buys, 30 plays, 30 combats (3 events each), 20 effect damages
     # (2 events each), 5 deaths, and filler kinds the analysis skips
     con.execute(f"""INSERT INTO events SELECT {G} + g, e, 1 + e // 9, 1 + e // 9, 'main',
@@ -69,7 +71,7 @@ def synthesise(path: Path, games: int) -> None:
                                                  WHEN 1 THEN 'retaliation' ELSE '' END
              WHEN e BETWEEN 140 AND 159 AND e % 2 = 1 THEN 'effect'
              WHEN e BETWEEN 160 AND 164 THEN CASE WHEN e = 160 THEN 'upkeep' ELSE 'damage' END
-             ELSE '' END
+             ELSE '' END, -1, -1
         FROM range({games}) a(g), range(170) b(e)""")
     con.close()
 

@@ -22,15 +22,19 @@ EVENT_COLUMNS: Final = (
     "y",
     "amount",
     "detail",
+    "card_id",
+    "target_id",
 )
-"""Column names; `card` and `target` are card names (or ""), `x`/`y` a field or -1."""
+"""Column names; `card` and `target` are card names (or ""), `card_id` and `target_id` the same
+cards' instance ids (-1 for none: copies share a name, the id tells them apart, so the referee
+can follow each permanent), `x`/`y` a field or -1."""
 
 
 class EventLog:
     """Append-only columnar event buffer for one game."""
 
     __slots__ = ("seq", "round", "turn", "phase", "player", "kind", "card", "target", "x", "y",
-                 "amount", "detail", "enabled")
+                 "amount", "detail", "card_id", "target_id", "enabled")
 
     def __init__(self, enabled: bool = True) -> None:
         self.enabled = enabled
@@ -46,12 +50,15 @@ class EventLog:
         self.y: list[int] = []
         self.amount: list[int] = []
         self.detail: list[str] = []
+        self.card_id: list[int] = []
+        self.target_id: list[int] = []
 
     def __len__(self) -> int:
         return len(self.kind)
 
     def add(self, round_: int, turn: int, phase: str, player: int, kind: str, card: str = "",
-            target: str = "", x: int = -1, y: int = -1, amount: int = 0, detail: str = "") -> None:
+            target: str = "", x: int = -1, y: int = -1, amount: int = 0, detail: str = "",
+            card_id: int = -1, target_id: int = -1) -> None:
         """Append one event; a disabled log (benchmarks of logging overhead) drops it."""
         if not self.enabled:
             return
@@ -67,6 +74,8 @@ class EventLog:
         self.y.append(y)
         self.amount.append(amount)
         self.detail.append(detail)
+        self.card_id.append(card_id)
+        self.target_id.append(target_id)
 
     def columns(self) -> dict[str, list[int] | list[str]]:
         """The buffer as a column-name -> values mapping (for Arrow / polars)."""

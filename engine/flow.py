@@ -161,7 +161,6 @@ def _resolve_free(state: GameState, item: StackItem) -> None:
 def _resolve_convert(state: GameState, item: StackItem) -> None:
     """R8.6: discard 2 cards: gain 1 resource (the discards were the cost)."""
     gain(state, item.player, 1, "discard 2")
-    state.players[item.player].discard_gain += 1
 
 
 def _resolve_trigger(state: GameState, item: StackItem) -> None:
@@ -308,7 +307,6 @@ def upkeep(state: GameState) -> None:
     income = board.income + board.unit_income * len(units) + fields_income
     if income > 0:
         gain(state, seat, income, "income")
-        state.players[seat].income += income
     elif income < 0:
         lose(state, seat, -income, "income")
     check_victory(state)
@@ -369,11 +367,13 @@ def end_upkeep(state: GameState) -> None:
 
 
 def end_action_phase(state: GameState) -> None:
-    """R21.5: remaining untapped permanents are tapped; then buy (R4.5)."""
+    """R21.5: remaining untapped permanents are tapped; then buy (R4.5) with the resource
+    held now (snapshotted: what the store's prices are measured against)."""
     for p in state.perms.values():
         if p.controller == state.active:
             p.tapped = True
     state.activated = -1
+    state.players[state.active].buy_resource = state.players[state.active].resource
     set_phase(state, "buy")
 
 
@@ -386,7 +386,8 @@ def end_turn(state: GameState) -> None:
     state.snapshots.add(state.round, seat, pl.resource, pl.income, pl.spend_buy, pl.spend_play,
                         pl.spend_upkeep, pl.spend_free, pl.discard_gain, pl.upkeep_paid,
                         pl.upkeep_deaths, len(pl.hand), len(pl.deck), len(pl.discard),
-                        len(pl.store), units, pl.points)
+                        len(pl.store), units, pl.points, pl.resource_start, pl.card_gain,
+                        pl.card_loss, pl.buy_resource, int(pl.bought))
     pl.reset_counters()
     state.emit("end_turn", seat)
     if seat + 1 < len(state.players):

@@ -17,9 +17,13 @@ PICK_COLUMNS: Final = ("pick", "pack_round", "player", "card", "pack")
 SNAPSHOT_COLUMNS: Final = (
     "round", "player", "resource", "income", "spend_buy", "spend_play", "spend_upkeep",
     "spend_free", "discard_gain", "upkeep_paid", "upkeep_deaths", "hand", "deck", "discard",
-    "store", "units", "points",
+    "store", "units", "points", "resource_start", "card_gain", "card_loss", "buy_resource",
+    "bought",
 )
-"""One row per player per turn, taken at the end of that player's turn (economy questions)."""
+"""One row per player per turn, taken at the end of that player's turn (economy questions).
+The money columns are flows since the player's previous row, so per row
+resource_start + income + discard_gain + card_gain
+= spend_buy + spend_play + spend_upkeep + spend_free + card_loss + resource."""
 
 
 class Columns:

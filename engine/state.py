@@ -97,7 +97,8 @@ class Player:
 
     __slots__ = ("deck", "hand", "discard", "store", "resource", "points", "bought",
                  "equip_next", "income", "spend_buy", "spend_play", "spend_upkeep", "spend_free",
-                 "discard_gain", "upkeep_paid", "upkeep_deaths", "team")
+                 "discard_gain", "upkeep_paid", "upkeep_deaths", "team", "resource_start",
+                 "card_gain", "card_loss", "buy_resource")
 
     def __init__(self, team: int) -> None:
         self.deck: list[int] = []
@@ -113,7 +114,9 @@ class Player:
 
     def reset_counters(self) -> None:
         """Economy counters since the player's last snapshot (its own turn and the responses
-        made in other turns since), for the snapshot table."""
+        made in other turns since), for the snapshot table. Resource then equals
+        resource_start + income + discard_gain + card_gain - spends - card_loss."""
+        self.resource_start = self.resource
         self.income = 0
         self.spend_buy = 0
         self.spend_play = 0
@@ -122,6 +125,9 @@ class Player:
         self.discard_gain = 0
         self.upkeep_paid = 0
         self.upkeep_deaths = 0
+        self.card_gain = 0
+        self.card_loss = 0
+        self.buy_resource = 0
 
     def copy(self) -> Player:
         p = Player.__new__(Player)
@@ -132,7 +138,7 @@ class Player:
         p.equip_next = list(self.equip_next)
         for name in ("resource", "points", "bought", "team", "income", "spend_buy",
                      "spend_play", "spend_upkeep", "spend_free", "discard_gain", "upkeep_paid",
-                     "upkeep_deaths"):
+                     "upkeep_deaths", "resource_start", "card_gain", "card_loss", "buy_resource"):
             setattr(p, name, getattr(self, name))
         return p
 
@@ -308,7 +314,8 @@ class GameState:
         x, y = (field_ % w, field_ // w) if field_ >= 0 else (-1, -1)
         self.events.add(self.round, self.turn, self.phase, player, kind,
                         self.cards[card].name if card >= 0 else "",
-                        self.cards[target].name if target >= 0 else "", x, y, amount, detail)
+                        self.cards[target].name if target >= 0 else "", x, y, amount, detail,
+                        card, target)
 
     # --- small queries used everywhere -------------------------------------------------------
 

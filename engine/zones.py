@@ -30,10 +30,18 @@ def draw(state: GameState, seat: int, n: int) -> int:
 
 
 def gain(state: GameState, seat: int, n: int, reason: str) -> None:
-    """Gain resource (R18.1: it is saved from turn to turn)."""
+    """Gain resource (R18.1: it is saved from turn to turn), counted by source for the
+    snapshot: income (R5.1), discarding 2 (R8.6), or a card (spells, stealing, field actions)."""
     if n <= 0:
         return
-    state.players[seat].resource += n
+    pl = state.players[seat]
+    pl.resource += n
+    if reason == "income":
+        pl.income += n
+    elif reason == "discard 2":
+        pl.discard_gain += n
+    else:
+        pl.card_gain += n
     state.emit("gain", seat, amount=n, detail=reason)
 
 
@@ -56,11 +64,16 @@ def pay(state: GameState, seat: int, n: int, reason: str) -> None:
 
 
 def lose(state: GameState, seat: int, n: int, reason: str) -> int:
-    """Lose up to n resource to an effect (R19.2 burning, stealing); returns what was lost."""
+    """Lose up to n resource to an effect (R19.2 burning, stealing) or a negative income;
+    returns what was lost."""
     pl = state.players[seat]
     taken = min(n, pl.resource)
     if taken:
         pl.resource -= taken
+        if reason == "income":
+            pl.income -= taken
+        else:
+            pl.card_loss += taken
         state.emit("lose", seat, amount=taken, detail=reason)
     return taken
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from reports.charts import BLUE, GREY, RED, _png  # first: it selects the Agg backend
+from reports.charts import BLUE, GREY, RED, _png, text_only  # first: it selects Agg
 import matplotlib.pyplot as plt  # noqa: E402
 from reports.html import Chart, Section, Table
 from workbench.analysis.stats import MIN_SAMPLE
@@ -20,6 +20,7 @@ BOARD_PANELS = (("first_win_rate", "first_games", "first player's win rate"),
                 ("draw_rate", "games", "draw rate"))
 
 
+@text_only
 def bands(df: pl.DataFrame, x: str, panels: Sequence[tuple[str, str, str]], title: str,
           fair: FairValue | None = None, target: float = 0.0, xlabel: str = "value") -> str:
     """One panel per metric against x with its 95% band; grey points have small samples. The
@@ -38,6 +39,8 @@ def bands(df: pl.DataFrame, x: str, panels: Sequence[tuple[str, str, str]], titl
                    color=[BLUE if (sizes[i] or 0) >= MIN_SAMPLE else GREY for i in ok])
         ax.set_title(label, fontsize=9)
         ax.set_xlabel(xlabel)
+        ax.set_ylabel("win-rate difference" if col.endswith(("gain", "advantage")) else "rate",
+                      fontsize=8)
         ax.set_xticks(xs)
     if fair is not None:
         ax = axes[0][-1]
@@ -51,9 +54,11 @@ def bands(df: pl.DataFrame, x: str, panels: Sequence[tuple[str, str, str]], titl
                        fair.high if fair.high is not None else max(xs), color=RED, alpha=0.12)
         ax.legend(fontsize=7)
     fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
     return _png(fig)
 
 
+@text_only
 def category_bars(df: pl.DataFrame, label: str, panels: Sequence[tuple[str, str, str]],
                   title: str) -> str:
     """One panel per metric: a point with its 95% interval per category (agents, variants)."""
@@ -79,9 +84,20 @@ CARD_RATES = {"pick_rate": "seen", "buy_rate": "in_store", "wr_bought": "bought"
               "bought_gain": "bought"}
 
 
+def estimate_text(fair: FairValue) -> str:
+    """"2.49 (95% interval 2.10 – open)", or "no estimate"."""
+    if fair.estimate is None:
+        return "no estimate"
+    return (f"{fair.estimate:.2f} (95% interval "
+            f"{'open' if fair.low is None else f'{fair.low:.2f}'} – "
+            f"{'open' if fair.high is None else f'{fair.high:.2f}'})")
+
+
 def sweep_section(name: str, what: str, metrics: pl.DataFrame, fair: FairValue,
-                  target: float, card: str) -> Section:
-    """A sweep: metrics against the value with bands, the fair value, the table."""
+                  target: float, card: str, swept: str = "value", lead: str = "") -> Section:
+    """A sweep: metrics against the value with bands, the fair value (with what would close an
+    open interval), the table. `swept` names the field on the x axis (`Dud.buy`); `lead`
+    opens the text (a tuning's decision)."""
     panels: Sequence[tuple[str, str, str]]
     if card:
         panels, rates = CARD_PANELS, CARD_RATES
@@ -101,17 +117,16 @@ def sweep_section(name: str, what: str, metrics: pl.DataFrame, fair: FairValue,
         intro = (f"{what}: the first player's win rate against the others', draws and game "
                  f"length at every value, all variants on the same seeds. The neutral value is "
                  f"where the first player's advantage crosses {target:+.2f}.")
-    estimate = ("no estimate" if fair.estimate is None else
-                f"{fair.estimate:.2f} (95% interval "
-                f"{'open' if fair.low is None else f'{fair.low:.2f}'} – "
-                f"{'open' if fair.high is None else f'{fair.high:.2f}'})")
+    estimate = estimate_text(fair)
     fair_df = pl.DataFrame({"estimate": [fair.estimate], "low": [fair.low], "high": [fair.high],
                             "note": [fair.note]},
                            schema={"estimate": pl.Float64, "low": pl.Float64,
                                    "high": pl.Float64, "note": pl.String})
-    return Section(name, what, intro, [
+    return Section(name, what, f"{lead}{intro} Fair value: {estimate}; "
+                   f"{fair.note.rstrip('.')}.", [
         Chart(f"{what} (fair value: {estimate})", bands(metrics, "value", panels, what, fair,
-                                                       target)),
-        Table(f"{name}_fair_value", "Fair value", fair_df, note=fair.note),
+                                                       target, xlabel=swept)),
+        Table(f"{name}_fair_value", "Fair value", fair_df, show=["estimate", "low", "high"],
+              note="Low or high empty: that end of the interval is open (see above)."),
         Table(f"{name}_variants", "Per value", metrics, rates, show),
     ])

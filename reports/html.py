@@ -1,6 +1,7 @@
 """A self-contained HTML page from sections of tables and charts, readable offline.
 
-Every table is also written as CSV and Parquet in `tables/` beside the page. Rates are shown as
+Every table is also written as CSV and Parquet in `tables/` beside the page, a text cell that a
+spreadsheet program would run as a formula prefixed with `'`. Rates are shown as
 percentages with their interval; a rate whose sample is below MIN_SAMPLE is greyed with its
 count, never hidden. Every text from the data goes through html.escape.
 """
@@ -43,11 +44,21 @@ class Chart:
 
 
 @dataclass(frozen=True)
+class FindingList:
+    """Ranked findings: (severity, sentence, id of the section that shows it) each, and how
+    many more of a kind the sections hold: (kind, count, section id)."""
+
+    items: Sequence[tuple[str, str, str]]
+    more: Sequence[tuple[str, int, str]] = ()
+    empty: str = "Nothing lies beyond the thresholds."
+
+
+@dataclass(frozen=True)
 class Section:
     id: str
     title: str
     intro: str
-    items: Sequence[Table | Chart]
+    items: Sequence[Table | Chart | FindingList]
 
 
 def _number(v: object) -> str:
@@ -105,8 +116,25 @@ def table_html(t: Table) -> str:
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>{files}")
 
 
+def findings_html(f: FindingList, titles: Mapping[str, str]) -> str:
+    """An ordered list, most severe first, each item linking to its section."""
+    def link(section: str) -> str:
+        return (f' <a class="to" href="#{html.escape(section)}">'
+                f"{html.escape(titles.get(section, section))}</a>")
+    items = "".join(
+        f'<li class="sev-{html.escape(sev)}"><span class="sev">{html.escape(sev)}</span> '
+        f"{html.escape(text)}{link(section)}</li>" for sev, text, section in f.items)
+    more = "".join(f"<li>{count} more {html.escape(kind)} finding{'s' if count > 1 else ''}"
+                   f"{link(section)}</li>" for kind, count, section in f.more)
+    if not items:
+        return f'<p class="note">{html.escape(f.empty)}</p>'
+    return (f'<ol class="findings">{items}</ol>'
+            + (f'<ul class="more">{more}</ul>' if more else ""))
+
+
 def render(title: str, summary: Sequence[tuple[str, str]], sections: Sequence[Section]) -> str:
     """The whole page. `summary` is (label, value) pairs shown on top."""
+    titles = {s.id: s.title for s in sections}
     nav = "".join(f'<a href="#{s.id}">{html.escape(s.title)}</a>' for s in sections)
     facts = "".join(f"<tr><th class='t'>{html.escape(k)}</th><td class='t'>{html.escape(v)}"
                     "</td></tr>" for k, v in summary)
@@ -117,6 +145,8 @@ def render(title: str, summary: Sequence[tuple[str, str]], sections: Sequence[Se
             if isinstance(it, Chart):
                 items.append(f"<h3>{html.escape(it.title)}</h3><img alt=\"{html.escape(it.title)}\" "
                              f'src="data:image/png;base64,{it.png_base64}">')
+            elif isinstance(it, FindingList):
+                items.append(findings_html(it, titles))
             else:
                 items.append(table_html(it))
         parts.append(f'<section id="{s.id}"><h2>{html.escape(s.title)}</h2>'
@@ -128,20 +158,35 @@ def render(title: str, summary: Sequence[tuple[str, str]], sections: Sequence[Se
             f"<p class='note'>Written {stamp}. Rates: percentage (95% Wilson interval); grey "
             f"cells have fewer than {MIN_SAMPLE} observations, their count beside them. Click a "
             f"column header to sort.</p><p id='image-check'></p>"
-            f"<table>{facts}</table><nav>{nav}</nav>{''.join(parts)}"
+            f"<table class='facts'>{facts}</table><nav>{nav}</nav>{''.join(parts)}"
             f"<script>{(TEMPLATES / 'report.js').read_text()}</script></body></html>")
+
+
+FORMULA_START = r"^[=+\-@\t\r]"
+"""Text starting like this is a formula to a spreadsheet program (OWASP, CSV injection)."""
+
+
+def neutralised(df: pl.DataFrame) -> pl.DataFrame:
+    """`df` with every text cell that starts like a formula prefixed with `'`, as OWASP advises:
+    a card named `=HYPERLINK(...)` opens as text. Number columns are left as numbers."""
+    return df.with_columns(
+        pl.when(pl.col(c).str.contains(FORMULA_START)).then(pl.lit("'") + pl.col(c))
+        .otherwise(pl.col(c)).alias(c)
+        for c, dtype in df.schema.items() if dtype == pl.String)
 
 
 def write(out: Path, title: str, summary: Sequence[tuple[str, str]],
           sections: Sequence[Section]) -> Path:
-    """Write index.html and every table as tables/NAME.csv and .parquet; returns the page."""
+    """Write index.html and every table as tables/NAME.csv and .parquet (neutralised); returns
+    the page."""
     tables = out / "tables"
     tables.mkdir(parents=True, exist_ok=True)
     for s in sections:
         for it in s.items:
             if isinstance(it, Table):
-                it.df.write_csv(tables / f"{it.name}.csv")
-                it.df.write_parquet(tables / f"{it.name}.parquet")
+                files = neutralised(it.df)
+                files.write_csv(tables / f"{it.name}.csv")
+                files.write_parquet(tables / f"{it.name}.parquet")
     page = out / "index.html"
     page.write_text(render(title, summary, sections), encoding="utf-8")
     return page

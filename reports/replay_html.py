@@ -76,7 +76,7 @@ def draw_frame(frame: Frame) -> Figure:
         shapes.append(Circle((x, y), 0.36) if s.cards[cid].type is CardType.UNIT
                       else Rectangle((x - 0.33, y - 0.33), 0.66, 0.66))
         ax.text(x, y - 0.06, card_code(s.name(cid)).strip(), ha="center", va="center",
-                fontsize=7, color="white", fontweight="bold")
+                fontsize=7, color="white", fontweight="bold", parse_math=False)  # `$$` is text
         full = life(s, p)
         if full:
             ax.text(x, y + 0.2, f"{full - p.damage}/{full}", ha="center", va="center",

@@ -60,7 +60,7 @@ def test_explorer_parameters() -> None:
     assert isinstance(make_agent("explorer:p=0.25"), ExplorerAgent)
     with pytest.raises(ValueError, match="p must lie"):
         make_agent("explorer:p=2")
-    with pytest.raises(ValueError, match="only p"):
+    with pytest.raises(ValueError, match="explorer takes p"):
         make_agent("explorer:q=1")
 
 
@@ -128,8 +128,11 @@ def test_tune_writes_its_runs_proposals_and_report(tuned: tuple[Path, Path, byte
     sweeps = con.execute("SELECT card, count(*) FROM sweeps WHERE kind = 'tune' "
                          "GROUP BY card").fetchall()
     assert {"Windfall", "Fool's Gold"} <= {c for c, _ in sweeps}
-    assert con.execute("SELECT count(*) FROM games").fetchall()[0][0] == TUNE_GAMES * (
-        1 + sum(n for _, n in sweeps))
+    # every run is played once: the judging run (run 1) is each sweep's current value
+    runs = con.execute("SELECT count(*) FROM runs").fetchall()[0][0]
+    assert con.execute("SELECT count(*) FROM games").fetchall()[0][0] == TUNE_GAMES * runs
+    assert con.execute("SELECT count(DISTINCT card) FROM sweeps WHERE run_id = 1").fetchall() \
+        == [(len(sweeps),)]
     assert (out / "index.html").is_file()
     tables = out / "tables"
     assert (tables / "tune_cards.csv").is_file() and (tables / "tune_proposals.csv").is_file()

@@ -208,7 +208,7 @@ def test_empty_cost_is_none_and_zero_is_a_cost(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("rows", "problem"), [
     ([["name", "type", "buy"], ["X", "spell", "abc"]], "row 2, column buy (C): 'abc': not a number"),
-    ([["name", "type", "buy"], ["X", "spell", -1]], "row 2, column buy (C): '-1': must be 0 or more"),
+    ([["name", "type", "buy"], ["X", "spell", -1]], "row 2, column buy (C): '-1': must be 0 to 99"),
     ([["name", "type", "buy"], ["X", "spell", 2.5]],
      "row 2, column buy (C): '2.5': not a whole number"),
     ([["name", "type"], ["X", "spel"]],
@@ -232,10 +232,125 @@ def test_empty_cost_is_none_and_zero_is_a_cost(tmp_path: Path) -> None:
     ([["name", "type", "effect"], ["X", "spell", "create 1 Skeletn"]],
      "row 2, column effect (C): 'create 1 Skeletn': unknown card 'Skeletn' (token)"),
     ([["name", "type"], [None, "spell"]], "row 2, column name (A): missing card name"),
+    # issue 20: numbers beyond the bounds of docs/card-language.md (the store's INTEGER columns
+    # overflowed at 3e9; 5e9 copies exhausted memory in `validate`)
+    ([["name", "type", "copies"], ["X", "spell", "5e9"]],
+     "row 2, column copies (C): '5e9': must be 0 to 99"),
+    ([["name", "type", "buy"], ["X", "spell", "1e20"]],
+     "row 2, column buy (C): '1e20': must be 0 to 99"),
+    ([["name", "type", "play"], ["X", "spell", 100]],
+     "row 2, column play (C): '100': must be 0 to 99"),
+    ([["name", "type", "upkeep"], ["X", "spell", 250]],
+     "row 2, column upkeep (C): '250': must be 0 to 99"),
+    ([["name", "type", "life", "move"], ["X", "unit", 3000000000, 1]],
+     "row 2, column life (C): '3000000000': must be 0 to 999"),
+    ([["name", "type", "life", "move"], ["X", "unit", 1, 1000]],
+     "row 2, column move (D): '1000': must be 0 to 99"),
+    ([["name", "type", "life", "move", "attack"], ["X", "unit", 1, 1, 5000]],
+     "row 2, column attack (E): '5000': must be 0 to 999"),
+    ([["name", "type", "life", "move", "range"], ["X", "unit", 1, 1, 100]],
+     "row 2, column range (E): '100': must be 0 to 99"),
+    ([["name", "type", "armor"], ["X", "artifact", 100]],
+     "row 2, column armor (C): '100': must be 0 to 99"),
+    ([["name", "type", "durability"], ["X", "equipment", 1000]],
+     "row 2, column durability (C): '1000': must be 0 to 999"),
+    ([["name", "type", "effect"], ["X", "spell", "create 100000000 Skeleton"]],
+     "row 2, column effect (C): 'create 100000000 Skeleton': 100000000 is too large: numbers in "
+     "the card language are at most 999"),
+    ([["name", "type", "effect"], ["X", "spell", "damage 1 to target enemy unit in range 5000"]],
+     "row 2, column effect (C): 'damage 1 to target enemy unit in range 5000': 5000 is too "
+     "large: numbers in the card language are at most 999"),
+    ([["name", "type", "keywords"], ["X", "artifact", "solid 100000"]],
+     "row 2, column keywords (C): 'solid 100000': 100000 is too large: numbers in the card "
+     "language are at most 999"),
+    ([["name", "type", "durability", "modifiers"], ["X", "equipment", 1, "-5000 attack"]],
+     "row 2, column modifiers (D): '-5000 attack': -5000 is too large: numbers in the card "
+     "language are at most 999"),
+    ([["name", "type", "free action"], ["X", "artifact", "pay 10000: draw 1"]],
+     "row 2, column free action (C): 'pay 10000: draw 1': 10000 is too large: numbers in the "
+     "card language are at most 999"),
+    # issue 20: silent ignores
+    ([["name", "type"], ["X", "spell", "stray"]],
+     "row 2, column C: 'stray': a value in a column without a header: name the column in row 1 "
+     "(e.g. notes) or delete the value"),
+    ([["name", "type", None, "buy"], ["X", "spell", None, 2], ["Y", "spell", 7, 1]],
+     "row 3, column C: '7': a value in a column without a header: name the column in row 1 "
+     "(e.g. notes) or delete the value"),
+    ([["name", "type"], ["Caf\u00e9", "spell"], ["Cafe\u0301", "spell"]],
+     "row 3, column name (A): 'Caf\u00e9': duplicate card name 'Caf\u00e9' in set 's' (first in "
+     "row 2)"),
+    ([["name", "type", "set"], ["Bolt", "spell", "fire"], ["bolt", "spell", "storm"]],
+     "row 3, column name (A): 'bolt': card 'bolt' is also defined in set 'fire' (row 2): a card "
+     "name may be defined by one set only, since boards and effects find cards by name; rename "
+     "one of them"),
 ])
 def test_malformed_card_rows(tmp_path: Path, rows: Rows, problem: str) -> None:
     path = write_csv(tmp_path / "s.csv", rows)
     assert f"{path}, {problem}" in problems_of(path)
+
+
+def test_nfc_names_are_one_name_across_files(tmp_path: Path) -> None:
+    """A token named with a combining accent resolves to the precomposed card (and back)."""
+    tokens = write_csv(tmp_path / "tokens.csv", [["name", "type", "life", "move"],
+                                                 ["Ghu\u0308l", "unit", 1, 1]])
+    path = write_csv(tmp_path / "s.csv", [["name", "type", "effect"],
+                                          ["Raise", "spell", "create 1 Gh\u00fcl"]])
+    [token_set] = load_cardsets(tokens)
+    assert token_set.cards[0].name == "Gh\u00fcl"
+    [cardset] = load_cardsets(path, [token_set])
+    assert cardset.cards[0].effects[0].card == "Gh\u00fcl"
+
+
+def test_hidden_sheet_is_not_read_as_a_set(tmp_path: Path) -> None:
+    path = tmp_path / "h.xlsx"
+    book = openpyxl.Workbook()
+    book.active.title = "fire"
+    book.active.append(["name", "type"])
+    book.active.append(["Spark", "spell"])
+    helper = book.create_sheet("lookup")
+    helper.append(["name", "type"])
+    helper.append(["Scratch", "spell"])
+    helper.sheet_state = "hidden"
+    book.save(path)
+    assert problems_of(path) == [
+        f"{path}, sheet 'lookup': hidden sheet: every sheet of a card-set workbook is read as a "
+        "set; unhide it, or move it to another file"]
+
+
+UNSAVED = ("formula without a saved value, so it would read as an empty cell (the workbench "
+           "never computes formulas): open the file in a spreadsheet program and save it, or "
+           "type the value")
+
+
+def test_xlsx_formula_without_a_saved_value_is_reported_not_read_as_empty(tmp_path: Path) -> None:
+    """openpyxl (like other scripts) saves `=1+2` without its value: the buy price would
+    silently become "none" (not buyable, R3.1)."""
+    path = write_xlsx(tmp_path / "f.xlsx", {"s": [["name", "type", "buy"],
+                                                 ["Spark", "spell", "=1+2"]]})
+    assert problems_of(path) == [f"{path}, sheet 's', row 2, column C: '=1+2': {UNSAVED}"]
+
+
+def test_ods_formula_without_a_saved_value_is_reported(tmp_path: Path) -> None:
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    doc = OpenDocumentSpreadsheet()
+    table = Table(name="s")
+    for row in (["name", "type", "buy"], ["Spark", "spell", None]):
+        tr = TableRow()
+        for value in row:
+            if value is None:
+                tr.addElement(TableCell(formula="of:=1+2"))
+            else:
+                cell = TableCell(valuetype="string")
+                cell.addElement(P(text=value))
+                tr.addElement(cell)
+        table.addElement(tr)
+    doc.spreadsheet.addElement(table)
+    path = tmp_path / "f.ods"
+    doc.save(str(path))
+    assert problems_of(path) == [f"{path}, sheet 's', row 2, column C: '=1+2': {UNSAVED}"]
 
 
 def test_malformed_xlsx_names_sheet(tmp_path: Path) -> None:
@@ -347,11 +462,12 @@ def test_field_codes(text: str, field: Field) -> None:
 
 
 def board_problems(tmp_path: Path, map_rows: Rows = MAP, scenario: Rows = SCENARIO,
-                   placements: Rows = PLACEMENTS) -> list[str]:
+                   placements: Rows = PLACEMENTS,
+                   catalog: Sequence[CardSet] = CATALOG) -> list[str]:
     path = write_xlsx(tmp_path / "b.xlsx", {"map": map_rows, "scenario": scenario,
                                             "placements": placements})
     with pytest.raises(ValidationError) as err:
-        load_board(path, CATALOG)
+        load_board(path, catalog)
     prefix = f"{path}, "
     return [str(p).removeprefix(prefix) for p in err.value.problems]
 
@@ -437,7 +553,7 @@ def test_bad_scenario_values(tmp_path: Path) -> None:
 
 def test_unknown_card_references(tmp_path: Path) -> None:
     scenario = _set(_set(SCENARIO, "start cards", "Peasnt x3"), "victory card", "Heroo")
-    placements = [PLACEMENTS[0], ["Hro", 1, 0, 0, None]]
+    placements = [PLACEMENTS[0], ["Hro", 1, 0, 0, "yes"], PLACEMENTS[2]]
     assert board_problems(tmp_path, scenario=scenario, placements=placements) == [
         "sheet 'scenario', row 5, column value (B): 'Heroo': unknown card 'Heroo' (victory "
         "card); did you mean 'Hero'?",
@@ -461,6 +577,174 @@ def test_bad_placements(tmp_path: Path) -> None:
         "sheet 'placements', row 5, column x (C): '0': (0, 0) is taken by row 2 (R9.2)",
         "sheet 'placements', row 6, column x (C): '0': (0, 0) is taken by row 2 (R9.2)",
         "sheet 'placements', row 7, column x (C): '0': (0, 0) is taken by row 2 (R9.2)",
+    ]
+
+
+# --- boards: issue 20, hostile but fair -------------------------------------------------------
+
+KEYWORDED = [*CATALOG, CardSet("extra", (
+    Card("Keep", "extra", CardType.ARTIFACT, keywords=Keywords(building=True, solid=8)),
+    Card("Shark", "extra", CardType.UNIT, life=2, move=2, attack=1, range=1,
+         keywords=Keywords(swimming=True)),
+    Card("Tyrant", "extra", CardType.UNIT, life=25, move=2, attack=3, range=1,
+         keywords=Keywords(tyrant=True)),
+    Card("Staff", "extra", CardType.EQUIPMENT, durability=9, keywords=Keywords(staff=True)),
+    Card("Dread", "extra", CardType.INTENTION, play=0),
+))]
+OPEN_MAP = [[".1", ".1", "."], [".", ".", "."], [".", ".2", ".2"]]
+HEROES = [PLACEMENTS[0], ["Hero", 1, 0, 0, None], ["Hero", 2, 2, 2, None]]
+
+
+def _with(rows: Rows, key: str, value: object) -> list[list[object]]:
+    """`rows` with `key` set to `value` (appended when the scenario lacks the key)."""
+    if any(r[0] == key for r in rows):
+        return _set(rows, key, value)
+    return [*map(list, rows), [key, value]]
+
+
+def test_a_map_larger_than_32_by_32_is_refused(tmp_path: Path) -> None:
+    wide = [[".1"] + ["."] * 32, [".2"] + ["."] * 32]
+    assert board_problems(tmp_path, wide, placements=[PLACEMENTS[0]]) == [
+        "sheet 'map': the map is 33 fields wide and 2 high: at most 32x32 (docs/boards.md)"]
+
+
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("income", 3000000000, "must be 0 to 99"),
+    ("unit income", -500, "must be -99 to 99"),
+    ("round limit", 100000, "must be 1 to 999"),
+    ("starting hand", 1000, "must be 0 to 99"),
+    ("start cards", "Peasant x50000000", "Peasant x50000000: at most 99 copies of a card"),
+])
+def test_scenario_numbers_beyond_their_bounds(tmp_path: Path, key: str, value: object,
+                                              message: str) -> None:
+    scenario = _with(SCENARIO, key, value)
+    row = next(i for i, r in enumerate(scenario, start=1) if r[0] == key)
+    shown = str(value)
+    assert board_problems(tmp_path, scenario=scenario) == [
+        f"sheet 'scenario', row {row}, column value (B): {shown!r}: {message}"]
+
+
+@pytest.mark.parametrize(("victory", "key", "value", "message"), [
+    ("resource", "victory target", 5000, "must be 1 to 999"),
+    ("tyrant", "tyrant goal", 500, "must be 1 to 99"),
+])
+def test_victory_numbers_beyond_their_bounds(tmp_path: Path, victory: str, key: str,
+                                             value: int, message: str) -> None:
+    scenario = _with(_with(_set(SCENARIO, "victory", victory), "tyrant deck", "Dread x2"),
+                     key, value)
+    if victory == "tyrant":
+        scenario = _set(scenario, "victory card", "Tyrant")
+    placements = [*PLACEMENTS[:3], ["Tyrant", "tyrant", 1, 1, None]]
+    row = next(i for i, r in enumerate(scenario, start=1) if r[0] == key)
+    assert board_problems(tmp_path, OPEN_MAP, scenario, placements, KEYWORDED) == [
+        f"sheet 'scenario', row {row}, column value (B): '{value}': {message}"]
+
+
+def test_scenario_value_beyond_column_b(tmp_path: Path) -> None:
+    scenario = [*SCENARIO[:-1], [*SCENARIO[-1], "tie break by units?"]]
+    assert board_problems(tmp_path, scenario=scenario) == [
+        f"sheet 'scenario', row {len(scenario)}, column C: 'tie break by units?': a value beyond "
+        "column B: a scenario row is a key in column A and its value in column B; move or "
+        "delete it"]
+
+
+def test_placement_value_beyond_the_header(tmp_path: Path) -> None:
+    placements = [PLACEMENTS[0], [*PLACEMENTS[1], "the king"], *PLACEMENTS[2:]]
+    assert board_problems(tmp_path, placements=placements) == [
+        "sheet 'placements', row 2, column F: 'the king': a value in a column without a header: "
+        "name the column in row 1 or delete the value"]
+
+
+@pytest.mark.parametrize(("placements", "problem"), [
+    (HEROES, "sheet 'scenario', row 4, column value (B): 'vip': no VIP for seat 1, 2: a vip "
+             "board marks one unit of every seat with vip = yes in the placements (R19.1)"),
+    ([PLACEMENTS[0], PLACEMENTS[1], HEROES[2]],
+     "sheet 'scenario', row 4, column value (B): 'vip': no VIP for seat 2: a vip board marks "
+     "one unit of every seat with vip = yes in the placements (R19.1)"),
+    ([*PLACEMENTS[:3], ["Hero", 1, 1, 1, "yes"]],
+     "sheet 'placements', row 4, column vip (E): 'yes': seat 1 has its VIP in row 2 already: "
+     "one VIP per seat (R19.1)"),
+    ([*PLACEMENTS[:3], ["Hero", "neutral", 1, 1, "yes"]],
+     "sheet 'placements', row 4, column vip (E): 'yes': a VIP belongs to a seat, not to "
+     "neutral or the tyrant (R19.1)"),
+])
+def test_a_vip_board_has_one_vip_per_seat(tmp_path: Path, placements: Rows, problem: str) -> None:
+    """R19.1: the VIP victory needs one VIP of every seat."""
+    assert board_problems(tmp_path, OPEN_MAP, placements=placements) == [problem]
+
+
+def test_a_capture_board_without_areas(tmp_path: Path) -> None:
+    """R19.3: nothing to hold, nothing to score."""
+    scenario = _with(_set(SCENARIO, "victory", "capture"), "victory target", 10)
+    assert board_problems(tmp_path, OPEN_MAP, scenario, HEROES) == [
+        "sheet 'scenario', row 4, column value (B): 'capture': the map has no capture areas: "
+        "mark the fields to hold with a letter A-Z (R19.3)"]
+
+
+@pytest.mark.parametrize(("placements", "seats"), [
+    (HEROES, "1, 2"), ([*HEROES, ["Keep", 1, 1, 1, None]], "2")])
+def test_a_buildings_board_without_a_building_for_every_seat(
+        tmp_path: Path, placements: Rows, seats: str) -> None:
+    """R19.4: a seat without a building has lost before its first turn."""
+    scenario = _set(SCENARIO, "victory", "buildings")
+    assert board_problems(tmp_path, OPEN_MAP, scenario, placements, KEYWORDED) == [
+        f"sheet 'scenario', row 4, column value (B): 'buildings': no building for seat {seats}: "
+        "a buildings board places a permanent with the keyword building for every seat (R19.4)"]
+
+
+@pytest.mark.parametrize("placements", [HEROES, [*HEROES, ["Hero", "tyrant", 1, 1, None]]])
+def test_a_tyrant_board_without_the_tyrant(tmp_path: Path, placements: Rows) -> None:
+    """R21.15: without a unit with the keyword tyrant the players win at once."""
+    scenario = _with(_set(_set(SCENARIO, "victory", "tyrant"), "victory card", "Tyrant"),
+                     "tyrant deck", "Dread x3")
+    assert board_problems(tmp_path, OPEN_MAP, scenario, placements, KEYWORDED) == [
+        "sheet 'scenario', row 4, column value (B): 'tyrant': no Tyrant on the board: place the "
+        "Tyrant's unit (a card with the keyword tyrant) with owner tyrant in the placements "
+        "(R21.15)"]
+
+
+def test_a_staff_board_whose_staff_is_never_placed(tmp_path: Path) -> None:
+    """R21.12: nobody can ever equip the staff."""
+    scenario = _set(_set(SCENARIO, "victory", "staff"), "victory card", "Staff")
+    assert board_problems(tmp_path, OPEN_MAP, scenario, HEROES, KEYWORDED) == [
+        "sheet 'scenario', row 4, column value (B): 'staff': the staff is never placed: put the "
+        "staff of victory (a card with the keyword staff) in the placements (R21.12)"]
+
+
+def test_boards_whose_victory_can_happen_load(tmp_path: Path) -> None:
+    """The same boards with what their victory needs placed load without a problem."""
+    kinds = {
+        "buildings": [*HEROES, ["Keep", 1, 1, 0, None], ["Keep", 2, 1, 2, None]],
+        "tyrant": [*HEROES, ["Tyrant", "tyrant", 1, 1, None]],
+        "staff": [*HEROES, ["Staff", "neutral", 1, 1, None]],
+    }
+    for kind, placements in kinds.items():
+        scenario = _with(_set(SCENARIO, "victory", kind), "tyrant deck", "Dread x3")
+        scenario = _set(scenario, "victory card", kind.title() if kind != "buildings" else "Hero")
+        folder = tmp_path / kind
+        folder.mkdir()
+        path = write_xlsx(folder / "b.xlsx", {"map": OPEN_MAP, "scenario": scenario,
+                                              "placements": placements})
+        assert load_board(path, KEYWORDED).victory.kind.value == kind
+
+
+@pytest.mark.parametrize("zone", [["~1", "#1", "."], ["water 1", "Fels 1", "."]])
+def test_a_deploy_zone_of_only_water_or_blocked_fields(tmp_path: Path, zone: list[str]) -> None:
+    """R21.8, R9.5: the seat could play no unit that does not swim."""
+    assert board_problems(tmp_path, [zone, *OPEN_MAP[1:]], placements=[
+        PLACEMENTS[0], ["Hero", 1, 2, 0, "yes"], ["Hero", 2, 2, 2, "yes"]]) == [
+        "sheet 'map': seat 1's deploy zone has no land field (only blocked or deep water), so no "
+        "unit that does not swim can be played: mark a plain or high field with 1 (R21.8, R9.5)"]
+
+
+def test_placements_on_fields_that_cannot_take_them(tmp_path: Path) -> None:
+    """R9.5: swimmers only on deep water, every other permanent never there."""
+    placements = [*PLACEMENTS[:3], ["Shark", 1, 1, 1, None], ["Hero", "neutral", 2, 0, None]]
+    assert board_problems(tmp_path, placements=placements, catalog=KEYWORDED) == [
+        "sheet 'placements', row 4, column x (C): '1': (1, 1) is plain, but 'Shark' swims: a "
+        "swimming permanent stands only on deep water (R9.5); place it on a ~ field",
+        "sheet 'placements', row 5, column x (C): '2': (2, 0) is deep water, where only swimming "
+        "permanents stand (R9.5); place 'Hero' on land",
     ]
 
 

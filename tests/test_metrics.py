@@ -170,8 +170,13 @@ def test_economy_per_round(con: duckdb.DuckDBPyConnection) -> None:
     assert r2["income"] == pytest.approx(9 / 4)
     assert (r2["income_base"], r2["income_units"], r2["income_fields"]) == pytest.approx(
         (2, 0.25, 0))
-    assert (r2["held"], r2["spend_buy"], r2["spend_upkeep"], r2["discard_gain"],
-            r2["unspent"]) == pytest.approx((4, 1.5, 0.25, 0.25, 2.5))
+    # held = carried over + income + gains (g0 seat 0 discarded 2 for 1 in round 2)
+    assert (r2["carried"], r2["held"], r2["spend_buy"], r2["spend_upkeep"], r2["discard_gain"],
+            r2["unspent"]) == pytest.approx((1.75, 4.25, 1.5, 0.25, 0.25, 2.5))
+    # ... and it all goes somewhere: the identity on the means
+    assert r2["held"] == pytest.approx(sum(r2[c] for c in (
+        "spend_buy", "spend_play", "spend_upkeep", "spend_free", "card_loss", "unspent")))
+    assert (r2["upkeep_share"], r2["buys"], r2["buy_share"]) == pytest.approx((1 / 9, 2, 0.5))
     by_agent = economy.per_round(con, [1], ["agent"])
     assert row(by_agent, agent="random", round=2)["spend_buy"] == pytest.approx(1.5)
     assert row(economy.per_round(con, [1], ["board"]), board="plain", round=2)["turns"] == 4

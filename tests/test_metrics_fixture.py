@@ -39,23 +39,24 @@ CARDS = [  # name, set, type, buy, play, upkeep, life, move, attack, range
     ("b1", "B", "spell", 2, 1, None, None, None, None, None),
     ("b2", "B", "spell", 4, 3, None, None, None, None, None)]
 # snapshot columns (the money columns per turn, as the engine writes them): round, player, resource, income, spend_buy, spend_play, spend_upkeep,
-# spend_free, discard_gain, upkeep_paid, upkeep_deaths, hand, deck, discard, store, units, points
+# spend_free, discard_gain, upkeep_paid, upkeep_deaths, hand, deck, discard, store, units, points,
+# then resource_start, card_gain, card_loss, buy_resource, bought (every row balances)
 SNAPSHOTS = {
-    0: [(1, 0, 1, 2, 0, 1, 0, 0, 0, 0, 0, 3, 5, 0, 2, 1, 1),
-        (1, 1, 2, 2, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 2, 0, 0),
-        (2, 0, 1, 3, 3, 0, 1, 0, 1, 1, 0, 3, 4, 1, 1, 1, 3),
-        (2, 1, 1, 2, 3, 0, 0, 0, 0, 0, 0, 3, 4, 1, 1, 0, 1)],
-    1: [(1, 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 2, 0, 1),
-        (1, 1, 2, 2, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 2, 0, 0),
-        (2, 0, 4, 2, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 2, 0, 1),
-        (2, 1, 4, 2, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 2, 0, 2)],
+    0: [(1, 0, 1, 2, 0, 1, 0, 0, 0, 0, 0, 3, 5, 0, 2, 1, 1, 0, 0, 0, 1, 0),
+        (1, 1, 2, 2, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 2, 0, 0, 0, 0, 0, 2, 0),
+        (2, 0, 1, 3, 3, 0, 1, 0, 1, 1, 0, 3, 4, 1, 1, 1, 3, 1, 0, 0, 4, 1),
+        (2, 1, 1, 2, 3, 0, 0, 0, 0, 0, 0, 3, 4, 1, 1, 0, 1, 2, 0, 0, 4, 1)],
+    1: [(1, 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 2, 0, 1, 0, 0, 0, 2, 0),
+        (1, 1, 2, 2, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 2, 0, 0, 0, 0, 0, 2, 0),
+        (2, 0, 4, 2, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 2, 0, 1, 2, 0, 0, 4, 0),
+        (2, 1, 4, 2, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 2, 0, 2, 2, 0, 0, 4, 0)],
 }
 
 
 def _event(con: duckdb.DuckDBPyConnection, gid: int, seq: int, player: int, kind: str,
            card: str = "", target: str = "", amount: int = 0, detail: str = "",
            round_: int = 1) -> None:
-    con.execute("INSERT INTO events VALUES (?, ?, ?, ?, 'main', ?, ?, ?, ?, -1, -1, ?, ?)",
+    con.execute("INSERT INTO events VALUES (?, ?, ?, ?, 'main', ?, ?, ?, ?, -1, -1, ?, ?, -1, -1)",
                 [gid, seq, round_, round_, player, kind, card, target, amount, detail])
 
 
@@ -93,7 +94,8 @@ def _run(con: duckdb.DuckDBPyConnection, run: int, cards: list[tuple[object, ...
             _event(con, gid, seq, player, "play", card, round_=round_)
             seq += 1
         for row in SNAPSHOTS.get(index, []):
-            con.execute(f"INSERT INTO snapshots VALUES (?, {', '.join('?' * 17)})", [gid, *row])
+            con.execute(f"INSERT INTO snapshots VALUES (?, {', '.join('?' * len(row))})",
+                        [gid, *row])
     g0, g2 = run * G, run * G + 2
     _event(con, g0, 10, 0, "damage", "b1", amount=2, detail="attack")
     _event(con, g0, 11, 1, "damage", "a1", amount=1, detail="retaliation")

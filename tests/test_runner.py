@@ -88,17 +88,17 @@ def test_a_board_comparison_splits_games_evenly_and_rotates_seats_on_each_board(
         tmp_path: Path) -> None:
     db = tmp_path / "boards.duckdb"
     assert simulate("--games", "4", "--workers", "1", "--board", "kings-crossing,gold-rush",
-                    "--agents", "random,random:x=1", "--db", str(db)) == 0
+                    "--agents", "random,heuristic:eps=1", "--db", str(db)) == 0
     con = duckdb.connect(str(db), read_only=True)
     assert con.execute("SELECT game_index, board, rotation FROM games ORDER BY 1").fetchall() == [
         (0, "Kings Crossing", 0), (1, "Gold Rush", 0), (2, "Kings Crossing", 1),
         (3, "Gold Rush", 1)]
     assert con.execute("SELECT board, seat, agent FROM game_seats JOIN games USING (game_id) "
                        "ORDER BY game_index, seat").fetchall() == [
-        ("Kings Crossing", 0, "random"), ("Kings Crossing", 1, "random:x=1"),
-        ("Gold Rush", 0, "random"), ("Gold Rush", 1, "random:x=1"),
-        ("Kings Crossing", 0, "random:x=1"), ("Kings Crossing", 1, "random"),
-        ("Gold Rush", 0, "random:x=1"), ("Gold Rush", 1, "random")]
+        ("Kings Crossing", 0, "random"), ("Kings Crossing", 1, "heuristic:eps=1"),
+        ("Gold Rush", 0, "random"), ("Gold Rush", 1, "heuristic:eps=1"),
+        ("Kings Crossing", 0, "heuristic:eps=1"), ("Kings Crossing", 1, "random"),
+        ("Gold Rush", 0, "heuristic:eps=1"), ("Gold Rush", 1, "random")]
     assert con.execute("SELECT board_index, board FROM run_boards ORDER BY 1").fetchall() == [
         (0, "Kings Crossing"), (1, "Gold Rush")]
     con.close()
@@ -174,7 +174,8 @@ def test_a_crashing_game_is_stored_as_failed_the_run_goes_on_and_resume_skips_it
 
     monkeypatch.setattr(runner, "play_game", flaky)
     db = tmp_path / "failed.duckdb"
-    assert simulate("--games", "4", "--seed", "11", "--workers", "1", "--db", str(db)) == 1
+    assert simulate("--games", "4", "--seed", "11", "--agents", "random", "--workers", "1",
+                    "--db", str(db)) == 1
     err = " ".join(capsys.readouterr().err.split())
     assert "1 of 4 games failed" in err and "failed_games" in err
     con = duckdb.connect(str(db), read_only=True)

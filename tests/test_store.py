@@ -61,7 +61,8 @@ def test_games_round_trip_through_the_store_unchanged(store: duckdb.DuckDBPyConn
         gid = GAME_ID_BASE + g.index
         assert r.events and r.picks and r.snapshots and r.actions
         assert store.execute("SELECT seq, round, turn, phase, player, kind, card, target, x, y, "
-                             "amount, detail FROM events WHERE game_id = ? ORDER BY seq",
+                             "amount, detail, card_id, target_id FROM events "
+                             "WHERE game_id = ? ORDER BY seq",
                              [gid]).fetchall() == r.events.rows()
         assert store.execute("SELECT pick, pack_round, player, card, pack FROM picks "
                              "WHERE game_id = ?", [gid]).fetchall() == r.picks.rows()

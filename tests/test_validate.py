@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -33,6 +33,8 @@ def good_content(folder: Path) -> Path:
     write_csv(boards / "duel.map.csv", [[".1", "."], [".", ".2"]])
     write_csv(boards / "duel.scenario.csv", [["key", "value"], ["victory", "vip"],
                                              ["victory card", "Hero"], ["start cards", "Hero x1"]])
+    write_csv(boards / "duel.placements.csv", [["card", "owner", "x", "y", "vip"],
+                                               ["Hero", 1, 1, 0, "yes"], ["Hero", 2, 0, 1, "yes"]])
     return folder
 
 
@@ -100,3 +102,150 @@ def test_missing_path(tmp_path: Path) -> None:
 def test_shipped_content_is_valid() -> None:
     report = validate([Path(__file__).resolve().parent.parent / "cardsets"])
     assert [str(p) for p in report.problems] == []
+
+
+# --- issue 20: a malformed corpus, each refused with its place and nothing written -------------
+
+def _map(folder: Path, rows: Sequence[Sequence[object]]) -> None:
+    write_csv(folder / "boards" / "duel.map.csv", rows)
+
+
+def _scenario(folder: Path, *extra: Sequence[object], victory: str = "vip",
+              card: str = "Hero") -> None:
+    write_csv(folder / "boards" / "duel.scenario.csv", [
+        ["key", "value"], ["victory", victory], ["victory card", card],
+        ["start cards", "Hero x1"], *extra])
+
+
+def _placements(folder: Path, *rows: Sequence[object]) -> None:
+    write_csv(folder / "boards" / "duel.placements.csv", [["card", "owner", "x", "y", "vip"],
+                                                          *rows])
+
+
+def _xlsx(folder: Path, hidden: bool, buy: object) -> None:
+    import openpyxl
+    book = openpyxl.Workbook()
+    book.active.title = "storm"
+    book.active.append(["name", "type", "buy"])
+    book.active.append(["Gale", "spell", buy])
+    if hidden:
+        helper = book.create_sheet("scratch")
+        helper.append(["name", "type"])
+        helper.append(["Draft", "spell"])
+        helper.sheet_state = "hidden"
+    book.save(folder / "storm.xlsx")
+
+
+def _extra(folder: Path, *rows: Sequence[object]) -> None:
+    write_csv(folder / "extra.csv", [["name", "type", "life", "move", "keywords", "durability"],
+                                     *rows])
+
+
+VIPS = (["Hero", 1, 1, 0, "yes"], ["Hero", 2, 0, 1, "yes"])
+CLASH = ("a card name may be defined by one set only, since boards and effects find cards by "
+         "name; rename one of them")
+CORPUS: list[tuple[str, Callable[[Path], None], str, str]] = [
+    ("same card in two files",
+     lambda f: write_csv(f / "more.csv", [["name", "type"], ["Curse", "spell"]]),
+     "necro.csv", ", row 3, column name (A): 'Curse': card 'Curse' is also defined in set "
+                  "'more' ({folder}/more.csv, row 2): " + CLASH),
+    ("same card in two Unicode forms in two files",
+     lambda f: (write_csv(f / "a.csv", [["name", "type"], ["Ni\u00f1o", "spell"]]),
+                write_csv(f / "b.csv", [["name", "type"], ["Nin\u0303o", "spell"]])),
+     "b.csv", ", row 2, column name (A): 'Ni\u00f1o': card 'Ni\u00f1o' is also defined in set "
+              "'a' ({folder}/a.csv, row 2): " + CLASH),
+    ("copies 5e9", lambda f: write_csv(f / "necro.csv", [["name", "type", "copies"],
+                                                         ["Curse", "spell", "5e9"]]),
+     "necro.csv", ", row 2, column copies (C): '5e9': must be 0 to 99"),
+    ("life 3e9", lambda f: write_csv(f / "start.csv", [["name", "type", "life", "move"],
+                                                       ["Hero", "unit", 3000000000, 2]]),
+     "start.csv", ", row 2, column life (C): '3000000000': must be 0 to 999"),
+    ("value beyond the header", lambda f: write_csv(f / "necro.csv", [
+        ["name", "type"], ["Curse", "spell", "=HYPERLINK(\"x\")"]]),
+     "necro.csv", ", row 2, column C: '=HYPERLINK(\"x\")': a value in a column without a "
+                  "header: name the column in row 1 (e.g. notes) or delete the value"),
+    ("hidden sheet", lambda f: _xlsx(f, True, 2),
+     "storm.xlsx", ", sheet 'scratch': hidden sheet: every sheet of a card-set workbook is read "
+                   "as a set; unhide it, or move it to another file"),
+    ("formula without a saved value", lambda f: _xlsx(f, False, "=2*2"),
+     "storm.xlsx", ", sheet 'storm', row 2, column C: '=2*2': formula without a saved value, so "
+                   "it would read as an empty cell (the workbench never computes formulas): open "
+                   "the file in a spreadsheet program and save it, or type the value"),
+    ("income 3e9", lambda f: _scenario(f, ["income", 3000000000]),
+     "boards/duel.scenario.csv", ", row 5, column value (B): '3000000000': must be 0 to 99"),
+    ("start cards x5e7", lambda f: write_csv(f / "boards" / "duel.scenario.csv", [
+        ["victory", "vip"], ["victory card", "Hero"], ["start cards", "Hero x50000000"]]),
+     "boards/duel.scenario.csv", ", row 3, column value (B): 'Hero x50000000': Hero x50000000: "
+                                 "at most 99 copies of a card"),
+    ("a 120x120 map", lambda f: _map(f, [[".1"] + ["."] * 119] + [["."] * 120] * 118
+                                     + [["."] * 119 + [".2"]]),
+     "boards/duel.map.csv", ": the map is 120 fields wide and 120 high: at most 32x32 "
+                            "(docs/boards.md)"),
+    ("a value beyond column B", lambda f: _scenario(f, ["round limit", 10, "ten"]),
+     "boards/duel.scenario.csv", ", row 5, column C: 'ten': a value beyond column B: a "
+                                 "scenario row is a key in column A and its value in column B; "
+                                 "move or delete it"),
+    ("VIP board without a VIP", lambda f: _placements(f, ["Hero", 1, 1, 0, None]),
+     "boards/duel.scenario.csv", ", row 2, column value (B): 'vip': no VIP for seat 1, 2: a vip "
+                                 "board marks one unit of every seat with vip = yes in the "
+                                 "placements (R19.1)"),
+    ("a VIP for one seat only", lambda f: _placements(f, VIPS[0]),
+     "boards/duel.scenario.csv", ", row 2, column value (B): 'vip': no VIP for seat 2: a vip "
+                                 "board marks one unit of every seat with vip = yes in the "
+                                 "placements (R19.1)"),
+    ("capture without areas", lambda f: _scenario(f, ["victory target", 5], victory="capture"),
+     "boards/duel.scenario.csv", ", row 2, column value (B): 'capture': the map has no capture "
+                                 "areas: mark the fields to hold with a letter A-Z (R19.3)"),
+    ("buildings board without buildings", lambda f: _scenario(f, victory="buildings"),
+     "boards/duel.scenario.csv", ", row 2, column value (B): 'buildings': no building for seat "
+                                 "1, 2: a buildings board places a permanent with the keyword "
+                                 "building for every seat (R19.4)"),
+    ("a Tyrant board without the Tyrant",
+     lambda f: (_extra(f, ["Dread", "intention", None, None, None, None]),
+                _scenario(f, ["tyrant deck", "Dread x2"], victory="tyrant")),
+     "boards/duel.scenario.csv", ", row 2, column value (B): 'tyrant': no Tyrant on the board: "
+                                 "place the Tyrant's unit (a card with the keyword tyrant) with "
+                                 "owner tyrant in the placements (R21.15)"),
+    ("a staff never placed",
+     lambda f: (_extra(f, ["Staff", "equipment", None, None, "staff", 9]),
+                _scenario(f, victory="staff", card="Staff")),
+     "boards/duel.scenario.csv", ", row 2, column value (B): 'staff': the staff is never "
+                                 "placed: put the staff of victory (a card with the keyword "
+                                 "staff) in the placements (R21.12)"),
+    ("deploy zone of deep water and blocked fields",
+     lambda f: _map(f, [["~1", ".", "#1"], [".", ".2", "."]]),
+     "boards/duel.map.csv", ": seat 1's deploy zone has no land field (only blocked or deep "
+                            "water), so no unit that does not swim can be played: mark a plain "
+                            "or high field with 1 (R21.8, R9.5)"),
+    ("a placement breaking R9.5",
+     lambda f: (_map(f, [[".1", "~"], [".", ".2"]]), _placements(f, *VIPS)),
+     "boards/duel.placements.csv", ", row 2, column x (C): '1': (1, 0) is deep water, where only "
+                                   "swimming permanents stand (R9.5); place 'Hero' on land"),
+    ("a swimmer on land",
+     lambda f: (_extra(f, ["Eel", "unit", 1, 1, "swimming", None]),
+                _placements(f, *VIPS, ["Eel", 1, 0, 0, None])),
+     "boards/duel.placements.csv", ", row 4, column x (C): '0': (0, 0) is plain, but 'Eel' "
+                                   "swims: a swimming permanent stands only on deep water (R9.5); "
+                                   "place it on a ~ field"),
+]
+
+
+def files_of(folder: Path) -> dict[str, tuple[int, int]]:
+    """Every file below `folder` with its size and modification time."""
+    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize(("change", "file", "message"), [c[1:] for c in CORPUS],
+                         ids=[c[0] for c in CORPUS])
+def test_malformed_content_is_refused_where_it_is_and_nothing_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], change: Callable[[Path], None],
+        file: str, message: str) -> None:
+    folder = good_content(tmp_path / "content")
+    change(folder)
+    before = files_of(folder)
+    capsys.readouterr()
+    assert main(["validate", str(folder)]) == 2
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"{folder}/{file}{message.format(folder=folder)}", "1 problem(s) found"]
+    assert files_of(folder) == before

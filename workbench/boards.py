@@ -29,6 +29,8 @@ from workbench.sheets import (
     read_sheets,
 )
 from workbench.tables import (
+    Check,
+    Lookup,
     Parsed,
     Problem,
     Record,
@@ -44,6 +46,8 @@ from workbench.tables import (
     names_of,
     read_table,
     resolve,
+    run_checks,
+    sheet_problems,
     yes_no,
 )
 
@@ -63,6 +67,11 @@ _TERRAIN_NAMES = {norm(w): t for t, words in (
     (Terrain.BLOCKED, ("blocked", "fels")),
 ) for w in words}
 MAX_SEATS = 4
+MAX_SIDE = 32
+"""A map is at most this many fields wide and high: a game's precomputed geometry grows with the
+square of the fields (a 32x32 map takes 0.4 s to set up, a 120x120 one a minute a game)."""
+MAX_COUNT = 99
+"""The most copies of one card in `start cards` or `tyrant deck`."""
 
 
 def parse_field(text: str) -> Field:
@@ -130,6 +139,12 @@ def _read_map(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]],
     if not texts:
         problems.append(Problem(file, sheet, message="empty map: one cell per field expected"))
         return None
+    wide = max(len(row) for row in texts)
+    if wide > MAX_SIDE or len(texts) > MAX_SIDE:
+        problems.append(Problem(file, sheet, message=f"the map is {wide} fields wide and "
+                                f"{len(texts)} high: at most {MAX_SIDE}x{MAX_SIDE} "
+                                "(docs/boards.md)"))
+        return None
     before = len(problems)
     width = len(texts[0])
     fields: list[Field] = []
@@ -189,7 +204,10 @@ def _card_counts(text: str) -> tuple[tuple[str, int], ...]:
         if not piece or match is None:
             raise ValueError(f"write 'NAME xN, NAME xN', not {text!r}")
         name = (match["a"] or match["b"]).strip()
-        counts.append((name, int(match["n1"] or match["n2"] or 1)))
+        count = int(match["n1"] or match["n2"] or 1)
+        if count > MAX_COUNT:
+            raise ValueError(f"{name} x{count}: at most {MAX_COUNT} copies of a card")
+        counts.append((name, count))
     return tuple(counts)
 
 
@@ -254,9 +272,16 @@ def _read_scenario(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]
     for i, row in enumerate(rows):
         key_text, value = cell_text(row[0]) if row else None, None
         value = cell_text(row[1]) if len(row) > 1 else None
+        loc = Problem(file, sheet, i + 1, "value (B)", value)
+        stray = next(((c, cell_text(v)) for c, v in enumerate(row) if c > 1 and
+                      cell_text(v) is not None), None)
+        if stray is not None:
+            problems.append(replace(loc, column=column_letter(stray[0]), value=stray[1],
+                                    message="a value beyond column B: a scenario row is a key in "
+                                            "column A and its value in column B; move or delete "
+                                            "it"))
         if key_text is None and value is None:
             continue
-        loc = Problem(file, sheet, i + 1, "value (B)", value)
         if header_key(key_text or "") in ("key", "schluessel") and not values and not where:
             continue
         if key_text is None:
@@ -331,11 +356,28 @@ def _owner(text: str, players: int) -> int:
     return seat - 1
 
 
-def _read_placements(table: Table, players: int, board_map: _Map | None,
-                     refs: list[Ref], problems: list[Problem]) -> tuple[Placement, ...]:
-    """One permanent per row (R2.4); each on its own field of the map (R9.2)."""
+def _stands(card: str, x: int, y: int, terrain: Terrain, where: Problem) -> Check:
+    """R9.5: the placed card swims exactly when its field is deep water."""
+    def check(lookup: Lookup) -> list[Problem]:
+        found = lookup(card)
+        if found is None or found.keywords.swimming == (terrain is Terrain.DEEP_WATER):
+            return []
+        message = (f"({x}, {y}) is {terrain.value}, but {card!r} swims: a swimming permanent "
+                   "stands only on deep water (R9.5); place it on a ~ field"
+                   if found.keywords.swimming else
+                   f"({x}, {y}) is deep water, where only swimming permanents stand (R9.5); "
+                   f"place {card!r} on land")
+        return [replace(where, message=message)]
+    return check
+
+
+def _read_placements(table: Table, players: int, board_map: _Map | None, refs: list[Ref],
+                     checks: list[Check], problems: list[Problem]) -> tuple[Placement, ...]:
+    """One permanent per row (R2.4); each on its own field of the map (R9.2) that can take it
+    (R9.5); at most one VIP per seat (R19.1)."""
     placements: list[Placement] = []
     taken: dict[tuple[int, int], int] = {}
+    vips: dict[int, int] = {}
     for number, cells in table.rows:
         rec = Record(table, number, cells, problems)
         card = rec.text("card")
@@ -351,6 +393,13 @@ def _read_placements(table: Table, players: int, board_map: _Map | None,
             if rec.text(axis) is None:
                 rec.fail(axis, f"missing {axis}")
         vip = rec.parse("vip", yes_no) or False
+        if vip and owner is not None and owner < 0:
+            rec.fail("vip", "a VIP belongs to a seat, not to neutral or the tyrant (R19.1)")
+        elif vip and owner is not None:
+            if owner in vips:
+                rec.fail("vip", f"seat {owner + 1} has its VIP in row {vips[owner]} already: "
+                                "one VIP per seat (R19.1)")
+            vips.setdefault(owner, number)
         if x is not None and y is not None and board_map is not None:
             if x >= board_map.width or y >= board_map.height:
                 rec.fail("x", f"({x}, {y}) is off the {board_map.width}x{board_map.height} map")
@@ -358,6 +407,10 @@ def _read_placements(table: Table, players: int, board_map: _Map | None,
                 rec.fail("x", f"({x}, {y}) is a blocked field")
             elif (x, y) in taken:
                 rec.fail("x", f"({x}, {y}) is taken by row {taken[(x, y)]} (R9.2)")
+            elif card is not None:
+                checks.append(_stands(card, x, y,
+                                      board_map.fields[y * board_map.width + x].terrain,
+                                      rec.where("x")))
             taken.setdefault((x, y), number)
         if rec.ok and card is not None and owner is not None and x is not None and y is not None:
             placements.append(Placement(card, owner, x, y, vip))
@@ -379,6 +432,8 @@ def _board_sheets(path: Path, problems: list[Problem]
             problems.append(Problem(str(path), message=err.reason))
             return parts
         for sheet in sheets:
+            problems += sheet_problems(str(path), sheet, True, "a board reads its map, scenario "
+                                       "and placements sheets whether hidden or not; unhide it")
             part = BOARD_SHEETS.get(header_key(sheet.name))
             if part is None or part in parts:
                 problems.append(Problem(str(path), sheet.name, message="unknown or repeated "
@@ -392,7 +447,9 @@ def _board_sheets(path: Path, problems: list[Problem]
         if part == "placements" and not file.exists():
             continue
         try:
-            parts[part] = (str(file), None, read_sheets(file)[0].rows)
+            sheet = read_sheets(file)[0]
+            problems += sheet_problems(str(file), sheet, False, "")
+            parts[part] = (str(file), None, sheet.rows)
         except SheetError as err:
             problems.append(Problem(str(file), message=err.reason))
     return parts
@@ -412,6 +469,7 @@ def read_board(path: Path) -> Parsed[Board]:
     """A board from a workbook or a CSV triple; card names are left as refs (`resolve`)."""
     problems: list[Problem] = []
     refs: list[Ref] = []
+    checks: list[Check] = []
     parts = _board_sheets(path, problems)
     for part in ("map", "scenario"):
         if part not in parts and not problems:
@@ -441,13 +499,21 @@ def read_board(path: Path) -> Parsed[Board]:
         table = read_table(pfile, psheet, prows, _PLACEMENT_COLUMNS, ("card", "owner", "x", "y"),
                        problems)
         if table is not None:
-            placements = _read_placements(table, players, board_map, refs, problems)
+            placements = _read_placements(table, players, board_map, refs, checks, problems)
     if board_map is not None:
         for seat in range(players):
-            if not any(f.deploy == seat for f in board_map.fields):
+            zone = [i for i, f in enumerate(board_map.fields) if f.deploy == seat]
+            if not zone:
                 problems.append(Problem(parts["map"][0], parts["map"][1], message=f"seat "
                                         f"{seat + 1} of {players} has no deploy zone: mark its "
                                         f"fields with {seat + 1} (R21.8)"))
+            elif not any(board_map.fields[i].terrain in (Terrain.PLAIN, Terrain.HIGH_GROUND)
+                         for i in zone):
+                problems.append(Problem(parts["map"][0], parts["map"][1], message=f"seat "
+                                        f"{seat + 1}'s deploy zone has no land field (only blocked "
+                                        "or deep water), so no unit that does not swim can be "
+                                        f"played: mark a plain or high field with {seat + 1} "
+                                        "(R21.8, R9.5)"))
     board = Board(
         name=settings.get("name", str, board_base(path).name),
         width=board_map.width if board_map else 0,
@@ -457,26 +523,82 @@ def read_board(path: Path) -> Parsed[Board]:
         victory=victory,
         players=players,
         teams=settings.get("teams", lambda t: _teams(t, players), ()),
-        income=settings.get("income", _int_between(0, signed=True), 2),
-        unit_income=settings.get("unit income", _int_between(-99, signed=True), 0),
+        income=settings.get("income", _int_between(0, 99, signed=True), 2),
+        unit_income=settings.get("unit income", _int_between(-99, 99, signed=True), 0),
         start_cards=start_cards,
-        starting_hand=settings.get("starting hand", _int_between(0), 0),
-        round_limit=settings.get("round limit", _int_between(1), 30),
+        starting_hand=settings.get("starting hand", _int_between(0, 99), 0),
+        round_limit=settings.get("round limit", _int_between(1, 999), 30),
         tie_break=TieBreak(settings.get("tie break", _choice(_TIE_BREAKS, "tie break"), "none")),
         placements=placements,
         tyrant_deck=tyrant_deck,
         source=str(path),
     )
+    checks += _victory_checks(board, settings, problems) if not problems else []
     if problems:
         return Parsed(None, problems, refs)
-    return Parsed(board, problems, refs)
+    return Parsed(board, problems, refs, checks=checks)
+
+
+def _victory_checks(board: Board, settings: _Settings, problems: list[Problem]) -> list[Check]:
+    """A board whose victory can happen: what its kind needs is on the map or among the
+    placements (R19, R21.12, R21.15). Problems that need no cards go to `problems`; the others
+    are returned as checks on the cards."""
+    kind = board.victory.kind
+    where = settings.where("victory")
+    if kind is VictoryKind.VIP:
+        missing = [str(s + 1) for s in range(board.players)
+                   if not any(p.vip and p.owner == s for p in board.placements)]
+        if missing:
+            problems.append(replace(where, message=f"no VIP for seat {', '.join(missing)}: a vip "
+                                    "board marks one unit of every seat with vip = yes in the "
+                                    "placements (R19.1)"))
+    elif kind is VictoryKind.CAPTURE and not any(f.area for f in board.fields):
+        problems.append(replace(where, message="the map has no capture areas: mark the fields "
+                                "to hold with a letter A-Z (R19.3)"))
+    elif kind is VictoryKind.BUILDINGS:
+        return [lambda lookup: _buildings(board, lookup, where)]
+    elif kind is VictoryKind.TYRANT:
+        return [_needs(board, where, lambda lookup: any(
+            p.owner == TYRANT and _has(lookup, p.card, "tyrant") for p in board.placements),
+            "no Tyrant on the board: place the Tyrant's unit (a card with the keyword tyrant) "
+            "with owner tyrant in the placements (R21.15)")]
+    elif kind is VictoryKind.STAFF:
+        names = [p.card for p in board.placements] + [n for n, _ in board.start_cards]
+        return [_needs(board, where, lambda lookup: any(_has(lookup, n, "staff") for n in names),
+                       "the staff is never placed: put the staff of victory (a card with the "
+                       "keyword staff) in the placements (R21.12)")]
+    return []
+
+
+def _has(lookup: Lookup, name: str, keyword: str) -> bool:
+    card = lookup(name)
+    return card is not None and bool(getattr(card.keywords, keyword))
+
+
+def _needs(board: Board, where: Problem, ok: Callable[[Lookup], bool], message: str) -> Check:
+    """A check that is a problem at `where` unless `ok`; it waits while a placed card is
+    unknown (that is reported already)."""
+    def check(lookup: Lookup) -> list[Problem]:
+        if any(lookup(p.card) is None for p in board.placements) or ok(lookup):
+            return []
+        return [replace(where, message=message)]
+    return check
+
+
+def _buildings(board: Board, lookup: Lookup, where: Problem) -> list[Problem]:
+    """R19.4: every seat starts with a building, else it has lost before its first turn."""
+    missing = [str(s + 1) for s in range(board.players) if not any(
+        p.owner == s and _has(lookup, p.card, "building") for p in board.placements)]
+    return _needs(board, where, lambda _: not missing, f"no building for seat "
+                  f"{', '.join(missing)}: a buildings board places a permanent with the keyword "
+                  "building for every seat (R19.4)")(lookup)
 
 
 def _read_victory(settings: _Settings, refs: list[Ref]) -> Victory:
     """The victory condition and the parameters its kind needs (R19, R21.12-R21.15)."""
     settings.require("victory", "one of " + ", ".join(k.value for k in VictoryKind))
     kind = VictoryKind(settings.get("victory", _choice(_VICTORIES, "victory"), "vip"))
-    target = settings.get("victory target", _int_between(1), 0)
+    target = settings.get("victory target", _int_between(1, 999), 0)
     card = settings.get("victory card", str, None)
     if "victory" in settings.scenario.values:
         if kind in (VictoryKind.RESOURCE, VictoryKind.CAPTURE):
@@ -491,14 +613,16 @@ def _read_victory(settings: _Settings, refs: list[Ref]) -> Victory:
                         _VICTORY_CARD_TYPES.get(kind, frozenset())))
     tyrant = kind is VictoryKind.TYRANT
     return Victory(kind, target, card,
-                   tyrant_goal=settings.get("tyrant goal", _int_between(1), 3) if tyrant else 0,
+                   tyrant_goal=settings.get("tyrant goal", _int_between(1, 99), 3) if tyrant else 0,
                    shared_win=settings.get("shared win", yes_no, True))
 
 
 def load_board(path: Path | str, catalog: Sequence[CardSet]) -> Board:
     """A board whose card names all resolve against `catalog`; raises ValidationError."""
     parsed = read_board(Path(path))
-    problems = parsed.problems + resolve(parsed.refs, names_of(catalog))
+    names = names_of(catalog)
+    problems = parsed.problems + resolve(parsed.refs, names)
+    problems += run_checks(parsed.checks, names) if not problems else []
     if problems or parsed.value is None:
         raise ValidationError(problems)
     return parsed.value

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from collections.abc import Sequence
 
@@ -19,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "skill": "workbench.cmd_skill",
     "replay": "workbench.cmd_replay",
     "play": "workbench.cmd_play",
+    "check": "workbench.cmd_check",
     "fuzz": "workbench.cmd_fuzz",
 }
 """Sub-command name -> module defining `add_parser(subparsers)` and `run(args) -> int`."""
@@ -36,9 +38,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+NEGATIVE = re.compile(r"-\.?\d")
+"""A word that starts like a negative number (`-0.05,0.05`, `-1`, `-.5`)."""
+
+
+def attach_negative_values(argv: Sequence[str]) -> list[str]:
+    """`--band -0.05,0.05` -> `--band=-0.05,0.05`. argparse takes a word that starts with `-`
+    for an option unless it is one plain number, so a list like `-0.05,0.05` would be refused;
+    no option of the workbench looks like a number, so such a word is the value of the option
+    before it (a flag that takes no value still says so). Words after `--` stay as they are."""
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            return out + list(argv[i:])
+        prev = out[-1] if out else ""
+        if NEGATIVE.match(arg) and prev.startswith("--") and len(prev) > 2 and "=" not in prev:
+            out[-1] = f"{prev}={arg}"
+        else:
+            out.append(arg)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code (2 for bad input, as argparse does)."""
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(attach_negative_values(
+        sys.argv[1:] if argv is None else argv))
     module = importlib.import_module(COMMANDS[args.command])
     code: int = module.run(args)
     return code

@@ -83,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
         _, r, _ = study(args, err)
     except (UsageError, StoreError, LookupError, ValueError, ValidationError,
             AnalysisError) as exc:
-        err.print(f"workbench ablate: error: {exc}", markup=False, highlight=False)
+        err.print(f"workbench ablate: error: {exc}", markup=False, highlight=False,
+                  soft_wrap=True)
         return 2
     console.print(f"{args.card}: win rate of its holders {r.with_card:.1%} with it, "
                   f"{r.with_baseline:.1%} with the baseline; change {r.change:+.1%} "

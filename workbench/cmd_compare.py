@@ -1,10 +1,12 @@
-"""`workbench compare`: two runs side by side, the card changes between them, the significant
-differences marked."""
+"""`workbench compare`: two runs side by side. The answers first, in the terminal and at the
+top of the page: what changed in the runs' stored spreadsheets and settings, and which rates
+moved significantly after the correction for multiple tests; then every rate."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +23,11 @@ from workbench.cmd_report import DEFAULT_DB
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "compare", help="compare two runs, significant differences marked",
-        description="The balance metrics of two runs side by side, with what changed in the "
-                    "card data between them; differences are tested per card with a two-"
-                    "proportion z test, Holm-corrected for the number of cards.")
+        description="Print, and show at the top of a page, what changed between two runs "
+                    "(every card and board field whose value differs, and the run settings) "
+                    "and which rates moved significantly: each rate is tested per card, set "
+                    "and seat with a two-proportion z test, Holm-corrected for the number of "
+                    "rows tested. The page then holds every rate of both runs.")
     parser.add_argument("--db", default=DEFAULT_DB, help=f"DuckDB file (default: {DEFAULT_DB})")
     parser.add_argument("base", type=int, metavar="BASE", help="the run to compare against")
     parser.add_argument("candidate", type=int, metavar="CANDIDATE", help="the changed run")
@@ -45,23 +49,60 @@ def _tested(name: str, title: str, df: pl.DataFrame, rates: dict[str, str],
                  {f"{p}_change_significant": f"{p}_change" for p in prefixes})
 
 
-def sections(con: Any, base: int, cand: int) -> list[Section]:
+METRIC_WORDS = {"wr_in_store": "win rate in store", "wr_bought": "win rate when bought",
+                "buy_rate": "buy rate", "pick_rate": "pick rate", "win_rate": "win rate"}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """What a comparison found: the content changes, the significant differences (Holm) and
+    the page's sections."""
+
+    changes: pl.DataFrame
+    significant: pl.DataFrame
+    tests: int
+    sections: list[Section]
+
+
+def compare_runs(con: Any, base: int, cand: int) -> Comparison:
+    """The changes, the significant differences and every section, the answers first."""
     cards = compare.card_metrics(con, base, cand)
     rates = {f"{r}_{side}": f"{n}_{side}" for r, _, n in
              (*compare.CARD_METRICS, ("pick_rate", "picks", "seen")) for side in ("base", "cand")}
     set_df = compare.set_metrics(con, base, cand)
-    seat_df = compare.seat_metrics(con, base, cand)
+    seat_df = compare.seat_metrics(con, base, cand).with_columns(pl.col("seat") + 1)
     seat_rates = {f"win_rate_{s}": f"seats_{s}" for s in ("base", "cand")}
     shapes = pl.concat([shape.summary(con, [r]).with_columns(pl.lit(r).alias("run"))
                         for r in (base, cand)], how="vertical_relaxed")
-    return [
-        Section("changes", "What changed in the card data", "Cards added, removed or edited "
-                "between the two runs (run_cards).", [
-            Table("card_changes", "Card changes", compare.card_changes(con, base, cand))]),
+    card_prefixes = ["wr_in_store", "wr_bought", "buy_rate", "pick_rate"]
+    changes = compare.content_changes(con, base, cand)
+    sig = compare.significant([("card", cards, ["card"]), ("dominant set", set_df, ["dominant"]),
+                               ("seat", seat_df, ["board", "seat"])],
+                              [*((r, n) for r, _, n in compare.CARD_METRICS),
+                               ("pick_rate", "seen"), ("win_rate", "seats")])
+    tests = sum(int(difference_summary(df, f"{p}_change")["tests"]) for df, ps in
+                ((cards, card_prefixes), (set_df, ["win_rate"]), (seat_df, ["win_rate"]))
+                for p in ps)
+    top = Section("answers", "What changed and what it did",
+                  f"What differs between the two runs' stored spreadsheets and settings (one "
+                  f"row per card or board field; run {base} is the base), and every rate that "
+                  f"moved significantly (Holm-corrected p < {ALPHA}, the correction taken per "
+                  f"rate over the cards, sets or seats; {tests} tests in all). The tables below "
+                  "hold every rate.", [
+                      Table("changes", "What changed", changes,
+                            note="" if changes.height else "Nothing: the runs' content and "
+                            "settings are the same."),
+                      Table("significant", "Significant differences", sig,
+                            {"base": "n_base", "candidate": "n_candidate"},
+                            ["what", "name", "metric", "base", "candidate", "change", "p_holm"],
+                            "" if sig.height else "None: no rate moved more than chance "
+                            "explains.")])
+    return Comparison(changes, sig, tests, [
+        top,
         Section("cards", "Cards", "Per-card rates of both runs; change = candidate - base.", [
-            _tested("compare_cards", "Per card", cards, rates,
-                    ["wr_in_store", "wr_bought", "buy_rate", "pick_rate"], ["card"])]),
-        Section("sets", "Sets and seats", "Win rate by dominant set and by board and seat.", [
+            _tested("compare_cards", "Per card", cards, rates, card_prefixes, ["card"])]),
+        Section("sets", "Sets and seats", "Win rate by dominant set and by board and seat "
+                "(seats numbered from 1).", [
             _tested("compare_sets", "By dominant set", set_df, seat_rates, ["win_rate"],
                     ["dominant"]),
             _tested("compare_seats", "By board and seat", seat_df, seat_rates, ["win_rate"],
@@ -69,25 +110,52 @@ def sections(con: Any, base: int, cand: int) -> list[Section]:
         Section("shape", "Game shape", "Length, draws, round-limit stops and leads per run.", [
             Table("compare_shape", "Per board and run", shapes,
                   {"draw_rate": "games", "round_limit_rate": "games"})]),
-    ]
+    ])
 
 
-def write_comparison(db: str | Path, base: int, cand: int, out: str | Path) -> Path:
-    """Write the comparison page and return its path; AnalysisError for a bad db or run."""
+def _value(v: object) -> str:
+    return "(empty)" if v in ("", None) else str(v) if len(str(v)) <= 60 else str(v)[:57] + "..."
+
+
+def summary_lines(c: Comparison, base: int, cand: int) -> list[str]:
+    """The comparison in a few terminal lines: the changes, then the significant differences."""
+    lines = [f"What changed from run {base} to run {cand}:"]
+    for r in c.changes.iter_rows(named=True):
+        what = f"{r['what']} {r['name']}" if r["what"] != "card" else r["name"]
+        lines.append(f"  {what}: {r['change']}" if r["change"] != "changed" else
+                     f"  {what}: {r['field']} {_value(r['base'])} -> {_value(r['candidate'])}")
+    if not c.changes.height:
+        lines.append("  nothing (same content and settings)")
+    lines.append(f"Significant differences (Holm-corrected p < {ALPHA}; {c.tests} tests):")
+    for r in c.significant.iter_rows(named=True):
+        lines.append(f"  {r['what']} {r['name']}: {METRIC_WORDS.get(r['metric'], r['metric'])} "
+                     f"{r['base']:.1%} -> {r['candidate']:.1%} ({100 * r['change']:+.1f} "
+                     f"points, p = {r['p_holm']:.2g})")
+    if not c.significant.height:
+        lines.append("  none: no rate moved more than chance explains")
+    return lines
+
+
+def write_comparison(db: str | Path, base: int, cand: int,
+                     out: str | Path) -> tuple[Path, Comparison]:
+    """Write the comparison page; its path and what it found. AnalysisError for a bad db or
+    run."""
     con = open_db(db)
     try:
         resolve_runs(con, [base, cand])
+        c = compare_runs(con, base, cand)
         return html.write(Path(out), f"Run {base} against run {cand}",
-                          balance.run_summary(con, [base, cand]), sections(con, base, cand))
+                          balance.run_summary(con, [base, cand]), c.sections), c
     finally:
         con.close()
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        page = write_comparison(args.db, args.base, args.candidate, args.out)
+        page, c = write_comparison(args.db, args.base, args.candidate, args.out)
     except AnalysisError as exc:
         print(f"workbench compare: {exc}", file=sys.stderr)
         return 2
+    print("\n".join(summary_lines(c, args.base, args.candidate)))
     print(page)
     return 0

@@ -15,9 +15,9 @@ from typing import Any
 
 from workbench.analysis.source import AnalysisError
 from workbench.cmd_report import write_report
+from workbench.cmd_simulate import DEFAULT_AGENT as AGENT
 
 DEFAULT_GAMES = 300
-AGENT = "heuristic"
 
 
 def add_parser(subparsers: Any) -> None:

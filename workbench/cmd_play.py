@@ -8,6 +8,7 @@ nothing behind.
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import sys
 from pathlib import Path
@@ -18,10 +19,10 @@ from engine.picture import seat_name
 from engine.play import derive_seed, play_game
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS, load_setup
 from workbench.tables import ValidationError
-from workbench.play_human import Abandoned, HumanSeat, Lines, Sink
+from workbench.play_human import Abandoned, HumanSeat, Lines, Printable, Sink
 from workbench.runner import prepare
-from workbench.store import GAME_ID_BASE, PlayedGame, RunSpec, StoreError, batch_tables, create_run, \
-    finish_run, open_store, write_batch
+from workbench.store import GAME_ID_BASE, MAX_SEED, PlayedGame, RunSpec, StoreError, batch_tables, \
+    check_store, create_run, finish_run, open_store, write_batch
 
 DEFAULT_DB = "runs.duckdb"
 
@@ -42,7 +43,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--agents", default="random",
                         help="agent spec for the other seats, or one per other seat, "
                         "comma-separated (default: random)")
-    parser.add_argument("--seed", type=int, help="run seed (default: a random one, printed)")
+    parser.add_argument("--seed", type=int, help=f"run seed, 0 to {MAX_SEED} (default: a random "
+                        "one, printed)")
     parser.add_argument("--db", type=Path, default=Path(DEFAULT_DB),
                         help=f"DuckDB file to store the game in (default: {DEFAULT_DB})")
     parser.add_argument("--label", default="", help="a note stored with the run")
@@ -50,15 +52,22 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace, inp: Lines | None = None, out: Sink | None = None) -> int:
     """Play one game with a person at `args.seat`; 0 stored, 1 abandoned, 2 bad arguments.
+    Nothing is created before the arguments are checked, and nothing for an abandoned game.
 
     `inp` and `out` default to the terminal (read at call time, so tests may replace them).
+    Input that is not UTF-8 reads as U+FFFD, never as an error; control characters in what is
+    shown (card names) are printed escaped.
     """
     inp = inp or sys.stdin
-    out = out or sys.stdout
+    if isinstance(inp, io.TextIOWrapper):
+        inp.reconfigure(errors="replace")
+    out = Printable(out or sys.stdout)
     sets = tuple(s.strip() for s in args.sets.split(",") if s.strip())
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     try:
-        open_store(args.db).close()
+        if not 0 <= seed <= MAX_SEED:
+            raise ValueError(f"--seed must be 0 to {MAX_SEED}, not {seed}")
+        check_store(args.db)
         board = load_setup(sets, args.board).board
         seat = args.seat - 1
         if not 0 <= seat < board.players:
@@ -71,12 +80,12 @@ def run(args: argparse.Namespace, inp: Lines | None = None, out: Sink | None = N
             raise ValueError(f"--agents lists {len(others)} specs for {board.players - 1} "
                              "other seats")
         bots = [make_agent(a) for a in others]
+        specs = (*others[:seat], "human", *others[seat:])
+        spec = RunSpec(sets, (args.board,), 1, board.players, specs, specs, seed, args.label)
+        prepared = prepare(spec)
     except (StoreError, LookupError, ValueError, ValidationError) as exc:
         out.write(f"cannot start the game: {exc}\n")
         return 2
-    specs = (*others[:seat], "human", *others[seat:])
-    spec = RunSpec(sets, (args.board,), 1, board.players, specs, specs, seed, args.label)
-    prepared = prepare(spec)
     config = prepared.configs[args.board]
     human = HumanSeat(seat, inp, out)
     agents: list[Agent] = [*bots[:seat], human, *bots[seat:]]

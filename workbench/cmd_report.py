@@ -3,45 +3,84 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 from typing import Any
 
 from reports import balance, html
+from workbench.analysis.findings import Thresholds
 from workbench.analysis.source import AnalysisError, open_db, resolve_runs
 
 DEFAULT_DB = "runs.duckdb"
 
 
 def add_parser(subparsers: Any) -> None:
+    defaults = Thresholds()
+    names = ", ".join(f"{f.name} ({getattr(defaults, f.name):g})"
+                      for f in dataclasses.fields(Thresholds))
     parser = subparsers.add_parser(
         "report", help="write the HTML balance report of a run",
-        description="Write one self-contained HTML balance report (draft, cards, sets, cost "
-                    "curves, economy, game shape, boards) with every table as CSV and Parquet "
-                    "beside it. Several --run are analysed together.")
+        description="Write one self-contained HTML balance report with every table as CSV and "
+                    "Parquet beside it. It opens with the findings, ranked: seat, set and card "
+                    "balance, dead cards and why, the economy, game shape, agent caveats; then "
+                    "seats and sets, cards, cost curves, draft, economy, game shape, boards. "
+                    "Several --run are analysed together.")
     parser.add_argument("--db", default=DEFAULT_DB, help=f"DuckDB file (default: {DEFAULT_DB})")
     parser.add_argument("--run", type=int, action="append", metavar="ID",
                         help="run to report on, repeatable (default: the latest run)")
     parser.add_argument("--out", default="report", help="output folder (default: report)")
+    parser.add_argument("--band", type=float, metavar="WIDTH",
+                        help="a seat's or set's win rate within WIDTH of an even share is "
+                             f"balanced (default: {defaults.band:g})")
+    parser.add_argument("--threshold", action="append", default=[], metavar="NAME=VALUE",
+                        help=f"set a finding's threshold, repeatable; names (defaults): {names}")
 
 
-def write_report(db: str | Path, runs: list[int] | None, out: str | Path) -> Path:
+def thresholds(band: float | None, settings: list[str]) -> Thresholds:
+    """Thresholds from --band and --threshold NAME=VALUE; AnalysisError names a bad one."""
+    values: dict[str, Any] = {}
+    kinds = {f.name: f.type for f in dataclasses.fields(Thresholds)}
+    for text in settings:
+        name, sep, value = text.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or name not in kinds:
+            raise AnalysisError(f"--threshold {text!r}: write NAME=VALUE with NAME one of "
+                                f"{', '.join(kinds)}")
+        try:
+            values[name] = int(value) if kinds[name] in (int, "int") else float(value)
+        except ValueError:
+            raise AnalysisError(f"--threshold {text!r}: {value!r} is not a number") from None
+    if band is not None:
+        values["band"] = band
+    return Thresholds(**values)
+
+
+def write_report(db: str | Path, runs: list[int] | None, out: str | Path,
+                 th: Thresholds | None = None) -> Path:
     """Write the report and return the page's path; AnalysisError for a bad db or run."""
     con = open_db(db)
     try:
         chosen = resolve_runs(con, runs)
         title = f"Balance report: run {', '.join(map(str, chosen))}"
         return html.write(Path(out), title, balance.run_summary(con, chosen),
-                          balance.sections(con, chosen))
+                          balance.sections(con, chosen, th))
     finally:
         con.close()
 
 
 def run(args: argparse.Namespace) -> int:
+    if Path(args.out).exists() and not Path(args.out).is_dir():
+        print(f"workbench report: --out {args.out} is a file; the report is a folder "
+              "(index.html and tables/): name a folder", file=sys.stderr)
+        return 2
     try:
-        page = write_report(args.db, args.run, args.out)
+        page = write_report(args.db, args.run, args.out, thresholds(args.band, args.threshold))
     except AnalysisError as exc:
         print(f"workbench report: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"workbench report: cannot write the report to {args.out}: {exc}", file=sys.stderr)
         return 2
     print(page)
     return 0

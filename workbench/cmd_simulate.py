@@ -7,21 +7,25 @@ so a bad command never leaves a run behind or touches an existing database.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+from pathlib import Path
 from typing import Any
 
 import duckdb
 from rich.console import Console
 
-from engine.agents.registry import make_agent
+from engine.agents.registry import check_spec, make_agent
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
 from workbench.tables import ValidationError
 from workbench.runner import BACKENDS, Job, Prepared, execute, prepare, summary
-from workbench.store import RunSpec, StoreError, board_hashes, create_run, engine_version, \
-    failed_games, load_run, missing_games, open_store, set_execution
+from workbench.store import MAX_GAMES, MAX_SEED, RunSpec, StoreError, board_hashes, create_run, \
+    engine_version, failed_games, load_run, missing_games, open_store, set_execution
 
 DEFAULT_DB = "runs.duckdb"
 DEFAULT_GAMES = 1000
+DEFAULT_AGENT = "heuristic"
+"""The demo's agent (workbench demo): a fresh `simulate` plays as the demo does."""
 RUN_ARGS = ("sets", "board", "games", "players", "agents", "drafters", "seed", "label")
 """Arguments that define a run; a resume takes them from the database instead."""
 
@@ -43,13 +47,14 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--sets", help=f"card sets, {csv} (default: {','.join(DEFAULT_SETS)})")
     parser.add_argument("--board", help=f"board, or several {csv} to compare them; games are "
                         f"split evenly (default: {DEFAULT_BOARD})")
-    parser.add_argument("--games", type=int, help=f"games in the run (default: {DEFAULT_GAMES})")
+    parser.add_argument("--games", type=int, help=f"games in the run, 1 to {MAX_GAMES} "
+                        f"(default: {DEFAULT_GAMES})")
     parser.add_argument("--players", type=int, help="seats per game (default: the board's)")
     parser.add_argument("--agents", help=f"agent spec for every seat, or one per seat, {csv}; "
-                        "parameters as name:key=value+key=value (default: random); seats "
-                        "rotate from game to game")
+                        "parameters as name:key=value+key=value (default: "
+                        f"{DEFAULT_AGENT}, as in the demo); seats rotate from game to game")
     parser.add_argument("--drafters", help="drafter specs like --agents (default: the agents)")
-    parser.add_argument("--seed", type=int, help="run seed (default: 1)")
+    parser.add_argument("--seed", type=int, help=f"run seed, 0 to {MAX_SEED} (default: 1)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="worker processes (default: all cores)")
     parser.add_argument("--backend", choices=sorted(BACKENDS), default="local",
@@ -83,12 +88,20 @@ def new_spec(args: argparse.Namespace) -> tuple[RunSpec, Prepared]:
     games = DEFAULT_GAMES if args.games is None else args.games
     if games < 1:
         raise UsageError(f"--games must be at least 1, not {games}")
+    if games > MAX_GAMES:
+        raise UsageError(f"--games must be 1 to {MAX_GAMES}, not {games}; split a larger study "
+                         "into several runs")
+    seed = 1 if args.seed is None else args.seed
+    if not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"--seed must be 0 to {MAX_SEED}, not {seed}")
     sets = _names(args.sets, DEFAULT_SETS)
     boards = _names(args.board, (DEFAULT_BOARD,))
     if len(set(boards)) != len(boards):
         raise UsageError(f"--board names a board twice: {args.board}")
-    agents = _names(args.agents, ("random",))
+    agents = _names(args.agents, (DEFAULT_AGENT,))
     drafters = _names(args.drafters, agents)
+    for name in {*agents, *drafters}:
+        check_spec(name)  # a typo costs no games and writes nothing
     players = args.players
     if players is None:
         probe = RunSpec(sets, boards[:1], 1, 0, agents, drafters, 0)
@@ -96,8 +109,7 @@ def new_spec(args: argparse.Namespace) -> tuple[RunSpec, Prepared]:
     elif players < 1:
         raise UsageError(f"--players must be at least 1, not {players}")
     spec = RunSpec(sets, boards, games, players, _per_seat("agents", agents, players),
-                   _per_seat("drafters", drafters, players),
-                   1 if args.seed is None else args.seed, args.label or "")
+                   _per_seat("drafters", drafters, players), seed, args.label or "")
     prepared = prepare(spec)
     for name in {*spec.agents, *spec.drafters}:
         make_agent(name)
@@ -114,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
         con, run_id, spec, prepared = (_resume(args) if args.resume is not None
                                        else _start(args))
     except (UsageError, StoreError, LookupError, ValueError, ValidationError) as exc:
-        err.print(f"workbench simulate: error: {exc}", markup=False, highlight=False)
+        err.print(f"workbench simulate: error: {exc}", markup=False, highlight=False,
+                  soft_wrap=True)
         return 2
     try:
         todo = missing_games(con, run_id, spec.games)
@@ -137,21 +150,37 @@ def run(args: argparse.Namespace) -> int:
                   f"workbench simulate --db {args.db} --resume {run_id}", markup=False)
         return 130
     except (duckdb.Error, OSError) as exc:
-        err.print(f"workbench simulate: stopped: {exc}\nrun {run_id} keeps its complete games; "
-                  f"finish it with workbench simulate --db {args.db} --resume {run_id}",
-                  markup=False)
+        err.print(f"workbench simulate: stopped: {_cause(exc, args.db)}\nrun {run_id} keeps its "
+                  f"complete games; finish it with workbench simulate --db {args.db} --resume "
+                  f"{run_id}", markup=False)
         return 1
     finally:
         con.close()
 
 
+def _cause(exc: BaseException, db: str) -> str:
+    """What stopped the run, named first: a full disk says so (not the failed rollback after)."""
+    if getattr(exc, "errno", None) == errno.ENOSPC or "no space left" in str(exc).casefold():
+        return (f"no space left on device ({exc}); free some space, or move {db} to a disk "
+                "with room, then resume")
+    return str(exc)
+
+
 def _start(args: argparse.Namespace) -> tuple[duckdb.DuckDBPyConnection, int, RunSpec,
                                               Prepared]:
     spec, prepared = new_spec(args)
+    new = not os.path.exists(args.db)
     con = open_store(args.db)
-    run_id = create_run(con, spec, prepared.boards, prepared.cards, prepared.pool,
-                        prepared.params, prepared.files, prepared.content_hash, args.backend,
-                        args.workers)
+    try:
+        run_id = create_run(con, spec, prepared.boards, prepared.cards, prepared.pool,
+                            prepared.params, prepared.files, prepared.content_hash,
+                            args.backend, args.workers)
+    except duckdb.Error as exc:
+        con.close()
+        if new:  # a database made for this run only is not left behind empty
+            for path in (Path(args.db), Path(f"{args.db}.wal")):
+                path.unlink(missing_ok=True)
+        raise StoreError(f"cannot store the run in {args.db}: {exc}") from exc
     return con, run_id, spec, prepared
 
 

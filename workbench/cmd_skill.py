@@ -72,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
         table = study(args, err)
     except (UsageError, StoreError, LookupError, ValueError, ValidationError,
             AnalysisError) as exc:
-        err.print(f"workbench skill: error: {exc}", markup=False, highlight=False)
+        err.print(f"workbench skill: error: {exc}", markup=False, highlight=False,
+                  soft_wrap=True)
         return 2
     for r in table.iter_rows(named=True):
         gain = r["bought_gain"]

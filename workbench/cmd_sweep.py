@@ -28,8 +28,9 @@ def add_parser(subparsers: Any) -> None:
         "the same seeds, and chart the card's pick rate, buy rate, win rate when bought and "
         "improvement when bought against the value, with the fair value: where the "
         "improvement when bought crosses --target (a board setting: where the first player's "
-        "advantage does). Runs, grouping and estimates go into --db (tables sweeps, "
-        "sweep_results).")
+        "advantage does), with a 95% interval; an open end of the interval, or no crossing, is "
+        "explained in words with what would settle it (a wider range, more games). Runs, "
+        "grouping and estimates go into --db (tables sweeps, sweep_results).")
     parser.add_argument("--card", help="the card to vary")
     parser.add_argument("--field", choices=CARD_FIELDS, help="its field")
     parser.add_argument("--board-setting", choices=BOARD_SETTINGS, help="or a board setting")
@@ -72,7 +73,7 @@ def sweep(args: argparse.Namespace, console: Console) -> SweepResult:
                 ("seeds", "independent per value" if args.independent else
                  f"shared: seed {base.seed} for every value (paired)")],
                [design.sweep_section("sweep", f"Sweep of {what}", res.metrics, res.fair,
-                                     args.target, card)])
+                                     args.target, card, f"{card}.{field}" if card else f"board {field}")])
     return res
 
 
@@ -82,10 +83,10 @@ def run(args: argparse.Namespace) -> int:
         res = sweep(args, err)
     except (UsageError, StoreError, LookupError, ValueError, ValidationError,
             AnalysisError) as exc:
-        err.print(f"workbench sweep: error: {exc}", markup=False, highlight=False)
+        err.print(f"workbench sweep: error: {exc}", markup=False, highlight=False,
+                  soft_wrap=True)
         return 2
-    f = res.fair
-    console.print(f"fair value: {'none' if f.estimate is None else f'{f.estimate:.2f}'} "
-                  f"({f.note})", markup=False, highlight=False)
+    console.print(f"fair value: {design.estimate_text(res.fair)}: {res.fair.note}",
+                  markup=False, highlight=False)
     console.print(str(Path(args.out) / "index.html"), markup=False, highlight=False)
     return 0

@@ -41,6 +41,21 @@ def board_files(path: Path) -> list[Path]:
     return [p for p in parts if p.is_file()]
 
 
+def _refuse_clashes(chosen: Sequence[CardSet]) -> None:
+    """Two chosen sets defining one card name: both would be drafted, but cards are found by
+    name, so one of them would be lost. (A chosen set given as a path replaces the cards of the
+    same names in shipped sets that are not chosen: that is how an edited copy is tried.)"""
+    first: dict[str, CardSet] = {}
+    for cardset in chosen:
+        for card in cardset.cards:
+            other = first.setdefault(card.name.casefold(), cardset)
+            if other.name.casefold() != cardset.name.casefold():
+                raise ValueError(f"card {card.name!r} is defined by set {other.name!r} "
+                                 f"({other.source}) and by set {cardset.name!r} "
+                                 f"({cardset.source}): a card name may be defined by one set "
+                                 "only; rename one of them")
+
+
 def load_setup(sets: Sequence[str] = DEFAULT_SETS, board: str = DEFAULT_BOARD,
                players: int | None = None, **params: int | bool) -> Setup:
     """Load the named sets and board; raise LookupError or ValidationError with a clear text."""
@@ -57,6 +72,7 @@ def load_setup(sets: Sequence[str] = DEFAULT_SETS, board: str = DEFAULT_BOARD,
             chosen.extend(load_cardsets(path, shipped))
             files.append(path)
     board_path = find_board(board)
+    _refuse_clashes(chosen)
     catalog_sets = [*shipped, *chosen]
     the_board = load_board(board_path, catalog_sets)
     files.extend(board_files(board_path))

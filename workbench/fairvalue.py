@@ -12,6 +12,7 @@ independent seeds each variant is resampled on its own.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -100,8 +101,9 @@ def fit_zero(x: Array, y: Array, w: Array, target: float = 0.0) -> Array:
     (NaN for a flat line). Rows are bootstrap replicates; a weight of 0 leaves a point out."""
     y = np.where(w > 0, y, 0.0)
     sw = w.sum(axis=-1)
-    mx = (w * x).sum(axis=-1) / sw
-    my = (w * y).sum(axis=-1) / sw
+    with np.errstate(divide="ignore", invalid="ignore"):  # a replicate without any weight
+        mx = (w * x).sum(axis=-1) / sw
+        my = (w * y).sum(axis=-1) / sw
     sxy = (w * (x - mx[..., None]) * (y - my[..., None])).sum(axis=-1)
     sxx = (w * (x - mx[..., None]) ** 2).sum(axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -113,7 +115,9 @@ def fit_zero(x: Array, y: Array, w: Array, target: float = 0.0) -> Array:
 @dataclass(frozen=True)
 class FairValue:
     """Where the contrast crosses the target: estimate and interval (None: no crossing in the
-    swept range, or an interval end beyond it), the fitted line and a plain-words note."""
+    swept range, or an interval end beyond it), the fitted line, a plain-words note, and how the
+    bootstrap replicates fell: the share whose crossing lies below or above the swept range or
+    that have none (a flat line), which say what would close an open interval."""
 
     estimate: float | None
     low: float | None
@@ -121,6 +125,15 @@ class FairValue:
     intercept: float
     slope: float
     note: str
+    below: float = 0.0
+    above: float = 0.0
+    flat: float = 0.0
+
+    def reach(self, target: float) -> float | None:
+        """Where the fitted line reaches `target`, inside the swept range or not (None: flat)."""
+        if not math.isfinite(self.slope) or abs(self.slope) < 1e-12:
+            return None
+        return (target - self.intercept) / self.slope
 
 
 def _weights(var: Array) -> Array:
@@ -129,38 +142,89 @@ def _weights(var: Array) -> Array:
 
 def fair_value(values: Sequence[int], counts: Counts, target: float = 0.0, paired: bool = True,
                replicates: int = BOOTSTRAP, seed: int = 0) -> FairValue:
-    """The value where the fitted contrast equals `target`, with a bootstrap interval."""
+    """The value where the fitted contrast equals `target`, with a bootstrap interval.
+
+    An interval end is the 2.5% (97.5%) point of the replicates' crossings, a replicate without
+    a crossing counting as beyond both ends; an end outside the swept range is open (None)."""
     x = np.asarray(values, dtype=float)
     y, var = counts.contrast()
     w = _weights(var)
     if (w > 0).sum() < 2:
         return FairValue(None, None, None, math.nan, math.nan,
-                         "fewer than two values have both groups: nothing to fit")
+                         "fewer than two values have both groups (buyers and seats that never "
+                         "bought): nothing to fit; more games, or values where both occur")
     y0 = np.where(w > 0, y, 0.0)
     mx, my = np.average(x, weights=w), np.average(y0, weights=w)
     slope = float(np.sum(w * (x - mx) * (y0 - my)) / np.sum(w * (x - mx) ** 2))
     intercept = float(my - slope * mx)
     roots = bootstrap_roots(x, counts, target, paired, replicates, seed)
     lo_x, hi_x = float(x.min()), float(x.max())
-    inside = np.isfinite(roots) & (roots >= lo_x) & (roots <= hi_x)
+    found = np.isfinite(roots)
     tail = (1 - LEVEL) / 2
-    ends = np.nanquantile(np.where(np.isfinite(roots), roots, np.nan), [tail, 1 - tail]) \
-        if np.isfinite(roots).any() else np.array([np.nan, np.nan])
-    low = float(ends[0]) if inside.mean() >= 1 - tail and lo_x <= ends[0] else None
-    high = float(ends[1]) if inside.mean() >= 1 - tail and ends[1] <= hi_x else None
+    q_low = float(np.quantile(np.where(found, roots, -np.inf), tail, method="inverted_cdf"))
+    q_high = float(np.quantile(np.where(found, roots, np.inf), 1 - tail, method="inverted_cdf"))
+    low = q_low if math.isfinite(q_low) and q_low >= lo_x else None
+    high = q_high if math.isfinite(q_high) and q_high <= hi_x else None
+    shares = {"below": float((found & (roots < lo_x)).mean()),
+              "above": float((found & (roots > hi_x)).mean()), "flat": float((~found).mean())}
+    games = counts.n_a.shape[1]
+    line = FairValue(None, low, high, intercept, slope, "", **shares)
     root = float(fit_zero(x, y0, w, target)) if slope else math.nan
     if not (math.isfinite(root) and lo_x <= root <= hi_x):
         side = "above" if (intercept + slope * hi_x > target) else "below"
-        return FairValue(None, low, high, intercept, slope,
-                         f"no crossing in the swept range {lo_x:g}..{hi_x:g}: the fitted "
-                         f"improvement stays {side} {target:+.2f} throughout")
-    bounded = "" if low is not None and high is not None else (
-        f"; in {100 * (1 - inside.mean()):.0f}% of bootstrap replicates the crossing lies "
-        "outside the swept range, so the interval is open on that side")
-    return FairValue(root, low, high, intercept, slope,
-                     f"weighted line {intercept:+.3f} {slope:+.3f} x value crosses "
-                     f"{target:+.2f} at {root:.2f}; {LEVEL:.0%} interval from {replicates} "
-                     f"{'paired' if paired else 'independent'} bootstrap replicates{bounded}")
+        return dataclasses.replace(line, note=(
+            f"no crossing in the swept range {lo_x:g}..{hi_x:g}: the fitted line stays {side} "
+            f"{target:+.2f} throughout; " + _beyond(line, target, lo_x, hi_x, games)))
+    fit = (f"weighted line {intercept:+.3f} {slope:+.3f} x value crosses {target:+.2f} at "
+           f"{root:.2f}; {LEVEL:.0%} interval from {replicates} "
+           f"{'paired' if paired else 'independent'} bootstrap replicates")
+    opened = open_interval_words(line, lo_x, hi_x, games, replicates)
+    return dataclasses.replace(line, estimate=root,
+                               note=fit + (f". {opened}" if opened else ""))
+
+
+def _beyond(f: FairValue, target: float, lo_x: float, hi_x: float, games: int) -> str:
+    """What would find a crossing that the swept range does not hold (values are never
+    negative: a line that reaches the target only below 0 is said to reach it nowhere)."""
+    reach = f.reach(target)
+    if reach is None or not math.isfinite(reach):
+        return (f"the line is flat: more games per value (now {games}) would tell whether this "
+                "value moves it at all")
+    if lo_x <= reach <= hi_x:  # the line crosses, but the estimate was refused (flat)
+        return f"more games per value (now {games}) would steady the fit"
+    if reach < 0:
+        return (f"extended, the line would reach {target:+.2f} only at {reach:.1f}, and no "
+                "value is below 0: no value of this field gets there")
+    side, edge = ("above", hi_x) if reach > hi_x else ("below", lo_x)
+    return (f"extended, the line would reach {target:+.2f} near {reach:.1f}: values {side} "
+            f"{edge:g} (a wider range) would show whether it does")
+
+
+def open_interval_words(f: FairValue, lo_x: float, hi_x: float, games: int,
+                        replicates: int) -> str:
+    """A plain-words reason for each open end of the interval and what would close it: values
+    beyond the swept range where replicates cross there, more games where the line is unsure
+    (both help a wide interval); "" when both ends are known."""
+    if f.low is not None and f.high is not None:
+        return ""
+    ends = ("open – open" if f.low is None and f.high is None else
+            "open below" if f.low is None else "open above")
+    why = []
+    if f.below >= 0.005:
+        why.append(f"{f.below:.0%} cross below {lo_x:g} (the lowest value swept)")
+    if f.above >= 0.005:
+        why.append(f"{f.above:.0%} cross above {hi_x:g} (the highest)")
+    if f.flat >= 0.005:
+        why.append(f"{f.flat:.0%} never cross (a flat line)")
+    wider = []
+    if f.low is None and f.below >= (1 - LEVEL) / 2 and lo_x > 0:
+        wider.append(f"below {lo_x:g}")
+    if f.high is None and f.above >= (1 - LEVEL) / 2:
+        wider.append(f"above {hi_x:g}")
+    close = (f"values {' and '.join(wider)} (a wider range) and " if wider else "")
+    return (f"The {LEVEL:.0%} interval is {ends}: of {replicates} bootstrap replicates, "
+            f"{', '.join(why) or 'too many cross outside the swept range'}. To close it: "
+            f"{close}more games per value (now {games}).")
 
 
 def bootstrap_roots(x: Array, counts: Counts, target: float, paired: bool, replicates: int,

@@ -5,6 +5,7 @@ A file with any problem yields no result at all: nothing half-loaded reaches the
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 from collections.abc import Sequence
 from dataclasses import replace
@@ -36,6 +37,7 @@ from workbench.sheets import (
     read_sheets,
 )
 from workbench.tables import (
+    Known,
     Names,
     Parsed,
     Problem,
@@ -48,6 +50,7 @@ from workbench.tables import (
     names_of,
     read_table,
     resolve,
+    sheet_problems,
 )
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "cardsets"
@@ -67,6 +70,14 @@ _CARD_COLUMNS = aliases({
     "full action": ("full actions", "volle aktion", "volle aktionen"),
     "modifiers": ("modifier", "modifikatoren"), "text": (), "notes": ("notizen", "note"),
 })
+COLUMN_LIMITS = {"copies": 99, "buy": 99, "play": 99, "upkeep": 99, "life": 999, "move": 99,
+                 "attack": 999, "range": 99, "armor": 99, "durability": 999}
+"""The largest value of each number column (docs/card-language.md): far beyond any playable card,
+well inside the store's INTEGER columns and a game's memory."""
+LANGUAGE_LIMIT = 999
+"""The largest number in a card-language cell (`damage N`, `crew N`, `+N attack`, ...)."""
+_LANGUAGE_COLUMNS = ("keywords", "effect", "trigger", "free action", "full action", "modifiers")
+
 _CARD_TYPES = aliases({
     "unit": ("units", "einheit"), "spell": ("spells", "zauber"),
     "artifact": ("artifacts", "artefakt"), "equipment": ("ausrüstung",),
@@ -88,18 +99,24 @@ def _card(rec: Record, set_name: str, names: Names, refs: list[Ref]) -> Card | N
     if name is None:
         rec.fail("name", "missing card name")
     else:
-        names.setdefault(name.casefold(), (name, ctype))
-    copies = rec.count("copies")
-    buy, play, upkeep = rec.count("buy"), rec.count("play"), rec.count("upkeep")
-    life, move = rec.count("life"), rec.count("move")
-    attack, reach = rec.count("attack"), rec.count("range")
-    armor, durability = rec.count("armor"), rec.count("durability")
+        names.setdefault(name.casefold(), Known(name, ctype, set_name, rec.where("name")))
+    copies = rec.count("copies", most=COLUMN_LIMITS["copies"])
+    buy, play, upkeep = (rec.count(c, most=COLUMN_LIMITS[c]) for c in ("buy", "play", "upkeep"))
+    life, move = (rec.count(c, most=COLUMN_LIMITS[c]) for c in ("life", "move"))
+    attack, reach = (rec.count(c, most=COLUMN_LIMITS[c]) for c in ("attack", "range"))
+    armor, durability = (rec.count(c, most=COLUMN_LIMITS[c]) for c in ("armor", "durability"))
     keywords = rec.parse("keywords", parse_keywords) or Keywords()
     effects = rec.parse("effect", parse_effects) or ()
     triggers = rec.parse("trigger", parse_triggers) or ()
     free = rec.parse("free action", parse_free_actions) or ()
     full = rec.parse("full action", parse_full_actions) or ()
     modifiers = rec.parse("modifiers", parse_modifiers) or Modifiers()
+    for column, spec in zip(_LANGUAGE_COLUMNS, (keywords, effects, triggers, free, full,
+                                                 modifiers)):
+        too_large = [n for n in _numbers(spec) if abs(n) > LANGUAGE_LIMIT]
+        if too_large:
+            rec.fail(column, f"{too_large[0]} is too large: numbers in the card language are "
+                             f"at most {LANGUAGE_LIMIT}")
     if armor is not None:
         if keywords.armor and keywords.armor != armor:
             rec.fail("armor", f"armor {armor} differs from 'armor {keywords.armor}' in keywords")
@@ -132,6 +149,19 @@ def _card(rec: Record, set_name: str, names: Names, refs: list[Ref]) -> Card | N
                 text=rec.text("text") or "")
 
 
+def _numbers(spec: object) -> list[int]:
+    """Every whole number inside a parsed card-language value (amounts, ranges, costs, ...)."""
+    if isinstance(spec, bool):
+        return []
+    if isinstance(spec, int):
+        return [spec]
+    if isinstance(spec, tuple):
+        return [n for item in spec for n in _numbers(item)]
+    if dataclasses.is_dataclass(spec) and not isinstance(spec, type):
+        return [n for f in dataclasses.fields(spec) for n in _numbers(getattr(spec, f.name))]
+    return []
+
+
 def _token_refs(rec: Record, refs: list[Ref], effects: tuple[Effect, ...],
                 triggers: tuple[Trigger, ...], free: tuple[FreeAction, ...],
                 full: tuple[tuple[Effect, ...], ...]) -> None:
@@ -157,9 +187,11 @@ def read_cardsets(path: Path) -> Parsed[list[CardSet]]:
     refs: list[Ref] = []
     names: Names = {}
     sets: dict[str, tuple[str, str, list[Card]]] = {}
-    seen: dict[tuple[str, str], int] = {}
+    seen: dict[str, tuple[str, Problem]] = {}
     for sheet in sheets:
         sheet_name = None if is_csv else sheet.name
+        problems += sheet_problems(file, sheet, not is_csv, "every sheet of a card-set workbook "
+                                   "is read as a set; unhide it, or move it to another file")
         table = read_table(file, sheet_name, sheet.rows, _CARD_COLUMNS, ("name", "type"), problems)
         if table is None:
             continue
@@ -168,16 +200,22 @@ def read_cardsets(path: Path) -> Parsed[list[CardSet]]:
             set_name = rec.text("set") or (path.stem if is_csv else sheet.name)
             name = rec.text("name")
             if name is not None:
-                key = (set_name.casefold(), name.casefold())
+                key = name.casefold()
                 if key in seen:
+                    first_set, first = seen[key]
                     rec.fail("name", f"duplicate card name {name!r} in set {set_name!r} "
-                                     f"(first in row {seen[key]})")
-                seen.setdefault(key, number)
+                                     f"(first in row {first.row})"
+                             if first_set.casefold() == set_name.casefold()
+                             else clash(name, first_set, first, file))
+                seen.setdefault(key, (set_name, rec.where("name")))
             card = _card(rec, set_name, names, refs)
             source = file if is_csv else f"{file}#{sheet.name}"
             entry = sets.setdefault(set_name.casefold(), (set_name, source, []))
             if card is not None:
                 entry[2].append(card)
+                known = names[card.name.casefold()]
+                if known.card is None and known.where == rec.where("name"):
+                    names[card.name.casefold()] = known._replace(card=card)
     if not problems and not any(cards for _, _, cards in sets.values()):
         problems.append(Problem(file, message="no cards: expected a header row with 'name' and "
                                               "'type', then one card per row"))
@@ -185,6 +223,17 @@ def read_cardsets(path: Path) -> Parsed[list[CardSet]]:
         return Parsed(None, problems, refs, names)
     value = [CardSet(n, tuple(cards), src) for n, src, cards in sets.values()]
     return Parsed(value, problems, refs, names)
+
+
+def clash(name: str, first_set: str, first: Problem, file: str) -> str:
+    """The message for a card name that a second set defines again: where the first is."""
+    where = [] if first.file == file else [first.file]
+    if first.sheet is not None:
+        where.append(f"sheet {first.sheet!r}")
+    where.append(f"row {first.row}")
+    return (f"card {name!r} is also defined in set {first_set!r} ({', '.join(where)}): a card "
+            "name may be defined by one set only, since boards and effects find cards by name; "
+            "rename one of them")
 
 
 def load_cardsets(path: Path | str, catalog: Sequence[CardSet] = ()) -> list[CardSet]:
@@ -248,13 +297,27 @@ def find_board(name: str) -> Path:
     return _named(name, BOARDS_DIR, boards, "board")
 
 
+def merge_names(names: Names, more: Names) -> list[Problem]:
+    """Add the names of another file to `names`; a name some other set already defines is a
+    clash, reported where the second definition is."""
+    problems = []
+    for key, known in more.items():
+        first = names.get(key)
+        if first is None:
+            names[key] = known
+        elif (first.set.casefold() != known.set.casefold() and first.where is not None
+              and known.where is not None):
+            problems.append(replace(known.where, message=clash(known.name, first.set,
+                                                               first.where, known.where.file)))
+    return problems
+
+
 def shipped_cardsets() -> list[CardSet]:
     """Every card set at the top level of `cardsets/`, tokens resolved across them."""
     parsed = [read_cardsets(p) for p in _spreadsheets(CONTENT_DIR) if not is_board(p)]
     names: Names = {}
-    for one in parsed:
-        names.update(one.names)
-    problems = [p for one in parsed for p in one.problems + resolve(one.refs, names)]
+    problems = [p for one in parsed for p in merge_names(names, one.names)]
+    problems += [p for one in parsed for p in one.problems + resolve(one.refs, names)]
     if problems:
         raise ValidationError(problems)
     return [s for one in parsed for s in one.value or []]

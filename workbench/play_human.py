@@ -10,6 +10,7 @@ and output are streams, so tests script a whole game.
 from __future__ import annotations
 
 import random
+import re
 from typing import Protocol
 
 from engine.actions import Action, parse_action
@@ -29,6 +30,21 @@ class Sink(Protocol):
     """Where the seat writes (a terminal, or a buffer in tests)."""
 
     def write(self, text: str, /) -> int: ...
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""Control characters but newline and tab: ESC and CSI start terminal escape sequences."""
+
+
+class Printable:
+    """A sink that shows control characters as `\x1b` etc.: a card named with an escape
+    sequence cannot clear, retitle or recolour the person's terminal."""
+
+    def __init__(self, out: Sink) -> None:
+        self.out = out
+
+    def write(self, text: str, /) -> int:
+        return self.out.write(_CONTROL.sub(lambda m: repr(m.group())[1:-1], text))
 
 
 class Abandoned(Exception):
@@ -104,7 +120,7 @@ class HumanSeat:
 
 def choose(answer: str, legal: list[Action], names: list[str], width: int) -> Action | None:
     """The legal action an answer names: its 1-based number, its text or its readable name."""
-    if answer.isdigit():
+    if answer.isascii() and answer.isdigit():  # `²` is a digit to isdigit(), not to int()
         n = int(answer)
         return legal[n - 1] if 1 <= n <= len(legal) else None
     folded = answer.casefold()

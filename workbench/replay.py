@@ -20,6 +20,7 @@ from engine.actions import Action, parse_action
 from engine.events import EVENT_COLUMNS
 from engine.game import Game
 from engine.state import GameConfig, GameState
+from workbench.analysis.source import AnalysisError, open_db
 from workbench.stored import StoredRunError, stored_config
 
 EventRow = tuple[object, ...]
@@ -191,9 +192,7 @@ class StoredGame:
 
 def load_game(db: Path, game_id: int) -> StoredGame:
     """Read one game; ReplayError with the known ids when it is not there."""
-    if not db.is_file():
-        raise ReplayError(f"no database file {db}")
-    con = duckdb.connect(str(db), read_only=True)
+    con = _connect(db)
     try:
         row = con.execute(
             "SELECT g.run_id, g.seed, g.board, r.sets, g.players, r.params, g.winners, "
@@ -223,11 +222,20 @@ def config_of(db: Path, stored: StoredGame) -> GameConfig:
     names = {f.name for f in fields(GameConfig) if f.init} - {"pool", "catalog", "board",
                                                                "players", "log_events"}
     params = {k: v for k, v in stored.params.items() if k in names}
-    with duckdb.connect(str(db), read_only=True) as con:
+    with _connect(db) as con:
         try:
             return stored_config(con, stored.run_id, stored.board, log_events=True, **params)
         except StoredRunError as err:
             raise ReplayError(str(err)) from err
+
+
+def _connect(db: Path) -> duckdb.DuckDBPyConnection:
+    """Open the store read-only as `report` does (the same messages, e.g. for a file a running
+    simulation holds)."""
+    try:
+        return open_db(db)
+    except AnalysisError as err:
+        raise ReplayError(str(err)) from err
 
 
 def replay_stored(db: Path, game_id: int) -> tuple[StoredGame, Replay, list[str]]:

@@ -74,6 +74,7 @@ def prepare(spec: RunSpec) -> Prepared:
         setup = load_setup(spec.sets, name, spec.players or None)
         for change in spec.changes:
             setup = apply_change(setup, change)
+        _check_draft(setup.config)
         configs[name] = setup.config
         boards.append(BoardSource(setup.board, setup.files[-1], setup.content_hash))
         files += [f for f in setup.files if f not in files]
@@ -90,6 +91,16 @@ def prepare(spec: RunSpec) -> Prepared:
         params["changes"] = [asdict(c) for c in spec.changes]
     return Prepared(configs, tuple(boards), tuple(config.catalog.values()), config.pool, params,
                     tuple(files), digest.hexdigest()[:16])
+
+
+def _check_draft(config: GameConfig) -> None:
+    """R3.2, R3.3: the draft deals every seat a pack; with fewer copies it could not start."""
+    copies = sum(c.copies for c in config.pool if c.draftable)
+    if copies < config.players * config.pack_size:
+        raise ValueError(f"the chosen sets have {copies} draftable copies (cards with a buy "
+                         f"price, R3.1): too few for the draft, which deals a pack of "
+                         f"{config.pack_size} to each of the {config.players} players (R3.2, "
+                         "R3.3); add copies or sets")
 
 
 def seat_specs(specs: Sequence[str], rotation: int) -> tuple[str, ...]:
@@ -225,6 +236,14 @@ def execute(con: duckdb.DuckDBPyConnection, job: Job, indices: Sequence[int], ba
     finish_run(con, job.run_id)
 
 
+def who_played(specs: str) -> str:
+    """`heuristic,heuristic` -> "heuristic in every seat"; else "seat 1 random, seat 2 ..."."""
+    seats = specs.split(",")
+    if len(set(seats)) == 1:
+        return f"{seats[0]} in every seat"
+    return ", ".join(f"seat {i + 1} {a}" for i, a in enumerate(seats))
+
+
 def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
     """One screen: games, win rate by seat and by agent with 95% Wilson intervals, draws."""
     from scipy.stats import binomtest  # a second to import: spawned workers never need it
@@ -233,8 +252,8 @@ def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
         "SELECT count(*), count(*) FILTER (draw), count(*) FILTER (guard_stopped), "
         "avg(rounds), count(*) FILTER (list_contains(winners, -2)) FROM games WHERE run_id = ?",
         [run_id]).fetchall()[0]
-    label, status, seed, boards = con.execute(
-        "SELECT label, status, seed, boards FROM runs WHERE run_id = ?",
+    label, status, seed, boards, agents, drafters = con.execute(
+        "SELECT label, status, seed, boards, agents, drafters FROM runs WHERE run_id = ?",
         [run_id]).fetchall()[0]
     table = Table(title=f"run {run_id}{f' ({label})' if label else ''}: {status}",
                   show_header=True, title_justify="left")
@@ -262,5 +281,6 @@ def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
                        for b, n, d, r in by_board if len(by_board) > 1)
              + (f"\nfailed games: {len(failed)} (table failed_games: seed, board, traceback)"
                 if failed else "")
+             + f"\nagents: {who_played(agents)}; drafters: {who_played(drafters)}"
              + f"\ndata: {db_path}, run_id = {run_id}")
     return Group(table, Text(facts))

@@ -10,6 +10,7 @@ import datetime as dt
 import functools
 import hashlib
 import json
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import metadata
@@ -27,9 +28,14 @@ from engine.record import GameRecord, PICK_COLUMNS, SNAPSHOT_COLUMNS
 from workbench.boards import field_code
 from workbench.variants import Change
 
-SCHEMA_VERSION: Final = "2"
+SCHEMA_VERSION: Final = "3"
 GAME_ID_BASE: Final = 1_000_000_000
 """game_id = run_id * GAME_ID_BASE + game_index: unique in a file, independent of play order."""
+MAX_GAMES: Final = 1_000_000
+"""The most games of one run: far below GAME_ID_BASE, and the list of games still to play fits
+in memory (a larger study is several runs)."""
+MAX_SEED: Final = 2**63 - 1
+"""Run seeds are 0 to this, the largest BIGINT (runs.seed)."""
 
 _EVENT_TYPES = {"phase": "VARCHAR", "kind": "VARCHAR", "card": "VARCHAR", "target": "VARCHAR",
                 "detail": "VARCHAR"}
@@ -189,8 +195,9 @@ def ddl() -> list[str]:
             for t, cols in TABLES.items()]
 
 
-def open_store(path: str | Path) -> duckdb.DuckDBPyConnection:
-    """Open (creating if new) a store for writing; refuse anything else without changing it."""
+def check_store(path: str | Path) -> None:
+    """Refuse what `open_store` would refuse, without creating or changing anything (so a
+    command can check its --db before work whose end may be to store nothing)."""
     path = Path(path)
     if path.is_dir():
         raise StoreError(f"database path {path} is a folder, not a file")
@@ -198,6 +205,14 @@ def open_store(path: str | Path) -> duckdb.DuckDBPyConnection:
         _check_existing(path)
     elif not path.parent.is_dir():
         raise StoreError(f"cannot create database {path}: folder {path.parent} does not exist")
+    elif not os.access(path.parent, os.W_OK):
+        raise StoreError(f"cannot create database {path}: folder {path.parent} is not writable")
+
+
+def open_store(path: str | Path) -> duckdb.DuckDBPyConnection:
+    """Open (creating if new) a store for writing; refuse anything else without changing it."""
+    path = Path(path)
+    check_store(path)
     try:
         con = duckdb.connect(str(path))
     except duckdb.Error as exc:
@@ -206,7 +221,7 @@ def open_store(path: str | Path) -> duckdb.DuckDBPyConnection:
         "SELECT table_name FROM information_schema.tables").fetchall()}
     if not tables:
         _create(con)
-    # sweeps added later in version 1, failed_games in version 2: older files gain them
+    # sweeps added later in version 1, failed_games later in version 3: older files gain them
     for name in ("sweeps", "sweep_results", "failed_games"):
         if tables and name not in tables:
             con.execute(f"CREATE TABLE {name} "
@@ -354,7 +369,10 @@ def write_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]) -> 
             con.unregister("batch_frame")
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        try:
+            con.execute("ROLLBACK")
+        except duckdb.Error:
+            pass  # a failed COMMIT (e.g. a full disk) leaves no transaction: its error matters
         raise
 
 

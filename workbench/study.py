@@ -9,7 +9,7 @@ gives each variant its own seed instead, for measuring what pairing is worth.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,25 +58,39 @@ def variant_spec(base: RunSpec, kind: str, variant: Variant, index: int,
 
 def run_study(db: str | Path, base: RunSpec, kind: str, card: str, field: str,
               variants: Sequence[Variant], workers: int, console: Console,
-              backend: str = "local", independent: bool = False) -> Study:
+              backend: str = "local", independent: bool = False, extend: Study | None = None,
+              reuse: Mapping[str, int] | None = None) -> Study:
     """Play every variant into `db` and record them as one study; raises as `prepare` does
-    (every variant is loaded before the first game, so a bad value costs no games)."""
-    specs = [variant_spec(base, kind, v, i, independent) for i, v in enumerate(variants)]
+    (every variant is loaded before the first game, so a bad value costs no games).
+
+    `extend`: add the variants to that study (same id; a sweep widened after the fact).
+    `reuse`: variant label -> a run already in `db` that played exactly this variant (the
+    judging run of `tune` is the sweep's current value): recorded, not played again."""
+    done = len(extend.runs) if extend else 0
+    specs = [variant_spec(base, kind, v, done + i, independent) for i, v in enumerate(variants)]
     prepared = [prepare(s) for s in specs]
+    reuse = reuse or {}
     con = open_store(db)
     try:
-        sweep_id = int(con.execute(
+        sweep_id = extend.sweep_id if extend else int(con.execute(
             "SELECT coalesce(max(sweep_id), 0) + 1 FROM sweeps").fetchall()[0][0])
-        runs = []
+        runs = list(extend.runs) if extend else []
         for v, spec, prep in zip(variants, specs, prepared, strict=True):
-            run_id = create_run(con, spec, prep.boards, prep.cards, prep.pool, prep.params,
-                                prep.files, prep.content_hash, backend, workers)
+            if v.label in reuse:
+                run_id = reuse[v.label]
+            else:
+                run_id = create_run(con, spec, prep.boards, prep.cards, prep.pool, prep.params,
+                                    prep.files, prep.content_hash, backend, workers)
             con.execute("INSERT INTO sweeps VALUES (?, ?, ?, ?, ?, ?, ?)",
                         [sweep_id, kind, run_id, card, field, v.value, v.label])
-            console.print(f"{kind} {sweep_id}: run {run_id} = {v.label}", highlight=False)
-            set_execution(con, run_id, backend, workers)
-            execute(con, Job(run_id, spec, prep.configs), range(spec.games), backend, workers,
-                    console)
+            if v.label in reuse:
+                console.print(f"{kind} {sweep_id}: run {run_id} = {v.label} (already played)",
+                              highlight=False)
+            else:
+                console.print(f"{kind} {sweep_id}: run {run_id} = {v.label}", highlight=False)
+                set_execution(con, run_id, backend, workers)
+                execute(con, Job(run_id, spec, prep.configs), range(spec.games), backend,
+                        workers, console)
             runs.append((v, run_id))
     finally:
         con.close()

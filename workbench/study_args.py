@@ -19,11 +19,13 @@ EXPLORER_HELP = ("agent spec(s), as for simulate (default: explorer, the heurist
                  "buying)")
 
 
-def add_run_options(parser: Any, agents: bool = True, explore: bool = False) -> None:
+def add_run_options(parser: Any, agents: bool = True, explore: bool = False,
+                    sets_help: str = "card sets, comma-separated (default: the shipped pair)"
+                    ) -> None:
     """--db, --sets, --board, --games, --agents, --drafters, --seed, --workers, --out;
     `explore`: the agents default to `explorer` (cost studies, docs/design-studies.md)."""
     parser.add_argument("--db", default=DEFAULT_DB, help=f"DuckDB file (default: {DEFAULT_DB})")
-    parser.add_argument("--sets", help="card sets, comma-separated (default: the shipped pair)")
+    parser.add_argument("--sets", help=sets_help)
     parser.add_argument("--board", help="board (default: kings-crossing)")
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES,
                         help=f"games per variant (default: {DEFAULT_GAMES})")

@@ -12,6 +12,7 @@ import polars as pl
 
 from workbench.analysis import cards, draft, shape
 from workbench.analysis.sets import win_rates
+from workbench.analysis.stats import with_gain_ci as with_gain_ci
 from workbench.fairvalue import Counts, FairValue, card_counts, fair_value, first_player_counts
 from workbench.study import Study, Variant
 from workbench.variants import Change
@@ -25,16 +26,6 @@ def card_variants(card: str, field: str, values: Sequence[int | None]) -> list[V
 def board_variants(setting: str, values: Sequence[int]) -> list[Variant]:
     return [Variant(Change(setting=setting, value=v).label(), (Change(setting=setting, value=v),),
                     v) for v in values]
-
-
-def with_gain_ci(df: pl.DataFrame, a: str = "wr_bought", b: str = "wr_never_bought",
-                 name: str = "bought_gain") -> pl.DataFrame:
-    """Newcombe's interval of a difference of two rates from their Wilson intervals."""
-    lo = (pl.col(a) - pl.col(b)
-          - ((pl.col(a) - pl.col(f"{a}_lo")) ** 2 + (pl.col(f"{b}_hi") - pl.col(b)) ** 2).sqrt())
-    hi = (pl.col(a) - pl.col(b)
-          + ((pl.col(f"{a}_hi") - pl.col(a)) ** 2 + (pl.col(b) - pl.col(f"{b}_lo")) ** 2).sqrt())
-    return df.with_columns(lo.alias(f"{name}_lo"), hi.alias(f"{name}_hi"))
 
 
 def card_metrics(con: duckdb.DuckDBPyConnection, study: Study, card: str) -> pl.DataFrame:

@@ -13,9 +13,9 @@ import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
-from engine.cards import CardSet, CardType
+from engine.cards import Card, CardSet, CardType
 from engine.language import (
     LanguageError,
     nearest,
@@ -23,6 +23,7 @@ from engine.language import (
 )
 from workbench.sheets import (
     Cell,
+    Sheet,
     column_letter,
     is_blank,
 )
@@ -72,8 +73,24 @@ class Ref:
     types: frozenset[CardType] = frozenset()
 
 
-Names = dict[str, tuple[str, CardType | None]]
-"""Known card names: casefolded name -> (name as written, type or None if its row was bad)."""
+class Known(NamedTuple):
+    """A card name some set defines: as written, its type (None if its row was bad), its set,
+    where it is defined, and the card itself once its row loaded."""
+
+    name: str
+    type: CardType | None
+    set: str = ""
+    where: Problem | None = None
+    card: Card | None = None
+
+
+Names = dict[str, Known]
+"""Known card names by casefolded name."""
+
+Lookup = Callable[[str], Card | None]
+"""A card by name, None when unknown or its row was bad (that is reported elsewhere)."""
+Check = Callable[[Lookup], list[Problem]]
+"""A check of a file's content that needs the cards it names (e.g. what a board places)."""
 
 
 @dataclass
@@ -84,6 +101,7 @@ class Parsed(Generic[T]):
     problems: list[Problem]
     refs: list[Ref] = field(default_factory=list)
     names: Names = field(default_factory=dict)
+    checks: list[Check] = field(default_factory=list)
 
 
 # --- cells ----------------------------------------------------------------------------------
@@ -107,8 +125,9 @@ def cell_text(cell: Cell) -> str | None:
     return text or None
 
 
-def cell_int(cell: Cell, *, signed: bool = False) -> int:
-    """A whole number from 3, 3.0 or "3"; ValueError with the reason otherwise (R8.7)."""
+def cell_int(cell: Cell, *, signed: bool = False, most: int | None = None) -> int:
+    """A whole number from 3, 3.0 or "3", at most `most` (and at least -`most` if signed);
+    ValueError with the reason otherwise (R8.7)."""
     value: float
     if isinstance(cell, bool) or cell is None:
         raise ValueError("not a number")
@@ -122,7 +141,9 @@ def cell_int(cell: Cell, *, signed: bool = False) -> int:
     if not math.isfinite(value) or not float(value).is_integer():
         raise ValueError("not a whole number")
     if value < 0 and not signed:
-        raise ValueError("must be 0 or more")
+        raise ValueError("must be 0 or more" if most is None else f"must be 0 to {most}")
+    if most is not None and abs(value) > most:
+        raise ValueError(f"must be {-most if signed else 0} to {most}")
     return int(value)
 
 
@@ -158,19 +179,26 @@ class Table:
 def read_table(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]],
            aliases: dict[str, str], required: Sequence[str],
            problems: list[Problem]) -> Table | None:
-    """Read the header row (the first non-blank row) and the records under it."""
+    """Read the header row (the first non-blank row) and the records under it; a value in a
+    column without a header is a problem (it would be ignored without a word)."""
     numbered = [(i + 1, row) for i, row in enumerate(rows) if not is_blank(row)]
     if not numbered:
         return None
     header_row, header = numbered[0]
     columns: dict[str, int] = {}
-    headers = [cell_text(c) or "" for c in header]
+    width = max(len(r) for _, r in numbered)
+    headers = [cell_text(c) or "" for c in header] + [""] * (width - len(header))
     for i, text in enumerate(headers):
         where = Problem(file, sheet, header_row, f"{text} ({column_letter(i)})", text)
         if not text:
-            if any(len(r) > i and r[i] is not None for _, r in numbered[1:]):
-                problems.append(replace(where, column=column_letter(i), value=None,
-                                        message="values under an empty header"))
+            stray = next(((n, r[i]) for n, r in numbered[1:]
+                          if len(r) > i and cell_text(r[i]) is not None), None)
+            if stray is not None:
+                example = " (e.g. notes)" if "notes" in aliases.values() else ""
+                problems.append(Problem(file, sheet, stray[0], column_letter(i),
+                                        cell_text(stray[1]), f"a value in a column without a "
+                                        f"header: name the column in row {header_row}{example} "
+                                        "or delete the value"))
             continue
         key = aliases.get(header_key(text))
         if key is None:
@@ -215,12 +243,12 @@ class Record:
     def text(self, name: str) -> str | None:
         return cell_text(self.cell(name))
 
-    def count(self, name: str, *, signed: bool = False) -> int | None:
+    def count(self, name: str, *, signed: bool = False, most: int | None = None) -> int | None:
         """A whole number, None when the cell is empty (not the same as 0, R6.2)."""
         if self.text(name) is None:
             return None
         try:
-            return cell_int(self.cell(name), signed=signed)
+            return cell_int(self.cell(name), signed=signed, most=most)
         except ValueError as err:
             self.fail(name, str(err))
             return None
@@ -239,13 +267,35 @@ class Record:
 
 def names_of(sets: Iterable[CardSet]) -> Names:
     """The card names of loaded sets, for `resolve`."""
-    return {c.name.casefold(): (c.name, c.type) for s in sets for c in s.cards}
+    return {c.name.casefold(): Known(c.name, c.type, s.name, card=c) for s in sets
+            for c in s.cards}
+
+
+def run_checks(checks: Iterable[Check], names: Names) -> list[Problem]:
+    """The problems of `checks` with cards looked up in `names`."""
+    def lookup(name: str) -> Card | None:
+        known = names.get(name.casefold())
+        return known.card if known is not None else None
+    return [p for check in checks for p in check(lookup)]
+
+
+def sheet_problems(file: str, sheet: Sheet, located: bool, hidden: str) -> list[Problem]:
+    """A hidden sheet (`hidden` says why that matters) and formulas saved without a value, which
+    would read as empty cells. `located`: name the sheet (workbooks; not a CSV)."""
+    name = sheet.name if located else None
+    problems = [Problem(file, name, message=f"hidden sheet: {hidden}")] if sheet.hidden else []
+    problems += [Problem(file, name, row + 1, column_letter(col), formula,
+                         "formula without a saved value, so it would read as an empty cell (the "
+                         "workbench never computes formulas): open the file in a spreadsheet "
+                         "program and save it, or type the value")
+                 for row, col, formula in sheet.unsaved]
+    return problems
 
 
 def resolve(refs: Iterable[Ref], names: Names) -> list[Problem]:
     """A problem for every ref to an unknown card or a card of the wrong type."""
     problems = []
-    spelled = [n for n, _ in names.values()]
+    spelled = [known.name for known in names.values()]
     for ref in refs:
         known = names.get(ref.name.casefold())
         if known is None:
@@ -253,9 +303,9 @@ def resolve(refs: Iterable[Ref], names: Names) -> list[Problem]:
             hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
             problems.append(replace(ref.where, message=f"unknown card {ref.name!r} "
                                                        f"({ref.what}){hint}"))
-        elif ref.types and known[1] is not None and known[1] not in ref.types:
+        elif ref.types and known.type is not None and known.type not in ref.types:
             wanted = " or ".join(sorted(t.value for t in ref.types))
-            problems.append(replace(ref.where, message=f"{ref.what} {known[0]!r} is of type "
-                                                       f"{known[1].value}; expected {wanted}"))
+            problems.append(replace(ref.where, message=f"{ref.what} {known.name!r} is of type "
+                                                       f"{known.type.value}; expected {wanted}"))
     return problems
 

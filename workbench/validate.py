@@ -2,7 +2,8 @@
 
 Every file is read (never written); every problem of every file is collected, and card names are
 resolved against all sets read together plus the shipped sets, so a token or start card defined
-in another file counts (R8.8, R2.3). Files with problems get no summary.
+in another file counts (R8.8, R2.3); a card name is defined by one set only. A board is checked
+against the cards it places (R9.5, R19). Files with problems get no summary.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from pathlib import Path
 from engine.board import Board
 from engine.cards import CardSet
 from workbench.boards import board_base, read_board
-from workbench.loader import CONTENT_DIR, is_board, read_cardsets
-from workbench.tables import Names, Problem, Ref, resolve
+from workbench.loader import CONTENT_DIR, is_board, merge_names, read_cardsets
 from workbench.sheets import SPREADSHEET_SUFFIXES
+from workbench.tables import Names, Problem, Ref, resolve, run_checks
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,9 +108,8 @@ def validate(paths: Sequence[Path]) -> Report:
     sets: list[CardSet] = []
     for path in set_files:
         parsed = read_cardsets(path)
-        report.problems += parsed.problems
+        report.problems += parsed.problems + merge_names(names, parsed.names)
         refs += parsed.refs
-        names.update(parsed.names)
         sets += parsed.value or []
     report.problems += _duplicate_sets(sets)
     catalog = {**_shipped_names(set_files), **names}
@@ -119,6 +119,8 @@ def validate(paths: Sequence[Path]) -> Report:
     for path in boards.values():
         parsed_board = read_board(path)
         board_problems = parsed_board.problems + resolve(parsed_board.refs, catalog)
+        if not board_problems:
+            board_problems = run_checks(parsed_board.checks, catalog)
         report.problems += board_problems
         if not board_problems and parsed_board.value is not None:
             report.boards.append(describe_board(parsed_board.value))

@@ -9,6 +9,7 @@ of a sweep can share seeds.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import hashlib
 import statistics
 from dataclasses import dataclass
@@ -116,7 +117,10 @@ def apply_change(setup: Setup, change: Change) -> Setup:
     if change.card is not None:
         key = change.card.casefold()
         if key not in catalog:
-            raise ValueError(f"no card {change.card!r} in the chosen sets")
+            close = difflib.get_close_matches(key, sorted(catalog), n=3, cutoff=0.6)
+            hint = (f"; did you mean {' or '.join(catalog[c].name for c in close)}?"
+                    if close else "")
+            raise ValueError(f"no card {change.card!r} in the chosen sets{hint}")
         old = catalog[key]
         if change.baseline:
             new = baseline_of(old, pool)

@@ -1,13 +1,20 @@
 """Agents and drafters by name, with parameters: `random`, `heuristic`, `search:budget=200`.
 
 An agent is anything with `act(game, legal, rng) -> Action`; a drafter is an agent asked only
-for draft picks. New kinds register a factory in `FACTORIES`.
+for draft picks. New kinds register a factory in `FACTORIES` and their parameters in `PARAMS`:
+a spec is checked against them before the agent is built, so a typo (`search:budgt=4`) or a
+value out of range (`heuristic:eps=2`) is refused before any game is played instead of being
+silently ignored or clamped.
 """
 
 from __future__ import annotations
 
+import difflib
+import math
+import os
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 from engine.actions import Action
@@ -50,6 +57,74 @@ FACTORIES: dict[str, Factory] = {
 }
 
 
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a spec: a whole number, a number or a text; the allowed range
+    (inclusive); `file`: the text names a file that must exist."""
+
+    kind: type[int | float | str]
+    low: float | None = None
+    high: float | None = None
+    file: bool = False
+
+    def problem(self, text: str) -> str | None:
+        """Why `text` is not an allowed value, or None."""
+        if self.kind is str:
+            if self.file and not os.path.isfile(text):
+                return f"must name an existing file; there is no {text!r}"
+            return None
+        try:
+            value = float(int(text)) if self.kind is int else float(text)
+        except ValueError:
+            return f"must be {'a whole number' if self.kind is int else 'a number'}, not {text!r}"
+        if not math.isfinite(value):
+            return f"must be a finite number, not {text!r}"
+        if self.low is not None and self.high is not None and not self.low <= value <= self.high:
+            return f"must lie in [{self.low:g}, {self.high:g}], not {text}"
+        if self.low is not None and value < self.low:
+            return f"must be at least {self.low:g}, not {text}"
+        return None
+
+
+_SHARE = Param(float, 0.0, 1.0)
+PARAMS: dict[str, dict[str, Param]] = {
+    "random": {},
+    "heuristic": {"eps": _SHARE},
+    "search": {"budget": Param(int, 1), "horizon": Param(int, 0), "eps": _SHARE,
+               "width": Param(int, 1), "steps": Param(int, 1), "margin": Param(float, 0.0)},
+    "explorer": {"p": _SHARE},
+    "ratings": {"ratings_file": Param(str, file=True), "db": Param(str, file=True),
+                "weight": Param(float), "board": Param(str), "prior": Param(float, 0.0),
+                "min_games": Param(int, 0)},
+}
+"""The parameters each kind takes (every key of FACTORIES has an entry)."""
+
+
+def _did_you_mean(word: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.5)
+    return f"did you mean {close[0]}? " if close else ""
+
+
+def check_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """The parsed spec; ValueError in one line naming the unknown kind or parameter (with the
+    known ones and the closest match) or the value out of range."""
+    name, params = parse_spec(spec)
+    if name not in FACTORIES:
+        raise ValueError(f"unknown agent {name!r} in {spec!r}; {_did_you_mean(name, list(PARAMS))}"
+                         f"known: {', '.join(sorted(FACTORIES))}")
+    known = PARAMS.get(name, {})
+    for key, text in params.items():
+        if key not in known:
+            takes = (f"{name} takes {', '.join(known)}" if known
+                     else f"{name} takes no parameters")
+            raise ValueError(f"{spec!r}: {name} has no parameter {key!r}; "
+                             f"{_did_you_mean(key, list(known))}{takes}")
+        why = known[key].problem(text)
+        if why:
+            raise ValueError(f"{spec!r}: {key} {why}")
+    return name, params
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """`search:budget=200+horizon=1` -> ("search", {"budget": "200", "horizon": "1"}).
 
@@ -67,8 +142,6 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 
 def make_agent(spec: str) -> Agent:
-    """Build an agent from its spec; unknown names list the known ones."""
-    name, params = parse_spec(spec)
-    if name not in FACTORIES:
-        raise ValueError(f"unknown agent {name!r}; known: {', '.join(sorted(FACTORIES))}")
+    """Build an agent from its spec, checked first (`check_spec`)."""
+    name, params = check_spec(spec)
     return FACTORIES[name](params)

@@ -2,7 +2,8 @@
 document.querySelectorAll("table.sortable th").forEach(function (th, i) {
   th.addEventListener("click", function () {
     var body = th.closest("table").tBodies[0], asc = th.dataset.dir !== "asc";
-    th.dataset.dir = asc ? "asc" : "desc";
+    th.parentNode.querySelectorAll("th").forEach(function (h) { delete h.dataset.dir; });
+    th.dataset.dir = asc ? "asc" : "desc";  // the stylesheet draws the arrow
     var rows = Array.from(body.rows), key = function (r) {
       var c = r.cells[th.cellIndex], v = c.dataset.v !== undefined ? c.dataset.v : c.textContent;
       var f = parseFloat(v); return v !== "" && !isNaN(f) && isFinite(v) ? f : v.toLowerCase();

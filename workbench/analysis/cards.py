@@ -3,8 +3,12 @@
 A seat "has" a card in its store when it drafted at least one copy (the picks table, so cards
 bought later still count). Per seat-game: in store, bought (at least one `buy` event), played
 (at least one `play` event), never bought. Win rates count a draw as not won. The improvement
-when bought is the win rate when bought minus the win rate when never bought, with a two-
-proportion test per card, corrected for the number of cards tested (stats.py).
+when bought is the win rate when bought minus the win rate when never bought, with Newcombe's
+interval and a two-proportion test per card, corrected for the number of cards tested (stats.py).
+
+Buy chances (why a card is rarely bought): a copy is in the store at a turn's buy step until the
+turn that bought the last drafted copy; the card is affordable there when the resource held as
+the buy step began (snapshots.buy_resource) reaches its buy price.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import duckdb
 import polars as pl
 
 from workbench.analysis.source import in_runs, run_list, query
-from workbench.analysis.stats import with_difference_tests, with_rate
+from workbench.analysis.stats import with_difference_tests, with_gain_ci, with_rate
 
 
 def card_results(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
@@ -59,7 +63,8 @@ def card_results(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.Data
                        ("wins_never_bought", "never_bought", "wr_never_bought"),
                        ("bought", "in_store", "buy_rate")):
         df = with_rate(df, k, n, name)
-    df = df.with_columns((pl.col("wr_bought") - pl.col("wr_never_bought")).alias("bought_gain"))
+    df = with_gain_ci(df.with_columns(
+        (pl.col("wr_bought") - pl.col("wr_never_bought")).alias("bought_gain")))
     return with_difference_tests(df, "wins_bought", "bought", "wins_never_bought",
                                  "never_bought", "bought_gain")
 
@@ -115,3 +120,41 @@ def card_table(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFr
     ).with_columns(
         pl.when(pl.col("plays") > 0).then(pl.col("damage_dealt") / pl.col("plays"))
         .otherwise(None).alias("damage_per_play"))
+
+
+def buy_chances(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+    """Per pool card with a buy price: set, buy, store_turns (player-turns whose buy step had a copy
+    in the store) and affordable_turns (of those, the ones with enough resource)."""
+    ev = in_runs("game_id", runs)
+    return query(con, f"""
+    WITH price AS (
+        SELECT name AS card, any_value("set") AS "set", max(buy) AS buy FROM run_cards
+        WHERE run_id IN ({run_list(runs)}) AND in_pool AND buy IS NOT NULL GROUP BY ALL),
+    drafted AS (
+        SELECT game_id, player, card, count(*) AS copies FROM picks WHERE {ev} GROUP BY ALL),
+    bought AS (
+        SELECT game_id, player, card, count(*) AS n, max(round) AS last FROM events
+        WHERE kind = 'buy' AND {ev} GROUP BY ALL),
+    held AS (
+        SELECT d.game_id, d.player, d.card, p.buy,
+               CASE WHEN coalesce(b.n, 0) >= d.copies THEN b.last END AS gone_after
+        FROM drafted d JOIN price p USING (card)
+        LEFT JOIN bought b USING (game_id, player, card)),
+    turns AS (
+        SELECT game_id, player, round, buy_resource FROM snapshots WHERE {ev}),
+    whole AS (  -- per seat-game and price: every turn, for cards still in the store at the end
+        SELECT t.game_id, t.player, p.buy, count(*) AS turns,
+               count(*) FILTER (WHERE t.buy_resource >= p.buy) AS affordable
+        FROM turns t, (SELECT DISTINCT buy FROM price) p GROUP BY ALL),
+    chances AS (
+        SELECT h.card, w.turns, w.affordable FROM held h
+        JOIN whole w USING (game_id, player, buy) WHERE h.gone_after IS NULL
+        UNION ALL
+        SELECT h.card, count(*), count(*) FILTER (WHERE t.buy_resource >= h.buy) FROM held h
+        JOIN turns t ON t.game_id = h.game_id AND t.player = h.player
+             AND t.round <= h.gone_after
+        GROUP BY ALL)
+    SELECT p.card, p."set", p.buy, coalesce(sum(c.turns), 0) AS store_turns,
+           coalesce(sum(c.affordable), 0) AS affordable_turns
+    FROM price p LEFT JOIN chances c USING (card) GROUP BY ALL ORDER BY p.card
+    """)

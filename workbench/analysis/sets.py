@@ -36,16 +36,19 @@ def _seat_sets(runs: Sequence[int]) -> str:
                array_to_string(list_sort(list("set") FILTER (WHERE r <= 2)), ' + ') AS pair
         FROM ranked GROUP BY ALL)
     SELECT s.game_id, s.seat, s.agent, s.won::INT AS won, g.board,
-           s.seat = g.first_player AS first, t.dominant, t.pair
+           coalesce(b.victory_kind, '?') AS victory, s.seat = g.first_player AS first,
+           t.dominant, t.pair
     FROM game_seats s JOIN games g USING (game_id) LEFT JOIN tops t USING (game_id, seat)
+    LEFT JOIN run_boards b ON b.run_id = g.run_id AND b.board = g.board
     WHERE s.run_id IN ({run_list(runs)})
     """
 
 
 def win_rates(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
               by: Sequence[str]) -> pl.DataFrame:
-    """Win rate (+CI) of seat-games grouped by any of: dominant, pair, board, seat, first, agent."""
-    allowed = {"dominant", "pair", "board", "seat", "first", "agent"}
+    """Win rate (+CI) of seat-games grouped by any of: dominant, pair, board, victory (the
+    board's victory kind), seat, first, agent."""
+    allowed = {"dominant", "pair", "board", "victory", "seat", "first", "agent"}
     if not by or not set(by) <= allowed:
         raise ValueError(f"group by a non-empty subset of {sorted(allowed)}, not {list(by)}")
     keys = ", ".join(by)

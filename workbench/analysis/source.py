@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 """The schema these queries are written for (docs/schema.md)."""
 
 MEMORY_LIMIT = "1GB"
@@ -31,6 +31,10 @@ def open_db(path: str | Path) -> duckdb.DuckDBPyConnection:
     try:
         con = duckdb.connect(str(p), read_only=True)
     except duckdb.Error as exc:
+        if "could not set lock" in str(exc).casefold():
+            raise AnalysisError(f"{p} is in use by another process (a simulation still writing "
+                                "it?): wait until it is done, or copy the file and read the "
+                                "copy") from exc
         raise AnalysisError(f"{p}: cannot open as a DuckDB database ({exc})") from exc
     try:  # the bar would print over the command's output; Jupyter refuses the setting
         con.execute("SET enable_progress_bar = false")

@@ -113,3 +113,64 @@ def difference_summary(df: pl.DataFrame, prefix: str, alpha: float = ALPHA) -> d
         "holm_significant": float((df.get_column(f"{prefix}_holm").drop_nulls() < alpha).sum()),
         "bh_significant": float((df.get_column(f"{prefix}_bh").drop_nulls() < alpha).sum()),
     }
+
+
+def with_gain_ci(df: pl.DataFrame, a: str = "wr_bought", b: str = "wr_never_bought",
+                 name: str = "bought_gain") -> pl.DataFrame:
+    """Newcombe's interval of a difference of two rates from their Wilson intervals."""
+    lo = (pl.col(a) - pl.col(b)
+          - ((pl.col(a) - pl.col(f"{a}_lo")) ** 2 + (pl.col(f"{b}_hi") - pl.col(b)) ** 2).sqrt())
+    hi = (pl.col(a) - pl.col(b)
+          + ((pl.col(f"{a}_hi") - pl.col(a)) ** 2 + (pl.col(b) - pl.col(f"{b}_lo")) ** 2).sqrt())
+    return df.with_columns(lo.alias(f"{name}_lo"), hi.alias(f"{name}_hi"))
+
+
+def mean_ci(n: int, total: float, squares: float,
+            level: float = LEVEL) -> tuple[float, float, float]:
+    """Mean with its t interval from the count, sum and sum of squares (aggregated in SQL, so
+    100,000 games never reach Python row by row); NaNs for no value."""
+    if n <= 0:
+        return math.nan, math.nan, math.nan
+    m = total / n
+    if n == 1:
+        return m, m, m
+    var = max(squares - total * total / n, 0.0) / (n - 1)
+    half = float(stats.t.ppf((1 + level) / 2, n - 1)) * math.sqrt(var / n)
+    return m, m - half, m + half
+
+
+def ratio_ci(n: int, sx: float, sy: float, sxx: float, syy: float, sxy: float,
+             level: float = LEVEL) -> tuple[float, float, float]:
+    """sum(x) / sum(y) over n observations (e.g. upkeep's share of income over player-turns)
+    with a delta-method interval, from sums, squares and cross products; NaNs when y sums to 0."""
+    if n <= 0 or sy == 0:
+        return math.nan, math.nan, math.nan
+    r = sx / sy
+    if n == 1:
+        return r, r, r
+    var = max(sxx - 2 * r * sxy + r * r * syy, 0.0) / (n - 1)
+    se = math.sqrt(var / n) / (sy / n)
+    z = float(stats.norm.ppf((1 + level) / 2))
+    return r, r - z * se, r + z * se
+
+
+def shrunk_rates(wins: Sequence[int], trials: Sequence[int]) -> tuple[list[float | None], float]:
+    """Empirical-Bayes rates: each k/n pulled toward the pooled rate by a beta prior whose
+    strength K is fitted to the rows by the method of moments (K large when the rows differ
+    little beyond binomial noise), so (k + K m) / (n + K). A card bought once and won ranks
+    near the average, not at the top. Returns the rates (None where n = 0) and K."""
+    k = np.asarray(wins, dtype=float)
+    n = np.asarray(trials, dtype=float)
+    ok = n > 0
+    if not ok.any():
+        return [None] * len(n), 0.0
+    total = n[ok].sum()
+    m = float(k[ok].sum() / total)
+    p = k[ok] / n[ok]
+    spread = float((n[ok] * (p - m) ** 2).sum()) - m * (1 - m) * (ok.sum() - 1)
+    weight = float(total - (n[ok] ** 2).sum() / total)
+    between = spread / weight if weight > 0 else 0.0
+    strength = (m * (1 - m) / between - 1) if between > 0 else float(total)
+    strength = min(max(strength, 1.0), float(total))
+    return [float((a + strength * m) / (b + strength)) if b > 0 else None
+            for a, b in zip(k, n, strict=True)], strength

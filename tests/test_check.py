@@ -1,0 +1,299 @@
+"""`workbench check`, the referee: real games stored, one kind of violation planted in a copy of
+the store at a time, and the referee must name it with the right rule id at the right place;
+a clean run passes with exit 0; bad arguments exit 2 without writing anything.
+
+The test names carry no `R<n>_<m>`: they test the referee, not the engine's rules, and must not
+count as rule coverage (tests/rules_coverage.py); the rule ids are in the assertions.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from workbench.check.geometry import Grid, distance, in_range
+from workbench.check.run import Report, check_store
+from workbench.cli import main
+
+CLEAN, VIP, CAPTURE = 1, 2, 3
+"""The fixture's runs: gold-rush (no departure of today's engine shows in its games),
+kings-crossing (a VIP board) and three-hills (capture points)."""
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("check") / "runs.duckdb"
+    for board in ("gold-rush", "kings-crossing", "three-hills"):
+        assert main(["simulate", "--games", "4", "--agents", "heuristic", "--board", board,
+                     "--seed", "3", "--workers", "1", "--db", str(db)]) == 0
+    return db
+
+
+@pytest.fixture()
+def copy(store: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copy(store, tmp_path / "edited.duckdb"))
+
+
+@pytest.fixture(scope="module")
+def baseline(store: Path) -> Report:
+    return check_store(store)
+
+
+def planted(baseline: Report, edited: Path) -> Counter[tuple[int, int, str]]:
+    """The violations the edit added: (game, turn, rule) -> how many more than before."""
+    def key(r: Report) -> Counter[tuple[int, int, str]]:
+        return Counter((v.game_id, v.turn, v.rule) for v in r.violations)
+    return key(check_store(edited)) - key(baseline)
+
+
+@pytest.fixture()
+def edit(copy: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    con = duckdb.connect(str(copy))
+    yield con
+    con.close()
+
+
+def one(con: duckdb.DuckDBPyConnection, sql: str, *params: object) -> tuple[object, ...]:
+    row = con.execute(sql, list(params)).fetchone()
+    assert row is not None, f"the fixture's games have no row for {sql}"
+    return tuple(row)
+
+
+def game_of(run: int, index: int = 0) -> int:
+    return run * 1_000_000_000 + index
+
+
+# --- the referee's own reading of R10 ------------------------------------------------------------
+
+def test_own_range_formula_worked_examples() -> None:
+    """R10.1 with R21.17: |x| > |y| -> |x| + floor(|y|/2), else |y| + floor(|x|/2)."""
+    assert distance(3, 0) == distance(-3, 0) == 3
+    assert distance(2, 1) == 2 and distance(1, 2) == 2
+    assert distance(2, 2) == 3 and distance(1, 1) == 1 and distance(4, -3) == 5
+    assert in_range(-1, 1, 1) and not in_range(2, 2, 2)
+
+
+def test_own_movement_cost_every_second_diagonal_two() -> None:
+    """R10.3: the move's diagonal steps cost 1, 2, 1, 2 ...; a jump is no step (R10.2)."""
+    grid = Grid(9, 9)
+    diagonal = [grid.field(k, k) for k in range(1, 5)]
+    assert grid.path_cost(grid.field(0, 0), diagonal) == 1 + 2 + 1 + 2
+    assert grid.path_cost(grid.field(0, 0), [grid.field(2, 0)]) is None
+    assert grid.cheapest(grid.field(0, 0), grid.field(2, 2), lambda f: True, 3) == 3
+    assert grid.cheapest(grid.field(0, 0), grid.field(2, 2), lambda f: True, 2) is None
+
+
+# --- a clean run, and the events the referee needs -----------------------------------------------
+
+def test_clean_run_has_no_violations_and_exits_0(store: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    report = check_store(store, CLEAN)
+    assert report.games == 4 and report.events > 1000 and report.violations == []
+    assert main(["check", "--db", str(store), "--run", str(CLEAN)]) == 0
+    out = capsys.readouterr().out
+    assert "checked 4 games" in out and "0 violations" in out
+
+
+def test_events_tell_copies_of_a_card_apart(store: Path) -> None:
+    """Two Militia of one seat are two permanents: the events name each by its id."""
+    con = duckdb.connect(str(store), read_only=True)
+    ids = con.execute("SELECT count(DISTINCT card_id) FROM events WHERE game_id = ? AND "
+                      "kind = 'enter' AND card = 'Militia'", [game_of(VIP)]).fetchone()
+    con.close()
+    assert ids is not None and ids[0] >= 2
+
+
+# --- one planted violation at a time -------------------------------------------------------------
+
+def test_planted_second_buy_in_a_turn(baseline: Report, copy: Path,
+                                      edit: duckdb.DuckDBPyConnection) -> None:
+    """R7.2: a buy of a later turn moved into a turn that already has one."""
+    gid = game_of(VIP)
+    first, second = edit.execute("SELECT turn, seq FROM events WHERE game_id = ? AND "
+                                 "kind = 'buy' ORDER BY seq LIMIT 2", [gid]).fetchall()
+    edit.execute("UPDATE events SET turn = ? WHERE game_id = ? AND seq = ?",
+                 [first[0], gid, second[1]])
+    edit.close()
+    assert planted(baseline, copy) == {(gid, first[0], "R7.2"): 1}
+
+
+def test_planted_attack_out_of_range(baseline: Report, copy: Path,
+                                     edit: duckdb.DuckDBPyConnection) -> None:
+    """R12.10: the attack is made to name the enemy's Commander, still in its corner."""
+    gid = game_of(VIP)
+    seq, turn, seat = one(edit, "SELECT seq, turn, player FROM events WHERE game_id = ? AND "
+                                "kind = 'combat' AND target <> 'Commander' ORDER BY seq",
+                          gid)
+    (vip,) = one(edit, "SELECT card_id FROM events WHERE game_id = ? AND phase = 'draft' AND "
+                       "kind = 'enter' AND card = 'Commander' AND player <> ?", gid, seat)
+    edit.execute("UPDATE events SET target_id = ?, target = 'Commander' WHERE game_id = ? "
+                 "AND seq = ?", [vip, gid, seq])
+    edit.close()
+    assert (gid, turn, "R12.10") in planted(baseline, copy)
+
+
+def test_planted_move_beyond_reach(baseline: Report, copy: Path,
+                                   edit: duckdb.DuckDBPyConnection) -> None:
+    """R10.3: a one-step move rewritten as a walk there, back and there again: cost 3 >
+    movement 2 (nothing stands in the way: the fields it walks are the Militia's own ones)."""
+    gid = game_of(VIP)
+    seq, turn, path = one(
+        edit, "SELECT seq, turn, detail FROM events WHERE game_id = ? AND kind = 'move' "
+              "AND card = 'Militia' AND amount = 1 ORDER BY seq", gid)
+    (start,) = one(edit, "SELECT x || ',' || y FROM events WHERE game_id = ? AND seq < ? AND "
+                         "card_id = (SELECT card_id FROM events WHERE game_id = ? AND seq = ?) "
+                         "AND kind IN ('enter', 'move') ORDER BY seq DESC", gid, seq, gid, seq)
+    edit.execute("UPDATE events SET detail = ? WHERE game_id = ? AND seq = ?",
+                 [f"{path} {start} {path}", gid, seq])
+    edit.close()
+    added = planted(baseline, copy)
+    assert (gid, turn, "R10.3") in added
+    assert {rule for _, _, rule in added} == {"R10.3"}
+
+
+def test_planted_wrong_combat_damage(baseline: Report, copy: Path,
+                                     edit: duckdb.DuckDBPyConnection) -> None:
+    """R12.7: one more damage than the attack deals, to a unit without armor (and without
+    markers: it took the damage)."""
+    gid, seq, turn = one(edit, """
+        SELECT d.game_id, d.seq, d.turn FROM events d
+        JOIN events c ON c.game_id = d.game_id AND c.seq = d.seq + 1 AND c.kind = 'combat'
+        JOIN run_cards k ON k.run_id = ? AND k.name = c.target AND k.armor = 0
+        WHERE d.game_id BETWEEN ? AND ? AND d.kind = 'damage' AND d.detail = 'attack'
+        ORDER BY d.game_id, d.seq""", VIP, game_of(VIP), game_of(VIP, 3))
+    edit.execute("UPDATE events SET amount = amount + 1 WHERE game_id = ? AND seq = ?",
+                 [gid, seq])
+    edit.close()
+    assert (gid, turn, "R12.7") in planted(baseline, copy)
+
+
+def test_planted_wrong_capture_count(baseline: Report, copy: Path,
+                                     edit: duckdb.DuckDBPyConnection) -> None:
+    """R19.3: one capture point more than the areas held give."""
+    seq, gid, turn = one(edit, "SELECT seq, game_id, turn FROM events WHERE kind = 'points' "
+                               "AND detail = 'capture' AND game_id BETWEEN ? AND ? ORDER BY "
+                               "game_id, seq", game_of(CAPTURE), game_of(CAPTURE, 3))
+    edit.execute("UPDATE events SET amount = amount + 1 WHERE game_id = ? AND seq = ?",
+                 [gid, seq])
+    edit.close()
+    assert (gid, turn, "R19.3") in planted(baseline, copy)
+
+
+def test_planted_negative_resource(baseline: Report, copy: Path,
+                                   edit: duckdb.DuckDBPyConnection) -> None:
+    """R18.1: a Supply's gain taken away in a turn that ends at 0 resource: the seat paid with
+    resource it did not have."""
+    gid, seq, turn = one(edit, """
+        SELECT e.game_id, e.seq, e.turn FROM events e
+        JOIN events t ON t.game_id = e.game_id AND t.kind = 'end_turn' AND t.turn = e.turn
+        JOIN snapshots s ON s.game_id = e.game_id AND s.player = e.player AND s.round = t.round
+        WHERE e.kind = 'gain' AND e.detail = 'effect' AND s.resource = 0
+          AND e.game_id BETWEEN ? AND ? ORDER BY e.game_id, e.seq""",
+                         game_of(CLEAN), game_of(CLEAN, 3))
+    edit.execute("UPDATE events SET amount = 0 WHERE game_id = ? AND seq = ?", [gid, seq])
+    edit.close()
+    added = planted(baseline, copy)
+    assert (gid, turn, "R18.1") in added
+    report = check_store(copy, CLEAN)
+    assert any("fell to -1" in v.message for v in report.violations)
+
+
+def test_planted_broken_resource_balance(baseline: Report, copy: Path,
+                                         edit: duckdb.DuckDBPyConnection) -> None:
+    """R18.1: a snapshot's resource one more than the seat's events give."""
+    gid = game_of(CLEAN, 1)
+    (turn,) = one(edit, "SELECT turn FROM events WHERE game_id = ? AND kind = 'end_turn' AND "
+                        "round = 3 AND player = 1", gid)
+    edit.execute("UPDATE snapshots SET resource = resource + 1 WHERE game_id = ? AND "
+                 "round = 3 AND player = 1", [gid])
+    edit.close()
+    assert planted(baseline, copy) == {(gid, turn, "R18.1"): 1}
+
+
+def test_planted_wrong_draft_pick_count(baseline: Report, copy: Path,
+                                        edit: duckdb.DuckDBPyConnection) -> None:
+    """R3.3: a player's last pick left out: 29 cards instead of 30."""
+    gid = game_of(CLEAN, 2)
+    edit.execute("DELETE FROM picks WHERE game_id = ? AND player = 0 AND pick = "
+                 "(SELECT max(pick) FROM picks WHERE game_id = ? AND player = 0)", [gid, gid])
+    edit.close()
+    assert planted(baseline, copy) == {(gid, 0, "R3.3"): 1}
+    report = check_store(copy, CLEAN)
+    assert "seat 1 drafted 29 cards" in report.violations[0].message
+
+
+def test_planted_unpaid_upkeep_and_the_unit_stays(baseline: Report, copy: Path,
+                                                  edit: duckdb.DuckDBPyConnection) -> None:
+    """R5.3: an upkeep refused, and the unit stays on the board."""
+    gid, seq, turn = one(edit, "SELECT game_id, seq, turn FROM events WHERE kind = 'upkeep' "
+                               "AND detail = 'paid' AND game_id BETWEEN ? AND ? "
+                               "ORDER BY game_id, seq", game_of(VIP), game_of(VIP, 3))
+    edit.execute("UPDATE events SET detail = 'refused' WHERE game_id = ? AND seq = ?",
+                 [gid, seq])
+    edit.close()
+    assert planted(baseline, copy) == {(gid, turn, "R5.3"): 1}
+
+
+def test_planted_win_the_victory_rule_does_not_give(baseline: Report, copy: Path,
+                                                    edit: duckdb.DuckDBPyConnection) -> None:
+    """R19.1: the stored result turned around on a VIP board: the seat whose Commander died
+    won."""
+    gid = game_of(VIP)
+    winners, turn = one(edit, "SELECT g.winners, e.turn FROM games g JOIN events e ON "
+                              "e.game_id = g.game_id AND e.kind = 'game_over' WHERE "
+                              "g.game_id = ?", gid)
+    assert winners in ([0], [1])
+    edit.execute("UPDATE games SET winners = ? WHERE game_id = ?",
+                 [[1 - winners[0]], gid])  # type: ignore[index]
+    edit.close()
+    assert planted(baseline, copy) == {(gid, turn, "R19.1"): 1}
+
+
+# --- the command ---------------------------------------------------------------------------------
+
+def test_cli_prints_violations_with_game_turn_rule_and_exits_1(
+        copy: Path, edit: duckdb.DuckDBPyConnection,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    gid = game_of(CLEAN)
+    edit.execute("UPDATE snapshots SET resource = resource + 2 WHERE game_id = ? AND round = 1 "
+                 "AND player = 0", [gid])
+    edit.close()
+    assert main(["check", "--db", str(copy), "--run", str(CLEAN)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"game {gid} turn 1 event ") and " R18.1 seat 1 ended" in out[0]
+    assert "1 violations" in out[1] and out[2].split() == ["R18.1", "1"]
+
+
+def test_cli_missing_database_exits_2_naming_it_and_creates_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nowhere.duckdb"
+    assert main(["check", "--db", str(missing)]) == 2
+    assert capsys.readouterr().out == f"cannot check: no database file {missing}\n"
+    assert not missing.exists()
+
+
+def test_cli_unknown_run_and_old_schema_exit_2(store: Path, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--db", str(store), "--run", "9"]) == 2
+    assert "no run 9" in capsys.readouterr().out
+    old = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(old))
+    con.execute("CREATE TABLE schema_info (key VARCHAR, value VARCHAR)")
+    con.execute("INSERT INTO schema_info VALUES ('schema_version', '2')")
+    con.close()
+    before = old.read_bytes()
+    assert main(["check", "--db", str(old)]) == 2
+    assert "schema version 2" in capsys.readouterr().out
+    assert old.read_bytes() == before
+
+
+def test_cli_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["check"])
+    assert exc.value.code == 2
+    assert "--db" in capsys.readouterr().err
