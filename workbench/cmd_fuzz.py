@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench import fuzz
+from workbench.runner import exit_with_parent
 
 DEFAULT_OUT = "fuzz-out"
 DEFAULT_GAMES = 200
@@ -152,7 +153,8 @@ def _stream(seed: int, todo: Sequence[int], workers: int) -> Iterator[Record]:
             yield from play_chunk(seed, chunk)
         return
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=exit_with_parent,
+                             initargs=(os.getpid(),)) as pool:
         pending: set[Future[list[Record]]] = set()
         try:
             for chunk in chunks:

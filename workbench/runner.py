@@ -141,17 +141,21 @@ def chunks(indices: Sequence[int], workers: int) -> list[list[int]]:
 _JOB: Job | None = None
 
 
-def _init_worker(job: Job, parent: int) -> None:
-    """Keep the job in the worker; exit if the parent dies (a killed run leaves no orphans)."""
-    global _JOB
-    _JOB = job
-
+def exit_with_parent(parent: int) -> None:
+    """In a worker: exit when the parent process dies (a killed run leaves no orphans)."""
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
         os._exit(1)
 
     threading.Thread(target=watch, daemon=True).start()
+
+
+def _init_worker(job: Job, parent: int) -> None:
+    """Keep the job in the worker; exit if the parent dies."""
+    global _JOB
+    _JOB = job
+    exit_with_parent(parent)
 
 
 def _play_in_worker(indices: list[int]) -> Batch:
