@@ -224,20 +224,26 @@ BACKENDS: dict[str, Callable[[Job, Sequence[int], int], Iterator[Batch]]] = {
 
 def execute(con: duckdb.DuckDBPyConnection, job: Job, indices: Sequence[int], backend: str,
             workers: int, console: Console) -> None:
-    """Play the missing games, write each batch as it arrives, then mark the run finished."""
+    """Play the missing games, write each batch as it arrives, then mark the run finished;
+    say how many of them failed (stored in failed_games), so no study misses it."""
     total = job.spec.games
     start = time.perf_counter()
     columns = (TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[rate]:.1f} games/s"), TimeRemainingColumn())
+    failed = 0
     with Progress(*columns, console=console, transient=False) as progress:
         task = progress.add_task("games", total=total, completed=total - len(indices), rate=0.0)
         played = 0
         for n, tables in BACKENDS[backend](job, indices, workers):
             write_batch(con, tables)
             played += n
+            failed += tables["failed_games"].num_rows
             progress.update(task, advance=n,
                             rate=played / max(time.perf_counter() - start, 1e-9))
     finish_run(con, job.run_id)
+    if failed:
+        console.print(f"run {job.run_id}: {failed} of {len(indices)} games failed and are left "
+                      "out (table failed_games: seed, board, traceback)", markup=False)
 
 
 def who_played(specs: str) -> str:
