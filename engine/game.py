@@ -17,6 +17,7 @@ from engine.record import GameRecord
 from engine.effects import free_action_of
 from engine.permanents import destroy
 from engine.state import GameConfig, GameState, Pending, Perm, StackItem
+from engine.victory import check_victory
 from engine.zones import discard_from_hand, pay
 
 
@@ -228,6 +229,9 @@ class Game:
             s.pending.append(Pending("discard", seat, a.card, fa.cost.discard))
         if fa.cost.sacrifice and a.card in s.perms:
             destroy(s, s.perms[a.card], "sacrificed", seat)
+            check_victory(s)  # R19: a VIP or building paid as a cost is lost at once
+            if s.winners is not None:
+                return
         flow.announce(s, item)
 
     def _unit_action(self, a: Action) -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from engine.actions import Action
 from engine.board import TYRANT
-from tests.builder import (Keywords, Position, TieBreak, Victory, VictoryKind, act, board, done,
-                           eff, equipment, intention, play_out, spell, tgt, unit, artifact)
+from tests.builder import (Cost, FreeAction, Keywords, Position, TieBreak, Victory, VictoryKind,
+                           act, artifact, board, done, eff, equipment, intention, play_out, spell,
+                           tgt, unit)
 from tests.pieces import legal
 
 SOLDIER = unit("Soldier", life=3, attack=1)
@@ -33,6 +34,22 @@ def test_R19_1_vip_defeated_loses():
     g = pos.game()
     act(g, "play", k, target=pos.state.vips[1])
     assert g.is_terminal() and g.returns() == [1.0, -1.0]
+
+
+def test_R19_1_R11_3_a_vip_sacrificed_as_a_cost_loses_at_once():
+    """R19.1 with R6.7 and R11.3: a VIP sacrificed to pay a free action's cost is defeated as
+    the cost is paid, so its side loses then, before anyone responds and before the action
+    resolves (the game used to go on through the response windows; found by the fuzzer)."""
+    martyr = unit("Martyr", life=3, free_actions=(
+        FreeAction(Cost(sacrifice=True), (eff("gain", 1),)),))
+    pos = Position(vb(VictoryKind.VIP), [martyr, SOLDIER, COIN])
+    pos.state.vips = {0: pos.put(martyr, 0, 0, 0), 1: pos.put(SOLDIER, 1, 4, 0)}
+    pos.hand(1, COIN)                       # seat 2 could respond
+    g = pos.game()
+    g.apply(Action("free", pos.state.vips[0], index=0))
+    s = g.state
+    assert g.is_terminal() and g.returns() == [-1.0, 1.0] and s.reason == "VIP defeated"
+    assert s.players[0].resource == 0       # the action never resolved
 
 
 def test_R19_1_R12_11_both_vips_at_once_is_a_draw():
