@@ -270,14 +270,17 @@ def _spend(p: Perm, which: int) -> None:
 
 
 def _path_to(s: GameState, p: Perm, dest: int) -> tuple[int, ...]:
-    """The cheapest path to a move's destination; onto a crew unit, via a field next to it."""
+    """The cheapest path to a move's destination; onto a crew unit, the cheapest whole move
+    (R10.3): straight on from a field next to it, or via a field next to it."""
     moves = destinations(s, p)
     if dest in moves:
         return moves[dest]
     geo = s.config.geometry
-    best = min((f for f in moves if geo.dist(f, dest) <= 1), default=-1,
-               key=lambda f: (len(moves[f]), f))
-    return (*moves[best], dest) if best >= 0 else (dest,)
+    here = s.perm_field(p)
+    paths = [(*moves[f], dest) for f in sorted(moves) if geo.dist(f, dest) <= 1]
+    if geo.dist(here, dest) <= 1:
+        paths.append((dest,))
+    return min(paths, key=lambda path: (geo.path_cost(here, path), len(path)), default=(dest,))
 
 
 def _stale(s: GameState, pd: Pending) -> bool:

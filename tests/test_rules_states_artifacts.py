@@ -529,6 +529,23 @@ def test_R21_11_equipment_adds_its_modifiers():
     assert movement(s, p) == 3 and is_veiled(s, p)
 
 
+def test_R10_3_R12_9_boarding_a_crew_unit_next_to_it_is_one_step():
+    """R10.3, R12.9: a unit next to a crew unit boards it with one step; its move used to be
+    given a detour through another neighbour (2 steps with movement 1; found by the fuzzer and
+    the referee)."""
+    wagon = crew(1, move=0)
+    scout = unit("Scout", move=1)
+    pos = Position(board(". . .\n. . ."), [wagon, scout])
+    u = pos.put(scout, 0, 1, 0)
+    w = pos.put(wagon, 0, 0, 0)
+    pos.idle(0, 2, 1)
+    g = pos.game()
+    act(g, "activate", u)
+    act(g, "move", u, field=pos.f(0, 0))
+    assert pos.perm(u).under == w
+    assert [(e[4], e[5]) for e in events(g.state, "move")] == [(1, "0,0")]
+
+
 def test_R10_3_R12_9_boarding_a_crew_unit_costs_movement_too():
     wagon = crew(1, move=0)
     scout = unit("Scout", move=1)
