@@ -13,7 +13,11 @@ import pytest
 from engine.board import Terrain, VictoryKind
 from engine.game import Game
 from engine.language import TRIGGER_EVENTS, VERBS
+from engine.zones import gain
+from tests.builder import IDLE, Position, board
 from workbench import fuzz
+from workbench.check.core import Events, GameInfo, Violation
+from workbench.check.run import walk
 from workbench.cli import main
 from workbench.config import load_setup
 
@@ -100,6 +104,35 @@ def test_a_game_past_its_time_is_a_hang(configs):
     outcome = fuzz.play_checked(configs[1], 5, fuzz.agents_of("heuristic", configs[1].players),
                                 seconds=0.001)
     assert (outcome.kind, outcome.signature) == ("hang", "hang")
+
+
+def test_the_referee_judges_every_fuzzed_game(configs, monkeypatch: pytest.MonkeyPatch):
+    """check_game runs the referee of `workbench check` over the game's events; what it finds
+    is a failure of its own kind."""
+    config = configs[2]
+    agents = fuzz.agents_of("random", config.players)
+    assert fuzz.play_checked(config, 3, agents).kind == "ok"
+    monkeypatch.setattr(fuzz, "referee", lambda game: [
+        Violation(0, 4, 17, "R7.2", "seat 1 bought 2 cards in one turn")])
+    outcome = fuzz.play_checked(config, 3, agents)
+    assert (outcome.kind, outcome.signature) == (
+        "referee", "referee:R7.2:seat N bought N cards in one turn")
+
+
+def test_the_referee_takes_a_negative_income_as_far_as_the_resource_goes():
+    """R18.2 with R18.1: unit income -2 with 1 resource loses 1 (the resource never goes below
+    0); the referee used to expect -2 and flag the engine in fuzzed games."""
+    b = board("0 . . 1", income=0, unit_income=-2)
+    pos = Position(b, [IDLE])
+    pos.idle(0, 0, 0)
+    pos.idle(1, 3, 0)
+    gain(pos.state, 0, 1, "setup")
+    g = pos.game(phase="start", advance=True)
+    s = g.state
+    assert s.players[0].resource == 0
+    columns = {**s.events.columns(), "game_id": [0] * len(s.events)}
+    info = GameInfo(0, b, {"idle": IDLE}, 2, (), False, 0)
+    assert walk(Events(columns), info, 0, len(s.events)) == []
 
 
 def _poison_is_a_violation(monkeypatch: pytest.MonkeyPatch) -> None:

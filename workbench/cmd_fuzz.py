@@ -231,8 +231,9 @@ def _summary(out: Path, seed: int, games: int, done: dict[int, Record], played: 
               f"session ({wall:.0f} s wall)"),
              (f"  CPU time of the games: {cpu:.0f} s in all ({cpu / max(1, len(done)):.2f} s a "
               "game)"),
-             (f"  crashes {kinds['crash']}, invariant violations {kinds['violation']}, hangs "
-              f"{kinds['hang']}, invalid generated content {kinds['invalid']}"),
+             (f"  crashes {kinds['crash']}, invariant violations {kinds['violation']}, referee "
+              f"findings {kinds['referee']}, hangs {kinds['hang']}, invalid generated content "
+              f"{kinds['invalid']}"),
              f"  stopped by a guard (R21.18, draws, not failures): {stops}"]
     for signature, n in signatures.most_common():
         lines.append(f"  {n} x {signature}: {_folder(out, signature)}")

@@ -52,6 +52,8 @@ from engine.wording import (
     render_keywords,
     render_modifiers,
 )
+from workbench.check.core import Events, GameInfo, Violation
+from workbench.check.run import walk
 from workbench.config import load_setup
 from workbench.store import PlayedGame, batch_tables
 
@@ -408,7 +410,8 @@ def generate_case(seed: int) -> Case:
         scenario["shared win"] = g.rng.choice(["yes", "no"])
     owners = ["neutral", *(str(s + 1) for s in range(players))]
     owners += ["tyrant"] if victory is VictoryKind.TYRANT else []
-    permanents = [r for r in g.cards if r["type"] in ("unit", "artifact", "equipment", "potion")]
+    permanents = [r for r in g.cards if r["type"] in ("unit", "artifact", "equipment", "potion")
+                  and "tyrant" not in r["keywords"].split("; ")]   # one Tyrant, its own
     for _ in range(g.n(0, 3)):      # more permanents on the board at the start (R2.4)
         row = g.rng.choice(permanents)
         f = layout.spot("swimming" not in row["keywords"].split("; "))
@@ -445,16 +448,29 @@ def check_decision(game: Game) -> list[str]:
     return found
 
 
+def referee(game: Game) -> list[Violation]:
+    """The referee of `workbench check` (docs/check.md: a second, independent reading of the
+    rules) over the game's events, as it walks a stored game."""
+    s = game.state
+    config = s.config
+    columns: dict[str, list[object]] = dict(s.events.columns())  # type: ignore[arg-type]
+    columns["game_id"] = [0] * len(s.events)
+    packs = sum(c.copies for c in config.pool if c.buy is not None) // config.pack_size
+    info = GameInfo(0, config.board, dict(config.catalog), config.players,
+                    tuple(s.winners or ()), s.guard_stopped, packs)
+    return walk(Events(columns), info, 0, len(s.events))
+
+
 def check_game(game: Game, agents: Sequence[str], replay: bool = True) -> list[str]:
-    """What is checked once a game is over: the invariants, the text picture, the game stored
-    as `workbench simulate` stores it, and its recorded actions replayed from the seed to the
-    same end. The referee of `workbench check` (a second reading of the rules over a game's
-    events, docs/check.md) plugs in here, as one more list of findings."""
+    """What is checked once a game is over: the invariants, the referee, the text picture, the
+    game stored as `workbench simulate` stores it, and its recorded actions replayed from the
+    seed to the same end. Checks of a whole game plug in here."""
     found = violations(game.state)
     str(game)
     record = game.record()
     batch_tables(1, [PlayedGame(0, game.state.config.board.name, 0, tuple(agents),
                                 tuple(agents), record)])
+    found += [f"{v.rule} (referee): {v.message}" for v in referee(game)]
     if replay:
         again = Game(game.state.config, game.state.seed)
         for text in record.actions:
@@ -468,8 +484,10 @@ def check_game(game: Game, agents: Sequence[str], replay: bool = True) -> list[s
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a fuzzed game went: `kind` ok, crash, violation or hang; `signature` names the
-    failure so the same defect is counted once; `detail` is the message or traceback."""
+    """How a fuzzed game went: `kind` ok, crash, violation (of the invariants or the API),
+    referee (a departure from the rules the referee sees), hang, or invalid (content the loader
+    refuses); `signature` names the failure so the same defect is counted once; `detail` is
+    the message or traceback."""
 
     kind: str
     signature: str = ""
@@ -541,11 +559,11 @@ def _signature(exc: BaseException) -> str:
     return f"crash:{type(exc).__name__}{place}"
 
 
-def _violation_signature(found: str) -> str:
-    """A violation without its ids, numbers and names: `violation:R9.2: field N holds cN ...`."""
+def _violation_signature(kind: str, found: str) -> str:
+    """A finding without its ids, numbers and names: `violation:R9.2:field N holds cN ...`."""
     rule, _, rest = found.partition(":")
     rest = re.sub(r"\d+", "N", re.sub(r"\([^)]*\)", "", rest))
-    return f"violation:{rule}:{' '.join(rest.split())}"
+    return f"{kind}:{rule.replace(' (referee)', '')}:{' '.join(rest.split())}"
 
 
 def play_checked(config: GameConfig, run_seed: int, agents: Sequence[str],
@@ -561,7 +579,7 @@ def play_checked(config: GameConfig, run_seed: int, agents: Sequence[str],
 
     def outcome(kind: str, found: list[str]) -> Outcome:
         steps = game.state.steps if game is not None else 0
-        return Outcome(kind, _violation_signature(found[0]), "\n".join(found), steps,
+        return Outcome(kind, _violation_signature(kind, found[0]), "\n".join(found), steps,
                        cpu=time.process_time() - start)
 
     try:
@@ -582,8 +600,9 @@ def play_checked(config: GameConfig, run_seed: int, agents: Sequence[str],
                         found = [f"clone: a clone plays on differently after {action.text()}"]
                         return outcome("violation", found)
             found = check_game(game, agents, replay)
-            if found:
-                return outcome("violation", found)
+            if found:   # the referee's findings alone are the referee's (docs/check.md)
+                judged = all("(referee):" in f for f in found)
+                return outcome("referee" if judged else "violation", found)
     except Hang as exc:
         return replace(outcome("hang", [str(exc)]), signature="hang")
     except Exception as exc:  # noqa: BLE001  # every crash is a finding, kept with its traceback

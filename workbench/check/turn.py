@@ -92,9 +92,10 @@ def income_due(g: GameCheck, seat: int) -> int:
 
 
 def _upkeep_start(g: GameCheck, i: int) -> None:
+    """A negative income takes at most the resource the seat holds (R18.1: never below 0)."""
     if g.ev.detail[i] == "upkeep" and g.active >= 0:
         g.income_got = 0
-        g.income_due = income_due(g, g.active)
+        g.income_due = max(income_due(g, g.active), -g.t.resource[g.active])
 
 
 def _income(g: GameCheck, i: int) -> None:
