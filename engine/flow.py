@@ -178,16 +178,19 @@ def _resolve_unit(state: GameState, item: StackItem) -> None:
     UNIT_VERBS[item.verb](state, item, unit)
 
 
-def _move(state: GameState, item: StackItem, unit: Perm) -> None:
+def _move(state: GameState, item: StackItem, unit: Perm) -> bool:
     """R10.3 along the announced path; onto a crew unit it joins the stack, and a rider's move
-    (from the stack's field, R11.5) takes it off its crew unit first (R12.9)."""
-    path_ok = all(state.occ[f] < 0 or f == item.path[-1] for f in item.path)
+    (from the stack's field, R11.5) takes it off its crew unit first (R12.9). The path is
+    checked again (R6.4): free, and still a walk from where the unit stands (R10.2: a response
+    may have pushed it). Returns whether the unit moved."""
+    path_ok = all(state.occ[f] < 0 or f == item.path[-1] for f in item.path) and bool(
+        item.path) and state.config.geometry.dist(state.perm_field(unit), item.path[0]) <= 1
     dest = item.path[-1] if item.path else -1
     occupant = state.occ[dest] if dest >= 0 else -1
     if not path_ok or (occupant >= 0 and not can_take_rider(state, state.perms[occupant],
                                                               unit)):
         state.emit("fizzle", item.player, unit.cid, field_=dest, detail="move")
-        return
+        return False
     w = state.config.board.width
     state.emit("move", item.player, unit.cid, field_=dest, amount=len(item.path),
                detail=" ".join(f"{f % w},{f // w}" for f in item.path))
@@ -196,6 +199,14 @@ def _move(state: GameState, item: StackItem, unit: Perm) -> None:
         attach(state, state.perms[occupant], unit)
     else:
         relocate(state, unit, dest)
+    return True
+
+
+def _next_to(state: GameState, unit: Perm, other: Perm | None) -> bool:
+    """R15.2, R15.3, R15.6, checked again when the action resolves (R6.4): the permanent is
+    still on the board next to the unit (a response may have pushed either away)."""
+    return other is not None and other.field >= 0 and state.config.geometry.dist(
+        state.perm_field(unit), other.field) <= 1
 
 
 def _attack(state: GameState, item: StackItem, unit: Perm) -> None:
@@ -222,10 +233,11 @@ def _full(state: GameState, item: StackItem, unit: Perm) -> None:
 def _carry(state: GameState, item: StackItem, unit: Perm) -> None:
     """R15.2: carry an adjacent artifact as far as the unit moves; it lands next to the unit."""
     art = state.perms.get(item.other)
-    if art is None or art.field < 0:
+    if art is None or not _next_to(state, unit, art):
         state.emit("fizzle", item.player, unit.cid, detail="carry")
         return
-    _move(state, item, unit)
+    if not _move(state, item, unit):
+        return
     origin = state.perm_field(unit)
     state.occ[art.field] = -1
     art.field = -1
@@ -236,7 +248,8 @@ def _carry(state: GameState, item: StackItem, unit: Perm) -> None:
 def _swap(state: GameState, item: StackItem, unit: Perm) -> None:
     """R15.3: swap fields with an adjacent artifact, each onto a field available to it (R9.5)."""
     art = state.perms.get(item.other)
-    if art is None or art.field < 0 or unit.field < 0 or not can_swap(state, unit, art):
+    if (art is None or unit.field < 0 or not _next_to(state, unit, art)
+            or not can_swap(state, unit, art)):
         state.emit("fizzle", item.player, unit.cid, detail="swap")
         return
     a, b = unit.field, art.field
@@ -248,7 +261,7 @@ def _swap(state: GameState, item: StackItem, unit: Perm) -> None:
 def _equip(state: GameState, item: StackItem, unit: Perm) -> None:
     """R15.6: equip an equipment in range 1; it joins the unit's stack."""
     eq = state.perms.get(item.other)
-    if eq is None or eq.field < 0:
+    if eq is None or not _next_to(state, unit, eq):
         state.emit("fizzle", item.player, unit.cid, detail="equip")
         return
     eq.controller = unit.controller

@@ -6,6 +6,8 @@ Maps: '.' plain, '~' deep water, '^' high ground, a digit a seat's deploy field 
 
 from __future__ import annotations
 
+import pytest
+
 
 
 from engine.actions import parse_action
@@ -392,6 +394,40 @@ def test_R15_3_R9_5_swap_only_where_both_end_on_fields_available_to_them():
     act(g, "activate", u)
     assert not any(t.startswith("swap") for t in legal(g))  # the Buoy cannot go onto land
     del r
+
+
+WAVE = spell("Wave", eff("push", 1, tgt("unit")), play=0)
+
+
+def _pushed_away_in_response(verb: str, **where: int):
+    """Seat 1's Soldier at (1,0) announces `verb` (an artifact or the Sword at (2,0) beside
+    it); seat 2 answers with a push from (2,0): the Soldier stands at (0,0) when it resolves."""
+    sword = equipment("Sword", durability=2)
+    pos = Position(board(". . . . .\n. . . . ."), [SOLDIER, WAVE, sword])
+    u = pos.put(SOLDIER, 0, 1, 0)
+    other = pos.put(sword, 0, 2, 0)
+    w = pos.hand(1, WAVE)[0]
+    pos.idle(0, 4, 1)
+    g = pos.game()
+    act(g, "activate", u)
+    act(g, verb, u, other=-1 if verb == "move" else other, respond=True, **where)
+    act(g, "play", w, target=u, field=pos.f(2, 0))
+    return pos, g, u, other
+
+
+@pytest.mark.parametrize("verb, where", [("swap", {"index": 0}), ("equip", {"index": 0}),
+                                         ("carry", {"field": 6}), ("move", {"field": 7})])
+def test_R6_4_R10_2_R15_a_unit_pushed_away_in_response_does_not_act_from_afar(verb, where):
+    """R6.4: an action's conditions are checked again when it resolves. Pushed to (0,0), the
+    Soldier is no longer next to the Sword at (2,0), so it swaps, equips or carries nothing
+    (R15.2, R15.3, R15.6), and a move planned from (1,0) is no walk from (0,0) (R10.2). They
+    used to resolve from afar: the unit jumped, the artifact came to it (seen by the referee
+    in fuzzed games)."""
+    pos, g, u, other = _pushed_away_in_response(verb, **where)
+    s = g.state
+    assert pos.perm(u).field == pos.f(0, 0) and pos.perm(u).under < 0 and not pos.perm(u).stack
+    assert s.perms[other].field == pos.f(2, 0)
+    assert [e[5] for e in events(s, "fizzle")] == [verb]
 
 
 def test_R15_3_swap_may_spend_the_attack():
