@@ -73,6 +73,8 @@ EXTREME = 0.04
 """How often a number is drawn far beyond the usual (a damage of 60, a map 24 wide)."""
 GAME_SECONDS = 60.0
 """A game still running after this long (CPU and guards notwithstanding) is a hang."""
+_NAME = re.compile(r"Fz \S+ [A-Z][a-z]+ \d+")
+"""A generated card's name (`new_name`), left out of signatures."""
 _NOUNS = ("Ash", "Bramble", "Cinder", "Dusk", "Ember", "Fen", "Gale", "Husk", "Ire", "Jade",
           "Kelp", "Lumen", "Mire", "Nettle", "Onyx", "Pyre", "Quill", "Rime", "Sable", "Thorn",
           "Umber", "Vale", "Wisp", "Yew", "Zephyr", "Öde", "Élan")
@@ -562,7 +564,7 @@ def _signature(exc: BaseException) -> str:
 def _violation_signature(kind: str, found: str) -> str:
     """A finding without its ids, numbers and names: `violation:R9.2:field N holds cN ...`."""
     rule, _, rest = found.partition(":")
-    rest = re.sub(r"\d+", "N", re.sub(r"\([^)]*\)", "", rest))
+    rest = re.sub(r"\d+", "N", re.sub(r"\([^)]*\)", "", re.sub(_NAME, "CARD", rest)))
     return f"{kind}:{rule.replace(' (referee)', '')}:{' '.join(rest.split())}"
 
 
