@@ -7,8 +7,8 @@ with its response window (R21.6), and the flow asks for the next once it has res
 from __future__ import annotations
 
 from engine.cards import CardType
-from engine.permanents import (is_swimming, is_veiled, life, max_range, movement, profile,
-                               protected_from, terrain_ok)
+from engine.permanents import (can_take_rider, is_swimming, is_veiled, life, max_range,
+                               movement, profile, protected_from, terrain_ok)
 from engine.state import BehaviourRun, GameState, Perm, StackItem
 
 
@@ -38,6 +38,25 @@ def destinations(state: GameState, p: Perm) -> dict[int, tuple[int, ...]]:
     found = state.config.geometry.reach(start, move, passable)
     state.reach_cache = (key, found)
     return found
+
+
+def move_path(state: GameState, p: Perm, dest: int) -> tuple[int, ...] | None:
+    """The cheapest path of a legal move of `p` to `dest` from where it stands now, or None:
+    onto a free field (`destinations`), or onto a crew unit with room, straight from a field
+    next to it or via one, the last step counted too (R10.3, R12.9)."""
+    moves = destinations(state, p)
+    if dest in moves:
+        return moves[dest]
+    base = state.perms.get(state.occ[dest])
+    if base is None or base.cid == p.cid or not can_take_rider(state, base, p):
+        return None
+    geo = state.config.geometry
+    here = state.perm_field(p)
+    paths = [(*moves[f], dest) for f in sorted(moves) if geo.dist(f, dest) <= 1]
+    if geo.dist(here, dest) <= 1 and here != dest:
+        paths.append((dest,))
+    affordable = [q for q in paths if geo.path_cost(here, q) <= movement(state, p)]
+    return min(affordable, key=lambda q: (geo.path_cost(here, q), len(q)), default=None)
 
 
 def attackable(state: GameState, attacker: Perm, target: Perm) -> bool:

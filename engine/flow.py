@@ -9,14 +9,13 @@ decisions and a replay of the recorded actions reproduces the game.
 from __future__ import annotations
 
 from engine.actions import PLAYER_TARGET
-from engine.behaviours import next_action
+from engine.behaviours import move_path, next_action
 from engine.board import VictoryKind
 from engine.cards import CardType
 from engine.combat import combat
 from engine.effects import candidates, chosen_spec, free_action_of, resolve
-from engine.permanents import (attach, available, can_swap, can_take_rider, destroy, detach,
-                               drop, is_defeated, max_range, place, profile, put_onto_board,
-                               relocate)
+from engine.permanents import (attach, available, can_swap, destroy, detach, drop, is_defeated,
+                               max_range, place, profile, put_onto_board, relocate)
 from engine.state import BehaviourRun, GameState, Pending, Perm, StackItem
 from engine.victory import (check_victory, end_game, round_limit_reached,
                             score_capture_points, staff_holder)
@@ -179,21 +178,20 @@ def _resolve_unit(state: GameState, item: StackItem) -> None:
 
 
 def _move(state: GameState, item: StackItem, unit: Perm) -> bool:
-    """R10.3 along the announced path; onto a crew unit it joins the stack, and a rider's move
-    (from the stack's field, R11.5) takes it off its crew unit first (R12.9). The path is
-    checked again (R6.4): free, and still a walk from where the unit stands (R10.2: a response
-    may have pushed it). Returns whether the unit moved."""
-    path_ok = all(state.occ[f] < 0 or f == item.path[-1] for f in item.path) and bool(
-        item.path) and state.config.geometry.dist(state.perm_field(unit), item.path[0]) <= 1
-    dest = item.path[-1] if item.path else -1
-    occupant = state.occ[dest] if dest >= 0 else -1
-    if not path_ok or (occupant >= 0 and not can_take_rider(state, state.perms[occupant],
-                                                              unit)):
+    """R10.3 to the announced field; onto a crew unit it joins the stack, and a rider's move
+    (from the stack's field, R11.5) takes it off its crew unit first (R12.9). The move is
+    checked again when it resolves (R6.4) and walked from where the unit stands then (R10.2: a
+    response may have pushed it or blocked its way): it fizzles only when the field is out of
+    reach. Returns whether the unit moved."""
+    dest = item.field
+    path = move_path(state, unit, dest) if dest >= 0 else None
+    if path is None:
         state.emit("fizzle", item.player, unit.cid, field_=dest, detail="move")
         return False
+    occupant = state.occ[dest]
     w = state.config.board.width
-    state.emit("move", item.player, unit.cid, field_=dest, amount=len(item.path),
-               detail=" ".join(f"{f % w},{f // w}" for f in item.path))
+    state.emit("move", item.player, unit.cid, field_=dest, amount=len(path),
+               detail=" ".join(f"{f % w},{f // w}" for f in path))
     detach(state, unit)
     if occupant >= 0:
         attach(state, state.perms[occupant], unit)

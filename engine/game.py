@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine import actions as A
 from engine import draft, flow
 from engine.actions import Action
-from engine.behaviours import destinations
+from engine.behaviours import move_path
 from engine.board import TYRANT
 from engine.legal import current_player, legal_actions
 from engine.observation import Observation, observe
@@ -241,7 +241,7 @@ class Game:
         p = s.perms[a.card]
         path: tuple[int, ...] = ()
         if a.kind in (A.MOVE, A.CARRY):
-            path = _path_to(s, p, a.field)
+            path = move_path(s, p, a.field) or (a.field,)
         if a.kind == A.MOVE:
             p.used_move = True
         elif a.kind == A.ATTACK:
@@ -267,20 +267,6 @@ def _spend(p: Perm, which: int) -> None:
         p.used_attack = True
     else:
         p.used_move = True
-
-
-def _path_to(s: GameState, p: Perm, dest: int) -> tuple[int, ...]:
-    """The cheapest path to a move's destination; onto a crew unit, the cheapest whole move
-    (R10.3): straight on from a field next to it, or via a field next to it."""
-    moves = destinations(s, p)
-    if dest in moves:
-        return moves[dest]
-    geo = s.config.geometry
-    here = s.perm_field(p)
-    paths = [(*moves[f], dest) for f in sorted(moves) if geo.dist(f, dest) <= 1]
-    if geo.dist(here, dest) <= 1:
-        paths.append((dest,))
-    return min(paths, key=lambda path: (geo.path_cost(here, path), len(path)), default=(dest,))
 
 
 def _stale(s: GameState, pd: Pending) -> bool:

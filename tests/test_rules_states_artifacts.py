@@ -416,18 +416,37 @@ def _pushed_away_in_response(verb: str, **where: int):
 
 
 @pytest.mark.parametrize("verb, where", [("swap", {"index": 0}), ("equip", {"index": 0}),
-                                         ("carry", {"field": 6}), ("move", {"field": 7})])
-def test_R6_4_R10_2_R15_a_unit_pushed_away_in_response_does_not_act_from_afar(verb, where):
+                                         ("carry", {"field": 6})])
+def test_R6_4_R15_a_unit_pushed_away_in_response_does_not_act_from_afar(verb, where):
     """R6.4: an action's conditions are checked again when it resolves. Pushed to (0,0), the
     Soldier is no longer next to the Sword at (2,0), so it swaps, equips or carries nothing
-    (R15.2, R15.3, R15.6), and a move planned from (1,0) is no walk from (0,0) (R10.2). They
-    used to resolve from afar: the unit jumped, the artifact came to it (seen by the referee
-    in fuzzed games)."""
+    (R15.2, R15.3, R15.6). They used to resolve from afar: the unit jumped, the artifact came
+    to it (seen by the referee in fuzzed games)."""
     pos, g, u, other = _pushed_away_in_response(verb, **where)
     s = g.state
     assert pos.perm(u).field == pos.f(0, 0) and pos.perm(u).under < 0 and not pos.perm(u).stack
     assert s.perms[other].field == pos.f(2, 0)
     assert [e[5] for e in events(s, "fizzle")] == [verb]
+
+
+@pytest.mark.parametrize("dest, moved", [((2, 1), "1,0 2,1"), ((3, 1), "")])
+def test_R6_4_R10_2_a_move_is_walked_from_where_the_unit_stands_when_it_resolves(dest, moved):
+    """R6.4, R10.2, R10.3: pushed from (1,0) to (0,0) in response, the Soldier (movement 2)
+    still reaches (2,1) and walks there from (0,0); (3,1) is now out of reach: the move
+    fizzles. It used to jump along the path planned from (1,0) (seen by the referee)."""
+    pos, g, u, _ = _pushed_away_in_response("move", field=pos_f(*dest))
+    s = g.state
+    if moved:
+        assert pos.perm(u).field == pos.f(*dest)
+        assert [e[5] for e in events(s, "move")] == [moved]
+    else:
+        assert pos.perm(u).field == pos.f(0, 0) and [e[5] for e in events(s, "fizzle")] == [
+            "move"]
+
+
+def pos_f(x: int, y: int) -> int:
+    """A field of the 5x2 board of `_pushed_away_in_response`."""
+    return y * 5 + x
 
 
 def test_R15_3_swap_may_spend_the_attack():
