@@ -13,6 +13,7 @@ parallel; the test suite plays a small sample on every run (tests/test_fuzz.py).
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import random
 import re
@@ -773,7 +774,9 @@ def minimise(failing: Failing, seconds: float = 120.0, seeds: int = 2) -> Failin
 # --- writing a failure for a developer ----------------------------------------------------------
 
 def slug(signature: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", signature.casefold()).strip("-")[:60]
+    """A folder name for a signature: its words, cut short, and a hash of the whole."""
+    words = re.sub(r"[^a-z0-9]+", "-", signature.casefold()).strip("-")[:50].strip("-")
+    return f"{words}-{hashlib.sha256(signature.encode()).hexdigest()[:6]}"
 
 
 def write_failure(folder: Path, failing: Failing, original: Failing | None = None,
