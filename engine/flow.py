@@ -84,8 +84,6 @@ def check_deaths(state: GameState) -> None:
         for p in doomed:
             if p.cid in state.perms:
                 cause = "poison" if p.poison > p.damage else "damage"
-                if state.cards[p.cid].keywords.tyrant:
-                    state.killer = state.acting
                 destroy(state, p, cause, state.acting)
 
 

@@ -248,9 +248,12 @@ def destroy(state: GameState, p: Perm, cause: str, player: int, at: int = -1) ->
     Emits `death` for units (R12.2 "dies") and `destroy` for other permanents; the flow module
     turns `dies` into triggers by reading `state.dead`. The field it left is kept in
     `state.left_from` (R10.1, R14.1); `at` names it for a dropped permanent that stands nowhere.
+    Whoever destroys the Tyrant, by damage or otherwise, has defeated it (R21.15).
     """
     cid = p.cid
     card = state.cards[cid]
+    if card.keywords.tyrant:
+        state.killer = player
     field_ = state.perm_field(p) if p.field >= 0 or p.under >= 0 else at
     detach(state, p)
     if p.field >= 0 and state.occ[p.field] == cid:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.actions import Action
 from engine.board import TYRANT
 from tests.builder import (Cost, FreeAction, Keywords, Position, TieBreak, Victory, VictoryKind,
@@ -271,6 +273,28 @@ def test_R21_15_the_one_who_defeats_the_tyrant_wins_when_the_board_says_so():
     act(g, "activate", a)
     act(g, "attack", a, t)
     assert g.is_terminal() and g.returns() == [1.0, -1.0]
+
+
+@pytest.mark.parametrize("how", ["destroy", "push"])
+def test_R21_15_the_one_who_destroys_the_tyrant_without_damage_wins(how):
+    """R21.15 with shared win off: the second seat destroys the Tyrant with a spell, or pushes
+    it onto deep water (R14.4); the second seat wins. Only a death by damage used to name the
+    one who defeated it, so these wins went to the first seat (found by the fuzzer with the
+    referee)."""
+    b = board(". . ~\n. . .", victory=Victory(VictoryKind.TYRANT, tyrant_goal=3,
+                                                  shared_win=False))
+    ruin = spell("Ruin", eff("destroy", 1, tgt("unit", "enemy")) if how == "destroy"
+                 else eff("push", 1, tgt("unit", "enemy")), play=0)
+    pos = Position(b, [SOLDIER, TYRANT_UNIT, ruin])
+    t = pos.put(TYRANT_UNIT, TYRANT, 1, 0, owner=TYRANT)
+    pos.put(SOLDIER, 1, 0, 1)
+    pos.idle(0, 2, 1)
+    r = pos.hand(1, ruin)[0]
+    pos.state.active = 1
+    g = pos.game()
+    act(g, "play", r, target=t, **({} if how == "destroy" else {"field": pos.f(0, 0)}))
+    assert g.is_terminal() and g.state.reason == "the Tyrant defeated"
+    assert g.returns() == [-1.0, 1.0]
 
 
 def _marked(pos, target: int, card=DEVOUR) -> int:
