@@ -448,7 +448,11 @@ def activate(state: GameState, cid: int) -> None:
 def continue_behaviour(state: GameState, run: BehaviourRun) -> None:
     """Announce the running behaviour's next action (it goes on the stack, R21.6), or end the
     behaviour: the unit's activation (R13.3, R13.4) or the Tyrant's turn (R21.15)."""
-    item = (tyrant.next_action if run.kind == "tyrant" else next_action)(state, run)
+    unit = state.perms.get(run.unit)
+    if run.kind == "tyrant":
+        item = tyrant.next_action(state, run)
+    else:   # R13.1: a unit paralysed meanwhile (a response) takes no further action
+        item = next_action(state, run) if unit is not None and unit.paralysis <= 0 else None
     if item is not None:
         announce(state, item)
         return

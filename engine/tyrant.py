@@ -86,9 +86,10 @@ def _intend(state: GameState, unit: Perm) -> StackItem | None:
 
 def _act(state: GameState, unit: Perm) -> StackItem | None:
     """R21.19: adjacent to its marker before moving, the full action of R17.3 (it uses both
-    actions); otherwise a move toward the marker (R20.2). With no marker out it does nothing."""
+    actions); otherwise a move toward the marker (R20.2). With no marker out, or paralysed
+    (R13.1: a paralysed unit takes none of its actions), it does nothing."""
     mf = marker_field(state)
-    if state.marker_card < 0 or mf < 0:
+    if state.marker_card < 0 or mf < 0 or unit.paralysis > 0:  # R13.1: paralysed, no action
         unit.used_move = unit.used_attack = True
         return None
     if state.config.geometry.dist(state.perm_field(unit), mf) <= 1:
@@ -101,7 +102,7 @@ def _act(state: GameState, unit: Perm) -> StackItem | None:
 def _attack(state: GameState, unit: Perm) -> StackItem | None:
     """R21.19: after moving, attack the nearest enemy permanent in range (R20.2: ties, the
     weakest), never the one that carries the Tyrant's own marker."""
-    if unit.used_attack:
+    if unit.used_attack or unit.paralysis > 0:   # R13.1: paralysed meanwhile, no action
         return None
     unit.used_attack = True
     t = nearest_target(state, unit, exclude=state.marker_perm)

@@ -90,6 +90,25 @@ def test_R13_1_a_paralysed_unit_with_rage_does_not_attack():
     assert p.rage == 0 and p.paralysis == 1 and p.tapped
 
 
+def test_R13_1_a_unit_paralysed_during_its_rage_takes_no_further_action():
+    """R13.1 with R13.4: the raging unit's move is on the stack when a response paralyses it;
+    the move resolves (it was announced unparalysed), but the behaviour announces no attack
+    after it. It used to attack with its paralysis marker on (seen by the referee)."""
+    freeze = spell("Freeze", eff("paralyse", 1, tgt("unit")), play=0)
+    pos = Position(board(". . . . . ."), [SOLDIER, freeze])
+    a = pos.put(SOLDIER, 0, 0, 0, rage=1)
+    e = pos.put(SOLDIER, 1, 3, 0)
+    f = pos.hand(1, freeze)[0]
+    pos.idle(0, 5, 0)
+    g = pos.game()
+    act(g, "activate", a, respond=True)           # rage: the behaviour announces its move
+    act(g, "play", f, target=a)
+    p = pos.perm(a)
+    assert p.field == pos.f(2, 0) and p.paralysis == 1 and p.tapped
+    assert pos.perm(e).damage == 0 and not [x for x in events(g.state, "announce")
+                                            if x[5] == "unit:attack"]
+
+
 def test_R13_2_poison_grows_on_activation_and_defeats():
     pos = Position(OPEN5, [SOLDIER])
     a = pos.put(SOLDIER, 0, 1, 1, poison=2)      # life 3

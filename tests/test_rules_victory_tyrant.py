@@ -7,8 +7,8 @@ import pytest
 from engine.actions import Action
 from engine.board import TYRANT
 from tests.builder import (Cost, FreeAction, Keywords, Position, TieBreak, Victory, VictoryKind,
-                           act, artifact, board, done, eff, equipment, intention, play_out, spell,
-                           tgt, unit)
+                           act, artifact, board, done, eff, equipment, events, intention, play_out,
+                           spell, tgt, unit)
 from tests.pieces import legal
 
 SOLDIER = unit("Soldier", life=3, attack=1)
@@ -243,6 +243,22 @@ def test_R17_2_R17_4_marker_waits_and_leaves_with_its_unit():
     from engine.permanents import destroy
     destroy(s, s.perms[u], "test", 1)
     assert s.marker_card == -1 and s.zone_of(d2) == "tyrant_discard"
+
+
+def test_R13_1_R21_15_a_paralysed_tyrant_plays_its_intention_but_takes_no_action():
+    """R13.1: a paralysed unit takes none of its actions; the Tyrant's unit neither (its side
+    still plays its intention, R17.2, which is no action of the unit). It used to walk toward
+    the marker with its paralysis markers on (seen by the referee in fuzzed games)."""
+    pos = tyrant_position(goal=5, rows=". . . . . .\n. . . . . .")
+    t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT, paralysis=1)
+    u = pos.put(SOLDIER, 0, 5, 1)
+    pos.idle(0, 5, 0)
+    (d,) = _tyrant_deck(pos, DEVOUR)
+    g = _finish_round(pos)
+    s = g.state
+    assert s.marker_card == d and s.marker_perm == u          # the intention was played
+    assert pos.perm(t).field == pos.f(0, 0) and not events(s, "move")
+    assert pos.perm(t).paralysis == 1
 
 
 def test_R21_15_tyrant_goal_met_players_lose():
