@@ -124,6 +124,9 @@ def resolve(state: GameState, player: int, source: int, effects: Sequence[Effect
     for e in effects:
         if e.target.is_chosen and not chosen_ok:
             continue
+        if e.target.is_chosen and e.target != spec and not target_legal(
+                state, player, source, e.target, chosen):
+            continue  # the shared target must suit this effect too (its side, kind, range)
         targets = effect_targets(state, player, source, e, chosen)
         if e.verb == "push":
             _push(state, player, source, e, targets, origin)

@@ -100,6 +100,22 @@ def test_R6_4_all_effects_at_once():
     assert pos.perm(e).damage == 1 and len(g.state.players[0].hand) == 1
 
 
+def test_R6_4_a_shared_target_takes_only_the_effects_that_may_target_it():
+    """R6.4 with the reading "one chosen target per card": `protect 1 to target friendly unit,
+    destroy target enemy unit` names a friendly unit; only the protection reaches it. The
+    destroy used to hit the player's own unit, whatever its side or range (found by the
+    fuzzer with the referee)."""
+    mixed = spell("Mixed", eff("protect", 1, tgt("unit", "friendly")),
+                  eff("destroy", 1, tgt("unit", "enemy")), play=0)
+    pos = Position(B, [mixed, SOLDIER])
+    a = pos.put(SOLDIER, 0, 0, 0)
+    pos.put(SOLDIER, 1, 3, 2)
+    m = pos.hand(0, mixed)[0]
+    g = pos.game()
+    act(g, "play", m, target=a)
+    assert a in g.state.perms and pos.perm(a).protection == 1
+
+
 def test_R6_4_two_discards_in_one_resolution_take_what_the_hand_holds_then():
     """R6.4: `discard 1, discard 1` with one card in hand discards it; the second discard
     finds the hand empty and asks nothing (it used to stop the game: no legal action)."""
