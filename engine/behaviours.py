@@ -40,6 +40,22 @@ def destinations(state: GameState, p: Perm) -> dict[int, tuple[int, ...]]:
     return found
 
 
+def path_onto(state: GameState, p: Perm, dest: int) -> tuple[int, ...] | None:
+    """The cheapest path of `p` onto the crew unit on `dest` (R10.3, R12.9): the last step onto
+    it counts against the movement too; None when it is out of reach. The direct step is a
+    path as well."""
+    geo = state.config.geometry
+    here = state.perm_field(p)
+    mv = movement(state, p)
+    best: tuple[int, tuple[int, ...]] | None = None
+    for path in ((), *destinations(state, p).values()):
+        if geo.dist(path[-1] if path else here, dest) <= 1:
+            cost = geo.path_cost(here, (*path, dest))
+            if cost <= mv and (best is None or (cost, path) < best):
+                best = (cost, path)
+    return None if best is None else (*best[1], dest)
+
+
 def attackable(state: GameState, attacker: Perm, target: Perm) -> bool:
     """Enemy units and solid artifacts (R12.10, R15.4), not veiled or protected (R11.4)."""
     if target.field < 0 or not state.enemies(attacker.controller, target.controller):
@@ -51,9 +67,10 @@ def attackable(state: GameState, attacker: Perm, target: Perm) -> bool:
                                                                state.cards[attacker.cid])
 
 
-def move_item(p: Perm, dest: int, path: tuple[int, ...]) -> StackItem:
+def move_item(state: GameState, p: Perm, dest: int, path: tuple[int, ...]) -> StackItem:
     """A behaviour's move to `dest` along a path `destinations` found, as a unit action."""
-    return StackItem("unit", p.controller, p.cid, field=dest, verb="move", path=path)
+    return StackItem("unit", p.controller, p.cid, field=dest, verb="move", path=path,
+                     origin=state.perm_field(p))
 
 
 def nearest_target(state: GameState, p: Perm, exclude: int = -1) -> Perm | None:
@@ -77,7 +94,7 @@ def approach(state: GameState, p: Perm, goal: int) -> StackItem | None:
     best = min(moves, key=lambda f: (geo.dist(f, goal), f))
     if geo.dist(best, goal) >= geo.dist(state.perm_field(p), goal):
         return None
-    return move_item(p, best, moves[best])
+    return move_item(state, p, best, moves[best])
 
 
 def in_reach(state: GameState, p: Perm, t: Perm) -> bool:
@@ -128,4 +145,4 @@ def _shy_move(state: GameState, p: Perm) -> StackItem | None:
     def safety(f: int) -> int:
         return min(geo.dist(f, e) for e in enemies)
     best = max([here, *moves], key=lambda f: (safety(f), -f))
-    return move_item(p, best, moves[best]) if best != here else None
+    return move_item(state, p, best, moves[best]) if best != here else None

@@ -180,7 +180,8 @@ def _resolve_unit(state: GameState, item: StackItem) -> None:
 def _move(state: GameState, item: StackItem, unit: Perm) -> None:
     """R10.3 along the announced path; onto a crew unit it joins the stack, and a rider's move
     (from the stack's field, R11.5) takes it off its crew unit first (R12.9)."""
-    path_ok = all(state.occ[f] < 0 or f == item.path[-1] for f in item.path)
+    path_ok = state.perm_field(unit) == item.origin and all(
+        state.occ[f] < 0 or f == item.path[-1] for f in item.path)
     dest = item.path[-1] if item.path else -1
     occupant = state.occ[dest] if dest >= 0 else -1
     if not path_ok or (occupant >= 0 and not can_take_rider(state, state.perms[occupant],
@@ -221,7 +222,8 @@ def _full(state: GameState, item: StackItem, unit: Perm) -> None:
 def _carry(state: GameState, item: StackItem, unit: Perm) -> None:
     """R15.2: carry an adjacent artifact as far as the unit moves; it lands next to the unit."""
     art = state.perms.get(item.other)
-    if art is None or art.field < 0:
+    if (art is None or art.field < 0 or state.perm_field(unit) != item.origin
+            or state.config.geometry.dist(item.origin, art.field) > 1):
         state.emit("fizzle", item.player, unit.cid, detail="carry")
         return
     _move(state, item, unit)
@@ -233,9 +235,11 @@ def _carry(state: GameState, item: StackItem, unit: Perm) -> None:
 
 
 def _swap(state: GameState, item: StackItem, unit: Perm) -> None:
-    """R15.3: swap fields with an adjacent artifact."""
+    """R15.3: swap fields with an adjacent artifact; both must still stand where the swap was
+    announced, next to each other (R6.4)."""
     art = state.perms.get(item.other)
-    if art is None or art.field < 0 or unit.field < 0:
+    if (art is None or art.field < 0 or unit.field != item.origin
+            or state.config.geometry.dist(unit.field, art.field) > 1):
         state.emit("fizzle", item.player, unit.cid, detail="swap")
         return
     a, b = unit.field, art.field

@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine import actions as A
 from engine import draft, flow
 from engine.actions import Action
-from engine.behaviours import destinations
+from engine.behaviours import destinations, path_onto
 from engine.board import TYRANT
 from engine.legal import current_player, legal_actions
 from engine.observation import Observation, observe
@@ -242,7 +242,7 @@ class Game:
         else:
             _spend(p, a.index)
         flow.announce(s, StackItem("unit", p.controller, p.cid, a.index, a.target, a.field,
-                                   a.kind, path, a.other))
+                                   a.kind, path, a.other, s.perm_field(p)))
         self._after_unit_action(p.cid)
 
     def _after_unit_action(self, cid: int) -> None:
@@ -261,14 +261,12 @@ def _spend(p: Perm, which: int) -> None:
 
 
 def _path_to(s: GameState, p: Perm, dest: int) -> tuple[int, ...]:
-    """The cheapest path to a move's destination; onto a crew unit, via a field next to it."""
+    """The cheapest path to a move's destination; onto a crew unit, the cheapest whole move
+    (R10.3: the same path the legal actions found)."""
     moves = destinations(s, p)
     if dest in moves:
         return moves[dest]
-    geo = s.config.geometry
-    best = min((f for f in moves if geo.dist(f, dest) <= 1), default=-1,
-               key=lambda f: (len(moves[f]), f))
-    return (*moves[best], dest) if best >= 0 else (dest,)
+    return path_onto(s, p, dest) or (dest,)
 
 
 def _stale(s: GameState, pd: Pending) -> bool:

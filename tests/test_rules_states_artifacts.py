@@ -11,7 +11,7 @@ from __future__ import annotations
 from engine.actions import parse_action
 from engine.permanents import life, profile
 from tests.builder import (Cost, FreeAction, Keywords, Modifiers, Position, act,
-                           done, events,
+                           done, events, play_out,
                            artifact, board, eff, equipment, potion, spell, tgt,
                            unit)
 from tests.pieces import DUMMY, OPEN5, SOLDIER, crew, destroy_spell, legal
@@ -515,3 +515,41 @@ def test_R10_3_R12_9_boarding_a_crew_unit_costs_movement_too():
     act(g, "activate", u)
     assert f"move c{u} @2,0" not in legal(g)
     del w
+
+
+def test_R6_4_a_move_pushed_off_its_start_in_response_fizzles():
+    """R6.4: an action's path is checked again when it resolves. A unit announces a move from
+    (1,1) along (2,1), (3,1); the enemy answers with a push (R21.6) that moves it to (1,2). The
+    move does not resolve from there (before: it jumped along the old path to (3,1))."""
+    wave = spell("Wave", eff("push", 1, tgt("unit", "enemy")), play=0)
+    pos = Position(board(". . . . .\n. . . . .\n. . . . ."), [wave, SOLDIER])
+    u = pos.put(SOLDIER, 0, 1, 1)
+    pos.idle(1, 4, 2)
+    w = pos.hand(1, wave)[0]
+    g = pos.game()
+    act(g, "activate", u)
+    act(g, "move", u, field=pos.f(3, 1), respond=True)
+    act(g, "play", w, target=u, field=pos.f(1, 0), respond=True)
+    play_out(g)
+    assert pos.perm(u).field == pos.f(1, 2)
+    assert any(e[5] == "move" for e in events(g.state, "fizzle"))
+
+
+def test_R6_4_R15_3_a_swap_whose_unit_was_pushed_away_fizzles():
+    """R6.4, R15.3: a swap is checked again when it resolves. The unit at (1,1) announces a swap
+    with the relic at (2,1); the enemy's push in response moves it to (0,1), two fields from
+    the relic: the swap fizzles (before: the unit jumped onto the relic's field)."""
+    wave = spell("Wave", eff("push", 1, tgt("unit", "enemy")), play=0)
+    relic = artifact("Relic")
+    pos = Position(OPEN5, [relic, wave, SOLDIER])
+    u = pos.put(SOLDIER, 0, 1, 1)
+    r = pos.put(relic, 0, 2, 1)
+    pos.idle(1, 4, 4)
+    w = pos.hand(1, wave)[0]
+    g = pos.game()
+    act(g, "activate", u)
+    act(g, "swap", u, other=r, index=0, respond=True)
+    act(g, "play", w, target=u, field=pos.f(2, 1), respond=True)
+    play_out(g)
+    assert pos.perm(u).field == pos.f(0, 1) and pos.perm(r).field == pos.f(2, 1)
+    assert any(e[5] == "swap" for e in events(g.state, "fizzle"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.actions import Action
 from engine.board import TYRANT
 from tests.builder import (Keywords, Position, TieBreak, Victory, VictoryKind, act, board, done,
@@ -381,3 +383,21 @@ def test_R21_19_adjacent_at_start_the_tyrant_takes_the_full_action():
     play_out(g)
     assert m not in s.perms and s.perms[o].damage == 2 and s.perms[t].field == pos.f(1, 0)
     assert s.intentions_done == 1 and s.zone_of(d) == "tyrant_discard"
+
+
+@pytest.mark.parametrize("markers, moved, attacked", [(2, False, False), (1, False, True)])
+def test_R13_1_a_paralysed_tyrant_spends_its_actions_on_the_markers(markers, moved, attacked):
+    """R13.1: a paralysed unit takes none of its actions, the Tyrant too; it spends one action
+    per paralysis marker it removes (the move first). With 2 markers it neither moves nor
+    attacks and ends free; with 1 it stays put and still attacks the unit in range."""
+    pos = tyrant_position(goal=5, rows=". . . . . .\n. . . . . .")
+    t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT, paralysis=markers)
+    m = pos.put(SOLDIER, 0, 4, 0)
+    o = pos.put(unit("Guard", life=9, attack=0), 0, 1, 1)
+    pos.idle(0, 5, 1)
+    _marked(pos, m)
+    g = _finish_round(pos)
+    s = g.state
+    assert s.perms[t].paralysis == 0
+    assert (s.perms[t].field != pos.f(0, 0)) is moved
+    assert (s.perms[o].damage > 0) is attacked
