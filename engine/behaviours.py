@@ -40,6 +40,15 @@ def destinations(state: GameState, p: Perm) -> dict[int, tuple[int, ...]]:
     return found
 
 
+def path_to(state: GameState, p: Perm, dest: int) -> tuple[int, ...] | None:
+    """The cheapest path of `p` to `dest` this turn (R10.3), onto a crew unit too (R12.9), or
+    None when it is out of reach."""
+    moves = destinations(state, p)
+    if dest in moves:
+        return moves[dest]
+    return path_onto(state, p, dest)
+
+
 def path_onto(state: GameState, p: Perm, dest: int) -> tuple[int, ...] | None:
     """The cheapest path of `p` onto the crew unit on `dest` (R10.3, R12.9): the last step onto
     it counts against the movement too; None when it is out of reach. The direct step is a

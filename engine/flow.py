@@ -9,7 +9,7 @@ decisions and a replay of the recorded actions reproduces the game.
 from __future__ import annotations
 
 from engine.actions import PLAYER_TARGET
-from engine.behaviours import next_action
+from engine.behaviours import next_action, path_to
 from engine.board import VictoryKind
 from engine.cards import CardType
 from engine.combat import combat
@@ -178,19 +178,21 @@ def _resolve_unit(state: GameState, item: StackItem) -> None:
 
 
 def _move(state: GameState, item: StackItem, unit: Perm) -> None:
-    """R10.3 along the announced path; onto a crew unit it joins the stack, and a rider's move
-    (from the stack's field, R11.5) takes it off its crew unit first (R12.9)."""
-    path_ok = state.perm_field(unit) == item.origin and all(
-        state.occ[f] < 0 or f == item.path[-1] for f in item.path)
+    """R10.3: a move names its destination. It resolves (R6.4) only if the unit still stands
+    where it was announced and the destination is still in reach, along the cheapest path now
+    (the announced one unless a response blocked it). Onto a crew unit it joins the stack, and a
+    rider's move (from the stack's field, R11.5) takes it off its crew unit first (R12.9)."""
     dest = item.path[-1] if item.path else -1
+    path = path_to(state, unit, dest) if (
+        dest >= 0 and state.perm_field(unit) == item.origin) else None
     occupant = state.occ[dest] if dest >= 0 else -1
-    if not path_ok or (occupant >= 0 and not can_take_rider(state, state.perms[occupant],
-                                                              unit)):
+    if path is None or (occupant >= 0 and not can_take_rider(state, state.perms[occupant],
+                                                               unit)):
         state.emit("fizzle", item.player, unit.cid, field_=dest, detail="move")
         return
     w = state.config.board.width
-    state.emit("move", item.player, unit.cid, field_=dest, amount=len(item.path),
-               detail=" ".join(f"{f % w},{f // w}" for f in item.path))
+    state.emit("move", item.player, unit.cid, field_=dest, amount=len(path),
+               detail=" ".join(f"{f % w},{f // w}" for f in path))
     detach(state, unit)
     if occupant >= 0:
         attach(state, state.perms[occupant], unit)

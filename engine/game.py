@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine import actions as A
 from engine import draft, flow
 from engine.actions import Action
-from engine.behaviours import destinations, path_onto
+from engine.behaviours import path_to
 from engine.board import TYRANT
 from engine.legal import current_player, legal_actions
 from engine.observation import Observation, observe
@@ -232,7 +232,7 @@ class Game:
         p = s.perms[a.card]
         path: tuple[int, ...] = ()
         if a.kind in (A.MOVE, A.CARRY):
-            path = _path_to(s, p, a.field)
+            path = path_to(s, p, a.field) or (a.field,)
         if a.kind == A.MOVE:
             p.used_move = True
         elif a.kind == A.ATTACK:
@@ -258,15 +258,6 @@ def _spend(p: Perm, which: int) -> None:
         p.used_attack = True
     else:
         p.used_move = True
-
-
-def _path_to(s: GameState, p: Perm, dest: int) -> tuple[int, ...]:
-    """The cheapest path to a move's destination; onto a crew unit, the cheapest whole move
-    (R10.3: the same path the legal actions found)."""
-    moves = destinations(s, p)
-    if dest in moves:
-        return moves[dest]
-    return path_onto(s, p, dest) or (dest,)
 
 
 def _stale(s: GameState, pd: Pending) -> bool:

@@ -553,3 +553,26 @@ def test_R6_4_R15_3_a_swap_whose_unit_was_pushed_away_fizzles():
     play_out(g)
     assert pos.perm(u).field == pos.f(0, 1) and pos.perm(r).field == pos.f(2, 1)
     assert any(e[5] == "swap" for e in events(g.state, "fizzle"))
+
+
+def test_R6_4_R10_3_a_move_blocked_in_response_walks_another_path_to_its_destination():
+    """R6.4, R10.3: a move names its destination; checked again when it resolves, it walks the
+    cheapest path there now. The runner (movement 3) announces (0,1) -> (2,1) through (1,1); the
+    enemy pushes the runner's friend onto (1,1) in response; the move still reaches (2,1) around
+    it at cost 3 (before: it fizzled on the blocked path)."""
+    wave = spell("Wave", eff("push", 1, tgt("unit", "enemy")), play=0)
+    runner = unit("Runner", life=3, move=3, attack=1)
+    pos = Position(OPEN5, [wave, runner, SOLDIER])
+    r = pos.put(runner, 0, 0, 1)
+    f = pos.put(SOLDIER, 0, 1, 2)
+    pos.idle(1, 4, 4)
+    w = pos.hand(1, wave)[0]
+    g = pos.game()
+    act(g, "activate", r)
+    act(g, "move", r, field=pos.f(2, 1), respond=True)
+    act(g, "play", w, target=f, field=pos.f(1, 3), respond=True)
+    play_out(g)
+    assert pos.perm(f).field == pos.f(1, 1)
+    assert pos.perm(r).field == pos.f(2, 1)
+    (path,) = [e[5].split() for e in events(g.state, "move")]
+    assert path[-1] == "2,1" and "1,1" not in path and len(path) == 3
