@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 from pathlib import Path
 
 import duckdb
@@ -155,11 +156,21 @@ def test_compare_prints_what_changed_and_what_moved_significantly(
 
 
 def test_the_compare_page_opens_with_the_answers(two_runs: Path, tmp_path: Path) -> None:
-    """The first section holds the changes and the significant differences, as tables short
+    """Findings come first: Scout's collapsed buy rate with its interval, linking to the cards,
+    and what changed; then the changes and the significant differences, as tables short
     enough to read without scrolling; every significant row is also in the full tables."""
     assert main(["compare", "--db", str(two_runs), "1", "2", "--out", str(tmp_path)]) == 0
     page = (tmp_path / "index.html").read_text()
     first = page.index("<section")
+    assert page[first:].startswith('<section id="findings"><h2>Findings</h2>')
+    found = page[first:page.index("</section>", first)]
+    scout = re.search(r'<li class="sev-high"><span class="sev">high</span> The buy rate of card '
+                      r'Scout falls from [0-9.]+% to 0.0%: \u2212[0-9.]+ points \(\u2212[0-9.]+ '
+                      r'to \u2212[0-9.]+ points, n=\d+\), Holm-corrected p = [0-9.e-]+\. <a '
+                      r'class="to" href="#cards">', found)
+    assert scout, found
+    assert "fields of the spreadsheets and settings changed" in found
+    first = page.index("<section", first + 1)
     assert page[first:].startswith('<section id="answers">')
     answers = page[first:page.index("</section>", first)]
     assert 'data-name="changes"' in answers and 'data-name="significant"' in answers

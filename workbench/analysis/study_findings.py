@@ -92,7 +92,8 @@ def compare_findings(changes: pl.DataFrame, significant: pl.DataFrame, tests: in
             "content", "high", f"{significant.height} rate{'s' if significant.height > 1 else ''}"
             f" moved significantly although the runs' content and settings are the same "
             f"(n={tests} tests): the difference comes from the play itself, not the cards.",
-            significant.height, None, None, tests, "answers", "significant", 1.0))
+            significant.height, None, None, tests, "answers", "significant",
+            1.0))  # beyond any change (at most 1): it qualifies them all, so it leads
     if changes.height and not significant.height:
         out.append(Finding(
             "no effect", "low", f"No rate moved more than chance explains after Holm's "
@@ -202,7 +203,7 @@ def ablation_findings(card: str, result: Ablation,
 def skill_findings(card: str, table: pl.DataFrame,
                    th: Thresholds | None = None) -> list[Finding]:
     """Verdicts that change with agent strength: the improvement when bought pointing opposite
-    ways for two agents (medium when both intervals exclude zero, else low), and each agent
+    ways for two agents (high when both intervals exclude zero, else low), and each agent
     whose improvement lies outside the band (severity as a card's band check). `table`:
     workbench.skill.skill_table, weakest agent first."""
     th = th or Thresholds()
@@ -221,12 +222,12 @@ def skill_findings(card: str, table: pl.DataFrame,
         b = min(down, key=lambda r: r["bought_gain"])
         sure = a["bought_gain_lo"] > 0 and b["bought_gain_hi"] < 0
         out.append(Finding(
-            "verdict flips", "medium" if sure else "low", f"{card}'s verdict depends on agent "
+            "verdict flips", "high" if sure else "low", f"{card}'s verdict depends on agent "
             f"strength: improvement when bought {gain(a)}, {gain(b)}"
             + ("." if sure else "; the intervals overlap zero, so more games would tell."),
             a["bought_gain"] - b["bought_gain"], None, None,
             int(a["bought"] or 0) + int(b["bought"] or 0), "skill", card,
-            a["bought_gain"] - b["bought_gain"]))
+            1.0 + a["bought_gain"] - b["bought_gain"]))  # the page's question: it leads
     for r in rows:
         sev = _two_sided(r["bought_gain"], r["bought_gain_lo"], r["bought_gain_hi"], 0.0,
                          int(r["bought"] or 0), th)
