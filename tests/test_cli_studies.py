@@ -339,3 +339,23 @@ def test_tune_raises_a_card_far_too_cheap_and_lowers_one_far_too_dear(
     assert "-> 2 (" not in printed.replace("Windfall (too strong): buy 1 -> 2 (", "")
     page = (out / "index.html").read_text()
     assert page.index('<section id="proposals">') < page.index('<section id="flagged">')
+
+
+def test_the_sweep_charts_legend_covers_no_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fair-value panel's legend sits right of the plot, outside the axes, where no line,
+    band or point can lie under it."""
+    figures: list[Figure] = []
+    monkeypatch.setattr(design, "_png", lambda fig: figures.append(fig) or "")
+    metrics = pl.DataFrame({"value": [1, 2, 3], "seen": [40] * 3, "in_store": [40] * 3,
+                            "bought": [40] * 3, **{f"{c}{e}": [0.6, 0.5, 0.4] for c, _, _ in
+                                                   design.CARD_PANELS
+                                                   for e in ("", "_lo", "_hi")}})
+    design.sweep_section("s", "Sweep of Dud.buy", metrics,
+                         FairValue(2.0, 1.5, 2.5, 0.1, -0.05, "closed"), 0.0, "Dud", "Dud.buy")
+    fig = figures[0]
+    fig.canvas.draw()
+    legends = [(ax, ax.get_legend()) for ax in fig.axes if ax.get_legend() is not None]
+    assert legends
+    for ax, legend in legends:
+        box, plot = legend.get_window_extent(), ax.get_window_extent()
+        assert box.x0 >= plot.x1, (box, plot)
