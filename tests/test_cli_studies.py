@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 from rich.console import Console
 
 from reports import design
+from tests.test_report import CHROMIUM, SCREENSHOTS, chromium
 from workbench import cmd_tune
 from workbench.cli import build_parser, main
 from workbench.fairvalue import Counts, FairValue, fair_value
@@ -359,3 +360,21 @@ def test_the_sweep_charts_legend_covers_no_line(monkeypatch: pytest.MonkeyPatch)
     for ax, legend in legends:
         box, plot = legend.get_window_extent(), ax.get_window_extent()
         assert box.x0 >= plot.x1, (box, plot)
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="Debian's chromium is not installed (apt-get install -y chromium)")
+def test_the_compare_page_in_chromium(two_runs: Path, tmp_path: Path) -> None:
+    """As a browser renders it, the compare page opens with Findings, and a picture of its top
+    lands in docs/screenshots beside the report's."""
+    out = tmp_path / "compare"
+    assert main(["compare", "--db", str(two_runs), "1", "2", "--out", str(out)]) == 0
+    page = out / "index.html"
+    dom = chromium(tmp_path, "--virtual-time-budget=5000", "--dump-dom", page.as_uri())
+    sections = re.findall(r'<section id="([a-z_]+)"><h2>([^<]*)</h2>', dom)
+    assert sections[:2] == [("findings", "Findings"), ("answers", "What changed and what it did")]
+    assert 'class="sev-high"' in dom
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shot = SCREENSHOTS / "compare-top.png"
+    chromium(tmp_path, "--window-size=1280,1100", f"--screenshot={shot}", page.as_uri())
+    assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 30_000
