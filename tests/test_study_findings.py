@@ -75,14 +75,15 @@ def _metrics(bought: list[int]) -> pl.DataFrame:
 
 @pytest.mark.parametrize(("fair", "severity", "words"), [
     (FairValue(2.5, 2.1, 3.0, 0.3, -0.12, "closed"), "high",
-     "The improvement when bought crosses +0.00 at Dud.buy = 2.50 (95% interval 2.10–3.00, "
-     "n=180)."),
-    (FairValue(2.5, 2.1, None, 0.3, -0.12, "the upper end is open: a wider range would close "
-     "it."), "medium", "The improvement when bought crosses +0.00 at Dud.buy = 2.50 (95% "
-     "interval 2.10–open, n=180); the upper end is open: a wider range would close it."),
+     ("The improvement when bought crosses +0.00 at Dud.buy = 2.50 (95% interval 2.10–3.00, "
+      "n=180).")),
+    (FairValue(2.5, 2.1, None, 0.3, -0.12,
+               "the upper end is open: a wider range would close it."), "medium",
+     ("The improvement when bought crosses +0.00 at Dud.buy = 2.50 (95% interval 2.10–open, "
+      "n=180); the upper end is open: a wider range would close it.")),
     (FairValue(None, None, None, 0.3, 0.0, "no crossing: a wider range."), "low",
-     "No fair value for Dud.buy: the improvement when bought does not cross +0.00 in the "
-     "swept range (n=180); no crossing: a wider range."),
+     ("No fair value for Dud.buy: the improvement when bought does not cross +0.00 in the "
+      "swept range (n=180); no crossing: a wider range.")),
 ])
 def test_sweep_findings_say_where_the_fair_value_lies(fair: FairValue, severity: str,
                                                       words: str) -> None:
@@ -175,3 +176,13 @@ def test_skill_findings_stay_quiet_when_agents_agree() -> None:
                                                   ("search", 0.02, -0.03, 0.07, 70)))
     assert (weak.kind, weak.severity) == ("verdict flips", "low")
     assert weak.text.endswith("the intervals overlap zero, so more games would tell.")
+
+
+def test_skill_findings_say_when_an_agent_has_no_estimate() -> None:
+    """Every holder bought the card: no improvement to compare, said rather than called even."""
+    table = pl.DataFrame({"agent": ["random", "heuristic"], "bought_gain": [None, 0.01],
+                          "bought_gain_lo": [None, -0.04], "bought_gain_hi": [None, 0.06],
+                          "bought": [60, 64]}, schema_overrides={"bought_gain": pl.Float64})
+    [f] = sf.skill_findings("Champion", table)
+    assert (f.kind, f.severity, f.subject, f.n) == ("no estimate", "low", "random", 1)
+    assert f.text.startswith("No improvement when bought for Champion with random (n=1 agent): ")

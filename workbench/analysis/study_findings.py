@@ -204,7 +204,8 @@ def skill_findings(card: str, table: pl.DataFrame,
                    th: Thresholds | None = None) -> list[Finding]:
     """Verdicts that change with agent strength: the improvement when bought pointing opposite
     ways for two agents (high when both intervals exclude zero, else low), and each agent
-    whose improvement lies outside the band (severity as a card's band check). `table`:
+    whose improvement lies outside the band (severity as a card's band check), and the agents
+without an estimate (every holder bought it, or none did). `table`:
     workbench.skill.skill_table, weakest agent first."""
     th = th or Thresholds()
     rows = [r for r in table.iter_rows(named=True) if r["bought_gain"] is not None]
@@ -237,4 +238,12 @@ def skill_findings(card: str, table: pl.DataFrame,
                 "agent verdict", sev, f"{card} looks {verdict} {gain(r)}.", r["bought_gain"],
                 r["bought_gain_lo"], r["bought_gain_hi"], int(r["bought"] or 0), "skill",
                 str(r["agent"]), abs(r["bought_gain"]) - th.band))
+    blind = [str(r["agent"]) for r in table.iter_rows(named=True) if r["bought_gain"] is None]
+    if blind:
+        out.append(Finding(
+            "no estimate", "low", f"No improvement when bought for {card} with "
+            f"{', '.join(blind)} (n={len(blind)} agent{'s' if len(blind) > 1 else ''}): its "
+            "holders either all bought it or none did, so there is no one to compare the buyers "
+            "with; the win rate when bought per agent is in the table.", float(len(blind)),
+            None, None, len(blind), "skill", ", ".join(blind)))
     return ranked(out)
