@@ -340,6 +340,15 @@ def test_tune_raises_a_card_far_too_cheap_and_lowers_one_far_too_dear(
     assert "-> 2 (" not in printed.replace("Windfall (too strong): buy 1 -> 2 (", "")
     page = (out / "index.html").read_text()
     assert page.index('<section id="proposals">') < page.index('<section id="flagged">')
+    first = page.index("<section")
+    assert page[first:].startswith('<section id="findings"><h2>Findings</h2>')
+    found = page[first:page.index("</section>", first)]
+    assert re.search(r'<span class="sev">(high|medium)</span> Windfall \(too strong: its holders '
+                     r'gain \+[0-9.]+ points when they buy it \([0-9.]+–[0-9.]+ points, n=\d+\)\)'
+                     rf': buy 1 -&gt; {proposals["Windfall"][1]}; the fair value is [0-9.]+ '
+                     r'\(95% interval [0-9.open]+–[0-9.open]+\)\. <a class="to" href="#sweep\d">',
+                     found), found
+    assert "Crown Jewel (rarely bought: " in found
 
 
 def test_the_sweep_charts_legend_covers_no_line(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -129,10 +129,21 @@ def test_tune_findings_list_proposals_then_cards_without_one() -> None:
     assert found[0].text == ("Windfall (too strong: its holders gain +20.0 points when they buy "
                              "it (12.0–28.0 points, n=80)): buy 1 -> 4; the fair value is 3.60 "
                              "(95% interval 3.10–4.20).")
-    assert found[1].text == ("Fog Bank (never bought: bought 0 times in 90 stores): no proposal "
-                             "for buy 1: never bought at buy 1, already the lowest allowed.")
+    assert found[1].text == ("Fog Bank (never bought: bought 0 times in 90 stores (0.0–4.1%, "
+                             "n=90)): no proposal for buy 1: never bought at buy 1, already the "
+                             "lowest allowed.")
     assert found[3].text == "1 card of the set was never drafted, so not judged (n=1): Ghost."
     assert sf.tune_findings([], FLAGGED, []) == []
+
+
+def test_a_proposal_without_a_fair_value_gives_the_reason_instead() -> None:
+    """A card nobody buys is priced where somebody does, without a crossing: the note says why."""
+    t = CardTuning("Fog Bank", "buy", 5, "never bought",
+                   _sweep(FairValue(None, None, None, 0.0, 0.0, "flat")), 2,
+                   "bought from buy 2 on.")
+    [f] = sf.tune_findings([t], FLAGGED, [])
+    assert (f.kind, f.severity, f.section) == ("proposal", "medium", "sweep0")
+    assert f.text.endswith(": buy 5 -> 2; bought from buy 2 on.")
 
 
 @pytest.mark.parametrize(("change", "low", "high", "severity", "tail"), [

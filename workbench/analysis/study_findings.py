@@ -154,18 +154,23 @@ def tune_findings(tunings: Sequence[CardTuning], flagged: pl.DataFrame,
         r = judged.get(t.card, {})
         gain, lo, hi, n = (r.get("bought_gain"), r.get("bought_gain_lo"),
                            r.get("bought_gain_hi"), int(r.get("bought") or 0))
+        stores = int(r.get("in_store") or 0)
         why = (f"its holders gain {num(100 * gain, True)} points when they buy it "
-               f"{span(lo, hi, n, ' points')}" if gain is not None else
-               f"bought {n} times in {int(r.get('in_store') or 0)} stores")
+               f"{span(lo, hi, n, ' points')}" if gain is not None and lo is not None
+               and (lo > 0 or (hi is not None and hi < 0)) else
+               f"bought {n} times in {stores} stores "
+               f"{span(*proportion_ci(n, stores), stores) if stores else '(n=0)'}")
         section = f"sweep{i}" if t.sweep is not None else "flagged"
         fair = t.sweep.fair if t.sweep is not None else None
         if t.proposed is not None and fair is not None:
             closed = fair.low is not None and fair.high is not None
+            where = (f"the fair value is {fair.estimate:.2f} (95% interval "
+                     f"{_ends(fair.low, fair.high)})" if fair.estimate is not None
+                     else t.note.rstrip("."))
             out.append(Finding(
-                "proposal", "high" if closed else "medium", f"{t.card} ({t.verdict}: {why}): "
-                f"{t.field} {t.current} -> {t.proposed}; the fair value is "
-                f"{fair.estimate:.2f} (95% interval {_ends(fair.low, fair.high)}).",
-                float(t.proposed), fair.low, fair.high, n, section, t.card,
+                "proposal", "high" if closed and fair.estimate is not None else "medium",
+                f"{t.card} ({t.verdict}: {why}): {t.field} {t.current} -> {t.proposed}; "
+                f"{where}.", float(t.proposed), fair.low, fair.high, n, section, t.card,
                 abs(t.proposed - t.current)))
         else:
             out.append(Finding(
