@@ -40,23 +40,29 @@ def destinations(state: GameState, p: Perm) -> dict[int, tuple[int, ...]]:
     return found
 
 
-def move_path(state: GameState, p: Perm, dest: int) -> tuple[int, ...] | None:
-    """The cheapest path of a legal move of `p` to `dest` from where it stands now, or None:
-    onto a free field (`destinations`), or onto a crew unit with room, straight from a field
-    next to it or via one, the last step counted too (R10.3, R12.9)."""
+def path_to(state: GameState, p: Perm, dest: int) -> tuple[int, ...] | None:
+    """The cheapest path of `p` to `dest` this turn (R10.3), onto a crew unit too (R12.9), or
+    None when it is out of reach."""
     moves = destinations(state, p)
     if dest in moves:
         return moves[dest]
-    base = state.perms.get(state.occ[dest])
-    if base is None or base.cid == p.cid or not can_take_rider(state, base, p):
-        return None
+    return path_onto(state, p, dest)
+
+
+def path_onto(state: GameState, p: Perm, dest: int) -> tuple[int, ...] | None:
+    """The cheapest path of `p` onto the crew unit on `dest` (R10.3, R12.9): the last step onto
+    it counts against the movement too; None when it is out of reach. The direct step is a
+    path as well."""
     geo = state.config.geometry
     here = state.perm_field(p)
-    paths = [(*moves[f], dest) for f in sorted(moves) if geo.dist(f, dest) <= 1]
-    if geo.dist(here, dest) <= 1 and here != dest:
-        paths.append((dest,))
-    affordable = [q for q in paths if geo.path_cost(here, q) <= movement(state, p)]
-    return min(affordable, key=lambda q: (geo.path_cost(here, q), len(q)), default=None)
+    mv = movement(state, p)
+    best: tuple[int, tuple[int, ...]] | None = None
+    for path in ((), *destinations(state, p).values()):
+        if geo.dist(path[-1] if path else here, dest) <= 1:
+            cost = geo.path_cost(here, (*path, dest))
+            if cost <= mv and (best is None or (cost, path) < best):
+                best = (cost, path)
+    return None if best is None else (*best[1], dest)
 
 
 def attackable(state: GameState, attacker: Perm, target: Perm) -> bool:
@@ -70,9 +76,10 @@ def attackable(state: GameState, attacker: Perm, target: Perm) -> bool:
                                                                state.cards[attacker.cid])
 
 
-def move_item(p: Perm, dest: int, path: tuple[int, ...]) -> StackItem:
+def move_item(state: GameState, p: Perm, dest: int, path: tuple[int, ...]) -> StackItem:
     """A behaviour's move to `dest` along a path `destinations` found, as a unit action."""
-    return StackItem("unit", p.controller, p.cid, field=dest, verb="move", path=path)
+    return StackItem("unit", p.controller, p.cid, field=dest, verb="move", path=path,
+                     origin=state.perm_field(p))
 
 
 def nearest_target(state: GameState, p: Perm, exclude: int = -1) -> Perm | None:
@@ -96,7 +103,7 @@ def approach(state: GameState, p: Perm, goal: int) -> StackItem | None:
     best = min(moves, key=lambda f: (geo.dist(f, goal), f))
     if geo.dist(best, goal) >= geo.dist(state.perm_field(p), goal):
         return None
-    return move_item(p, best, moves[best])
+    return move_item(state, p, best, moves[best])
 
 
 def in_reach(state: GameState, p: Perm, t: Perm) -> bool:
@@ -147,4 +154,4 @@ def _shy_move(state: GameState, p: Perm) -> StackItem | None:
     def safety(f: int) -> int:
         return min(geo.dist(f, e) for e in enemies)
     best = max([here, *moves], key=lambda f: (safety(f), -f))
-    return move_item(p, best, moves[best]) if best != here else None
+    return move_item(state, p, best, moves[best]) if best != here else None

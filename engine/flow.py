@@ -9,13 +9,14 @@ decisions and a replay of the recorded actions reproduces the game.
 from __future__ import annotations
 
 from engine.actions import PLAYER_TARGET
-from engine.behaviours import move_path, next_action
+from engine.behaviours import next_action, path_to
 from engine.board import VictoryKind
 from engine.cards import CardType
 from engine.combat import combat
 from engine.effects import candidates, chosen_spec, free_action_of, resolve
-from engine.permanents import (attach, available, can_swap, destroy, detach, drop, is_defeated,
-                               max_range, place, profile, put_onto_board, relocate)
+from engine.permanents import (attach, available, can_swap, can_take_rider, destroy, detach,
+                               drop, is_defeated, max_range, place, profile, put_onto_board,
+                               relocate)
 from engine.state import BehaviourRun, GameState, Pending, Perm, StackItem
 from engine.victory import (check_victory, end_game, round_limit_reached,
                             score_capture_points, staff_holder)
@@ -176,17 +177,19 @@ def _resolve_unit(state: GameState, item: StackItem) -> None:
 
 
 def _move(state: GameState, item: StackItem, unit: Perm) -> bool:
-    """R10.3 to the announced field; onto a crew unit it joins the stack, and a rider's move
-    (from the stack's field, R11.5) takes it off its crew unit first (R12.9). The move is
-    checked again when it resolves (R6.4) and walked from where the unit stands then (R10.2: a
-    response may have pushed it or blocked its way): it fizzles only when the field is out of
-    reach. Returns whether the unit moved."""
-    dest = item.field
-    path = move_path(state, unit, dest) if dest >= 0 else None
-    if path is None:
+    """R10.3: a move names its destination. It resolves (R6.4) only if the unit still stands
+    where it was announced and the destination is still in reach, along the cheapest path now
+    (the announced one unless a response blocked it). Onto a crew unit it joins the stack, and a
+    rider's move (from the stack's field, R11.5) takes it off its crew unit first (R12.9).
+    Returns whether the unit moved."""
+    dest = item.path[-1] if item.path else -1
+    path = path_to(state, unit, dest) if (
+        dest >= 0 and state.perm_field(unit) == item.origin) else None
+    occupant = state.occ[dest] if dest >= 0 else -1
+    if path is None or (occupant >= 0 and not can_take_rider(state, state.perms[occupant],
+                                                               unit)):
         state.emit("fizzle", item.player, unit.cid, field_=dest, detail="move")
         return False
-    occupant = state.occ[dest]
     w = state.config.board.width
     state.emit("move", item.player, unit.cid, field_=dest, amount=len(path),
                detail=" ".join(f"{f % w},{f // w}" for f in path))
@@ -229,7 +232,8 @@ def _full(state: GameState, item: StackItem, unit: Perm) -> None:
 def _carry(state: GameState, item: StackItem, unit: Perm) -> None:
     """R15.2: carry an adjacent artifact as far as the unit moves; it lands next to the unit."""
     art = state.perms.get(item.other)
-    if art is None or not _next_to(state, unit, art):
+    if (art is None or art.field < 0 or state.perm_field(unit) != item.origin
+            or state.config.geometry.dist(item.origin, art.field) > 1):
         state.emit("fizzle", item.player, unit.cid, detail="carry")
         return
     if not _move(state, item, unit):
@@ -242,10 +246,12 @@ def _carry(state: GameState, item: StackItem, unit: Perm) -> None:
 
 
 def _swap(state: GameState, item: StackItem, unit: Perm) -> None:
-    """R15.3: swap fields with an adjacent artifact, each onto a field available to it (R9.5)."""
+    """R15.3: swap fields with an adjacent artifact; both must still stand where the swap was
+    announced, next to each other (R6.4)."""
     art = state.perms.get(item.other)
-    if (art is None or unit.field < 0 or not _next_to(state, unit, art)
-            or not can_swap(state, unit, art)):
+    if (art is None or art.field < 0 or unit.field != item.origin
+            or state.config.geometry.dist(unit.field, art.field) > 1
+            or not can_swap(state, unit, art)):   # R9.5: each ends on a field available to it
         state.emit("fizzle", item.player, unit.cid, detail="swap")
         return
     a, b = unit.field, art.field

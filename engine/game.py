@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine import actions as A
 from engine import draft, flow
 from engine.actions import Action
-from engine.behaviours import move_path
+from engine.behaviours import path_to
 from engine.board import TYRANT
 from engine.legal import current_player, legal_actions
 from engine.observation import Observation, observe
@@ -241,7 +241,7 @@ class Game:
         p = s.perms[a.card]
         path: tuple[int, ...] = ()
         if a.kind in (A.MOVE, A.CARRY):
-            path = move_path(s, p, a.field) or (a.field,)
+            path = path_to(s, p, a.field) or (a.field,)
         if a.kind == A.MOVE:
             p.used_move = True
         elif a.kind == A.ATTACK:
@@ -251,7 +251,7 @@ class Game:
         else:
             _spend(p, a.index)
         flow.announce(s, StackItem("unit", p.controller, p.cid, a.index, a.target, a.field,
-                                   a.kind, path, a.other))
+                                   a.kind, path, a.other, s.perm_field(p)))
         self._after_unit_action(p.cid)
 
     def _after_unit_action(self, cid: int) -> None:

@@ -12,11 +12,10 @@ from collections.abc import Sequence
 
 from engine import actions as A
 from engine.actions import Action
-from engine.behaviours import attackable, destinations
+from engine.behaviours import attackable, destinations, path_onto
 from engine.cards import Card, CardType, Effect, FreeAction
 from engine.effects import FIELD_ACTION, candidates, chosen_spec, push_origins
-from engine.permanents import (available, can_swap, can_take_rider, max_range, movement,
-                               profile)
+from engine.permanents import available, can_swap, can_take_rider, max_range, profile
 from engine.state import GameState, Perm
 
 
@@ -182,13 +181,9 @@ def unit_actions(state: GameState, p: Perm) -> list[Action]:
     moves = destinations(state, p) if can_move else {}
     out.extend(Action(A.MOVE, p.cid, field=f) for f in sorted(moves))
     if can_move:
-        mv = movement(state, p)
         for b in state.perms.values():
-            # R10.3, R12.9: the last step onto the crew unit counts against the movement too
-            if b.field >= 0 and b.field != here and can_take_rider(state, b, p) and any(
-                    geo.dist(path[-1] if path else here, b.field) <= 1
-                    and geo.path_cost(here, (*path, b.field)) <= mv
-                    for path in ((), *moves.values())):
+            if (b.field >= 0 and b.field != here and can_take_rider(state, b, p)
+                    and path_onto(state, p, b.field) is not None):
                 out.append(Action(A.MOVE, p.cid, field=b.field))
     if can_attack and p.under < 0:
         reach = max_range(profile(state, p))

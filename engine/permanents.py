@@ -223,7 +223,8 @@ def deal_damage(state: GameState, target: Perm, amount: int, source: Card | None
     if taken and target.protection > 0:
         removed = min(target.protection, taken)
         target.protection -= removed
-        state.emit("prevent", player, target.cid, amount=taken, detail=cause)
+        # the damage that met the unit, so a reader can check armor came first (R21.20)
+        state.emit("prevent", player, target.cid, amount=amount, detail=cause)
         state.emit("marker", target.controller, target.cid, amount=-removed, detail="protection")
         return 0
     if taken:

@@ -151,7 +151,8 @@ class StackItem(NamedTuple):
     (R8.6), "unit" (a unit's action: `verb` is move/attack/full/carry/swap/equip), "trigger"
     (`index` into the source card's triggers), "play_intention" (the Tyrant plays intention
     `source` onto `target`, R17.2; `other` is the Tyrant's unit), "intention" (the full action
-    of R17.3 carrying out intention `index`).
+    of R17.3 carrying out intention `index`). `origin`: the field a unit's move, carry or swap
+    was announced from; it resolves only if the unit still stands there (R6.4).
     """
 
     kind: str
@@ -163,6 +164,7 @@ class StackItem(NamedTuple):
     verb: str = ""
     path: tuple[int, ...] = ()
     other: int = -1
+    origin: int = -1
 
 
 class BehaviourRun(NamedTuple):

@@ -84,12 +84,31 @@ def _intend(state: GameState, unit: Perm) -> StackItem | None:
     return StackItem("play_intention", TYRANT, cid, target=target, field=here, other=unit.cid)
 
 
+def _shake_off(state: GameState, unit: Perm) -> StackItem | None:
+    """R13.1: a paralysed Tyrant takes none of its actions; it spends each unused one to remove
+    a paralysis marker (the move first), and acts with what is left once it is free."""
+    if unit.paralysis > 0 and not unit.used_move:
+        unit.used_move = True
+        _remove_paralysis(state, unit)
+    if unit.paralysis > 0 and not unit.used_attack:
+        unit.used_attack = True
+        _remove_paralysis(state, unit)
+    return None
+
+
+def _remove_paralysis(state: GameState, unit: Perm) -> None:
+    unit.paralysis -= 1
+    state.emit("marker", unit.controller, unit.cid, amount=-1, detail="paralysis")
+
+
 def _act(state: GameState, unit: Perm) -> StackItem | None:
     """R21.19: adjacent to its marker before moving, the full action of R17.3 (it uses both
-    actions); otherwise a move toward the marker (R20.2). With no marker out, or paralysed
-    (R13.1: a paralysed unit takes none of its actions), it does nothing."""
+    actions); otherwise a move toward the marker (R20.2). With no marker out it does nothing.
+    A move spent on paralysis (R13.1) leaves it neither."""
+    if unit.used_move:
+        return None
     mf = marker_field(state)
-    if state.marker_card < 0 or mf < 0 or unit.paralysis > 0:  # R13.1: paralysed, no action
+    if state.marker_card < 0 or mf < 0:
         unit.used_move = unit.used_attack = True
         return None
     if state.config.geometry.dist(state.perm_field(unit), mf) <= 1:
@@ -101,8 +120,11 @@ def _act(state: GameState, unit: Perm) -> StackItem | None:
 
 def _attack(state: GameState, unit: Perm) -> StackItem | None:
     """R21.19: after moving, attack the nearest enemy permanent in range (R20.2: ties, the
-    weakest), never the one that carries the Tyrant's own marker."""
-    if unit.used_attack or unit.paralysis > 0:   # R13.1: paralysed meanwhile, no action
+    weakest), never the one that carries the Tyrant's own marker. Paralysed meanwhile (a
+    response), it spends the attack on a paralysis marker instead (R13.1)."""
+    if unit.paralysis > 0:
+        return _shake_off(state, unit)
+    if unit.used_attack:
         return None
     unit.used_attack = True
     t = nearest_target(state, unit, exclude=state.marker_perm)
@@ -111,7 +133,7 @@ def _attack(state: GameState, unit: Perm) -> StackItem | None:
     return StackItem("unit", TYRANT, unit.cid, target=t.cid, verb="attack")
 
 
-_STEPS = (_intend, _act, _attack)
+_STEPS = (_intend, _shake_off, _act, _attack)
 
 
 def resolve_play(state: GameState, item: StackItem) -> None:

@@ -65,23 +65,29 @@ def seats_from_1(df: pl.DataFrame) -> pl.DataFrame:
     return df.with_columns(pl.col("seat") + 1) if "seat" in df.columns else df
 
 
-def findings_section(found: Sequence[findings.Finding], th: findings.Thresholds) -> Section:
+def findings_list(found: Sequence[findings.Finding], intro: str, empty: str) -> Section:
+    """The Findings section that opens every page: the headline list linking to the sections,
+    and every finding in a table when the list leaves some out."""
     shown, left = findings.headline(found)
     where = {f.kind: f.section for f in found}
-    limits = ", ".join(f"{k} {v:g}" for k, v in asdict(th).items())
     items: list[Table | Chart | FindingList] = [FindingList(
         [(f.severity, f.text, f.section) for f in shown],
-        [(kind, count, where[kind]) for kind, count in left.items()],
-        "Nothing lies beyond the thresholds: seats, sets and cards are within their bands, "
-        "no card is dead, the economy neither stalls nor piles up, and games end in time.")]
+        [(kind, count, where[kind]) for kind, count in left.items()], empty)]
     if left:
         items.append(Table("findings", "Every finding", findings.as_frame(found),
                            show=["rank", "severity", "kind", "finding"]))
-    return Section("findings", "Findings", "What to look at first, most severe first. High: "
-                   "the whole 95% interval lies beyond the threshold; medium: the estimate "
-                   "does and the interval excludes the even value; low: the estimate does, but "
-                   "the sample cannot tell it from noise. Intervals are 95%, n the sample. "
-                   f"Thresholds (report --band, --threshold NAME=VALUE): {limits}.", items)
+    return Section("findings", "Findings", intro, items)
+
+
+def findings_section(found: Sequence[findings.Finding], th: findings.Thresholds) -> Section:
+    limits = ", ".join(f"{k} {v:g}" for k, v in asdict(th).items())
+    return findings_list(
+        found, "What to look at first, most severe first. High: the whole 95% interval lies "
+        "beyond the threshold; medium: the estimate does and the interval excludes the even "
+        "value; low: the estimate does, but the sample cannot tell it from noise. Intervals are "
+        f"95%, n the sample. Thresholds (report --band, --threshold NAME=VALUE): {limits}.",
+        "Nothing lies beyond the thresholds: seats, sets and cards are within their bands, "
+        "no card is dead, the economy neither stalls nor piles up, and games end in time.")
 
 
 def sets_section(r: Run) -> Section:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from reports.charts import BLUE, GREY, RED, _png, text_only  # first: it selects Agg
+from reports.charts import BLUE, GREY, RED, _legend_outside, _png, text_only  # first: Agg
 import matplotlib.pyplot as plt  # noqa: E402
 from reports.html import Chart, Section, Table
 from workbench.analysis.stats import MIN_SAMPLE
@@ -52,7 +52,7 @@ def bands(df: pl.DataFrame, x: str, panels: Sequence[tuple[str, str, str]], titl
             ax.axvline(fair.estimate, color=RED, label=f"fair {fair.estimate:.2f}")
             ax.axvspan(fair.low if fair.low is not None else min(xs),
                        fair.high if fair.high is not None else max(xs), color=RED, alpha=0.12)
-        ax.legend(fontsize=7)
+        _legend_outside(ax)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return _png(fig)

@@ -27,7 +27,7 @@ from engine.events import EVENT_COLUMNS
 from engine.permanents import life
 from engine.picture import card_code, picture, seat_name
 from engine.record import Columns
-from workbench.replay import Frame, Replay
+from workbench.replay import Frame, Replay, readable
 
 TERRAIN_COLOURS = {Terrain.PLAIN: "#e9e4c9", Terrain.DEEP_WATER: "#6b9bd1",
                    Terrain.HIGH_GROUND: "#b59a6a", Terrain.BLOCKED: "#4a4a4a"}
@@ -162,7 +162,7 @@ def _frame_html(index: int, frame: Frame) -> str:
     actions = "".join(f"<li><code>{html.escape(a)}</code></li>" for a in frame.actions)
     head = "".join(f"<th>{n}</th>" for n in EVENT_COLUMNS)
     rows = "\n".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>"
-                     for row in frame.events)
+                     for row in map(readable, frame.events))
     return f"""<section class="frame" id="frame-{index}" data-title="{html.escape(frame.title)}" hidden>
 <div class="board">{svg_text(draw_frame(frame))}</div>
 <div class="side">

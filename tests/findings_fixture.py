@@ -52,7 +52,7 @@ def build(path: Path, games: Sequence[Game], cards: Sequence[tuple[str, str, int
             for n, (card, pack) in enumerate(g.picks.get(seat, []), start=1):
                 picks.append([gid, n, 1, seat, card, pack])
         for seq, (seat, card, rnd) in enumerate(g.buys):
-            events.append([gid, seq, rnd, rnd, "buy", seat, "buy", card, "", -1, -1, 1, ""])
+            events.append([gid, seq, rnd, rnd, "buy", seat, "buy", card, "", -1, -1, 1, "", -1, -1])
         for row in g.snaps:
             snaps.append([gid, *(row.get(c, 0) for c in SNAPSHOT_COLUMNS)])
     for table, rows in (("game_seats", seats), ("picks", picks), ("events", events),

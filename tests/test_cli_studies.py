@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 from pathlib import Path
 
 import duckdb
@@ -19,6 +20,7 @@ from matplotlib.figure import Figure
 from rich.console import Console
 
 from reports import design
+from tests.test_report import CHROMIUM, SCREENSHOTS, chromium
 from workbench import cmd_tune
 from workbench.cli import build_parser, main
 from workbench.fairvalue import Counts, FairValue, fair_value
@@ -155,11 +157,21 @@ def test_compare_prints_what_changed_and_what_moved_significantly(
 
 
 def test_the_compare_page_opens_with_the_answers(two_runs: Path, tmp_path: Path) -> None:
-    """The first section holds the changes and the significant differences, as tables short
+    """Findings come first: Scout's collapsed buy rate with its interval, linking to the cards,
+    and what changed; then the changes and the significant differences, as tables short
     enough to read without scrolling; every significant row is also in the full tables."""
     assert main(["compare", "--db", str(two_runs), "1", "2", "--out", str(tmp_path)]) == 0
     page = (tmp_path / "index.html").read_text()
     first = page.index("<section")
+    assert page[first:].startswith('<section id="findings"><h2>Findings</h2>')
+    found = page[first:page.index("</section>", first)]
+    scout = re.search(r'<li class="sev-high"><span class="sev">high</span> The buy rate of card '
+                      r'Scout falls from [0-9.]+% to 0.0%: \u2212[0-9.]+ points \(\u2212[0-9.]+ '
+                      r'to \u2212[0-9.]+ points, n=\d+\), Holm-corrected p = [0-9.e-]+\. <a '
+                      r'class="to" href="#cards">', found)
+    assert scout, found
+    assert "fields of the spreadsheets and settings changed" in found
+    first = page.index("<section", first + 1)
     assert page[first:].startswith('<section id="answers">')
     answers = page[first:page.index("</section>", first)]
     assert 'data-name="changes"' in answers and 'data-name="significant"' in answers
@@ -328,3 +340,50 @@ def test_tune_raises_a_card_far_too_cheap_and_lowers_one_far_too_dear(
     assert "-> 2 (" not in printed.replace("Windfall (too strong): buy 1 -> 2 (", "")
     page = (out / "index.html").read_text()
     assert page.index('<section id="proposals">') < page.index('<section id="flagged">')
+    first = page.index("<section")
+    assert page[first:].startswith('<section id="findings"><h2>Findings</h2>')
+    found = page[first:page.index("</section>", first)]
+    assert re.search(r'<span class="sev">(high|medium)</span> Windfall \(too strong: its holders '
+                     r'gain \+[0-9.]+ points when they buy it \([0-9.]+–[0-9.]+ points, n=\d+\)\)'
+                     rf': buy 1 -&gt; {proposals["Windfall"][1]}; the fair value is [0-9.]+ '
+                     r'\(95% interval [0-9.open]+–[0-9.open]+\)\. <a class="to" href="#sweep\d">',
+                     found), found
+    assert "Crown Jewel (rarely bought: " in found
+
+
+def test_the_sweep_charts_legend_covers_no_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fair-value panel's legend sits right of the plot, outside the axes, where no line,
+    band or point can lie under it."""
+    figures: list[Figure] = []
+    monkeypatch.setattr(design, "_png", lambda fig: figures.append(fig) or "")
+    metrics = pl.DataFrame({"value": [1, 2, 3], "seen": [40] * 3, "in_store": [40] * 3,
+                            "bought": [40] * 3, **{f"{c}{e}": [0.6, 0.5, 0.4] for c, _, _ in
+                                                   design.CARD_PANELS
+                                                   for e in ("", "_lo", "_hi")}})
+    design.sweep_section("s", "Sweep of Dud.buy", metrics,
+                         FairValue(2.0, 1.5, 2.5, 0.1, -0.05, "closed"), 0.0, "Dud", "Dud.buy")
+    fig = figures[0]
+    fig.canvas.draw()
+    legends = [(ax, ax.get_legend()) for ax in fig.axes if ax.get_legend() is not None]
+    assert legends
+    for ax, legend in legends:
+        box, plot = legend.get_window_extent(), ax.get_window_extent()
+        assert box.x0 >= plot.x1, (box, plot)
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                    reason="Debian's chromium is not installed (apt-get install -y chromium)")
+def test_the_compare_page_in_chromium(two_runs: Path, tmp_path: Path) -> None:
+    """As a browser renders it, the compare page opens with Findings, and a picture of its top
+    lands in docs/screenshots beside the report's."""
+    out = tmp_path / "compare"
+    assert main(["compare", "--db", str(two_runs), "1", "2", "--out", str(out)]) == 0
+    page = out / "index.html"
+    dom = chromium(tmp_path, "--virtual-time-budget=5000", "--dump-dom", page.as_uri())
+    sections = re.findall(r'<section id="([a-z_]+)"><h2>([^<]*)</h2>', dom)
+    assert sections[:2] == [("findings", "Findings"), ("answers", "What changed and what it did")]
+    assert 'class="sev-high"' in dom
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shot = SCREENSHOTS / "compare-top.png"
+    chromium(tmp_path, "--window-size=1280,1100", f"--screenshot={shot}", page.as_uri())
+    assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 30_000

@@ -18,7 +18,7 @@ import pytest
 from engine.actions import parse_action
 from engine.game import Game
 from workbench.cli import main
-from workbench.replay import config_of, load_game, replay_stored
+from workbench.replay import config_of, load_game, readable, replay_stored
 
 CHROMIUM = Path("/usr/bin/chromium")
 GAME = 1_000_000_000
@@ -159,3 +159,16 @@ def test_the_replay_needs_only_the_database(tmp_path: Path) -> None:
     g, replay, notes = replay_stored(db, GAME)
     assert replay.divergence is None, str(replay.divergence)
     assert len(g.events) > 0
+
+
+def test_the_page_numbers_seats_from_1(stored: Path, tmp_path: Path) -> None:
+    """The events table names the database's seats 0 and 1 p1 and p2 (the game's own events,
+    stored with player -1, name nobody), as the frame titles and the curves do."""
+    out = tmp_path / "out"
+    assert main(["replay", "--db", str(stored), "--game", str(GAME), "--out", str(out)]) == 0
+    page = (out / f"game-{GAME}.html").read_text(encoding="utf-8")
+    players = re.findall(r"<tr><td>\d+</td><td>\d+</td><td>\d+</td><td>[a-z_]*</td>"
+                         r"<td>([^<]*)</td>", page)
+    assert {"p1", "p2"} <= set(players) <= {"", "p1", "p2", "neutral", "tyrant"}, set(players)
+    row = (5, 1, 1, "main", 0, "buy", "Militia", "", -1, -1, 2, "", 7, -1)
+    assert readable(row)[4] == "p1" and readable((*row[:4], -1, *row[5:]))[4] == ""

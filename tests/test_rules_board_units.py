@@ -806,3 +806,20 @@ def test_R21_10_artifacts_and_buildings_do_not_strike_back():
     act(g, "activate", s)
     act(g, "attack", s, k)
     assert pos.perm(k).damage == 1 and pos.perm(s).damage == 0
+
+
+def test_R10_3_R12_9_boarding_a_crew_unit_takes_the_cheapest_whole_move():
+    """R10.3: the move onto a crew unit walks the path whose whole cost (every second diagonal
+    step counts two) fits the movement: from (1,3) onto the wagon at (1,1) with movement 2 the
+    path is (1,2), (1,1) at cost 2, not (0,2), (1,1) at cost 3 (the old choice by path length,
+    seen by `workbench check` as an R10.3 violation)."""
+    wagon = crew(1, move=1)
+    pos = Position(OPEN5, [wagon, SOLDIER])
+    w = pos.put(wagon, 0, 1, 1)
+    s = pos.put(SOLDIER, 0, 1, 3)
+    g = pos.game()
+    act(g, "activate", s)
+    act(g, "move", s, field=pos.f(1, 1))
+    assert pos.perm(s).under == w
+    (move,) = events(g.state, "move")
+    assert move[5] == "1,2 1,1"

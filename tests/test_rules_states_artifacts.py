@@ -13,7 +13,7 @@ import pytest
 from engine.actions import parse_action
 from engine.permanents import life, profile
 from tests.builder import (Cost, FreeAction, Keywords, Modifiers, Position, act,
-                           done, events,
+                           done, events, play_out,
                            artifact, board, eff, equipment, potion, spell, tgt,
                            unit)
 from tests.pieces import DUMMY, OPEN5, SOLDIER, crew, destroy_spell, legal
@@ -448,26 +448,6 @@ def test_R6_4_R15_a_unit_pushed_away_in_response_does_not_act_from_afar(verb, wh
     assert [e[5] for e in events(s, "fizzle")] == [verb]
 
 
-@pytest.mark.parametrize("dest, moved", [((2, 1), "1,0 2,1"), ((3, 1), "")])
-def test_R6_4_R10_2_a_move_is_walked_from_where_the_unit_stands_when_it_resolves(dest, moved):
-    """R6.4, R10.2, R10.3: pushed from (1,0) to (0,0) in response, the Soldier (movement 2)
-    still reaches (2,1) and walks there from (0,0); (3,1) is now out of reach: the move
-    fizzles. It used to jump along the path planned from (1,0) (seen by the referee)."""
-    pos, g, u, _ = _pushed_away_in_response("move", field=pos_f(*dest))
-    s = g.state
-    if moved:
-        assert pos.perm(u).field == pos.f(*dest)
-        assert [e[5] for e in events(s, "move")] == [moved]
-    else:
-        assert pos.perm(u).field == pos.f(0, 0) and [e[5] for e in events(s, "fizzle")] == [
-            "move"]
-
-
-def pos_f(x: int, y: int) -> int:
-    """A field of the 5x2 board of `_pushed_away_in_response`."""
-    return y * 5 + x
-
-
 def test_R15_3_swap_may_spend_the_attack():
     """R15.3 "statt einer Bewegung oder Angriffs": both are offered; spending the attack
     leaves the move."""
@@ -630,3 +610,64 @@ def test_R10_3_R12_9_boarding_a_crew_unit_costs_movement_too():
     act(g, "activate", u)
     assert f"move c{u} @2,0" not in legal(g)
     del w
+
+
+def test_R6_4_a_move_pushed_off_its_start_in_response_fizzles():
+    """R6.4: an action's path is checked again when it resolves. A unit announces a move from
+    (1,1) along (2,1), (3,1); the enemy answers with a push (R21.6) that moves it to (1,2). The
+    move does not resolve from there (before: it jumped along the old path to (3,1))."""
+    wave = spell("Wave", eff("push", 1, tgt("unit", "enemy")), play=0)
+    pos = Position(board(". . . . .\n. . . . .\n. . . . ."), [wave, SOLDIER])
+    u = pos.put(SOLDIER, 0, 1, 1)
+    pos.idle(1, 4, 2)
+    w = pos.hand(1, wave)[0]
+    g = pos.game()
+    act(g, "activate", u)
+    act(g, "move", u, field=pos.f(3, 1), respond=True)
+    act(g, "play", w, target=u, field=pos.f(1, 0), respond=True)
+    play_out(g)
+    assert pos.perm(u).field == pos.f(1, 2)
+    assert any(e[5] == "move" for e in events(g.state, "fizzle"))
+
+
+def test_R6_4_R15_3_a_swap_whose_unit_was_pushed_away_fizzles():
+    """R6.4, R15.3: a swap is checked again when it resolves. The unit at (1,1) announces a swap
+    with the relic at (2,1); the enemy's push in response moves it to (0,1), two fields from
+    the relic: the swap fizzles (before: the unit jumped onto the relic's field)."""
+    wave = spell("Wave", eff("push", 1, tgt("unit", "enemy")), play=0)
+    relic = artifact("Relic")
+    pos = Position(OPEN5, [relic, wave, SOLDIER])
+    u = pos.put(SOLDIER, 0, 1, 1)
+    r = pos.put(relic, 0, 2, 1)
+    pos.idle(1, 4, 4)
+    w = pos.hand(1, wave)[0]
+    g = pos.game()
+    act(g, "activate", u)
+    act(g, "swap", u, other=r, index=0, respond=True)
+    act(g, "play", w, target=u, field=pos.f(2, 1), respond=True)
+    play_out(g)
+    assert pos.perm(u).field == pos.f(0, 1) and pos.perm(r).field == pos.f(2, 1)
+    assert any(e[5] == "swap" for e in events(g.state, "fizzle"))
+
+
+def test_R6_4_R10_3_a_move_blocked_in_response_walks_another_path_to_its_destination():
+    """R6.4, R10.3: a move names its destination; checked again when it resolves, it walks the
+    cheapest path there now. The runner (movement 3) announces (0,1) -> (2,1) through (1,1); the
+    enemy pushes the runner's friend onto (1,1) in response; the move still reaches (2,1) around
+    it at cost 3 (before: it fizzled on the blocked path)."""
+    wave = spell("Wave", eff("push", 1, tgt("unit", "enemy")), play=0)
+    runner = unit("Runner", life=3, move=3, attack=1)
+    pos = Position(OPEN5, [wave, runner, SOLDIER])
+    r = pos.put(runner, 0, 0, 1)
+    f = pos.put(SOLDIER, 0, 1, 2)
+    pos.idle(1, 4, 4)
+    w = pos.hand(1, wave)[0]
+    g = pos.game()
+    act(g, "activate", r)
+    act(g, "move", r, field=pos.f(2, 1), respond=True)
+    act(g, "play", w, target=f, field=pos.f(1, 3), respond=True)
+    play_out(g)
+    assert pos.perm(f).field == pos.f(1, 1)
+    assert pos.perm(r).field == pos.f(2, 1)
+    (path,) = [e[5].split() for e in events(g.state, "move")]
+    assert path[-1] == "2,1" and "1,1" not in path and len(path) == 3

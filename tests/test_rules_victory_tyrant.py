@@ -245,22 +245,6 @@ def test_R17_2_R17_4_marker_waits_and_leaves_with_its_unit():
     assert s.marker_card == -1 and s.zone_of(d2) == "tyrant_discard"
 
 
-def test_R13_1_R21_15_a_paralysed_tyrant_plays_its_intention_but_takes_no_action():
-    """R13.1: a paralysed unit takes none of its actions; the Tyrant's unit neither (its side
-    still plays its intention, R17.2, which is no action of the unit). It used to walk toward
-    the marker with its paralysis markers on (seen by the referee in fuzzed games)."""
-    pos = tyrant_position(goal=5, rows=". . . . . .\n. . . . . .")
-    t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT, paralysis=1)
-    u = pos.put(SOLDIER, 0, 5, 1)
-    pos.idle(0, 5, 0)
-    (d,) = _tyrant_deck(pos, DEVOUR)
-    g = _finish_round(pos)
-    s = g.state
-    assert s.marker_card == d and s.marker_perm == u          # the intention was played
-    assert pos.perm(t).field == pos.f(0, 0) and not events(s, "move")
-    assert pos.perm(t).paralysis == 1
-
-
 def test_R21_15_tyrant_goal_met_players_lose():
     pos = tyrant_position(goal=1)
     pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
@@ -438,3 +422,21 @@ def test_R21_19_adjacent_at_start_the_tyrant_takes_the_full_action():
     play_out(g)
     assert m not in s.perms and s.perms[o].damage == 2 and s.perms[t].field == pos.f(1, 0)
     assert s.intentions_done == 1 and s.zone_of(d) == "tyrant_discard"
+
+
+@pytest.mark.parametrize("markers, moved, attacked", [(2, False, False), (1, False, True)])
+def test_R13_1_a_paralysed_tyrant_spends_its_actions_on_the_markers(markers, moved, attacked):
+    """R13.1: a paralysed unit takes none of its actions, the Tyrant too; it spends one action
+    per paralysis marker it removes (the move first). With 2 markers it neither moves nor
+    attacks and ends free; with 1 it stays put and still attacks the unit in range."""
+    pos = tyrant_position(goal=5, rows=". . . . . .\n. . . . . .")
+    t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT, paralysis=markers)
+    m = pos.put(SOLDIER, 0, 4, 0)
+    o = pos.put(unit("Guard", life=9, attack=0), 0, 1, 1)
+    pos.idle(0, 5, 1)
+    _marked(pos, m)
+    g = _finish_round(pos)
+    s = g.state
+    assert s.perms[t].paralysis == 0
+    assert (s.perms[t].field != pos.f(0, 0)) is moved
+    assert (s.perms[o].damage > 0) is attacked

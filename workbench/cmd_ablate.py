@@ -10,9 +10,10 @@ from typing import Any
 import polars as pl
 from rich.console import Console
 
-from reports import html
+from reports import balance, html
 from reports.html import Section, Table
 from workbench.ablation import Ablation, ablate
+from workbench.analysis import study_findings
 from workbench.analysis.source import AnalysisError, open_db
 from workbench.cmd_simulate import UsageError
 from workbench.tables import ValidationError
@@ -62,9 +63,15 @@ def study(args: argparse.Namespace, console: Console) -> tuple[int, Ablation, pl
                              "change_high": result.high, "won_only_with_card": result.gained,
                              "won_only_with_baseline": result.lost,
                              "sign_test_p": result.p_value}])
+    found = study_findings.ablation_findings(args.card, result)
     html.write(Path(args.out), f"Ablation of {args.card}", [
         ("study", f"{st.sweep_id} in {args.db}: run {st.run_ids[0]} original, run "
                   f"{st.run_ids[1]} baseline, seed {base.seed} for both")], [
+        balance.findings_list(found, "What to look at first: the card's causal effect on its "
+                              "holders' win rate (high: the whole 95% interval lies more than "
+                              "5 points from no change; medium: the estimate does and the "
+                              "interval excludes no change; low: no clear effect). n counts "
+                              "the seat-games.", "No effect to report."),
         Section("ablation", f"{args.card} against its baseline", "Seats that drafted the card "
                 "in the original run, compared with the same seats and seeds when the card is "
                 "a plain baseline of the same costs. The change is causal up to the agents' "

@@ -14,7 +14,7 @@ import polars as pl
 
 from reports import balance, html
 from reports.html import Section, Table
-from workbench.analysis import compare, shape
+from workbench.analysis import compare, shape, study_findings
 from workbench.analysis.source import AnalysisError, open_db, resolve_runs
 from workbench.analysis.stats import ALPHA, difference_summary
 from workbench.cmd_report import DEFAULT_DB
@@ -47,10 +47,6 @@ def _tested(name: str, title: str, df: pl.DataFrame, rates: dict[str, str],
                                                  f"{p}_change_holm")]
     return Table(name, title, df, rates, show, "; ".join(notes) + ". Red: significant (Holm).",
                  {f"{p}_change_significant": f"{p}_change" for p in prefixes})
-
-
-METRIC_WORDS = {"wr_in_store": "win rate in store", "wr_bought": "win rate when bought",
-                "buy_rate": "buy rate", "pick_rate": "pick rate", "win_rate": "win rate"}
 
 
 @dataclass(frozen=True)
@@ -97,7 +93,14 @@ def compare_runs(con: Any, base: int, cand: int) -> Comparison:
                             ["what", "name", "metric", "base", "candidate", "change", "p_holm"],
                             "" if sig.height else "None: no rate moved more than chance "
                             "explains.")])
+    found = study_findings.compare_findings(changes, sig, tests)
     return Comparison(changes, sig, tests, [
+        balance.findings_list(
+            found, "What to look at first, most severe first: the rates that moved "
+            f"significantly (Holm-corrected p < {ALPHA}; high when the whole 95% interval of "
+            "the change lies more than 5 points from no change) and what changed in the "
+            "content. Intervals are 95% (Newcombe), n the observations of both runs.",
+            "Nothing changed and nothing moved: the runs' content, settings and rates agree."),
         top,
         Section("cards", "Cards", "Per-card rates of both runs; change = candidate - base.", [
             _tested("compare_cards", "Per card", cards, rates, card_prefixes, ["card"])]),
@@ -128,7 +131,8 @@ def summary_lines(c: Comparison, base: int, cand: int) -> list[str]:
         lines.append("  nothing (same content and settings)")
     lines.append(f"Significant differences (Holm-corrected p < {ALPHA}; {c.tests} tests):")
     for r in c.significant.iter_rows(named=True):
-        lines.append(f"  {r['what']} {r['name']}: {METRIC_WORDS.get(r['metric'], r['metric'])} "
+        metric = study_findings.METRIC_WORDS.get(r["metric"], r["metric"])
+        lines.append(f"  {r['what']} {r['name']}: {metric} "
                      f"{r['base']:.1%} -> {r['candidate']:.1%} ({100 * r['change']:+.1f} "
                      f"points, p = {r['p_holm']:.2g})")
     if not c.significant.height:

@@ -10,8 +10,9 @@ import polars as pl
 from rich.console import Console
 
 from engine.agents.registry import make_agent
-from reports import design, html
+from reports import balance, design, html
 from reports.html import Chart, Section, Table
+from workbench.analysis import study_findings
 from workbench.analysis.source import AnalysisError, open_db
 from workbench.cmd_simulate import UsageError
 from workbench.tables import ValidationError
@@ -53,9 +54,17 @@ def study(args: argparse.Namespace, console: Console) -> pl.DataFrame:
         (args.card, f"bought_gain@{r['agent']}", r["bought_gain"], r["bought_gain_lo"],
          r["bought_gain_hi"], f"run {r['run_id']}") for r in table.iter_rows(named=True)])
     panels = design.CARD_PANELS
+    found = study_findings.skill_findings(args.card, table)
     html.write(Path(args.out), f"Skill sensitivity of {args.card}", [
         ("study", f"{st.sweep_id} in {args.db}, runs {', '.join(map(str, st.run_ids))}, "
                   f"seed {base.seed} for every agent")], [
+        balance.findings_list(found, "What to look at first: whether the card's verdict "
+                              "changes with agent strength (its improvement when bought "
+                              "pointing opposite ways for two agents), and each agent for "
+                              "whom it lies more than 5 points from zero. Intervals are 95% "
+                              "(Newcombe), n the buyers.", "The verdict does not change with "
+                              "agent strength: no agent's improvement when bought lies outside "
+                              "the band, and none points the opposite way."),
         Section("skill", f"{args.card} across agents", "The card's metrics when every seat is "
                 "played by the same agent, weakest first, on the same seeds.", [
                     Chart("Metrics per agent", design.category_bars(

@@ -10,7 +10,8 @@ from typing import Any
 
 from rich.console import Console
 
-from reports import design, html
+from reports import balance, design, html
+from workbench.analysis import study_findings
 from workbench.analysis.source import AnalysisError, open_db
 from workbench.cmd_simulate import UsageError
 from workbench.tables import ValidationError
@@ -42,6 +43,12 @@ def add_parser(subparsers: Any) -> None:
     add_run_options(parser, explore=True)
 
 
+FINDINGS_INTRO = ("What to look at first: where the fair value lies and how sure it is (high: "
+                  "a closed 95% interval, an answer to act on; medium: one end open, with what "
+                  "would close it; low: no estimate), and the values whose sample is too "
+                  "small. n counts the observations behind the fit.")
+
+
 def sweep(args: argparse.Namespace, console: Console) -> SweepResult:
     """Run and analyse the sweep the arguments describe, record it and write the report."""
     if bool(args.board_setting) == bool(args.card or args.field):
@@ -67,13 +74,17 @@ def sweep(args: argparse.Namespace, console: Console) -> SweepResult:
         con.close()
     record_results(args.db, study.sweep_id, result_rows(res))
     what = f"{card}.{field}" if card else f"board {field}"
+    found = study_findings.sweep_findings(res.fair, res.metrics, args.target, what, card,
+                                          "sweep")
     html.write(Path(args.out), f"Sweep {study.sweep_id}: {what}",
                [("sweep", f"{study.sweep_id} in {args.db}, runs "
                           f"{', '.join(map(str, study.run_ids))}"),
                 ("seeds", "independent per value" if args.independent else
                  f"shared: seed {base.seed} for every value (paired)")],
-               [design.sweep_section("sweep", f"Sweep of {what}", res.metrics, res.fair,
-                                     args.target, card, f"{card}.{field}" if card else f"board {field}")])
+               [balance.findings_list(found, FINDINGS_INTRO, "No fair value and nothing "
+                                      "else to report."),
+                design.sweep_section("sweep", f"Sweep of {what}", res.metrics, res.fair,
+                                     args.target, card, what)])
     return res
 
 

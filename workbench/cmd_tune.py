@@ -12,8 +12,9 @@ from typing import Any
 import polars as pl
 from rich.console import Console
 
-from reports import design, html
+from reports import balance, design, html
 from reports.html import Section, Table
+from workbench.analysis import study_findings
 from workbench.analysis.source import AnalysisError, open_db, resolve_runs
 from workbench.cmd_simulate import UsageError
 from workbench.config import DEFAULT_SETS, load_setup
@@ -190,7 +191,15 @@ def _report(out: Path, run_id: int, band: tuple[float, float], flagged: pl.DataF
     ordered = sorted(tunings, key=lambda t: t.proposed is None)
     moves = " ".join(f"{move(t)}." if t.sweep else f"{line(t)}." for t in ordered) or \
         "No card was flagged."
-    sections = [Section("proposals", "Proposals", (
+    found = study_findings.tune_findings(tunings, flagged, unseen)
+    sections = [balance.findings_list(
+        found, "What to look at first: each proposal with the improvement when bought that "
+        "flagged the card and the fair value (high: its 95% interval is closed; medium: one "
+        "end is open), each flagged card without a proposal and why, and the cards never "
+        "judged. Intervals are 95%, n the buyers in the judging run.",
+        "No card was flagged: every card's improvement when bought lies within the band, and "
+        "every card is bought."),
+                Section("proposals", "Proposals", (
                         f"{moves} The reason for each is in the card's own section below and "
                         "in the note column of tune_proposals.csv. "
                         + (f"Marked copy: {copy.name}; every change in proposals.csv."

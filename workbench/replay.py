@@ -19,12 +19,22 @@ from engine import actions as A
 from engine.actions import Action, parse_action
 from engine.events import EVENT_COLUMNS
 from engine.game import Game
+from engine.picture import seat_name
 from engine.state import GameConfig, GameState
 from workbench.analysis.source import AnalysisError, open_db
 from workbench.stored import StoredRunError, stored_config
 
 EventRow = tuple[object, ...]
 """One event in EVENT_COLUMNS order (seq first)."""
+PLAYER = EVENT_COLUMNS.index("player")
+
+
+def readable(row: EventRow) -> EventRow:
+    """The event as a person reads it: its player as the seat's name (p1 for the database's
+    seat 0, neutral, tyrant; empty for the game itself, stored as -1)."""
+    v = row[PLAYER]
+    who = "" if v == -1 else seat_name(v) if isinstance(v, int) else v
+    return (*row[:PLAYER], who, *row[PLAYER + 1:])
 
 
 class ReplayError(Exception):
@@ -137,7 +147,8 @@ def _compare(s: GameState, expected: Sequence[EventRow], start: int, step: int,
 
 
 def _row_text(row: EventRow) -> str:
-    return ", ".join(f"{n}={v!r}" for n, v in zip(EVENT_COLUMNS, row) if v not in ("", -1))
+    return ", ".join(f"{n}={v!r}" for n, v in zip(EVENT_COLUMNS, readable(row), strict=True)
+                     if v not in ("", -1))
 
 
 def _open(s: GameState) -> Frame:

@@ -189,9 +189,13 @@ def _move(g: GameCheck, i: int) -> None:
 
 
 def _stack(g: GameCheck, i: int) -> None:
+    """R15.6: an equipped equipment is controlled by its unit's controller (the engine's reading
+    in docs/engine.md; it keeps that controller when dropped)."""
     top, base = g.piece(g.ev.card_id[i]), g.piece(g.ev.target_id[i])
     if top is not None and base is not None:
         g.t.attach(top, base)
+        if not top.is_unit:
+            top.controller = base.controller
 
 
 def _place(g: GameCheck, i: int) -> None:

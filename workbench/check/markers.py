@@ -38,7 +38,12 @@ def _unannounced(g: GameCheck, i: int) -> None:
 def _activate(g: GameCheck, i: int) -> None:
     p = g.piece(g.ev.card_id[i])
     if p is not None:
-        g.activation = (p.cid, [m for m in ON_ACTIVATION if p.markers[m] > 0])
+        due = [m for m in ON_ACTIVATION if p.markers[m] > 0]
+        if "panic" in due and "rage" in due:
+            # RULES.md leaves panic with rage open; the engine's reading (docs/engine.md): the
+            # panic marker goes first, the rage marker waits for a later activation
+            due.remove("rage")
+        g.activation = (p.cid, due)
 
 
 def _marker(g: GameCheck, i: int) -> None:

@@ -205,12 +205,13 @@ def _marker_field(g: GameCheck) -> int:
 
 def _tyrant_turn(g: GameCheck, i: int) -> None:
     """R21.19: starting its turn adjacent to its marker, the Tyrant carries the intention
-    out (R17.3)."""
+    out (R17.3), unless it is paralysed (R13.1: it takes none of its actions)."""
     if g.ev.player[i] != TYRANT:
         return
     tyrant = next((p for p in g.t.pieces.values() if p.card.keywords.tyrant), None)
     mf = _marker_field(g) if g.t.marker_card >= 0 else -1
-    if tyrant is not None and mf >= 0 and g.t.grid.dist(g.t.field_of(tyrant), mf) <= 1:
+    if tyrant is not None and mf >= 0 and tyrant.markers["paralysis"] == 0 and \
+            g.t.grid.dist(g.t.field_of(tyrant), mf) <= 1:
         g.tyrant_due = tyrant.cid
 
 
