@@ -51,8 +51,12 @@ def path_to(state: GameState, p: Perm, dest: int) -> tuple[int, ...] | None:
 
 def path_onto(state: GameState, p: Perm, dest: int) -> tuple[int, ...] | None:
     """The cheapest path of `p` onto the crew unit on `dest` (R10.3, R12.9): the last step onto
-    it counts against the movement too; None when it is out of reach. The direct step is a
-    path as well."""
+    it counts against the movement too; None when it is out of reach, or when no crew unit
+    with room for `p` stands there (any more: a response may have destroyed it). The direct
+    step is a path as well."""
+    base = state.perms.get(state.occ[dest])
+    if base is None or not can_take_rider(state, base, p):
+        return None
     geo = state.config.geometry
     here = state.perm_field(p)
     mv = movement(state, p)

@@ -11,6 +11,7 @@ import pytest
 
 
 from engine.actions import parse_action
+from engine.invariants import check_invariants
 from engine.permanents import life, profile
 from tests.builder import (Cost, FreeAction, Keywords, Modifiers, Position, act,
                            done, events, play_out,
@@ -581,6 +582,28 @@ def test_R21_11_equipment_adds_its_modifiers():
     s, p = pos.state, pos.perm(u)
     assert profile(s, p) == [(2, 2)] and life(s, p) == 5 and armor(s, p) == 1
     assert movement(s, p) == 3 and is_veiled(s, p)
+
+
+def test_R6_4_R9_5_boarding_a_crew_unit_destroyed_in_response_fizzles():
+    """R6.4, R9.5, R12.9: a swimmer announces boarding the crew unit on the high ground next to
+    it; a response destroys the crew unit. The move fizzles: the field is no field for a
+    swimmer. It used to put the swimmer onto the high ground (found by the fuzzer)."""
+    wagon = crew(1, move=0)
+    eel = unit("Eel", move=1, keywords=Keywords(swimming=True))
+    kill = spell("Kill", eff("destroy", 1, tgt("unit")), play=0)
+    pos = Position(board("~ ^ .\n~ . ."), [wagon, eel, kill])
+    u = pos.put(eel, 0, 0, 0)
+    w = pos.put(wagon, 0, 1, 0)
+    k = pos.hand(1, kill)[0]
+    pos.idle(0, 2, 1)
+    g = pos.game()
+    act(g, "activate", u)
+    act(g, "move", u, field=pos.f(1, 0), respond=True)
+    act(g, "play", k, target=w)
+    s = g.state
+    assert w not in s.perms and pos.perm(u).field == pos.f(0, 0)
+    assert [e[5] for e in events(s, "fizzle")] == ["move"]
+    check_invariants(s)
 
 
 def test_R10_3_R12_9_boarding_a_crew_unit_next_to_it_is_one_step():
