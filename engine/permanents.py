@@ -256,6 +256,9 @@ def destroy(state: GameState, p: Perm, cause: str, player: int, at: int = -1) ->
     if card.keywords.tyrant:
         state.killer = player
     field_ = state.perm_field(p) if p.field >= 0 or p.under >= 0 else at
+    if field_ < 0:  # waiting for its field (R11.6): its stack dropped from the drop's origin
+        field_ = next((pd.origin for pd in state.pending
+                       if pd.kind == "place" and pd.card == cid), -1)
     detach(state, p)
     if p.field >= 0 and state.occ[p.field] == cid:
         state.occ[p.field] = -1
@@ -298,7 +301,7 @@ def drop(state: GameState, p: Perm, origin: int, chooser: int, wear: bool = True
     swimming = is_swimming(state, p)
     geo = state.config.geometry
     options = tuple(f for f in (origin, *geo.in_range_fields(origin, DROP_FIELDS_RADIUS))
-                    if available(state, p.cid, f, swimming))
+                    if available(state, p.cid, f, swimming)) if origin >= 0 else ()
     if not options:
         destroy(state, p, "no room to drop", chooser, origin)
     elif len(options) == 1 or chooser < 0:

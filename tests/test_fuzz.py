@@ -66,7 +66,8 @@ def test_generated_content_loads_and_covers_the_language_and_the_boards(configs)
                 seen["in range"] += e.target.range is not None
             seen["modifiers"] += card.modifiers != type(card.modifiers)()
     wanted = ({f"verb:{v}" for v in VERBS} | {f"trigger:{t}" for t in TRIGGER_EVENTS}
-              | {f"victory:{k.value}" for k in VictoryKind} | {f"terrain:{t.value}" for t in Terrain}
+              | {f"victory:{k.value}" for k in VictoryKind}
+              | {f"terrain:{t.value}" for t in Terrain}
               | {f"players:{n}" for n in (2, 3, 4)}
               | {f"keyword:{w}" for w in ("armor", "crew", "swimming", "veiled", "protections",
                                           "solid", "building", "staff", "tyrant", "moves_on")}

@@ -449,6 +449,32 @@ def test_R11_6_rider_destroyed_waiting_for_room_drops_its_equipment_around_the_c
     assert s.perms[e].field in (pos.f(0, 1), pos.f(1, 1))      # water in range 1 of (0,0)
 
 
+def test_R11_6_a_rider_destroyed_while_it_waits_for_its_field_drops_its_stack_there():
+    """R11.2, R11.6: "destroy each enemy unit" destroys the Wagon first; its rider waits for
+    its controller to choose a field, and is destroyed by the same effect; its Sword drops
+    around the Wagon's field. It used to drop from field -1, the last field, leaving a ghost
+    (found by the fuzzer)."""
+    wagon = crew(1)
+    sword = equipment("Sword", durability=2)
+    purge = spell("Purge", eff("destroy", 1, tgt("unit", "enemy", each=True)), play=0)
+    pos = Position(board(". . . . . .\n. . . . . ."), [wagon, SOLDIER, sword, purge])
+    w = pos.put(wagon, 1, 1, 0)
+    r = pos.stack_on(w, SOLDIER)
+    e = pos.stack_on(r, sword)
+    pos.idle(0, 5, 1)
+    k = pos.hand(0, purge)[0]
+    g = pos.game()
+    act(g, "play", k)
+    while g.state.pending:
+        check_invariants(g.state)
+        act(g, "place", g.state.pending[0].card, field=g.legal_actions()[0].field)
+    s = g.state
+    check_invariants(s)
+    assert w not in s.perms and r not in s.perms
+    assert [(x[0], x[2:4]) for x in events(s, "death")] == [("Wagon", (1, 0)), ("Soldier", (1, 0))]
+    assert s.config.geometry.dist(s.perms[e].field, pos.f(1, 0)) <= 1
+
+
 def test_R11_6_two_dropped_permanents_never_share_a_field():
     wagon = crew(2)
     kill = destroy_spell()
