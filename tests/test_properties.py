@@ -93,3 +93,12 @@ def test_every_shipped_board_plays_to_the_end(shipped, board):
 def test_long_invariants(shipped, seed, sets, board):
     setup = _setup(shipped, sets, board)
     play_checked(setup.config, seed)
+
+
+@given(seed=seeds, sets=set_choices, board=boards)
+def test_the_referee_finds_nothing_in_random_games(shipped, seed, sets, board):
+    """`workbench check`'s referee (a second reading of the rules, docs/check.md) over the
+    events of random games on the shipped content: no violation."""
+    from workbench.fuzz import referee
+    game = play_checked(_setup(shipped, sets, board).config, seed)
+    assert referee(game) == []
