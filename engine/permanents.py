@@ -117,9 +117,13 @@ def protected_from(state: GameState, p: Perm, source: Card | None) -> bool:
 
 
 def _matches(pr: Protection, card: Card) -> bool:
+    """`pr` names `card`: by name, or by type; equipment and potions are artifacts too, potions
+    equipment too (R15.5, R15.8)."""
     if pr.card is not None:
         return pr.card.casefold() == card.name.casefold()
-    if pr.type is not None and card.type is not pr.type:
+    if pr.type is not None and not (card.type is pr.type
+                                    or pr.type is CardType.ARTIFACT and card.type.is_artifact
+                                    or pr.type is CardType.EQUIPMENT and card.type.is_equipment):
         return False
     if pr.stat is None:
         return True

@@ -10,6 +10,7 @@ import dataclasses
 
 import pytest
 
+from engine.cards import Card
 from engine.invariants import check_invariants
 from engine.permanents import damage_at, life, max_range, profile
 from tests.builder import (Cost, FreeAction, Keywords, Modifiers, Position, Protection, Trigger,
@@ -296,6 +297,26 @@ def test_R11_4_protection_from_x_x_cannot_damage_it_even_untargeted():
     g = pos.game()
     assert f"play c{b} c{w}" not in legal(g) and f"play c{b} c{s}" in legal(g)
     act(g, "play", q)
+    assert pos.perm(w).damage == 0 and pos.perm(s).damage == 1
+
+
+@pytest.mark.parametrize("kind", [CardType.EQUIPMENT, CardType.POTION])
+def test_R11_4_R15_5_R15_8_protection_from_artifacts_covers_equipment_and_potions(kind):
+    """R15.5: equipment is an artifact; R15.8: potions are equipment. A unit with protection
+    from artifacts takes no damage from an equipment's or a potion's effect. Only cards of the
+    type "artifact" itself used to count (found by the fuzzer with the referee)."""
+    ward = unit("Ward", life=3, keywords=Keywords(protections=(
+        Protection(type=CardType.ARTIFACT),)))
+    shock = FreeAction(Cost(resource=0), (eff("damage", 1, tgt("unit", "enemy", each=True)),))
+    spikes = Card("Spikes", "test", kind, buy=1, play=1, durability=2, free_actions=(shock,))
+    pos = Position(OPEN5, [ward, spikes, SOLDIER])
+    carrier = pos.put(SOLDIER, 0, 0, 0)
+    x = pos.stack_on(carrier, spikes)
+    w = pos.put(ward, 1, 2, 2)
+    s = pos.put(SOLDIER, 1, 3, 3)
+    pos.idle(0, 4, 0)
+    g = pos.game()
+    act(g, "free", x, index=0)
     assert pos.perm(w).damage == 0 and pos.perm(s).damage == 1
 
 
