@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "play": "workbench.cmd_play",
     "check": "workbench.cmd_check",
     "fuzz": "workbench.cmd_fuzz",
+    "train-agent": "workbench.cmd_train_agent",
 }
 """Sub-command name -> module defining `add_parser(subparsers)` and `run(args) -> int`."""
 

@@ -24,6 +24,10 @@ reads other players' hands or any deck order.
 Parameters: `eps=F` (default 0): with probability F take a random legal action instead
 (used by the search agent for varied rollouts).
 
+Its numbers (how much a unit's position, an exchange, a resource, a buy are worth) are a
+`Weights` object (`engine.agents.weights`): `heuristic` plays the hand-set ones, `tuned` those
+`workbench train-agent` found (`engine.agents.tuned`).
+
 What things are worth (cards, permanents, exchanges, effects) lives in `engine.agents.values`.
 """
 
@@ -47,6 +51,7 @@ from engine.agents.values import (
     resource_value,
     strike,
 )
+from engine.agents.weights import DEFAULT, Weights
 from engine.board import Terrain, VictoryKind
 from engine.cards import Card, CardType
 from engine.effects import free_action_of
@@ -65,9 +70,12 @@ class HeuristicAgent:
 
     name = "heuristic"
 
-    def __init__(self, eps: float = 0.0) -> None:
+    def __init__(self, eps: float = 0.0, weights: Weights = DEFAULT,
+                 name: str = "heuristic") -> None:
         self.eps = eps
-        self.params = {"eps": eps} if eps else {}
+        self.weights = weights
+        self.name = name
+        self.params: dict[str, float] = {"eps": eps} if eps else {}
         self._drafter: HeuristicDrafter | None = None
 
     def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
@@ -91,22 +99,24 @@ def choose(s: GameState, legal: list[Action], rng: random.Random,
         from engine.agents.drafters import HeuristicDrafter
         d = agent.drafter() if agent is not None else HeuristicDrafter()
         return d.pick(s, legal)
+    w = agent.weights if agent is not None else DEFAULT
     if s.pending:
-        return _pending(s, legal)
+        return _pending(s, legal, w)
     if s.priority:
         return A.PASS_ACTION if A.PASS_ACTION in legal else legal[0]
     if s.phase == "upkeep_due":
-        return _upkeep(s, legal)
-    scored = score_actions(s, legal)
+        return _upkeep(s, legal, w)
+    scored = score_actions(s, legal, w)
     best = max(scored, key=lambda x: x[0])
     return best[1]
 
 
-def score_actions(s: GameState, legal: list[Action]) -> list[tuple[float, Action]]:
+def score_actions(s: GameState, legal: list[Action],
+                  w: Weights = DEFAULT) -> list[tuple[float, Action]]:
     """Each legal action of a main, buy or discard decision with the heuristic's score (ties
     keep the engine's order). The search agent uses these scores to pick its candidates."""
     seat = s.active if not s.priority else s.priority[0]
-    v = View(s, seat)
+    v = View(s, seat, w)
     if s.phase == "buy":
         return [(_buy_score(v, a), a) for a in legal]
     if s.phase == "discard":
@@ -118,12 +128,13 @@ def score_actions(s: GameState, legal: list[Action]) -> list[tuple[float, Action
 
 # --- upkeep ------------------------------------------------------------------------------------
 
-def _upkeep(s: GameState, legal: list[Action]) -> Action:
-    """R5.3, R21.7, R21.21: pay for the units worth their upkeep, the most valuable first; when
-    the resource falls short of one, first gain what is missing with fast and free actions if
-    that costs less than the unit is worth; refuse the rest."""
+def _upkeep(s: GameState, legal: list[Action], w: Weights) -> Action:
+    """R5.3, R21.7, R21.21: pay for the units worth their upkeep (worth at least
+    `upkeep_keep` times it), the most valuable first; when the resource falls short of one,
+    first gain what is missing with fast and free actions if that costs less than the unit is
+    worth; refuse the rest."""
     seat = s.active
-    v = View(s, seat)
+    v = View(s, seat, w)
     res = s.players[seat].resource
     ranked = sorted(((_upkeep_worth(v, s.perms[c]), c) for c in s.upkeep_due),
                     key=lambda x: (-x[0], x[1]))
@@ -133,6 +144,8 @@ def _upkeep(s: GameState, legal: list[Action]) -> Action:
         if v.kind is VictoryKind.RESOURCE and worth < 3.0 * up + 3 and not (
                 p.field >= 0 and v.board.fields[p.field].income > 0):
             continue  # the resource race: a unit off the income fields is not worth its upkeep
+        if worth < w.upkeep_keep * up:
+            continue
         if up <= res:
             return Action(A.PAY, cid)
         step = _gain_step(v, legal, up - res, worth)
@@ -191,17 +204,14 @@ def _gain_step(v: View, legal: list[Action], short: int, worth: float) -> Action
 
 # --- pending choices ---------------------------------------------------------------------------
 
-def _pending(s: GameState, legal: list[Action]) -> Action:
+def _pending(s: GameState, legal: list[Action], w: Weights) -> Action:
     pd = s.pending[0]
-    seat = pd.player
+    v = View(s, pd.player, w)
     if pd.kind == "discard":
-        v = View(s, seat)
         return min(legal, key=lambda a: (_keep_value(v, a.card), a.card))
     if pd.kind == "place":
-        v = View(s, seat)
         return min(legal, key=lambda a: (v.goal_dist(a.field), a.field))
     # a chosen target for a trigger
-    v = View(s, seat)
     card = s.cards[pd.card]
     effects = card.effects if pd.count < 0 else card.triggers[pd.count].effects
     return max(legal, key=lambda a: effect_value(v, pd.card, effects, a.target))
@@ -235,23 +245,30 @@ def _upkeep_load(v: View) -> int:
     return v._upkeep
 
 
-def buy_value(card: Card, kind: VictoryKind, deck_units_upkeep: int, income: int) -> float:
+def buy_value(card: Card, kind: VictoryKind, deck_units_upkeep: int, income: int,
+              w: Weights = DEFAULT) -> float:
     """Value for money of buying `card` now."""
     val = card_value(card) + board_affinity(card, kind)
-    cost = card_cost(card)
+    if card.type is CardType.UNIT:
+        val *= w.buy_unit
+    elif card.type is CardType.SPELL:
+        val *= w.buy_spell
+    else:
+        val *= w.buy_other
+    cost = card_cost(card, w.upkeep_turns)
     ratio = val / max(1.5, cost)
     # the upkeep plan: units whose upkeep the income cannot carry are worth less
     if card.type is CardType.UNIT and (card.upkeep or 0) > 0:
-        if deck_units_upkeep + (card.upkeep or 0) > income + 2:
-            ratio *= 0.6
-    return ratio * 2.0 + 0.25 * val
+        if deck_units_upkeep + (card.upkeep or 0) > income + w.buy_margin:
+            ratio *= w.buy_overload
+    return ratio * w.buy_ratio + w.buy_raw * val
 
 
 def _buy_score(v: View, a: Action) -> float:
     s = v.s
     pl = s.players[v.seat]
     if a.kind != A.BUY:
-        return 0.0
+        return v.w.buy_min
     card = s.cards[a.card]
     if v.kind is VictoryKind.RESOURCE:
         target = v.board.victory.target
@@ -262,10 +279,10 @@ def _buy_score(v: View, a: Action) -> float:
             return 1.0 + card_value(card) / 10
         return -1.0
     deck_up, save_for = _buy_plan(v)
-    score = buy_value(card, v.kind, deck_up, _income(v))
+    score = buy_value(card, v.kind, deck_up, _income(v), v.w)
     # the plan: save for a clearly better card affordable next turn
-    if save_for > score * 1.6 + 1.0:
-        return -0.5
+    if save_for > score * v.w.buy_save + 1.0:
+        return v.w.buy_min - 0.5
     return score
 
 
@@ -284,7 +301,7 @@ def _buy_plan(v: View) -> tuple[int, float]:
             oc = s.cards[c]
             if oc.name not in seen and pl.resource < (oc.buy or 0) <= nxt:
                 seen.add(oc.name)
-                best = max(best, buy_value(oc, v.kind, deck_up, _income(v)))
+                best = max(best, buy_value(oc, v.kind, deck_up, _income(v), v.w))
         plan = v._plan = (deck_up, best)
     return plan
 
@@ -309,6 +326,7 @@ def _main_score(v: View, a: Action) -> float:
     s, seat = v.s, v.seat
     k = a.kind
     pl = s.players[seat]
+    w = v.w
     if k == A.PASS:
         return 0.0
     if k == A.PLAY:
@@ -316,31 +334,33 @@ def _main_score(v: View, a: Action) -> float:
         after = pl.resource - (card.play or 0)
         if card.type is CardType.SPELL:
             val = effect_value(v, a.card, card.effects, a.target, a.field)
-            return val - 0.8 * (card.play or 0) * resource_value(v) + 0.1
+            return val - w.spell_cost * (card.play or 0) * resource_value(v) + 0.1
         # permanents: the upkeep it adds must be affordable next turn
         up = card.upkeep or 0
         if card.type is CardType.UNIT and up > 0:
-            if after + _income(v) < _upkeep_load(v) + up:
+            if after + _income(v) < _upkeep_load(v) + up + w.unit_reserve:
                 return -1.0
         if v.kind is VictoryKind.RESOURCE and (card.play or 0) + 2 * up > 1 and not (
                 {e.verb for t in card.triggers for e in t.effects} & {"gain", "steal"}):
             if len([p for p in v.mine if s.cards[p.cid].type is CardType.UNIT]) >= 3:
                 return -1.0
-        val = card_value(card) - 0.5 * (card.play or 0) * resource_value(v)
+        val = card_value(card) - w.perm_cost * (card.play or 0) * resource_value(v)
         if a.field < 0:
             # equip the next unit played (R15.6): only with a unit to play this turn
             units = [c for c in pl.hand if s.cards[c].type is CardType.UNIT and
                      (s.cards[c].play or 0) <= after]
             return val + 1.0 if units else -1.0
         if card.type is CardType.UNIT:
-            val += 2.0 - 0.3 * v.goal_dist(a.field)
+            val += 2.0 - w.deploy_goal * v.goal_dist(a.field)
             if v.tyrant_field >= 0:
                 val -= _tyrant_adjacency(v, v.geo._dist[a.field][v.tyrant_field], 0.0)
             if v.kind is VictoryKind.RESOURCE and v.board.fields[a.field].income > 0:
                 val += 3.0
             if (card.range or 1) > 1 and v.board.fields[a.field].terrain is Terrain.HIGH_GROUND:
                 val += 1.0
-            return 5.0 + val
+            if w.unit_crowd:
+                val -= w.unit_crowd * sum(s.cards[p.cid].type is CardType.UNIT for p in v.mine)
+            return w.deploy_base + val
         near = sum(1 for p in v.mine if v.geo._dist[a.field][p.field] <= 1)
         return 1.0 + val + 0.3 * near - 0.05 * v.goal_dist(a.field)
     if k == A.ACTIVATE:
@@ -359,7 +379,7 @@ def _main_score(v: View, a: Action) -> float:
         cost = fa.cost.resource * resource_value(v) + 0.9 * fa.cost.discard
         if fa.cost.sacrifice and a.card in s.perms:
             cost += perm_value(s, s.perms[a.card])
-        return val - cost - 0.2
+        return val - cost + w.free_bias
     if k == A.CONVERT:
         return _convert_score(v)
     return -5.0
@@ -374,7 +394,7 @@ def _convert_score(v: View) -> float:
     for c in hand:
         card = s.cards[c]
         if card.play is not None and card.play <= pl.resource + _income(v) and card_value(
-                card) >= 6.0:
+                card) >= v.w.convert_keep:
             keep += 1
     if len(hand) - keep < 2:
         return -1.0
@@ -383,7 +403,7 @@ def _convert_score(v: View) -> float:
 
 def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Action]]:
     """The activated unit: attack when favourable, move toward the objective, or tap."""
-    s = v.s
+    s, w = v.s, v.w
     geo = v.geo
     here = s.perm_field(u)
     card = s.cards[u.cid]
@@ -417,16 +437,16 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
             # ranged units keep their distance from what they shoot at
             sc -= 1.0 * abs(gd - own_range) + (1.5 if gd <= 1 else 0.0)
         else:
-            sc -= 1.0 * gd
+            sc -= w.goal_pull * gd
         if v.kind is VictoryKind.CAPTURE and v.board.fields[f].area is not None:
-            sc += 3.0
+            sc += w.area_pull
         if v.kind is VictoryKind.RESOURCE:
-            sc += 4.0 * v.board.fields[f].income
+            sc += w.income_pull * v.board.fields[f].income
         if v.kind is VictoryKind.STAFF and gd == 1 and v.staff_base < 0:
             sc += 3.0
         dg = v.danger(f)
         if dg >= hp:
-            sc -= 0.3 * uv
+            sc -= w.danger_fear * uv
         if (card.range or 1) > 1 and v.board.fields[f].terrain is Terrain.HIGH_GROUND:
             sc += 0.5
         return sc
@@ -446,8 +466,7 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
                 x = memo.get(key)
                 if x is None:
                     x = memo[key] = exchange(v, u, t, d)
-                if x > best:
-                    best = x
+                best = max(best, x)
         return best
 
     out: list[tuple[float, Action]] = []
@@ -465,7 +484,7 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
             out.append((0.0, a))
         elif k == A.ATTACK:
             t = s.perms[a.target]
-            out.append((exchange(v, u, t, geo.dist(here, s.perm_field(t))) - 0.2, a))
+            out.append((exchange(v, u, t, geo.dist(here, s.perm_field(t))) + w.attack_bias, a))
         elif k == A.MOVE:
             if s.occ[a.field] >= 0:
                 # riding a crew unit (R12.9)
@@ -474,7 +493,7 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
                 continue
             gain = position(a.field) - base
             if can_attack:
-                gain += 0.9 * best_attack_from(a.field) - 0.9 * att_here
+                gain += w.attack_look * best_attack_from(a.field) - w.attack_look * att_here
             out.append((gain - 0.05, a))
         elif k == A.FULL:
             val = effect_value(v, u.cid, card.full_actions[a.index], a.target)

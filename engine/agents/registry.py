@@ -36,6 +36,14 @@ def _heuristic(params: dict[str, str]) -> Agent:
     return HeuristicAgent(eps=float(params.get("eps", 0.0)))
 
 
+def _tuned(params: dict[str, str]) -> Agent:
+    from engine.agents.heuristic import HeuristicAgent
+    from engine.agents.tuned import WEIGHTS
+    from engine.agents.weights import Weights
+    return HeuristicAgent(eps=float(params.get("eps", 0.0)), weights=Weights.from_dict(WEIGHTS),
+                          name="tuned")
+
+
 def _search(params: dict[str, str]) -> Agent:
     from engine.agents.search import SearchAgent
     return SearchAgent.from_params(params)
@@ -50,6 +58,7 @@ FACTORIES: dict[str, Factory] = {
     "random": lambda params: RandomAgent(),
     # agents (they draft with the heuristic drafter when used as drafters)
     "heuristic": _heuristic,
+    "tuned": _tuned,  # the heuristic with the weights `workbench train-agent` found
     "search": _search,
     "explorer": ExplorerAgent.from_params,  # the heuristic agent with random buys
     # drafters (they play the match as the heuristic agent when used as agents)
@@ -90,6 +99,7 @@ _SHARE = Param(float, 0.0, 1.0)
 PARAMS: dict[str, dict[str, Param]] = {
     "random": {},
     "heuristic": {"eps": _SHARE},
+    "tuned": {"eps": _SHARE},
     "search": {"budget": Param(int, 1), "horizon": Param(int, 0), "eps": _SHARE,
                "width": Param(int, 1), "steps": Param(int, 1), "margin": Param(float, 0.0)},
     "explorer": {"p": _SHARE},

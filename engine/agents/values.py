@@ -7,6 +7,7 @@ Read only from public information and the seat's own cards (see `engine.agents.h
 from __future__ import annotations
 
 from engine.actions import PLAYER_TARGET
+from engine.agents.weights import DEFAULT, Weights
 from engine.board import Board, Terrain, VictoryKind
 from engine.cards import Card, CardType, Effect, TargetKind
 from engine.effects import effect_targets, push_origin
@@ -71,9 +72,9 @@ def card_value(card: Card) -> float:
     return v
 
 
-def card_cost(card: Card) -> float:
-    """What a card costs over its life: buy, play and some turns of upkeep."""
-    return (card.buy or 0) + (card.play or 0) + 2.5 * (card.upkeep or 0)
+def card_cost(card: Card, upkeep_turns: float = DEFAULT.upkeep_turns) -> float:
+    """What a card costs over its life: buy, play and `upkeep_turns` turns of upkeep."""
+    return (card.buy or 0) + (card.play or 0) + upkeep_turns * (card.upkeep or 0)
 
 
 def board_affinity(card: Card, kind: VictoryKind) -> float:
@@ -114,9 +115,10 @@ def board_affinity(card: Card, kind: VictoryKind) -> float:
 class View:
     """What the agent needs about the board for one decision, computed once."""
 
-    def __init__(self, s: GameState, seat: int) -> None:
+    def __init__(self, s: GameState, seat: int, w: Weights = DEFAULT) -> None:
         self.s = s
         self.seat = seat
+        self.w = w
         self.geo = s.config.geometry
         self.board = s.config.board
         self.kind = self.board.victory.kind
@@ -300,18 +302,18 @@ def strike(s: GameState, attacker: Perm, target: Perm, d: int) -> int:
 
 def exchange(v: View, u: Perm, t: Perm, d: int) -> float:
     """Value of `u` attacking `t` at distance d (R12.11: both sides strike at once)."""
-    s = v.s
+    s, w = v.s, v.w
     dealt = strike(s, u, t, d)
     tv = v.pv(t)
     score = 0.0
     if dealt > 0:
         left = hp_left(s, t)
         if dealt >= left:
-            score += tv + 3.0
+            score += tv + w.kill_bonus
         else:
-            score += tv * 0.7 * dealt / max(1, left)
+            score += tv * w.hurt * dealt / max(1, left)
         if t.cid in v.objectives:
-            score += 6.0 * dealt + (40.0 if dealt >= left else 0.0)
+            score += w.objective_hit * dealt + (40.0 if dealt >= left else 0.0)
     tcard = s.cards[t.cid]
     if tcard.type is CardType.UNIT and d <= max_range(profile(s, t)):
         back = strike(s, t, u, d)
@@ -321,9 +323,9 @@ def exchange(v: View, u: Perm, t: Perm, d: int) -> float:
             if u.cid == v.my_vip or u.cid == v.staff_base:
                 uv += 40.0
             if back >= ul:
-                score -= uv + 2.0
+                score -= w.retaliation * (uv + 2.0)
             else:
-                score -= uv * 0.7 * back / max(1, ul)
+                score -= w.retaliation * uv * w.hurt * back / max(1, ul)
     return score
 
 
@@ -439,6 +441,7 @@ def resource_gain(v: View, source: int, effects: tuple[Effect, ...], target: int
 
 
 def resource_value(v: View) -> float:
+    """One resource's worth to the seat: twice as much on the resource race (R19.2)."""
     if v.kind is VictoryKind.RESOURCE:
-        return 2.0
-    return 1.0
+        return 2.0 * v.w.resource
+    return v.w.resource

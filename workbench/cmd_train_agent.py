@@ -1,0 +1,82 @@
+"""`workbench train-agent`: tune the heuristic agent's weights with optuna and write them as the
+`tuned` agent's data (workbench/train_agent.py; issue 16)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.agents.registry import check_spec
+from workbench.train_agent import (
+    BOARDS,
+    decided,
+    module_text,
+    train,
+    write_module,
+)
+
+DEFAULT_OUT = Path(__file__).resolve().parents[1] / "engine" / "agents" / "tuned.py"
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "train-agent", help="tune the heuristic agent's weights (the `tuned` agent)",
+        description="Search the heuristic agent's weights (engine/agents/weights.py) with "
+        "optuna for the set that scores best against an opponent on every shipped board (seats "
+        "swapped, sets rotating, every trial on the same seeds), confirm the best trials on "
+        "unseen seeds against the hand-set weights, and write the winner to --out, the module "
+        "the `tuned` agent loads.")
+    parser.add_argument("--trials", type=int, default=200, help="optuna trials (default 200)")
+    parser.add_argument("--games", type=int, default=20,
+                        help="games a board in each trial (default 20)")
+    parser.add_argument("--confirm", type=int, default=100,
+                        help="games a board to confirm the best trials (default 100)")
+    parser.add_argument("--top", type=int, default=5,
+                        help="best trials confirmed on unseen seeds (default 5)")
+    parser.add_argument("--against", default="heuristic",
+                        help="the opponent's agent spec (default heuristic)")
+    parser.add_argument("--boards", default=",".join(BOARDS),
+                        help="boards, comma-separated (default: every shipped board)")
+    parser.add_argument("--seed", type=int, default=16, help="seed of the search (default 16)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="worker processes (default: all cores)")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                        help="the module to write (default engine/agents/tuned.py)")
+
+
+def run(args: argparse.Namespace) -> int:
+    for name in ("trials", "games", "confirm", "top", "workers"):
+        if getattr(args, name) < 1:
+            print(f"error: --{name} must be at least 1, not {getattr(args, name)}",
+                  file=sys.stderr)
+            return 2
+    try:
+        check_spec(args.against)
+    except ValueError as e:
+        print(f"error: --against: {e}", file=sys.stderr)
+        return 2
+    boards = [b.strip() for b in args.boards.split(",") if b.strip()]
+    out: Path = args.out
+    if out.is_dir() or not out.parent.is_dir():
+        print(f"error: --out {out}: must name a file in an existing folder", file=sys.stderr)
+        return 2
+    try:
+        result = train(args.against, args.trials, args.games, args.confirm, args.top,
+                       args.seed, boards, args.workers,
+                       progress=lambda line: print(line, file=sys.stderr, flush=True))
+    except (ValueError, LookupError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    command = (f"workbench train-agent --trials {args.trials} --games {args.games} --confirm "
+               f"{args.confirm} --top {args.top} --against {args.against} --boards "
+               f"{','.join(boards)} --seed {args.seed}")
+    write_module(out, module_text(result, command, args.against, args.trials, args.games,
+                                  args.confirm, args.seed, boards))
+    print(f"wrote {out}: mean score {result.confirmed.value:.3f} against {args.against} on "
+          f"unseen seeds (hand-set weights {result.default.value:.3f})")
+    for b, c in result.confirmed.counts.items():
+        print(f"  {b}: {decided(c)}")
+    return 0
