@@ -22,7 +22,7 @@ heuristic matches per second on one core.
 
 Usage (writes results as they come to --out, a JSON file, and prints a Markdown table):
     .venv/bin/python benchmarks/bench_ladder.py --games 40 --budget 4 --workers 2
-    .venv/bin/python benchmarks/bench_ladder.py --speed-only
+    .venv/bin/python benchmarks/bench_ladder.py --speed-only [--speed-agent tuned]
 """
 
 from __future__ import annotations
@@ -187,13 +187,13 @@ def speeds(rows: list[Row]) -> dict[str, float]:
     return {k: calls[k] / secs[k] for k in calls if secs[k] > 0}
 
 
-def match_speed(games: int = 12, repeats: int = 5) -> dict[str, float]:
+def match_speed(games: int = 12, repeats: int = 5, spec: str = "heuristic") -> dict[str, float]:
     """Full drafted matches per CPU second (one core; process time, so other load on the
-    machine counts less), heuristic drafters and agents, `games` per board; the median of
+    machine counts less), `spec` drafting and playing every seat, `games` per board; the median of
     `repeats` runs over all boards (the shared machines vary by a quarter from minute to
     minute). "all boards" is the median of the runs' overall figure (games / total time)."""
     runs: dict[str, list[float]] = {b: [] for b in [*BOARDS, "all boards"]}
-    h = make_agent("heuristic")
+    h = make_agent(spec)
     for board in BOARDS:
         for i in range(games):
             setup_for(board, i)
@@ -227,6 +227,8 @@ def main() -> None:
     ap.add_argument("--resume", action="store_true",
                     help="keep the games already in --out and play the rest")
     ap.add_argument("--speed-only", action="store_true")
+    ap.add_argument("--speed-agent", default="heuristic",
+                    help="the agent of --speed-only (default heuristic)")
     ap.add_argument("--table-from", nargs="*", help="print the table of stored result files")
     args = ap.parse_args()
     rows: list[Row] = []
@@ -238,7 +240,7 @@ def main() -> None:
             print(f"{name}: {dps:,.0f} decisions/s")
         return
     if args.speed_only:
-        ms = match_speed()
+        ms = match_speed(spec=args.speed_agent)
         print(json.dumps(ms, indent=1))
         return
     b = args.budget
