@@ -447,6 +447,8 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
         dg = v.danger(f)
         if dg >= hp:
             sc -= w.danger_fear * uv
+        elif dg and w.danger_soft:
+            sc -= w.danger_soft * uv * dg / hp
         if (card.range or 1) > 1 and v.board.fields[f].terrain is Terrain.HIGH_GROUND:
             sc += 0.5
         return sc

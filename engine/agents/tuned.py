@@ -22,6 +22,7 @@ WEIGHTS: dict[str, float] = {
     'resource': 1.0,
     'goal_pull': 1.0,
     'danger_fear': 0.3,
+    'danger_soft': 0.0,
     'area_pull': 3.0,
     'income_pull': 4.0,
     'attack_look': 0.9,

@@ -61,6 +61,9 @@ class Weights:
     """a unit's position: per field of distance to the objective"""
     danger_fear: float = 0.3
     """a unit's position in reach of enough enemy attack to defeat it: share of its value"""
+    danger_soft: float = 0.0
+    """a unit's position in reach of less enemy attack than defeats it: share of its value per
+    share of its life the enemy could take"""
     area_pull: float = 3.0
     """a unit's position on a capture area (R19.3)"""
     income_pull: float = 4.0
@@ -103,6 +106,7 @@ SPACE: dict[str, tuple[float, float]] = {
     "unit_crowd": (0.0, 2.0), "deploy_base": (3.0, 7.0), "deploy_goal": (0.0, 1.0),
     "spell_cost": (0.2, 2.0), "perm_cost": (0.0, 2.0), "convert_keep": (2.0, 12.0),
     "resource": (0.5, 3.0), "goal_pull": (0.2, 2.0), "danger_fear": (0.0, 1.0),
+    "danger_soft": (0.0, 0.5),
     "area_pull": (0.0, 6.0), "income_pull": (0.0, 8.0), "attack_look": (0.3, 1.5),
     "attack_bias": (-2.0, 1.0), "kill_bonus": (0.0, 8.0), "hurt": (0.2, 1.2),
     "objective_hit": (1.0, 12.0), "retaliation": (0.5, 2.0), "free_bias": (-2.0, 1.0),
