@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import shutil
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import duckdb
 import pytest
 
+from engine.cards import Card
+from engine.game import Game
+from tests.builder import IDLE, Position, Trigger, act, eff, unit
+from tests.builder import board as ascii_board
+from workbench.check.core import Events, GameInfo, Violation
 from workbench.check.geometry import Grid, distance, in_range
-from workbench.check.run import Report, check_store
+from workbench.check.run import Report, check_store, walk
 from workbench.cli import main
 
 CLEAN, VIP, CAPTURE = 1, 2, 3
@@ -297,3 +302,33 @@ def test_cli_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
         main(["check"])
     assert exc.value.code == 2
     assert "--db" in capsys.readouterr().err
+
+
+# --- engine games the referee must pass (readings it shares with docs/engine.md) ---------------
+
+def refereed(game: Game, cards: Sequence[Card]) -> list[Violation]:
+    """The referee over a game built with tests/builder.py (its pieces entered by events)."""
+    s = game.state
+    columns: dict[str, list[object]] = dict(s.events.columns())  # type: ignore[arg-type]
+    columns["game_id"] = [0] * len(s.events)
+    info = GameInfo(0, s.config.board, {c.name.casefold(): c for c in cards},
+                    s.config.players, tuple(s.winners or ()), s.guard_stopped, 0)
+    return walk(Events(columns), info, 0, len(s.events))
+
+
+def test_referee_a_unit_an_upkeep_trigger_created_owes_upkeep() -> None:
+    """R5.2 then R5.3: a unit token an upkeep trigger creates is a unit the player controls when
+    the payments are due, so its upkeep is owed; the referee used to fix the units due before
+    the triggers resolved and flagged the engine's payment decision (found by the fuzzer)."""
+    token = unit("Whelp", upkeep=1, play=None, buy=None)
+    hatchery = unit("Hatchery", upkeep=0, move=0, attack=0,
+                    triggers=(Trigger("upkeep", (eff("create", 1, card="Whelp"),)),))
+    pos = Position(ascii_board("0 . . 1", income=2), [token, hatchery, IDLE])
+    pos.put(hatchery, 0, 0, 0)
+    pos.idle(1, 3, 0)
+    g = pos.game(phase="start", advance=True)
+    s = g.state
+    (whelp,) = [cid for cid, p in s.perms.items() if s.cards[cid].name == "Whelp"]
+    assert s.phase == "upkeep_due" and s.upkeep_due == [whelp]
+    act(g, "pay", whelp)
+    assert refereed(g, [token, hatchery, IDLE]) == []

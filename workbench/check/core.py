@@ -110,6 +110,8 @@ class GameCheck:
     upkeep_open: bool = False
     upkeep_due: set[int] = field(default_factory=set)
     """turn: units owing an upkeep decision (R5.3)."""
+    upkeep_fixed: bool = False
+    """turn: whether the upkeep triggers have resolved and `upkeep_due` is fixed (R5.2)."""
     upkeep_refused: set[int] = field(default_factory=set)
     converts: dict[int, list[int]] = field(default_factory=dict)
     """resource: per seat, the cards discarded for each of its unresolved converts (R8.6)."""
