@@ -16,9 +16,21 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from engine.board import TYRANT
 from engine.cards import Card
 from engine.game import Game
-from tests.builder import IDLE, Position, Trigger, act, eff, unit
+from tests.builder import (
+    IDLE,
+    Keywords,
+    Position,
+    TieBreak,
+    Trigger,
+    Victory,
+    VictoryKind,
+    act,
+    eff,
+    unit,
+)
 from tests.builder import board as ascii_board
 from workbench.check.core import Events, GameInfo, Violation
 from workbench.check.geometry import Grid, distance, in_range
@@ -332,3 +344,20 @@ def test_referee_a_unit_an_upkeep_trigger_created_owes_upkeep() -> None:
     assert s.phase == "upkeep_due" and s.upkeep_due == [whelp]
     act(g, "pay", whelp)
     assert refereed(g, [token, hatchery, IDLE]) == []
+
+
+def test_referee_round_limit_with_all_players_one_side_is_a_draw() -> None:
+    """R21.13 with R21.15: on a Tyrant board the players win together, so they are one side
+    and a tie-break has nobody to compare them against; the round limit is a draw. The referee
+    used to compare the seats and give the one with more units the win."""
+    soldier = unit("Soldier", life=3)
+    tyrant = unit("Tyrant", life=10, keywords=Keywords(tyrant=True), buy=None)
+    b = ascii_board("0 . . 1", victory=Victory(VictoryKind.TYRANT, tyrant_goal=3),
+                    round_limit=1, tie_break=TieBreak.UNITS)
+    pos = Position(b, [soldier, tyrant])
+    pos.put(tyrant, TYRANT, 2, 0, owner=TYRANT)
+    pos.put(soldier, 0, 0, 0)
+    pos.state.active = 1
+    g = pos.game(phase="discard", advance=True)
+    assert g.is_terminal() and g.state.winners == ()
+    assert refereed(g, [soldier, tyrant]) == []

@@ -75,9 +75,12 @@ def outcome(g: GameCheck) -> Outcome | None:
 
 
 def _round_limit(g: GameCheck) -> Outcome:
-    """R21.13: at the round limit the board's tie-break decides; otherwise a draw."""
-    tb = g.t.board.tie_break
-    if tb is TieBreak.NONE:
+    """R21.13: at the round limit the board's tie-break decides between the sides; otherwise a
+    draw. On a Tyrant board the players win together (R21.15, unless the board has teams or
+    gives the win to who defeats the Tyrant): one side, nobody to compare against, a draw."""
+    tb, v = g.t.board.tie_break, g.t.board.victory
+    one_side = v.kind is VictoryKind.TYRANT and v.shared_win and not g.t.board.teams
+    if tb is TieBreak.NONE or one_side or len({g.t.team(s) for s in range(g.info.players)}) == 1:
         return Outcome("R21.13", (), "the round limit")
     if tb is TieBreak.POINTS:
         score = list(g.t.points)
