@@ -28,7 +28,10 @@ from tests.builder import (
     Victory,
     VictoryKind,
     act,
+    artifact,
     eff,
+    spell,
+    tgt,
     unit,
 )
 from tests.builder import board as ascii_board
@@ -361,3 +364,41 @@ def test_referee_round_limit_with_all_players_one_side_is_a_draw() -> None:
     g = pos.game(phase="discard", advance=True)
     assert g.is_terminal() and g.state.winners == ()
     assert refereed(g, [soldier, tyrant]) == []
+
+
+def test_referee_an_each_effect_acts_on_what_was_in_range_when_it_began() -> None:
+    """R6.4 with R10.1: "destroy each unit in range 1" destroys the seat's own unit (the
+    spell's nearest origin) and then the enemy next to it: the units in range are fixed when
+    the effect begins. The referee used to measure again after each destruction, from the
+    permanents left, and flagged the second one (found by the fuzzer)."""
+    soldier, relic = unit("Soldier", life=3), artifact("Relic")
+    purge = spell("Purge", eff("destroy", 1, tgt("unit", each=True, range_=1)), play=0)
+    pos = Position(ascii_board(". . . . . .\n. . . . . ."), [soldier, relic, purge, IDLE])
+    mine = pos.put(soldier, 0, 0, 0)
+    theirs = pos.put(soldier, 1, 1, 0)
+    pos.put(relic, 0, 5, 0)                        # the origin left once `mine` is gone
+    pos.idle(1, 3, 1)
+    p, _ = pos.hand(0, purge, purge)               # the second keeps the action phase open
+    g = pos.game()
+    act(g, "play", p)
+    assert mine not in g.state.perms and theirs not in g.state.perms
+    assert g.state.active == 0 and g.state.phase == "main"
+    assert refereed(g, [soldier, relic, purge, IDLE]) == []
+
+
+def test_referee_a_push_is_measured_where_its_target_stood_when_it_began() -> None:
+    """R6.4 with R10.1, R14.1: "push 3 to target friendly unit in range 1" names the seat's
+    own unit (range 0 from itself) and pushes it three steps; the range is the target's, met
+    when the push began. The referee used to measure each step again, from the origins as they
+    stood then (the pushed unit itself), and flagged the third step (found by the fuzzer)."""
+    soldier = unit("Soldier", life=3)
+    shove = spell("Shove", eff("push", 3, tgt("unit", "friendly", range_=1)), play=0)
+    pos = Position(ascii_board(". . . . . .\n. . . . . ."), [soldier, shove, IDLE])
+    mine = pos.put(soldier, 0, 1, 0)
+    pos.idle(0, 5, 1)
+    pos.idle(1, 0, 1)
+    (s,) = pos.hand(0, shove)
+    g = pos.game()
+    act(g, "play", s, target=mine, field=pos.f(0, 0))
+    assert g.state.perms[mine].field == pos.f(4, 0)
+    assert refereed(g, [soldier, shove, IDLE]) == []
