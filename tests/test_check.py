@@ -30,6 +30,7 @@ from tests.builder import (
     act,
     artifact,
     eff,
+    play_out,
     spell,
     tgt,
     unit,
@@ -402,3 +403,25 @@ def test_referee_a_push_is_measured_where_its_target_stood_when_it_began() -> No
     act(g, "play", s, target=mine, field=pos.f(0, 0))
     assert g.state.perms[mine].field == pos.f(4, 0)
     assert refereed(g, [soldier, shove, IDLE]) == []
+
+
+def test_referee_a_move_whose_unit_was_pushed_off_its_start_may_fizzle() -> None:
+    """R6.4: an action is announced as the concrete action to carry out ("die konkrete
+    auszuführende Aktion"), and a move is steps from the field it was announced from (R10.3).
+    Pushed away in response, the unit no longer stands there; the move fizzles even though the
+    destination is still in reach from the new field. The referee used to call that refusal a
+    departure (found by the fuzzer)."""
+    soldier = unit("Soldier", life=3, move=2)
+    wave = spell("Wave", eff("push", 1, tgt("unit", "enemy")), play=0)
+    pos = Position(ascii_board(". . . . .\n. . . . .\n. . . . ."), [wave, soldier, IDLE])
+    u = pos.put(soldier, 0, 1, 1)
+    pos.idle(0, 4, 0)
+    pos.idle(1, 4, 2)
+    (w,) = pos.hand(1, wave)
+    g = pos.game(phase="start", advance=True)      # the turn's events: seat 0 is active
+    act(g, "activate", u)
+    act(g, "move", u, field=pos.f(3, 1), respond=True)
+    act(g, "play", w, target=u, field=pos.f(1, 0), respond=True)
+    play_out(g)
+    assert g.state.perms[u].field == pos.f(1, 2)          # (3,1) is 2 from here: in reach
+    assert refereed(g, [wave, soldier, IDLE]) == []

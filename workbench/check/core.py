@@ -121,6 +121,8 @@ class GameCheck:
     reach_from: dict[str, list[int]] = field(default_factory=dict)
     """ranges: per verb, the fields the resolving action's ranges counted from when that
     verb's effect began (R6.4, R10.1)."""
+    move_from: dict[int, int] = field(default_factory=dict)
+    """movement: per unit, the field its move waiting on the stack was announced from."""
     push_step: dict[int, tuple[int, int]] = field(default_factory=dict)
     """movement: the direction of each push in the resolving action (R14.2)."""
     defeated: set[int] = field(default_factory=set)
