@@ -30,6 +30,7 @@ from tests.builder import (
     act,
     artifact,
     eff,
+    intention,
     play_out,
     spell,
     tgt,
@@ -425,3 +426,33 @@ def test_referee_a_move_whose_unit_was_pushed_off_its_start_may_fizzle() -> None
     play_out(g)
     assert g.state.perms[u].field == pos.f(1, 2)          # (3,1) is 2 from here: in reach
     assert refereed(g, [wave, soldier, IDLE]) == []
+
+
+def test_referee_a_tyrant_intention_whose_marker_left_in_response_fizzles() -> None:
+    """R21.19 with R6.4, R17.4: the Tyrant starts its turn next to its marker and takes the
+    full action of R17.3; in response a player destroys the marked unit, the marker leaves with
+    it and the full action fizzles. The Tyrant did carry the intention out as far as the rules
+    let it; the referee used to flag it for not doing so (found by the fuzzer)."""
+    big = unit("Big", life=3, attack=0)
+    tyrant = unit("Tyrant", life=10, move=2, attack=3, keywords=Keywords(tyrant=True), buy=None)
+    devour = intention("Devour", eff("damage", 4, tgt("unit", "enemy")))
+    kill = spell("Kill", eff("destroy", 1, tgt("unit", "friendly")), play=0)
+    b = ascii_board(". . . . .\n. . . . .", victory=Victory(VictoryKind.TYRANT, tyrant_goal=5))
+    pos = Position(b, [big, tyrant, devour, kill, IDLE])
+    t = pos.put(tyrant, TYRANT, 1, 0, owner=TYRANT)
+    m = pos.put(big, 0, 2, 0)
+    pos.idle(0, 4, 1)
+    (k,) = pos.hand(0, kill)
+    pos.deck(0, big, big, big)                # no shuffle at seat 0's next turn
+    s = pos.state
+    d = pos.card(devour, TYRANT)              # played in an earlier turn: its marker on `m`
+    s.set_aside.append(d)
+    s.marker_card, s.marker_perm = d, m
+    s.emit("intention", TYRANT, d, m, pos.f(2, 0))
+    s.active = 1
+    g = pos.game(phase="discard", advance=True)
+    top = s.stack[-1]
+    assert (top.kind, top.source) == ("intention", t) and s.priority
+    act(g, "play", k, target=m)
+    assert m not in s.perms and s.intentions_done == 0
+    assert refereed(g, [big, tyrant, devour, kill, IDLE]) == []
