@@ -1,6 +1,6 @@
 """What every game state keeps, whatever the cards (R8, R9.2, R9.5, R11.5, R11.6, R18.1).
 
-The property tests and the fuzzer (`workbench/fuzz.py`) check these at every decision. They are
+The property tests and the fuzzer (`workbench/fuzz/`) check these at every decision. They are
 facts of the state alone, cheap enough to run after every action of a fuzzed game, and say what
 is wrong in words a developer can act on.
 """

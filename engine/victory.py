@@ -118,13 +118,15 @@ def staff_holder(state: GameState) -> int:
 
 
 def round_limit_reached(state: GameState) -> bool:
-    """R21.13: at the round limit the board's tie-break decides; otherwise a draw."""
+    """R21.13: at the round limit the board's tie-break decides between the sides; otherwise
+    a draw. All players on one side (a Tyrant board they win together, R21.15) leaves nobody to
+    compare against: a draw too (only defeating the Tyrant wins)."""
     board = state.config.board
     if state.round < board.round_limit:
         return False
     seats = range(len(state.players))
     tb = board.tie_break
-    if tb is TieBreak.NONE:
+    if tb is TieBreak.NONE or len({pl.team for pl in state.players}) == 1:
         end_game(state, (), "round limit")
         return True
 

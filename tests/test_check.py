@@ -10,14 +10,36 @@ from __future__ import annotations
 
 import shutil
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import duckdb
 import pytest
 
+from engine.board import TYRANT
+from engine.cards import Card
+from engine.game import Game
+from tests.builder import (
+    IDLE,
+    Keywords,
+    Position,
+    TieBreak,
+    Trigger,
+    Victory,
+    VictoryKind,
+    act,
+    artifact,
+    eff,
+    intention,
+    play_out,
+    spell,
+    tgt,
+    unit,
+)
+from tests.builder import board as ascii_board
+from workbench.check.core import Events, GameInfo, Violation
 from workbench.check.geometry import Grid, distance, in_range
-from workbench.check.run import Report, check_store
+from workbench.check.run import Report, check_store, walk
 from workbench.cli import main
 
 CLEAN, VIP, CAPTURE = 1, 2, 3
@@ -297,3 +319,140 @@ def test_cli_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
         main(["check"])
     assert exc.value.code == 2
     assert "--db" in capsys.readouterr().err
+
+
+# --- engine games the referee must pass (readings it shares with docs/engine.md) ---------------
+
+def refereed(game: Game, cards: Sequence[Card]) -> list[Violation]:
+    """The referee over a game built with tests/builder.py (its pieces entered by events)."""
+    s = game.state
+    columns: dict[str, list[object]] = dict(s.events.columns())  # type: ignore[arg-type]
+    columns["game_id"] = [0] * len(s.events)
+    info = GameInfo(0, s.config.board, {c.name.casefold(): c for c in cards},
+                    s.config.players, tuple(s.winners or ()), s.guard_stopped, 0)
+    return walk(Events(columns), info, 0, len(s.events))
+
+
+def test_referee_a_unit_an_upkeep_trigger_created_owes_upkeep() -> None:
+    """R5.2 then R5.3: a unit token an upkeep trigger creates is a unit the player controls when
+    the payments are due, so its upkeep is owed; the referee used to fix the units due before
+    the triggers resolved and flagged the engine's payment decision (found by the fuzzer)."""
+    token = unit("Whelp", upkeep=1, play=None, buy=None)
+    hatchery = unit("Hatchery", upkeep=0, move=0, attack=0,
+                    triggers=(Trigger("upkeep", (eff("create", 1, card="Whelp"),)),))
+    pos = Position(ascii_board("0 . . 1", income=2), [token, hatchery, IDLE])
+    pos.put(hatchery, 0, 0, 0)
+    pos.idle(1, 3, 0)
+    g = pos.game(phase="start", advance=True)
+    s = g.state
+    (whelp,) = [cid for cid, p in s.perms.items() if s.cards[cid].name == "Whelp"]
+    assert s.phase == "upkeep_due" and s.upkeep_due == [whelp]
+    act(g, "pay", whelp)
+    assert refereed(g, [token, hatchery, IDLE]) == []
+
+
+def test_referee_round_limit_with_all_players_one_side_is_a_draw() -> None:
+    """R21.13 with R21.15: on a Tyrant board the players win together, so they are one side
+    and a tie-break has nobody to compare them against; the round limit is a draw. The referee
+    used to compare the seats and give the one with more units the win."""
+    soldier = unit("Soldier", life=3)
+    tyrant = unit("Tyrant", life=10, keywords=Keywords(tyrant=True), buy=None)
+    b = ascii_board("0 . . 1", victory=Victory(VictoryKind.TYRANT, tyrant_goal=3),
+                    round_limit=1, tie_break=TieBreak.UNITS)
+    pos = Position(b, [soldier, tyrant])
+    pos.put(tyrant, TYRANT, 2, 0, owner=TYRANT)
+    pos.put(soldier, 0, 0, 0)
+    pos.state.active = 1
+    g = pos.game(phase="discard", advance=True)
+    assert g.is_terminal() and g.state.winners == ()
+    assert refereed(g, [soldier, tyrant]) == []
+
+
+def test_referee_an_each_effect_acts_on_what_was_in_range_when_it_began() -> None:
+    """R6.4 with R10.1: "destroy each unit in range 1" destroys the seat's own unit (the
+    spell's nearest origin) and then the enemy next to it: the units in range are fixed when
+    the effect begins. The referee used to measure again after each destruction, from the
+    permanents left, and flagged the second one (found by the fuzzer)."""
+    soldier, relic = unit("Soldier", life=3), artifact("Relic")
+    purge = spell("Purge", eff("destroy", 1, tgt("unit", each=True, range_=1)), play=0)
+    pos = Position(ascii_board(". . . . . .\n. . . . . ."), [soldier, relic, purge, IDLE])
+    mine = pos.put(soldier, 0, 0, 0)
+    theirs = pos.put(soldier, 1, 1, 0)
+    pos.put(relic, 0, 5, 0)                        # the origin left once `mine` is gone
+    pos.idle(1, 3, 1)
+    p, _ = pos.hand(0, purge, purge)               # the second keeps the action phase open
+    g = pos.game()
+    act(g, "play", p)
+    assert mine not in g.state.perms and theirs not in g.state.perms
+    assert g.state.active == 0 and g.state.phase == "main"
+    assert refereed(g, [soldier, relic, purge, IDLE]) == []
+
+
+def test_referee_a_push_is_measured_where_its_target_stood_when_it_began() -> None:
+    """R6.4 with R10.1, R14.1: "push 3 to target friendly unit in range 1" names the seat's
+    own unit (range 0 from itself) and pushes it three steps; the range is the target's, met
+    when the push began. The referee used to measure each step again, from the origins as they
+    stood then (the pushed unit itself), and flagged the third step (found by the fuzzer)."""
+    soldier = unit("Soldier", life=3)
+    shove = spell("Shove", eff("push", 3, tgt("unit", "friendly", range_=1)), play=0)
+    pos = Position(ascii_board(". . . . . .\n. . . . . ."), [soldier, shove, IDLE])
+    mine = pos.put(soldier, 0, 1, 0)
+    pos.idle(0, 5, 1)
+    pos.idle(1, 0, 1)
+    (s,) = pos.hand(0, shove)
+    g = pos.game()
+    act(g, "play", s, target=mine, field=pos.f(0, 0))
+    assert g.state.perms[mine].field == pos.f(4, 0)
+    assert refereed(g, [soldier, shove, IDLE]) == []
+
+
+def test_referee_a_move_whose_unit_was_pushed_off_its_start_may_fizzle() -> None:
+    """R6.4: an action is announced as the concrete action to carry out ("die konkrete
+    auszuführende Aktion"), and a move is steps from the field it was announced from (R10.3).
+    Pushed away in response, the unit no longer stands there; the move fizzles even though the
+    destination is still in reach from the new field. The referee used to call that refusal a
+    departure (found by the fuzzer)."""
+    soldier = unit("Soldier", life=3, move=2)
+    wave = spell("Wave", eff("push", 1, tgt("unit", "enemy")), play=0)
+    pos = Position(ascii_board(". . . . .\n. . . . .\n. . . . ."), [wave, soldier, IDLE])
+    u = pos.put(soldier, 0, 1, 1)
+    pos.idle(0, 4, 0)
+    pos.idle(1, 4, 2)
+    (w,) = pos.hand(1, wave)
+    g = pos.game(phase="start", advance=True)      # the turn's events: seat 0 is active
+    act(g, "activate", u)
+    act(g, "move", u, field=pos.f(3, 1), respond=True)
+    act(g, "play", w, target=u, field=pos.f(1, 0), respond=True)
+    play_out(g)
+    assert g.state.perms[u].field == pos.f(1, 2)          # (3,1) is 2 from here: in reach
+    assert refereed(g, [wave, soldier, IDLE]) == []
+
+
+def test_referee_a_tyrant_intention_whose_marker_left_in_response_fizzles() -> None:
+    """R21.19 with R6.4, R17.4: the Tyrant starts its turn next to its marker and takes the
+    full action of R17.3; in response a player destroys the marked unit, the marker leaves with
+    it and the full action fizzles. The Tyrant did carry the intention out as far as the rules
+    let it; the referee used to flag it for not doing so (found by the fuzzer)."""
+    big = unit("Big", life=3, attack=0)
+    tyrant = unit("Tyrant", life=10, move=2, attack=3, keywords=Keywords(tyrant=True), buy=None)
+    devour = intention("Devour", eff("damage", 4, tgt("unit", "enemy")))
+    kill = spell("Kill", eff("destroy", 1, tgt("unit", "friendly")), play=0)
+    b = ascii_board(". . . . .\n. . . . .", victory=Victory(VictoryKind.TYRANT, tyrant_goal=5))
+    pos = Position(b, [big, tyrant, devour, kill, IDLE])
+    t = pos.put(tyrant, TYRANT, 1, 0, owner=TYRANT)
+    m = pos.put(big, 0, 2, 0)
+    pos.idle(0, 4, 1)
+    (k,) = pos.hand(0, kill)
+    pos.deck(0, big, big, big)                # no shuffle at seat 0's next turn
+    s = pos.state
+    d = pos.card(devour, TYRANT)              # played in an earlier turn: its marker on `m`
+    s.set_aside.append(d)
+    s.marker_card, s.marker_perm = d, m
+    s.emit("intention", TYRANT, d, m, pos.f(2, 0))
+    s.active = 1
+    g = pos.game(phase="discard", advance=True)
+    top = s.stack[-1]
+    assert (top.kind, top.source) == ("intention", t) and s.priority
+    act(g, "play", k, target=m)
+    assert m not in s.perms and s.intentions_done == 0
+    assert refereed(g, [big, tyrant, devour, kill, IDLE]) == []

@@ -3,6 +3,7 @@ sweep / tune / ablate / skill commands end to end on a tiny constructed set."""
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -99,6 +100,27 @@ def test_an_xlsx_copy_marks_the_changed_cells_and_leaves_the_original_alone(
     assert cell.comment.text == "was 6; proposed by workbench tune run 7"
     assert (tmp_path / "out" / "proposals.csv").read_text().splitlines()[1].endswith(
         "Legion,3,C,Dud,buy,6,4")
+
+
+def test_proposals_csv_neutralises_formula_injection(tmp_path: Path) -> None:
+    """Issue 20, OWASP's CSV injection advice, as for the report's exports: a text cell of
+    proposals.csv starting with = + - @ tab or CR (a card or file the designer named so) is
+    prefixed with ' so a spreadsheet program shows it instead of running it; the numbers stay
+    numbers. The marked copy keeps the designer's own text. (A leading tab or CR never
+    reaches a card name: the loader trims cells.)"""
+    names = ['=HYPERLINK("http://evil.example","x")', "@SUM(1+1)", "+Cash", "-Debt"]
+    src = tmp_path / "@set.csv"
+    with src.open("w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows([["name", "type", "buy", "upkeep"],
+                                 *([n, "unit", 6, 1] for n in names)])
+    copy = write_copy(src, tmp_path / "out", [Proposal(n, "buy", 6, 4) for n in names], 7)
+    with (tmp_path / "out" / "proposals.csv").open(newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert [(r["card"], r["old"], r["new"]) for r in rows] == [("'" + n, "6", "4")
+                                                               for n in names]
+    assert {r["copy"] for r in rows} == {"'@set-proposed.csv"}
+    with copy.open(newline="", encoding="utf-8") as f:
+        assert [r[0] for r in csv.reader(f)][1:] == names
 
 
 def test_a_csv_copy_changes_only_the_proposed_cells(tmp_path: Path) -> None:

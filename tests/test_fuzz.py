@@ -1,4 +1,4 @@
-"""The fuzzer (workbench/fuzz.py, `workbench fuzz`): its generated content is valid and covers the
+"""The fuzzer (workbench/fuzz/, `workbench fuzz`): its generated content is valid and covers the
 card language and the board format, a sample of fuzzed games plays clean on every run, and a
 failure is written as spreadsheets that show it again, shrunk."""
 
@@ -16,6 +16,7 @@ from engine.language import TRIGGER_EVENTS, VERBS
 from engine.zones import gain
 from tests.builder import IDLE, Position, board
 from workbench import fuzz
+from workbench.fuzz import play as fuzz_play
 from workbench.check.core import Events, GameInfo, Violation
 from workbench.check.run import walk
 from workbench.cli import main
@@ -113,7 +114,7 @@ def test_the_referee_judges_every_fuzzed_game(configs, monkeypatch: pytest.Monke
     config = configs[2]
     agents = fuzz.agents_of("random", config.players)
     assert fuzz.play_checked(config, 3, agents).kind == "ok"
-    monkeypatch.setattr(fuzz, "referee", lambda game: [
+    monkeypatch.setattr(fuzz_play, "referee", lambda game: [
         Violation(0, 4, 17, "R7.2", "seat 1 bought 2 cards in one turn")])
     outcome = fuzz.play_checked(config, 3, agents)
     assert (outcome.kind, outcome.signature) == (
@@ -144,7 +145,7 @@ def _poison_is_a_violation(monkeypatch: pytest.MonkeyPatch) -> None:
         poisoned = [p.cid for p in game.state.perms.values() if p.poison > 0]
         return [f"R99.1: c{poisoned[0]} is poisoned"] if poisoned else real(game)
 
-    monkeypatch.setattr(fuzz, "check_decision", check)
+    monkeypatch.setattr(fuzz_play, "check_decision", check)
 
 
 def test_a_failure_is_shrunk_into_spreadsheets_that_show_it_again(

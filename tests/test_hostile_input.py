@@ -178,6 +178,42 @@ def test_report_out_naming_a_file_is_a_one_line_error(tmp_path: Path,
          "report.html"])
 
 
+FOLDER_COMMANDS = {
+    "compare": ["compare", "1", "2"],
+    "demo": ["demo", "--games", "1", "--workers", "1"],
+    "sweep": ["sweep", "--card", "Militia", "--field", "buy", "--values", "1,2", "--games", "2",
+              "--workers", "1"],
+    "tune": ["tune", "--set", "core", "--band=-0.05,0.05", "--games", "2", "--workers", "1"],
+    "ablate": ["ablate", "--card", "Militia", "--games", "2", "--workers", "1"],
+    "skill": ["skill", "--card", "Militia", "--games", "2", "--workers", "1"],
+    "replay": ["replay", "--game", "1"],
+}
+"""Each command that writes a folder, with arguments it would otherwise start work on."""
+
+
+@pytest.mark.parametrize("command", sorted(FOLDER_COMMANDS))
+def test_out_naming_a_file_is_a_one_line_error_before_anything_is_written(
+        command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 20: `--out` naming an existing file (not a folder) is refused in one line, exit 2,
+    before any database or folder is created (the study commands used to play their runs
+    first and then fail on the file with a traceback)."""
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "result.html"
+    out.write_text("mine")
+    capsys.readouterr()
+    argv = [*FOLDER_COMMANDS[command], "--out", str(out)]
+    if command != "demo":
+        argv += ["--db", str(tmp_path / "runs.duckdb")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"workbench {command}: --out {out} is a file; ")
+    assert err.rstrip().endswith("name a folder")
+    assert out.read_text() == "mine"
+    assert [p.name for p in tmp_path.iterdir()] == ["result.html"]
+
+
 # --- play -------------------------------------------------------------------------------------
 
 def play_args(tmp_path: Path, *extra: str) -> argparse.Namespace:

@@ -199,6 +199,35 @@ def test_R21_13_round_limit_most_units():
     assert g.returns() == [1.0, -1.0]
 
 
+@pytest.mark.parametrize("tb", [TieBreak.UNITS, TieBreak.RESOURCE, TieBreak.POINTS])
+def test_R21_13_R21_15_round_limit_with_all_players_one_team_is_a_draw(tb):
+    """R21.13 with R21.15: on a Tyrant board the players win together, so they are one side;
+    a tie-break compares sides and with one there is nobody to compare against: the round
+    limit is a draw (the engine used to give the shared side the win for surviving, found by
+    the fuzzer with the referee). Only defeating the Tyrant wins (R21.15)."""
+    b = board("0 . . 1", victory=Victory(VictoryKind.TYRANT, tyrant_goal=3), round_limit=1,
+              tie_break=tb)
+    pos = Position(b, [SOLDIER, TYRANT_UNIT])
+    pos.put(TYRANT_UNIT, TYRANT, 2, 0, owner=TYRANT)
+    pos.put(SOLDIER, 0, 0, 0)
+    pos.resource(0, 4).state.players[0].points = 2
+    g = _finish_round(pos)
+    assert g.is_terminal() and g.state.winners == () and g.returns() == [0.0, 0.0]
+    assert g.state.reason == "round limit"
+
+
+def test_R21_13_round_limit_on_a_tyrant_board_without_a_shared_win_compares_seats():
+    """R21.13: with shared win off each seat plays for itself (R21.15), so the tie-break
+    compares the seats as on any board."""
+    b = board("0 . . 1", victory=Victory(VictoryKind.TYRANT, tyrant_goal=3, shared_win=False),
+              round_limit=1, tie_break=TieBreak.UNITS)
+    pos = Position(b, [SOLDIER, TYRANT_UNIT])
+    pos.put(TYRANT_UNIT, TYRANT, 2, 0, owner=TYRANT)
+    pos.put(SOLDIER, 0, 0, 0)
+    g = _finish_round(pos)
+    assert g.is_terminal() and g.returns() == [1.0, -1.0]
+
+
 # --- the Tyrant -------------------------------------------------------------------------------
 
 def tyrant_position(goal: int = 1, rows: str = ". . . . .\n. . . . ."):

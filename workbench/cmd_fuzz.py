@@ -1,5 +1,5 @@
 """`workbench fuzz`: random valid card sets and boards, played with the engine's invariants checked
-at every decision (workbench/fuzz.py); every new kind of failure is written as a spreadsheet pair
+at every decision (workbench/fuzz/); every new kind of failure is written as a spreadsheet pair
 and shrunk (issue 20).
 
 Game i of a run is fixed by (seed, i) alone, so a run interrupted at any moment continues with

@@ -70,10 +70,6 @@ def write_report(db: str | Path, runs: list[int] | None, out: str | Path,
 
 
 def run(args: argparse.Namespace) -> int:
-    if Path(args.out).exists() and not Path(args.out).is_dir():
-        print(f"workbench report: --out {args.out} is a file; the report is a folder "
-              "(index.html and tables/): name a folder", file=sys.stderr)
-        return 2
     try:
         page = write_report(args.db, args.run, args.out, thresholds(args.band, args.threshold))
     except AnalysisError as exc:

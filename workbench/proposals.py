@@ -3,20 +3,23 @@
 The original file is never written. .xlsx: an openpyxl copy with changed cells filled yellow and
 a comment "was X; proposed by workbench tune run N". .ods: converted to such an .xlsx (openpyxl
 cannot write OpenDocument), every sheet's values kept. .csv: a CSV copy with the new values.
-Every format also gets `proposals.csv`: file, sheet, row, column, card, field, old, new.
+Every format also gets `proposals.csv`: file, sheet, row, column, card, field, old, new (text
+that starts like a formula prefixed with ', as the report's exports).
 """
 
 from __future__ import annotations
 
 import csv
+import re
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from reports.html import FORMULA_START
 from workbench.loader import _CARD_COLUMNS
-from workbench.tables import header_key
 from workbench.sheets import Cell, column_letter, is_blank, read_sheets
+from workbench.tables import header_key
 
 YELLOW = "FFFF00"
 
@@ -80,9 +83,16 @@ def write_copy(source: Path, out: Path, proposals: Sequence[Proposal], study: in
         w.writerow(["file", "copy", "sheet", "row", "column", "card", "field", "old", "new"])
         for loc in located:
             p = loc.proposal
-            w.writerow([source, target.name, loc.sheet, loc.row, column_letter(loc.column),
-                        p.card, p.field, "" if p.old is None else p.old, p.new])
+            w.writerow([_text(str(source)), _text(target.name), _text(loc.sheet), loc.row,
+                        column_letter(loc.column), _text(p.card), p.field,
+                        "" if p.old is None else p.old, p.new])
     return target
+
+
+def _text(cell: str) -> str:
+    """A text cell that starts like a formula, prefixed with ' (OWASP, CSV injection; as the
+    report's exports, reports/html.py): a card named `=HYPERLINK(...)` opens as text."""
+    return "'" + cell if re.match(FORMULA_START, cell) else cell
 
 
 def _csv_copy(source: Path, target: Path, located: Sequence[Located]) -> None:

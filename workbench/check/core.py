@@ -110,11 +110,19 @@ class GameCheck:
     upkeep_open: bool = False
     upkeep_due: set[int] = field(default_factory=set)
     """turn: units owing an upkeep decision (R5.3)."""
+    upkeep_fixed: bool = False
+    """turn: whether the upkeep triggers have resolved and `upkeep_due` is fixed (R5.2)."""
     upkeep_refused: set[int] = field(default_factory=set)
     converts: dict[int, list[int]] = field(default_factory=dict)
     """resource: per seat, the cards discarded for each of its unresolved converts (R8.6)."""
-    touched: dict[int, int] = field(default_factory=dict)
-    """ranges: permanents the resolving action reached, with the field each stood on then."""
+    touched: dict[tuple[str, int], int] = field(default_factory=dict)
+    """ranges: per verb, the permanents the resolving action reached, with the field each
+    stood on when that verb's effect first reached it."""
+    reach_from: dict[str, list[int]] = field(default_factory=dict)
+    """ranges: per verb, the fields the resolving action's ranges counted from when that
+    verb's effect began (R6.4, R10.1)."""
+    move_from: dict[int, int] = field(default_factory=dict)
+    """movement: per unit, the field its move waiting on the stack was announced from."""
     push_step: dict[int, tuple[int, int]] = field(default_factory=dict)
     """movement: the direction of each push in the resolving action (R14.2)."""
     defeated: set[int] = field(default_factory=set)
@@ -356,7 +364,7 @@ def _resolve(g: GameCheck, i: int) -> None:
     item = g.stack.pop() if g.stack else None
     g.resolving = item
     g.resolving_card = _card(g, i)
-    g.touched = {}
+    g.touched, g.reach_from = {}, {}
     if item is not None and item.kind == "card":
         card = _card(g, i)
         if card is not None and not card.is_permanent:

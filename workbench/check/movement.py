@@ -30,6 +30,7 @@ def _move(g: GameCheck, i: int) -> None:
     p = g.piece(g.ev.card_id[i])
     if p is None:
         return
+    g.move_from.pop(p.cid, None)
     start, dest = g.t.field_of(p), g.field_at(i)
     path = _path(g, g.ev.detail[i])
     if not path or path[-1] != dest:
@@ -79,13 +80,23 @@ def _legal_move(g: GameCheck, p: Piece, dest: int) -> bool:
     return cost is not None
 
 
+def _announce(g: GameCheck, i: int) -> None:
+    """Note the field a move is announced from (R6.4: its steps start there, R10.3)."""
+    p = g.piece(g.ev.card_id[i])
+    if g.ev.detail[i] == "unit:move" and p is not None:
+        g.move_from[p.cid] = g.t.field_of(p)
+
+
 def _fizzle(g: GameCheck, i: int) -> None:
     """R6.4: an announced move whose way is still open resolves; R12.9: a unit in a crew stack
-    may move off it."""
+    may move off it. A unit no longer on the field it announced the move from (pushed away in
+    response) cannot take the steps announced: that move may fizzle."""
     if g.ev.detail[i] != "move" or not g.own_action(g.ev.card_id[i], "move"):
         return
     p = g.piece(g.ev.card_id[i])
-    if p is not None and not p.markers["paralysis"] and _legal_move(g, p, g.field_at(i)):
+    if p is None or g.move_from.pop(p.cid, g.t.field_of(p)) != g.t.field_of(p):
+        return
+    if not p.markers["paralysis"] and _legal_move(g, p, g.field_at(i)):
         rider = p.under >= 0
         g.flag("R12.9" if rider else "R6.4",
                f"{g.name(p.cid)}'s move to {g.ev.x[i]},{g.ev.y[i]} was refused although it "
@@ -192,7 +203,8 @@ def _new_resolution(g: GameCheck, i: int) -> None:
 
 
 BEFORE: dict[str, list[Hook]] = {
-    "move": [_move], "fizzle": [_fizzle], "enter": [_enter], "place": [_place],
+    "announce": [_announce], "move": [_move], "fizzle": [_fizzle], "enter": [_enter],
+    "place": [_place],
     "swap": [_swap], "stack": [_stack], "push": [_push], "resolve": [_new_resolution],
 }
 AFTER: dict[str, list[Hook]] = {}

@@ -90,17 +90,20 @@ def _verb(g: GameCheck, i: int) -> str:
 
 
 def _effect(g: GameCheck, i: int) -> None:
-    """Every permanent an effect reaches lies within the effect's range of its origin."""
+    """Every permanent an effect reaches lay within the effect's range of its origin when the
+    effect began: an action's effects are carried out at once on the targets announced, `each`
+    on what matched then (R6.4), so a later step of a push or a later destruction of the same
+    effect is not measured again from a table it has already changed."""
     verb = _verb(g, i)
     p = g.piece(g.ev.card_id[i])
     if not verb or p is None or g.resolving is None:
         return
-    here = g.touched.setdefault(p.cid, g.t.field_of(p))
+    here = g.touched.setdefault((verb, p.cid), g.t.field_of(p))
     specs = [e for effects in effect_lists(g) for e in effects if e.verb == verb]
     if not specs or any(e.target.range is None for e in specs) or here < 0:
         return
     radius = max(e.target.range or 0 for e in specs)
-    origins = _origins(g)
+    origins = g.reach_from.setdefault(verb, _origins(g))
     if origins and min(g.t.grid.dist(o, here) for o in origins) > radius:
         near = min(origins, key=lambda o: g.t.grid.dist(o, here))
         g.flag("R10.1", f"{g.resolving_card.name if g.resolving_card else '?'}'s {verb} "

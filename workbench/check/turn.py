@@ -104,21 +104,43 @@ def _income(g: GameCheck, i: int) -> None:
 
 
 def _upkeep_pay(g: GameCheck, i: int) -> None:
-    """The upkeep step's income is complete: compare it; then every unit with an upkeep cost
-    is due a decision (R5.3; 0 or none: nothing to pay, R21.16)."""
+    """The upkeep step's income is complete: compare it; the upkeep triggers resolve next
+    (R5.2), and only then are the units due (`_payments_begin`)."""
     if g.ev.detail[i] != "upkeep_pay" or g.active < 0:
         return
     seat, due = g.active, g.income_due
     if g.income_got != due:
         g.flag("R18.2" if g.t.board.unit_income or due != g.t.board.income else "R5.1",
                f"seat {seat + 1} received {g.income_got} income, the board gives {due}")
+    g.upkeep_due, g.upkeep_refused = set(), set()
+    g.upkeep_open, g.upkeep_fixed = True, False
+
+
+def _payments_begin(g: GameCheck) -> None:
+    """R5.2 before R5.3: once the upkeep triggers (and the responses to them) have resolved,
+    every unit the seat controls with an upkeep cost is due a decision (0 or none: nothing to
+    pay, R21.16) -- a unit a trigger created too; one that enters while the player pays is not
+    (docs/engine.md). Called at the first event after the triggers: the next step, a payment,
+    or an action a player announces on an empty stack."""
+    if not g.upkeep_open or g.upkeep_fixed or g.stack:
+        return
+    g.upkeep_fixed = True
     g.upkeep_due = {p.cid for p in g.t.pieces.values()
-                    if p.controller == seat and p.is_unit and (p.card.upkeep or 0) > 0}
-    g.upkeep_refused = set()
-    g.upkeep_open = True
+                    if p.controller == g.active and p.is_unit and (p.card.upkeep or 0) > 0}
+
+
+def _upkeep_step_ends(g: GameCheck, i: int) -> None:
+    if g.ev.detail[i] != "upkeep_pay":
+        _payments_begin(g)
+
+
+def _upkeep_announce(g: GameCheck, i: int) -> None:
+    if not g.ev.detail[i].startswith("trigger"):  # a trigger's trigger is still R5.2
+        _payments_begin(g)
 
 
 def _upkeep(g: GameCheck, i: int) -> None:
+    _payments_begin(g)
     cid, p = g.ev.card_id[i], g.piece(g.ev.card_id[i])
     if cid not in g.upkeep_due:
         g.flag("R5.3", f"an upkeep decision for {g.name(cid)}, which owed none now")
@@ -142,6 +164,7 @@ def _upkeep_window_closes(g: GameCheck) -> None:
     and every unit not paid for is gone (R5.3, R21.7)."""
     if not g.upkeep_open:
         return
+    _payments_begin(g)
     g.upkeep_open = False
     for cid in sorted(g.upkeep_due):
         if cid in g.t.pieces:
@@ -275,8 +298,9 @@ def buys_per_turn(con: duckdb.DuckDBPyConnection, low: int, high: int) -> list[V
 
 
 BEFORE: dict[str, list[Hook]] = {
-    "phase": [_phase, _upkeep_start, _upkeep_pay], "shuffle": [_shuffle], "play": [_play],
-    "activate": [_activate], "announce": [_announce], "marker": [_unparalyse], "buy": [_buy],
+    "phase": [_upkeep_step_ends, _phase, _upkeep_start, _upkeep_pay], "shuffle": [_shuffle],
+    "play": [_play], "activate": [_activate], "announce": [_upkeep_announce, _announce],
+    "marker": [_unparalyse], "buy": [_buy],
     "upkeep": [_upkeep], "gain": [_income], "lose": [_income], "end_turn": [_end_turn],
     "resolve": [_resolve], "move": [_unannounced], "combat": [_unannounced],
 }

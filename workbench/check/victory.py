@@ -75,9 +75,12 @@ def outcome(g: GameCheck) -> Outcome | None:
 
 
 def _round_limit(g: GameCheck) -> Outcome:
-    """R21.13: at the round limit the board's tie-break decides; otherwise a draw."""
-    tb = g.t.board.tie_break
-    if tb is TieBreak.NONE:
+    """R21.13: at the round limit the board's tie-break decides between the sides; otherwise a
+    draw. On a Tyrant board the players win together (R21.15, unless the board has teams or
+    gives the win to who defeats the Tyrant): one side, nobody to compare against, a draw."""
+    tb, v = g.t.board.tie_break, g.t.board.victory
+    one_side = v.kind is VictoryKind.TYRANT and v.shared_win and not g.t.board.teams
+    if tb is TieBreak.NONE or one_side or len({g.t.team(s) for s in range(g.info.players)}) == 1:
         return Outcome("R21.13", (), "the round limit")
     if tb is TieBreak.POINTS:
         score = list(g.t.points)
@@ -240,6 +243,14 @@ def _carried_out(g: GameCheck, i: int) -> None:
     g.victory_dirty = True
 
 
+def _takes_full_action(g: GameCheck, i: int) -> None:
+    """R21.19: the Tyrant due to carry the intention out announces the full action of R17.3;
+    that is taking it, even if a response then removes the marker (R17.4) and the action
+    fizzles (R6.4)."""
+    if g.ev.card_id[i] == g.tyrant_due and g.ev.detail[i] == "intention":
+        g.tyrant_due = -1
+
+
 def _full_action(g: GameCheck, i: int) -> None:
     """R17.3: the marker gives the adjacent unit its full action; the Tyrant carries the
     intention out from next to the marker."""
@@ -262,7 +273,7 @@ BEFORE: dict[str, list[Hook]] = {
     "game_over": [_over], "death": [_death], "destroy": [_death], "round": [_round],
     "phase": [_boundary, _phase], "intention": [_intention], "turn": [_boundary, _tyrant_turn],
     "move": [_tyrant_acts], "combat": [_tyrant_acts], "intentions": [_carried_out],
-    "marker": [_full_action],
+    "marker": [_full_action], "announce": [_takes_full_action],
     **{k: [_boundary] for k in ("resolve", "activate", "play", "end_turn")},
 }
 AFTER: dict[str, list[Hook]] = {
