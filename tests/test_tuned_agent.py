@@ -110,7 +110,8 @@ def test_train_agent_end_to_end_on_a_tiny_budget(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("args, word", [
     (["--trials", "0"], "--trials"), (["--against", "serch"], "--against"),
-    (["--boards", "nowhere"], "nowhere"), (["--out", "."], "--out")])
+    (["--boards", "nowhere"], "nowhere"), (["--out", "."], "--out"),
+    (["--weights", "buy_mni"], "buy_mni")])
 def test_train_agent_refuses_bad_arguments_and_writes_nothing(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], word: str) -> None:
     out = tmp_path / "tuned.py"

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.agents.registry import check_spec
+from engine.agents.weights import SPACE
 from workbench.train_agent import (
     BOARDS,
     decided,
@@ -40,6 +41,9 @@ def add_parser(subparsers: Any) -> None:
                         help="the opponent's agent spec (default heuristic)")
     parser.add_argument("--boards", default=",".join(BOARDS),
                         help="boards, comma-separated (default: every shipped board)")
+    parser.add_argument("--weights", default="",
+                        help="the weights to search, comma-separated (default: every one in "
+                        "engine/agents/weights.py; the others keep their hand-set values)")
     parser.add_argument("--seed", type=int, default=16, help="seed of the search (default 16)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="worker processes (default: all cores)")
@@ -59,22 +63,24 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: --against: {e}", file=sys.stderr)
         return 2
     boards = [b.strip() for b in args.boards.split(",") if b.strip()]
+    names = [n.strip() for n in args.weights.split(",") if n.strip()] or list(SPACE)
     out: Path = args.out
     if out.is_dir() or not out.parent.is_dir():
         print(f"error: --out {out}: must name a file in an existing folder", file=sys.stderr)
         return 2
     try:
         result = train(args.against, args.trials, args.games, args.confirm, args.top,
-                       args.seed, boards, args.workers,
+                       args.seed, boards, args.workers, names,
                        progress=lambda line: print(line, file=sys.stderr, flush=True))
     except (ValueError, LookupError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     command = (f"workbench train-agent --trials {args.trials} --games {args.games} --confirm "
                f"{args.confirm} --top {args.top} --against {args.against} --boards "
-               f"{','.join(boards)} --seed {args.seed}")
+               f"{','.join(boards)} --seed {args.seed}"
+               + (f" --weights {','.join(names)}" if args.weights else ""))
     write_module(out, module_text(result, command, args.against, args.trials, args.games,
-                                  args.confirm, args.seed, boards))
+                                  args.confirm, args.seed, boards, names))
     print(f"wrote {out}: mean score {result.confirmed.value:.3f} against {args.against} on "
           f"unseen seeds (hand-set weights {result.default.value:.3f})")
     for b, c in result.confirmed.counts.items():

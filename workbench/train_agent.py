@@ -147,10 +147,14 @@ class Trained:
 
 
 def train(opponent: str, trials: int, games: int, confirm: int, top: int, seed: int,
-          boards: Sequence[str] = BOARDS, workers: int = 1,
+          boards: Sequence[str] = BOARDS, workers: int = 1, names: Sequence[str] = tuple(SPACE),
           progress: Callable[[str], None] = lambda line: None) -> Trained:
-    """Search the weights with optuna's TPE sampler (seeded), then confirm the `top` best
-    trials and the hand-set weights on fresh seeds and keep the best."""
+    """Search the weights `names` (the others keep their hand-set values) with optuna's TPE
+    sampler (seeded), then confirm the `top` best trials and the hand-set weights on fresh
+    seeds and keep the best."""
+    unknown = sorted(set(names) - set(SPACE))
+    if unknown:
+        raise ValueError(f"unknown weights: {', '.join(unknown)}; known: {', '.join(SPACE)}")
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -158,11 +162,12 @@ def train(opponent: str, trials: int, games: int, confirm: int, top: int, seed: 
     try:
         sampler = optuna.samplers.TPESampler(seed=seed, multivariate=True)
         study = optuna.create_study(direction="maximize", sampler=sampler)
-        study.enqueue_trial(DEFAULT.to_dict())  # the hand-set weights are trial 0
+        study.enqueue_trial({k: getattr(DEFAULT, k) for k in names})  # hand-set: trial 0
         found: dict[int, Weights] = {}
         for n in range(trials):
             trial = study.ask()
-            w = Weights(**{k: trial.suggest_float(k, lo, hi) for k, (lo, hi) in SPACE.items()})
+            w = Weights(**{**DEFAULT.to_dict(),
+                           **{k: trial.suggest_float(k, *SPACE[k]) for k in names}})
             sc = arena.score(w, games, f"{seed}:train")
             study.tell(trial, sc.value)
             found[trial.number] = w
@@ -198,7 +203,8 @@ def commit() -> str:
 
 
 def module_text(result: Trained, command: str, opponent: str, trials: int, games: int,
-                confirm: int, seed: int, boards: Sequence[str]) -> str:
+                confirm: int, seed: int, boards: Sequence[str],
+                names: Sequence[str] = tuple(SPACE)) -> str:
     """The Python module holding the tuned weights and how they were produced."""
     per_game = result.confirmed.games // max(1, len(result.confirmed.counts))
     lines = [
@@ -206,7 +212,8 @@ def module_text(result: Trained, command: str, opponent: str, trials: int, games
         'train-agent`: do not edit by hand, train again.', '', f"Command: {command}",
         f"Commit: {commit()}, {date.today().isoformat()}",
         (f"Search: {trials} optuna TPE trials (seed {seed}), {games} games a board each, "
-         f"against {opponent} on {', '.join(boards)}."),
+         f"against {opponent} on {', '.join(boards)}, over "
+         f"{'every weight' if set(names) == set(SPACE) else ', '.join(names)}."),
         (f"Confirmation on unseen seeds ({per_game} games a board): mean score "
          f"{result.confirmed.value:.3f}; the hand-set weights scored {result.default.value:.3f}"
          " on the same seeds."),
