@@ -40,18 +40,18 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import duckdb  # noqa: E402
-import polars as pl  # noqa: E402
-from rich.console import Console  # noqa: E402
+import duckdb
+import polars as pl
+from rich.console import Console
 
-from engine.agents.registry import make_agent  # noqa: E402
-from workbench.analysis import stability  # noqa: E402
-from workbench.analysis.findings import NO_ESTIMATE  # noqa: E402
-from workbench.analysis.source import open_db, query  # noqa: E402
-from workbench.cmd_simulate import new_spec  # noqa: E402
-from workbench.config import DEFAULT_BOARD, DEFAULT_SETS  # noqa: E402
-from workbench.skill import agent_variants  # noqa: E402
-from workbench.study import record_results, run_study  # noqa: E402
+from engine.agents.registry import make_agent
+from workbench.analysis import stability
+from workbench.analysis.findings import NO_ESTIMATE
+from workbench.analysis.source import open_db, query
+from workbench.cmd_simulate import new_spec
+from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
+from workbench.skill import agent_variants
+from workbench.study import record_results, run_study
 
 Row = dict[str, Any]
 
@@ -112,8 +112,8 @@ def analyse(con: duckdb.DuckDBPyConnection, sweep: int) -> Row:
     }
 
 
-def _num(v: float | None, fmt: str = "+.2f") -> str:
-    return "–" if v is None else format(v, fmt).replace("-", "\u2212")
+def _num(v: float | None) -> str:
+    return "–" if v is None else f"{v:+.2f}".replace("-", "\u2212")
 
 
 def markdown(results: list[Row]) -> str:
@@ -121,20 +121,20 @@ def markdown(results: list[Row]) -> str:
     out = []
     for s in results:
         fast, strong = s["fast"], s["strong"]
-        out += [f"### {s['board']}: {fast} against {strong} (study {s['study']}, "
-                f"{s['games'][fast]} and {s['games'][strong]} games, seed {s['seed']})", "",
-                "| set | metric | cards | Spearman rho | 95% interval | p |",
-                "|---|---|---:|---:|---|---:|"]
+        out += [(f"### {s['board']}: {fast} against {strong} (study {s['study']}, "
+                f"{s['games'][fast]} and {s['games'][strong]} games, seed {s['seed']})"), "",
+                "| set | metric | cards | Spearman rho | 95% interval |",
+                "|---|---|---:|---:|---|"]
         for c in s["correlations"]:
             interval = ("–" if c["rho_lo"] is None else
                         f"{_num(c['rho_lo'])} to {_num(c['rho_hi'])}")
             out.append(f"| {c['set']} | {stability.METRICS[c['metric']]} | {c['cards']} | "
-                       f"{_num(c['rho'])} | {interval} | {_num(c['p'], '.2g')} |")
+                       f"{_num(c['rho'])} | {interval} |")
         words = "; ".join(f"{u['card']} ({u['set']}: {u[fast]} with {fast}, {u[strong]} with "
                           f"{strong})" for u in s["unstable"]) or "none"
-        out += ["", f"Verdicts that differ ({len(s['unstable'])} of {s['both_judged']} cards "
+        out += ["", (f"Verdicts that differ ({len(s['unstable'])} of {s['both_judged']} cards "
                 f"judged by both; {s['judged'][fast]} judged by {fast}, {s['judged'][strong]} "
-                f"by {strong}, of {s['cards']} held): {words}.", ""]
+                f"by {strong}, of {s['cards']} held): {words}."), ""]
     return "\n".join(out)
 
 

@@ -104,11 +104,11 @@ def unstable(table: pl.DataFrame) -> pl.DataFrame:
 
 def fisher_interval(rho: float, n: int, level: float = LEVEL) -> tuple[float | None, float | None]:
     """The interval of Spearman's rho from Fisher's z with Bonett and Wright's (2000) variance
-    (1 + rho^2/2) / (n - 3); None for fewer than 4 cards, the point itself when |rho| is 1."""
-    if n < 4 or math.isnan(rho):
+    (1 + rho^2/2) / (n - 3); None for fewer than 4 cards, and when |rho| is 1, where the
+    approximation would claim certainty (a perfect order of 4 cards happens by chance 1 time
+    in 24)."""
+    if n < 4 or math.isnan(rho) or abs(rho) >= 1.0:
         return None, None
-    if abs(rho) >= 1.0:
-        return rho, rho
     half = float(stats.norm.ppf((1 + level) / 2)) * math.sqrt((1 + rho * rho / 2) / (n - 3))
     z = math.atanh(rho)
     return math.tanh(z - half), math.tanh(z + half)
@@ -117,7 +117,7 @@ def fisher_interval(rho: float, n: int, level: float = LEVEL) -> tuple[float | N
 def rank_correlations(a: pl.DataFrame, b: pl.DataFrame) -> pl.DataFrame:
     """Per set and over all cards (`set` = ALL_SETS), per metric of METRICS: Spearman's rho
     between two players' card_verdicts frames over the cards both measured (n), its interval
-    (fisher_interval) and scipy's p-value; rho is None when a side is constant or n < 3."""
+    (fisher_interval); rho is None when a side is constant or n < 3."""
     both = a.join(b, on=["card", "set"], how="inner", suffix="_b")
     rows = []
     groups = [(ALL_SETS, both), *((str(s), both.filter(pl.col("set") == s))
@@ -126,18 +126,17 @@ def rank_correlations(a: pl.DataFrame, b: pl.DataFrame) -> pl.DataFrame:
         for metric in METRICS:
             pairs = df.select(metric, f"{metric}_b").drop_nulls()
             n = pairs.height
-            rho = p = None
+            rho = None
             if n >= 3:
                 x, y = pairs.get_column(metric), pairs.get_column(f"{metric}_b")
                 if x.n_unique() > 1 and y.n_unique() > 1:
-                    res = stats.spearmanr(x.to_numpy(), y.to_numpy())
-                    rho, p = float(res.statistic), float(res.pvalue)
+                    rho = float(stats.spearmanr(x.to_numpy(), y.to_numpy()).statistic)
             lo, hi = fisher_interval(rho, n) if rho is not None else (None, None)
             rows.append({"set": name, "metric": metric, "cards": n, "rho": rho, "rho_lo": lo,
-                         "rho_hi": hi, "p": p})
+                         "rho_hi": hi})
     return pl.DataFrame(rows, schema={"set": pl.String, "metric": pl.String, "cards": pl.Int64,
                                       "rho": pl.Float64, "rho_lo": pl.Float64,
-                                      "rho_hi": pl.Float64, "p": pl.Float64})
+                                      "rho_hi": pl.Float64})
 
 
 def setup_difference(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
