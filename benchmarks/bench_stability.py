@@ -167,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="analyse this stored study of --db instead of playing, repeatable")
     parser.add_argument("--out", default="stability.json", help="JSON results file")
     args = parser.parse_args(argv)
+    code = commit()  # the code that plays, not what the tree holds when the games are done
     studies = args.study or play(args, Console(stderr=True))
     con = open_db(args.db)
     try:
@@ -179,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
                 ("", f"spearman:{c['metric']}:{c['set']}", c["rho"], c["rho_lo"], c["rho_hi"],
                  f"{c['cards']} cards, {s['fast']} against {s['strong']}")
                 for c in s["correlations"]])
-    doc = {"command": " ".join(sys.argv), "commit": commit(), "db": str(args.db),
+    doc = {"command": " ".join(sys.argv), "commit": code, "db": str(args.db),
            "studies": results}
     Path(args.out).write_text(json.dumps(doc, indent=2) + "\n")
     print(markdown(results))
