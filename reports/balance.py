@@ -16,9 +16,19 @@ from scipy import stats as sstats
 
 from reports import charts
 from reports.html import Chart, FindingList, Section, Table
-from workbench.analysis import cards, costs, draft, economy, findings, sets, shape
+from workbench.analysis import (
+    cards,
+    costs,
+    draft,
+    economy,
+    findings,
+    sets,
+    shape,
+    stability,
+)
 from workbench.analysis.source import query, run_list
 from workbench.analysis.stats import ALPHA, MIN_SAMPLE, difference_summary
+from workbench.analysis.study_findings import stability_findings
 
 CARD_RATES = {"wr_in_store": "in_store", "wr_bought": "bought", "wr_played": "played",
               "wr_never_bought": "never_bought", "buy_rate": "in_store", "bought_gain": "bought"}
@@ -40,6 +50,10 @@ class Run:
     """findings.dead_cards"""
     drafts: tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]
     """draft.draft_tables: per card, per set, per card and drafter (one pass over the packs)"""
+    verdicts: pl.DataFrame | None = None
+    """stability.verdict_table of the runs against the --skill-run runs, if any"""
+    players: Sequence[str] = ()
+    """their labels, the reported runs first"""
 
     @property
     def by_board(self) -> list[str]:
@@ -144,6 +158,20 @@ def cards_section(r: Run) -> Section:
     show = ["card", "set", "in_store", "wr_in_store", "wr_bought", "wr_played",
             "wr_never_bought", "bought_gain", "bought_gain_p", "bought_gain_holm", "buy_rate",
             "avg_round_bought", "plays", "damage_dealt", "damage_per_play", "upkeep_deaths"]
+    skill: list[Table | Chart | FindingList] = []
+    if r.verdicts is not None:
+        table = table.join(r.verdicts.select("card", "across_skill"), on="card", how="left")
+        show.append("across_skill")
+        skill.append(Table(
+            "verdicts", "Verdicts across skill", r.verdicts, {},
+            ["card", "set", *(c for p in r.players for c in (f"verdict@{p}",
+                                                              f"bought_gain@{p}")),
+             "across_skill"],
+            "The report's verdict on each card (too strong or too weak when its improvement "
+            "when bought survives Benjamini-Hochberg's correction, else fine; no estimate when "
+            "no holder bought it or every one did) in the reported runs and in each run given "
+            "by --skill-run, the same setup played by other agents. across_skill: stable when "
+            "every player that judged the card agrees, else which players disagree."))
     dead_note = (f"Pool cards bought by fewer than the rare-buy share of the players who "
                  f"drafted them, and why: {findings.NEVER_DRAFTED} (drafters pass them in every "
                  f"pack); {findings.NEVER_AFFORDABLE} (at fewer than that share of the buy steps "
@@ -165,6 +193,7 @@ def cards_section(r: Run) -> Section:
               {"bought_gain_significant": "bought_gain"}),
         Table("dead_cards", "Cards rarely or never bought, and why", r.dead,
               {"buy_rate": "in_store"}, note=dead_note),
+        *skill,
     ])
 
 
@@ -334,8 +363,11 @@ def boards_section(r: Run) -> Section:
 
 
 def sections(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
-             th: findings.Thresholds | None = None) -> list[Section]:
-    """Every section of the report, in reading order, the findings first."""
+             th: findings.Thresholds | None = None,
+             skill_runs: Sequence[int] = ()) -> list[Section]:
+    """Every section of the report, in reading order, the findings first. `skill_runs`: runs
+    of the same setup played by other agents; each card's verdict is set beside its verdict
+    there (stability.verdict_table)."""
     th = th or findings.Thresholds()
     counts = query(con, f"""
         SELECT (SELECT count(DISTINCT board) FROM games WHERE run_id IN ({run_list(runs)})),
@@ -343,8 +375,14 @@ def sections(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
         FROM game_seats WHERE run_id IN ({run_list(runs)})""").row(0)
     table = cards.card_table(con, runs)
     drafts = draft.draft_tables(con, runs)
+    verdicts, labels, extra = None, [], []
+    if skill_runs:
+        players = stability.players_of(con, [runs, *([s] for s in skill_runs)])
+        labels = [p for p, _ in players]
+        verdicts = stability.verdict_table(con, players)
+        extra = stability_findings(verdicts, labels, "cards")
     r = Run(con, runs, int(counts[0]), int(counts[1]), int(counts[2]), table,
-            findings.dead_cards(con, runs, table, th, drafts[0]), drafts)
-    found = findings.findings(con, runs, th, table, r.dead)
+            findings.dead_cards(con, runs, table, th, drafts[0]), drafts, verdicts, labels)
+    found = findings.findings(con, runs, th, table, r.dead, extra)
     return [findings_section(found, th), sets_section(r), cards_section(r), costs_section(r),
             draft_section(r), economy_section(r, th), shape_section(r), boards_section(r)]

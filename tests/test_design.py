@@ -10,6 +10,7 @@ from pathlib import Path
 import duckdb
 import numpy as np
 import openpyxl
+import polars as pl
 from rich.console import Console
 
 from workbench.cli import main
@@ -161,5 +162,8 @@ def test_ablate_and_skill_commands_store_their_results(tmp_path: Path) -> None:
     rows = con.execute("SELECT quantity FROM sweep_results ORDER BY ALL").fetchall()
     assert [r[0] for r in rows] == ["ablation_win_rate_change", "bought_gain@heuristic",
                                     "bought_gain@random"]
+    verdicts = pl.read_csv(tmp_path / "sk" / "tables" / "verdicts.csv")
+    assert {"verdict@random", "verdict@heuristic", "across_skill"} <= set(verdicts.columns)
+    assert "Champion" in verdicts.get_column("card").to_list()
     assert con.execute("SELECT text FROM run_cards WHERE run_id = 2 AND name = 'Champion'"
                        ).fetchall() == [("baseline",)]

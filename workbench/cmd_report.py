@@ -11,6 +11,7 @@ from typing import Any
 from reports import balance, html
 from workbench.analysis.findings import Thresholds
 from workbench.analysis.source import AnalysisError, open_db, resolve_runs
+from workbench.analysis.stability import setup_difference
 
 DEFAULT_DB = "runs.duckdb"
 
@@ -25,10 +26,20 @@ def add_parser(subparsers: Any) -> None:
                     "Parquet beside it. It opens with the findings, ranked: seat, set and card "
                     "balance, dead cards and why, the economy, game shape, agent caveats; then "
                     "seats and sets, cards, cost curves, draft, economy, game shape, boards. "
-                    "Several --run are analysed together.")
+                    "Several --run are analysed together. With --skill-run the cards table "
+                    "says whether each card's verdict is the same in another run of the same "
+                    "setup played by other agents.")
     parser.add_argument("--db", default=DEFAULT_DB, help=f"DuckDB file (default: {DEFAULT_DB})")
     parser.add_argument("--run", type=int, action="append", metavar="ID",
                         help="run to report on, repeatable (default: the latest run)")
+    parser.add_argument("--skill-run", type=int, action="append", default=[], metavar="ID",
+                        help="a run of the same sets and boards played by other agents (a "
+                             "stronger or weaker player, e.g. `simulate --agents "
+                             "search:budget=16` with the same --seed, or a run of a "
+                             "`workbench skill` study), repeatable: the cards table gains the "
+                             "column across_skill (stable, or which agents disagree on the "
+                             "card's verdict), a table of the verdicts per agent, and a finding "
+                             "listing the verdicts that depend on the player's skill")
     parser.add_argument("--out", default="report", help="output folder (default: report)")
     parser.add_argument("--band", type=float, metavar="WIDTH",
                         help="a seat's or set's win rate within WIDTH of an even share is "
@@ -57,21 +68,29 @@ def thresholds(band: float | None, settings: list[str]) -> Thresholds:
 
 
 def write_report(db: str | Path, runs: list[int] | None, out: str | Path,
-                 th: Thresholds | None = None) -> Path:
-    """Write the report and return the page's path; AnalysisError for a bad db or run."""
+                 th: Thresholds | None = None, skill_runs: list[int] | None = None) -> Path:
+    """Write the report and return the page's path; AnalysisError for a bad db or run, or a
+    skill run of another setup."""
     con = open_db(db)
     try:
         chosen = resolve_runs(con, runs)
+        others = resolve_runs(con, skill_runs) if skill_runs else []
+        for r in others:
+            why = setup_difference(con, chosen, [r])
+            if why is not None:
+                raise AnalysisError(f"--skill-run {r}: {why}; give a run of the same sets and "
+                                    "boards played by other agents")
         title = f"Balance report: run {', '.join(map(str, chosen))}"
-        return html.write(Path(out), title, balance.run_summary(con, chosen),
-                          balance.sections(con, chosen, th))
+        return html.write(Path(out), title, balance.run_summary(con, [*chosen, *others]),
+                          balance.sections(con, chosen, th, others))
     finally:
         con.close()
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        page = write_report(args.db, args.run, args.out, thresholds(args.band, args.threshold))
+        page = write_report(args.db, args.run, args.out, thresholds(args.band, args.threshold),
+                            args.skill_run)
     except AnalysisError as exc:
         print(f"workbench report: {exc}", file=sys.stderr)
         return 2

@@ -238,18 +238,35 @@ def set_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
 
 # --- cards --------------------------------------------------------------------------------
 
+TOO_STRONG, FINE, TOO_WEAK, NO_ESTIMATE = "too strong", "fine", "too weak", "no estimate"
+"""The report's verdicts on a card (card_verdict)."""
+
+
+def card_verdict(gain: float | None, bh: float | None) -> str:
+    """The report's verdict on a card, the one definition every page uses: too strong or too
+    weak when its improvement when bought survives Benjamini-Hochberg's correction over the
+    run's cards (q < ALPHA; card_findings' severity then says how sure), fine when it does not,
+    no estimate when there is none (no holder bought it, or every one did). `gain` and `bh`:
+    cards.card_results' bought_gain and bought_gain_bh."""
+    if gain is None or bh is None:
+        return NO_ESTIMATE
+    if bh >= ALPHA:
+        return FINE
+    return TOO_STRONG if gain > 0 else TOO_WEAK
+
+
 def card_findings(table: pl.DataFrame, th: Thresholds) -> list[Finding]:
     """Cards whose improvement when bought survives the multiple-comparison control."""
     out = []
     for r in table.iter_rows(named=True):
-        holm, bh, gain = r["bought_gain_holm"], r["bought_gain_bh"], r["bought_gain"]
-        if gain is None or bh is None or bh >= ALPHA:
+        holm, gain = r["bought_gain_holm"], r["bought_gain"]
+        verdict = card_verdict(gain, r["bought_gain_bh"])
+        if verdict in (FINE, NO_ESTIMATE):
             continue
         if holm is not None and holm < ALPHA and r["bought"] >= th.min_sample:
             sev = "high" if abs(gain) >= th.strong_gain else "medium"
         else:
             sev = "low"
-        verdict = "too strong" if gain > 0 else "too weak"
         out.append(Finding(
             "card", sev, f"{r['card']} looks {verdict}: its holders win "
             f"{pct(r['wr_bought'])} when they buy it and {pct(r['wr_never_bought'])} when they "
@@ -510,11 +527,12 @@ def agent_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thre
 # --- all of them ----------------------------------------------------------------------------
 
 def findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thresholds | None = None,
-             table: pl.DataFrame | None = None, dead: pl.DataFrame | None = None
-             ) -> list[Finding]:
+             table: pl.DataFrame | None = None, dead: pl.DataFrame | None = None,
+             extra: Sequence[Finding] = ()) -> list[Finding]:
     """Every finding, ranked: by severity, agent caveats first, then by how far beyond its
     threshold. `table`
-    (cards.card_table) and `dead` (dead_cards) are computed when not given."""
+    (cards.card_table) and `dead` (dead_cards) are computed when not given; `extra` are ranked
+    with them (the verdicts across skill of `report --skill-run`)."""
     th = th or Thresholds()
     table = cards.card_table(con, runs) if table is None else table
     dead = dead_cards(con, runs, table, th) if dead is None else dead
@@ -523,7 +541,7 @@ def findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thresholds
     found = [*seat_findings(con, runs, th), *set_findings(con, runs, th),
              *card_findings(table, th), *dead_card_findings(dead, len(pool), th),
              *economy_findings(con, runs, th), *shape_findings(con, runs, th),
-             *agent_findings(con, runs, th, pool)]
+             *agent_findings(con, runs, th, pool), *extra]
     # a caveat about the agents qualifies every other finding: it leads its severity
     return sorted(found, key=lambda f: (SEVERITIES.index(f.severity), f.kind != "agent",
                                         -f.excess))

@@ -1,10 +1,11 @@
-"""Findings of the study pages (`compare`, `sweep`, `tune`, `ablate`, `skill`): what a designer
-should look at first, in findings.py's Finding form (one sentence with its number, 95% interval
-and n, a severity, the id of the section that shows it) and ranked the same way. Severity keeps
-findings.py's meaning, how sure and how large: high when the whole interval lies beyond the
-threshold (or, for a fair value, the interval is closed: an answer to act on), medium when the
-estimate does and the interval excludes the neutral value (or one end is open), low when the
-sample cannot tell it from noise.
+"""Findings of the study pages (`compare`, `sweep`, `tune`, `ablate`, `skill`) and of the
+report's verdicts across skill (`report --skill-run`): what a designer should look at first, in
+findings.py's Finding form (one sentence with its number, 95% interval and n, a severity, the
+id of the section that shows it) and ranked the same way. Severity keeps findings.py's meaning,
+how sure and how large: high when the whole interval lies beyond the threshold (or, for a fair
+value, the interval is closed: an answer to act on), medium when the estimate does and the
+interval excludes the neutral value (or one end is open), low when the sample cannot tell it
+from noise.
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from workbench.analysis.findings import (
+    NO_ESTIMATE,
     SEVERITIES,
+    TOO_STRONG,
+    TOO_WEAK,
     Finding,
     Thresholds,
     _two_sided,
@@ -23,6 +27,7 @@ from workbench.analysis.findings import (
     pct,
     span,
 )
+from workbench.analysis.stability import DIFFERS, unstable
 from workbench.analysis.stats import ALPHA, MIN_SAMPLE, proportion_ci
 
 if TYPE_CHECKING:
@@ -252,3 +257,32 @@ without an estimate (every holder bought it, or none did). `table`:
             "with; the win rate when bought per agent is in the table.", float(len(blind)),
             None, None, len(blind), "skill", ", ".join(blind)))
     return ranked(out)
+
+
+def stability_findings(table: pl.DataFrame, players: Sequence[str],
+                       section: str) -> list[Finding]:
+    """Verdicts that depend on the player's skill: one finding naming every card whose verdict
+    (findings.card_verdict) differs between two players that judged it, high when two of them
+    point opposite ways (too strong against too weak), else medium (one sees a problem the
+    other does not: a caveat on acting on either verdict alone). `table`:
+    stability.verdict_table; n the cards every player judged."""
+    cols = [f"verdict@{p}" for p in players]
+    judged = table.filter(pl.all_horizontal(pl.col(c) != NO_ESTIMATE for c in cols)).height
+    rows = list(unstable(table).iter_rows(named=True))
+    if not rows:
+        return []
+
+    def opposite(r: dict[str, Any]) -> bool:
+        return {TOO_STRONG, TOO_WEAK} <= {r[c] for c in cols}
+    rows.sort(key=lambda r: (not opposite(r), r["card"]))
+    words = [f"{r['card']} ({r['across_skill'].removeprefix(f'{DIFFERS}: ')})" for r in rows[:6]]
+    more = f"; {len(rows) - 6} more in the table" if len(rows) > 6 else ""
+    sure = opposite(rows[0])
+    return [Finding(
+        "agent", "high" if sure else "medium", f"Verdicts that depend on the player's skill "
+        f"({len(rows)} of {judged} cards judged by {', '.join(players)}; n={judged}): "
+        f"{'; '.join(words)}{more}."
+        + ("" if sure else " One player's verdict survives the multiple-comparison control, "
+           "another's does not: act on neither alone; more games would tell."),
+        float(len(rows)), None, None, judged, section, ", ".join(str(r["card"]) for r in rows),
+        float(len(rows)))]
