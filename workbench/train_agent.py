@@ -141,6 +141,8 @@ class Trained:
     (the hand-set weights) on the same seeds, and every trial's value."""
 
     weights: Weights
+    commit: str
+    """the code's commit when the training began (the games' rules and agents)"""
     confirmed: Score
     default: Score
     trials: tuple[float, ...]
@@ -158,6 +160,7 @@ def train(opponent: str, trials: int, games: int, confirm: int, top: int, seed: 
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
+    started = commit()
     arena = Arena(opponent, boards, workers)
     try:
         sampler = optuna.samplers.TPESampler(seed=seed, multivariate=True)
@@ -183,7 +186,7 @@ def train(opponent: str, trials: int, games: int, confirm: int, top: int, seed: 
             progress(f"confirm trial {t.number}: {sc.value:.3f} (hand-set {default.value:.3f})")
             if sc.value > chosen_score.value:
                 chosen, chosen_score = found[t.number], sc
-        return Trained(chosen, chosen_score, default,
+        return Trained(chosen, started, chosen_score, default,
                        tuple(float(t.value or 0.0) for t in done))
     finally:
         arena.close()
@@ -210,7 +213,7 @@ def module_text(result: Trained, command: str, opponent: str, trials: int, games
     lines = [
         '"""The tuned heuristic agent\'s weights (the agent `tuned`), written by `workbench',
         'train-agent`: do not edit by hand, train again.', '', f"Command: {command}",
-        f"Commit: {commit()}, {date.today().isoformat()}",
+        f"Commit: {result.commit}, {date.today().isoformat()}",
         (f"Search: {trials} optuna TPE trials (seed {seed}), {games} games a board each, "
          f"against {opponent} on {', '.join(boards)}, over "
          f"{'every weight' if set(names) == set(SPACE) else ', '.join(names)}."),
