@@ -16,7 +16,16 @@ from scipy import stats as sstats
 
 from reports import charts
 from reports.html import Chart, FindingList, Section, Table
-from workbench.analysis import cards, costs, draft, economy, findings, sets, shape
+from workbench.analysis import (
+    cards,
+    costs,
+    draft,
+    drafted,
+    economy,
+    findings,
+    sets,
+    shape,
+)
 from workbench.analysis.source import query, run_list
 from workbench.analysis.stats import ALPHA, MIN_SAMPLE, difference_summary
 
@@ -40,6 +49,9 @@ class Run:
     """findings.dead_cards"""
     drafts: tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]
     """draft.draft_tables: per card, per set, per card and drafter (one pass over the packs)"""
+    shares: pl.DataFrame
+    """drafted.card_shares at the report's Kraken thresholds"""
+    th: findings.Thresholds
 
     @property
     def by_board(self) -> list[str]:
@@ -165,6 +177,27 @@ def cards_section(r: Run) -> Section:
               {"bought_gain_significant": "bought_gain"}),
         Table("dead_cards", "Cards rarely or never bought, and why", r.dead,
               {"buy_rate": "in_store"}, note=dead_note),
+        Table("drafted_sets", "Drafted and never bought, per set" + (
+            " and board" if r.boards > 1 else ""), drafted.set_shares(r.con, r.runs),
+              {"never_bought_share": "picks", "early_never_bought_share": "early_picks"},
+              [*r.by_board, "set", "picks", "never_bought", "never_bought_share",
+               "early_picks", "early_never_bought", "early_never_bought_share"],
+              note=f"Drafted copies their seat never bought in that game, of all picks and of "
+                   f"the first {drafted.EARLY_PICKS} picks of each pack (a seat's buys of a "
+                   f"card count against its earliest picks of it). One card a turn can be "
+                   f"bought (R7.2), so most of a store stays unbought whatever the drafter "
+                   f"does; the early picks show what the drafter chose freely."),
+        Table("drafted_cards", "Drafted and never bought, per card" + (
+            " and board" if r.boards > 1 else ""), r.shares.sort(
+                ["kraken", "seats_drafted"], descending=True),
+              {"bought_share": "seats_drafted"},
+              [*r.by_board, "card", "set", "games", "games_drafted", "seats_drafted",
+               "seats_bought", "bought_share", "picks", "ata", "kraken"],
+              note=f"games_drafted: games in which a seat drafted it; seats_bought: drafting "
+                   f"seats that bought a copy; ata: mean pick number. kraken: drafted in at "
+                   f"least {findings.pct(r.th.kraken_drafted)} of the games and bought by at "
+                   f"most {findings.pct(r.th.kraken_bought)} of its drafting seats, like the "
+                   f"demo's Kraken."),
     ])
 
 
@@ -344,7 +377,8 @@ def sections(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
     table = cards.card_table(con, runs)
     drafts = draft.draft_tables(con, runs)
     r = Run(con, runs, int(counts[0]), int(counts[1]), int(counts[2]), table,
-            findings.dead_cards(con, runs, table, th, drafts[0]), drafts)
-    found = findings.findings(con, runs, th, table, r.dead)
+            findings.dead_cards(con, runs, table, th, drafts[0]), drafts,
+            drafted.card_shares(con, runs, th.kraken_drafted, th.kraken_bought), th)
+    found = findings.findings(con, runs, th, table, r.dead, r.shares)
     return [findings_section(found, th), sets_section(r), cards_section(r), costs_section(r),
             draft_section(r), economy_section(r, th), shape_section(r), boards_section(r)]

@@ -35,9 +35,10 @@ good its numbers. Before each pick the drafter projects the agent's buy steps ov
   the resource race's rule, saving for a clearly better card affordable next turn), so a
   retuned agent drafts with its own valuation.
 A candidate is then walked along that projection: it is bought at the first buy step where it
-is affordable and beats what the agent buys there, or where the agent would save for it. Its
-value is the policy's score at that step times the share of the game still to come; a card
-never bought keeps `NEVER` of its value by numbers (the projection is rough, and a pick also
+is affordable and beats what the agent buys there, or where the agent would save for it, and
+played at the first later turn with its play cost there (a unit: with its upkeep payable next
+turn). Its value is the policy's score when bought times the share of the game still to come
+when played; a card never bought or never played keeps `NEVER` of its value by numbers (the projection is rough, and a pick also
 keeps the card from the next seat). Not modelled: combat losses, the opponent's needs.
 """
 
@@ -182,6 +183,8 @@ class Step(NamedTuple):
     resource: float
     deck_up: int
     income: int
+    load: int
+    """The upkeep of the units on the board."""
     best: float
     """The policy's score of the card it buys here, 0 when it passes."""
     save_for: float
@@ -365,7 +368,7 @@ class Projection:
                     save_for = sc
             if choice >= 0 and eco.policy.saves(save_for, best):
                 best, choice = 0.0, -1
-            steps.append(Step(rnd, r, deck_up, income, best, save_for,
+            steps.append(Step(rnd, r, deck_up, income, up, best, save_for,
                               store[choice] if choice >= 0 else None))
             if choice >= 0:
                 gone[choice] = True
@@ -411,9 +414,19 @@ class Projection:
 
     def use(self, card: Card) -> float:
         """What the agent will do with `card`: its buy score times the share of the game left
-        when it buys it; 0 when it never does."""
+        when it first can play it after buying it (a unit: with its upkeep payable next turn,
+        the agent's deploy rule); 0 when it never buys or never plays it."""
         rnd, sc = self.first_buy(card)
-        return 0.0 if rnd == 0 else sc * (self.eco.horizon - rnd + 1) / self.eco.horizon
+        if rnd == 0:
+            return 0.0
+        eco = self.eco
+        j = eco.index(card)
+        cost, upkeep = eco.play[j], eco.unit_upkeep[j]
+        for st in self.steps:
+            if st.round > rnd and st.resource >= cost and (
+                    upkeep < 0 or st.resource - cost + st.income >= st.load + upkeep):
+                return sc * (eco.horizon - st.round + 1) / eco.horizon
+        return 0.0
 
 
 class HeuristicDrafter:
