@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 from engine.actions import Action
-from engine.agents.drafters import Held, HeuristicDrafter, NumbersDrafter, Projection
+from engine.agents.drafters import (
+    NEVER,
+    Held,
+    HeuristicDrafter,
+    NumbersDrafter,
+    Projection,
+    numbers_value,
+)
 from engine.agents.heuristic import HeuristicAgent
 from engine.game import Game
 from engine.legal import legal_actions
 from engine.state import GameConfig
-from tests.builder import Victory, VictoryKind, board, unit
+from tests.builder import Card, Victory, VictoryKind, board, unit
 
 # income 2 a turn for 6 rounds (R5.1, R18): at most 12 resource ever, nothing else gains any
 BOARD = board("0 . 1", victory=Victory(VictoryKind.CAPTURE, target=99), income=2,
@@ -61,23 +68,26 @@ def test_R7_1_projection_buys_the_pikeman_and_never_the_leviathan():
         "Pikeman", None, None, None, None, None]
     value = agent.buy_value(PIKEMAN, VictoryKind.CAPTURE, 0, 2)
     assert proj.first_buy(PIKEMAN) == (3, value)
-    assert proj.use(PIKEMAN) == value * 3 / 6
+    assert proj.use(PIKEMAN) == 3 / 6
     assert proj.first_buy(LEVIATHAN) == (0, 0.0)
     assert proj.first_buy(BEHEMOTH)[0] == 1 and proj.use(BEHEMOTH) == 0.0
 
 
-def test_drafter_asks_its_own_agent():
-    """The drafter of a heuristic agent projects that agent's buy policy (tuned weights flow
-    into drafting): an agent that values the Leviathan's kind of card far above the rest
-    still cannot buy it, but one that values the Behemoth only makes the drafter want it if it
-    can be played."""
-    class Greedy(HeuristicAgent):
-        def buy_value(self, card, kind, deck_up, income):  # type: ignore[no-untyped-def]
-            return 100.0 if card.name == "Pikeman" else 0.5
+def test_R7_1_drafter_asks_its_own_agent_what_it_buys():
+    """The drafter of a heuristic agent projects that agent's buy policy, so retuned weights
+    flow into drafting: an agent whose buy value of the Pikeman is nothing never buys it
+    (R7.1), and its drafter values the Pikeman at the floor for cards never used."""
+    class Shunning(HeuristicAgent):
+        def buy_value(self, card: Card, kind: VictoryKind, deck_up: int,
+                      income: int) -> float:
+            return 0.0 if card.name == "Pikeman" else super().buy_value(card, kind, deck_up,
+                                                                         income)
 
-    agent = Greedy()
+    agent = Shunning()
     assert agent.drafter().policy is agent
     game, legal = first_pick("Leviathan", "Behemoth", "Pikeman")
     s = game.state
-    vals = {s.cards[c].name: v for c, v in agent.drafter().values(s, legal).items()}
-    assert vals["Pikeman"] > 10 * max(vals["Leviathan"], vals["Behemoth"])
+    pikeman = next(a.card for a in legal if s.cards[a.card].name == "Pikeman")
+    shunned = agent.drafter().values(s, legal)[pikeman]
+    assert shunned == NEVER * numbers_value(PIKEMAN, VictoryKind.CAPTURE)
+    assert shunned < HeuristicAgent().drafter().values(s, legal)[pikeman]

@@ -37,9 +37,13 @@ good its numbers. Before each pick the drafter projects the agent's buy steps ov
 A candidate is then walked along that projection: it is bought at the first buy step where it
 is affordable and beats what the agent buys there, or where the agent would save for it, and
 played at the first later turn with its play cost there (a unit: with its upkeep payable next
-turn). Its value is the policy's score when bought times the share of the game still to come
-when played; a card never bought or never played keeps `NEVER` of its value by numbers (the projection is rough, and a pick also
-keeps the card from the next seat). Not modelled: combat losses, the opponent's needs.
+turn). Its value is its value by numbers (`numbers_value`: stats, effects, cost with upkeep,
+the board's victory condition) times its use: the share of the game still to come when it is
+played, above a floor of `NEVER` for a card never bought or never played (the projection is
+rough, and a pick also keeps the card from the next seat). The agent's policy says whether and
+when a card is used; the numbers say what it is worth when it is (the policy's own scores are
+not comparable across boards: the resource race scores every card it buys 1 to 3).
+Not modelled: combat losses, the opponent's needs.
 """
 
 from __future__ import annotations
@@ -150,7 +154,7 @@ class NumbersDrafter:
 HAND = 3
 """R4.2: a turn draws the hand up to 3 cards, the rate at which the deck's spells come round."""
 NEVER = 0.1
-"""The share of its value by numbers that a card the projection never buys keeps."""
+"""The share of its value by numbers that a card the projection never buys or plays keeps."""
 
 
 class BuyPolicy(Protocol):
@@ -413,10 +417,10 @@ class Projection:
         return 0, 0.0
 
     def use(self, card: Card) -> float:
-        """What the agent will do with `card`: its buy score times the share of the game left
-        when it first can play it after buying it (a unit: with its upkeep payable next turn,
-        the agent's deploy rule); 0 when it never buys or never plays it."""
-        rnd, sc = self.first_buy(card)
+        """What the agent will do with `card`: the share of the game left when it first can
+        play it after buying it (a unit: with its upkeep payable next turn, the agent's deploy
+        rule); 0 when it never buys or never plays it."""
+        rnd, _ = self.first_buy(card)
         if rnd == 0:
             return 0.0
         eco = self.eco
@@ -425,7 +429,7 @@ class Projection:
         for st in self.steps:
             if st.round > rnd and st.resource >= cost and (
                     upkeep < 0 or st.resource - cost + st.income >= st.load + upkeep):
-                return sc * (eco.horizon - st.round + 1) / eco.horizon
+                return (eco.horizon - st.round + 1) / eco.horizon
         return 0.0
 
 
@@ -454,9 +458,8 @@ class HeuristicDrafter:
         out: dict[int, float] = {}
         for a in legal:
             card = s.cards[a.card]
-            use = proj.use(card)
-            base = use if use > 0 else NEVER * numbers_value(card, kind)
-            out[a.card] = base + synergy(s, card, held)
+            use = NEVER + (1.0 - NEVER) * proj.use(card)
+            out[a.card] = use * numbers_value(card, kind) + synergy(s, card, held)
         return out
 
     def pick(self, s: GameState, legal: list[Action]) -> Action:
