@@ -2,8 +2,8 @@
 drafter here also plays the match (with the heuristic) if it is used as an agent.
 
 - `random`: the random agent (registry), a uniformly random pick.
-- `heuristic`: values a card by what its own agent will do with it (the model below), plus
-  synergy with what it already holds (set concentration, cost curve, units vs support,
+- `heuristic`: values a card by what its own agent will do with it (the model below): its
+  numbers and its synergy with what it already holds (set concentration, cost curve, units vs support,
   equipment needs bodies, crew wants riders, swimmers want water).
 - `numbers`: the heuristic drafter before issue 16: a card's numbers, cost and the board's
   victory condition, plus the same synergy; it drafts cards its agent never buys (Kraken), and
@@ -38,7 +38,7 @@ A candidate is then walked along that projection: it is bought at the first buy 
 is affordable and beats what the agent buys there, or where the agent would save for it, and
 played at the first later turn with its play cost there (a unit: with its upkeep payable next
 turn). Its value is its value by numbers (`numbers_value`: stats, effects, cost with upkeep,
-the board's victory condition) times its use: the share of the game still to come when it is
+the board's victory condition) and its synergy with the store, times its use: the share of the game still to come when it is
 played, above a floor of `NEVER` for a card never bought or never played (the projection is
 rough, and a pick also keeps the card from the next seat). The agent's policy says whether and
 when a card is used; the numbers say what it is worth when it is (the policy's own scores are
@@ -459,7 +459,7 @@ class HeuristicDrafter:
         for a in legal:
             card = s.cards[a.card]
             use = NEVER + (1.0 - NEVER) * proj.use(card)
-            out[a.card] = use * numbers_value(card, kind) + synergy(s, card, held)
+            out[a.card] = use * (numbers_value(card, kind) + synergy(s, card, held))
         return out
 
     def pick(self, s: GameState, legal: list[Action]) -> Action:
