@@ -15,7 +15,7 @@ from engine.agents.heuristic import HeuristicAgent
 from engine.game import Game
 from engine.legal import legal_actions
 from engine.state import GameConfig
-from tests.builder import Card, Victory, VictoryKind, board, unit
+from tests.builder import Card, Victory, VictoryKind, board, spell, unit
 
 # income 2 a turn for 6 rounds (R5.1, R18): at most 12 resource ever, nothing else gains any
 BOARD = board("0 . 1", victory=Victory(VictoryKind.CAPTURE, target=99), income=2,
@@ -91,3 +91,18 @@ def test_R7_1_drafter_asks_its_own_agent_what_it_buys():
     shunned = agent.drafter().values(s, legal)[pikeman]
     assert shunned == NEVER * numbers_value(PIKEMAN, VictoryKind.CAPTURE)
     assert shunned < HeuristicAgent().drafter().values(s, legal)[pikeman]
+
+
+def test_R6_2_projection_of_a_deck_of_dear_spells_ends() -> None:
+    """A start deck of spells that cost 3 and gain nothing, on a board that takes 1 a turn
+    (R5.1): the projected resource stays at 0 (R6.2: no spell is played without its cost)
+    instead of going negative, and the projection ends (a fuzzed board of this kind once made
+    it loop for ever)."""
+    drain = spell("Drain", play=3, buy=None)
+    bleak = board("0 . 1", victory=Victory(VictoryKind.CAPTURE, target=99), income=-1,
+                  round_limit=6, start_cards=(("Drain", 4),))
+    cfg = GameConfig(POOL, {c.name.casefold(): c for c in (*POOL, drain)}, bleak, pack_size=3)
+    s = Game(cfg, 1).state
+    proj = Projection(HeuristicDrafter().economy(cfg), Held(s, 0))
+    assert [st.resource for st in proj.steps] == [0.0] * len(proj.steps)
+    assert all(st.card is None for st in proj.steps)

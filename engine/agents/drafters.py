@@ -168,7 +168,8 @@ class BuyPolicy(Protocol):
 
 
 def _spell_gain(card: Card) -> int:
-    """Resource a spell brings each time it is played: its gains less its play cost."""
+    """Resource a spell brings each time it is played: its gains less its play cost (below 0
+    for a spell that costs more than it gains: the projection plays it as it comes round)."""
     if card.type is not CardType.SPELL:
         return 0
     return sum(e.amount for e in card.effects if e.verb == "gain") - (card.play or 0)
@@ -326,7 +327,9 @@ class Projection:
             rnd += 1
             income = (eco.income + eco.unit_income * units + perm_income
                       + eco.field_income * min(units, eco.field_share))
-            r += income + HAND * spell_gain / deck_n
+            # never below 0: spells are not played without the resource (R6.2), and a board
+            # may give negative income (R5.1)
+            r = max(0.0, r + income + HAND * spell_gain / deck_n)
             if up > r:  # R5.3: a unit whose upkeep cannot be paid is lost (the dearest first)
                 deployed.sort()
                 while deployed and up > r:
