@@ -14,7 +14,9 @@ sooner win is the better (`table_rank`).
 
 Every figure is the share of decided games A won, with the game count and the 95% Clopper-
 Pearson interval of scipy.stats.binomtest(...).proportion_ci(). Drafts use the heuristic
-drafter for every seat, so the rungs compare match play. The sets rotate over the pairs of the
+drafter for every seat, so the rungs compare match play; with `--drafters DA DB` A's seats
+(or table) draft with DA and B's with DB, so `--pair heuristic heuristic --drafters heuristic
+numbers` compares two drafters under the same match agent. The sets rotate over the pairs of the
 four shipped sets by game index.
 
 Also measured: decisions per second of each agent (time inside `act`), and full drafted
@@ -83,20 +85,21 @@ def setup_for(board: str, i: int) -> Setup:
     return _SETUPS[key]
 
 
-def play_one(job: tuple[str, str, str, int, int]) -> Row:
-    """One game (or, on the Tyrant board, one pair of tables) of rung A vs B."""
-    board, spec_a, spec_b, i, run_seed = job
+def play_one(job: tuple[str, str, str, int, int, str, str]) -> Row:
+    """One game (or, on the Tyrant board, one pair of tables) of rung A vs B, A's seats
+    drafting with the first drafter spec and B's with the second."""
+    board, spec_a, spec_b, i, run_seed, draft_a, draft_b = job
     setup = setup_for(board, i)
     cfg = setup.config
     n = cfg.players
     seed = derive_seed(run_seed, board, i)
-    drafter = make_agent("heuristic")
+    da, db = make_agent(draft_a), make_agent(draft_b)
     ta, tb = Timed(make_agent(spec_a)), Timed(make_agent(spec_b))
     t = time.perf_counter()
     extra: Row = {}
     if cfg.board.victory.kind.value == "tyrant":
-        ra = play_game(cfg, seed, [ta] * n, [drafter] * n)
-        rb = play_game(cfg, seed, [tb] * n, [drafter] * n)
+        ra = play_game(cfg, seed, [ta] * n, [da] * n)
+        rb = play_game(cfg, seed, [tb] * n, [db] * n)
         a_won = any(w >= 0 for w in ra.winners)
         b_won = any(w >= 0 for w in rb.winners)
         result = "draw" if a_won == b_won else ("A" if a_won else "B")
@@ -107,14 +110,23 @@ def play_one(job: tuple[str, str, str, int, int]) -> Row:
     else:
         a_seats = {s for s in range(n) if (s + i) % 2 == 0}
         agents = [ta if s in a_seats else tb for s in range(n)]
-        r = play_game(cfg, seed, agents, [drafter] * n)
+        r = play_game(cfg, seed, agents, [da if s in a_seats else db for s in range(n)])
         w = set(r.winners)
         result = "draw" if not w else ("A" if w & a_seats else "B")
         reason = r.reason
-    return {"board": board, "a": spec_a, "b": spec_b, "i": i, "result": result,
+    _, label_a, label_b = play_labels(job)
+    return {"board": board, "a": label_a, "b": label_b, "i": i, "result": result,
             "reason": reason, "seconds": time.perf_counter() - t,
             "a_calls": ta.calls, "a_time": ta.seconds, "b_calls": tb.calls, "b_time": tb.seconds,
             **extra}
+
+
+def play_labels(job: tuple[str, str, str, int, int, str, str]) -> tuple[str, str, str]:
+    """(board, A's label, B's label) as play_one stores them (for --resume)."""
+    board, spec_a, spec_b, _, _, draft_a, draft_b = job
+    if (draft_a, draft_b) != ("heuristic", "heuristic"):
+        spec_a, spec_b = f"{spec_a} drafting {draft_a}", f"{spec_b} drafting {draft_b}"
+    return board, spec_a, spec_b
 
 
 def table_rank(r: GameRecord) -> tuple[int, int]:
@@ -221,6 +233,8 @@ def main() -> None:
                     "B vs heuristic, Sh: search 4B vs heuristic, ss: search 4B vs B")
     ap.add_argument("--pair", nargs=2, metavar=("A", "B"),
                     help="any two agent specs as rung `ab` (e.g. to try parameters)")
+    ap.add_argument("--drafters", nargs=2, metavar=("DA", "DB"), default=("heuristic",
+                    "heuristic"), help="drafter specs of A's and B's seats (default: heuristic)")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "ladder_results.json"))
@@ -251,13 +265,13 @@ def main() -> None:
         rung_specs["ab"] = tuple(args.pair)
     boards = args.boards.split(",")
     # round robin over games, rungs and boards: a run stopped early is balanced across them
-    jobs = [(board, *rung_specs[r], i, args.seed) for i in range(args.games)
+    jobs = [(board, *rung_specs[r], i, args.seed, *args.drafters) for i in range(args.games)
             for r in args.rungs.split(",") for board in boards]
     if args.resume and Path(args.out).is_file():
         # keep the games already played; play only the missing ones
         rows = json.loads(Path(args.out).read_text())["rows"]
         have = {(r["board"], r["a"], r["b"], r["i"]) for r in rows}
-        jobs = [j for j in jobs if j[:4] not in have]
+        jobs = [j for j in jobs if (*play_labels(j), j[3]) not in have]
     t0 = time.time()
 
     def flush() -> None:

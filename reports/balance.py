@@ -20,6 +20,7 @@ from workbench.analysis import (
     cards,
     costs,
     draft,
+    drafted,
     economy,
     findings,
     sets,
@@ -50,6 +51,9 @@ class Run:
     """findings.dead_cards"""
     drafts: tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]
     """draft.draft_tables: per card, per set, per card and drafter (one pass over the packs)"""
+    shares: pl.DataFrame
+    """drafted.card_shares at the report's Kraken thresholds"""
+    th: findings.Thresholds
     verdicts: pl.DataFrame | None = None
     """stability.verdict_table of the runs against the --skill-run runs, if any"""
     players: Sequence[str] = ()
@@ -194,6 +198,27 @@ def cards_section(r: Run) -> Section:
         Table("dead_cards", "Cards rarely or never bought, and why", r.dead,
               {"buy_rate": "in_store"}, note=dead_note),
         *skill,
+        Table("drafted_sets", "Drafted and never bought, per set" + (
+            " and board" if r.boards > 1 else ""), drafted.set_shares(r.con, r.runs),
+              {"never_bought_share": "picks", "early_never_bought_share": "early_picks"},
+              [*r.by_board, "set", "picks", "never_bought", "never_bought_share",
+               "early_picks", "early_never_bought", "early_never_bought_share"],
+              note=f"Drafted copies their seat never bought in that game, of all picks and of "
+                   f"the first {drafted.EARLY_PICKS} picks of each pack (a seat's buys of a "
+                   f"card count against its earliest picks of it). One card a turn can be "
+                   f"bought (R7.2), so most of a store stays unbought whatever the drafter "
+                   f"does; the early picks show what the drafter chose freely."),
+        Table("drafted_cards", "Drafted and never bought, per card" + (
+            " and board" if r.boards > 1 else ""), r.shares.sort(
+                ["kraken", "seats_drafted"], descending=True),
+              {"bought_share": "seats_drafted"},
+              [*r.by_board, "card", "set", "games", "games_drafted", "seats_drafted",
+               "seats_bought", "bought_share", "picks", "ata", "kraken"],
+              note=f"games_drafted: games in which a seat drafted it; seats_bought: drafting "
+                   f"seats that bought a copy; ata: mean pick number. kraken: drafted in at "
+                   f"least {findings.pct(r.th.kraken_drafted)} of the games and bought by at "
+                   f"most {findings.pct(r.th.kraken_bought)} of its drafting seats, like the "
+                   f"demo's Kraken."),
     ])
 
 
@@ -382,7 +407,9 @@ def sections(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
         verdicts = stability.verdict_table(con, players)
         extra = stability_findings(verdicts, labels, "cards")
     r = Run(con, runs, int(counts[0]), int(counts[1]), int(counts[2]), table,
-            findings.dead_cards(con, runs, table, th, drafts[0]), drafts, verdicts, labels)
-    found = findings.findings(con, runs, th, table, r.dead, extra)
+            findings.dead_cards(con, runs, table, th, drafts[0]), drafts,
+            drafted.card_shares(con, runs, th.kraken_drafted, th.kraken_bought), th, verdicts,
+            labels)
+    found = findings.findings(con, runs, th, table, r.dead, r.shares, extra)
     return [findings_section(found, th), sets_section(r), cards_section(r), costs_section(r),
             draft_section(r), economy_section(r, th), shape_section(r), boards_section(r)]

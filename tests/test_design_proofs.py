@@ -65,14 +65,17 @@ def test_explorer_parameters() -> None:
 
 
 def test_explorer_plays_like_the_heuristic_outside_the_buy_phase() -> None:
-    """Whole games: with p=0 the explorer is the heuristic agent move for move."""
+    """Whole games: with p=0 the explorer is the heuristic agent move for move, drafting as
+    the `numbers` drafter (the heuristic drafter projects the heuristic's buys, not the
+    explorer's)."""
     from engine.play import play_game
     from workbench.runner import prepare
 
     spec = RunSpec((str(LEDGER),), (LONG,), 1, 2, ("heuristic",) * 2, ("heuristic",) * 2, 1)
     config = next(iter(prepare(spec).configs.values()))
     for seed in range(3):
-        a = play_game(config, seed, [make_agent("heuristic") for _ in range(2)])
+        a = play_game(config, seed, [make_agent("heuristic") for _ in range(2)],
+                      [make_agent("numbers") for _ in range(2)])
         b = play_game(config, seed, [make_agent("explorer:p=0") for _ in range(2)])
         assert a.actions and a.actions == b.actions
 

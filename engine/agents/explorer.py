@@ -10,7 +10,12 @@ seed gives the same choices). Which affordable card a seat buys is then a coin f
 judgement, so bought and never-bought seats differ by the purchase (and by what the same
 resource bought instead), which is what a cost study wants to measure.
 
-Parameters: `p=F` in [0, 1] (`explorer:p=0.5`); `p=0` is the heuristic agent.
+It drafts with the `numbers` drafter (a card's numbers and synergy): the heuristic drafter
+projects the heuristic's purchases, which are not the explorer's, and a cost study needs every
+card drafted by what it is worth rather than by one agent's buying habits.
+
+Parameters: `p=F` in [0, 1] (`explorer:p=0.5`); `p=0` is the heuristic agent (but for the
+draft).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import random
 
 from engine.actions import Action
+from engine.agents.drafters import NumbersDrafter
 from engine.agents.heuristic import HeuristicAgent
 from engine.game import Game
 
@@ -33,9 +39,12 @@ class ExplorerAgent:
         self.p = p
         self.params = {"p": p}
         self.heuristic = HeuristicAgent()
+        self.drafter = NumbersDrafter()
 
     def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
         s = game.state
+        if s.phase == "draft":
+            return self.drafter.pick(s, legal)
         if (s.phase == "buy" and not s.pending and not s.priority and len(legal) > 1
                 and (self.p >= 1.0 or rng.random() < self.p)):
             return legal[rng.randrange(len(legal))]

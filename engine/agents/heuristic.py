@@ -86,10 +86,21 @@ class HeuristicAgent:
         return choose(game.state, legal, rng, self)
 
     def drafter(self) -> HeuristicDrafter:
+        """This agent's drafter: it drafts by what this agent's buy policy would buy."""
         if self._drafter is None:
             from engine.agents.drafters import HeuristicDrafter
-            self._drafter = HeuristicDrafter()
+            self._drafter = HeuristicDrafter(self)
         return self._drafter
+
+    # the buy policy (R7), for the drafter's projection of what this agent will buy
+    def buy_value(self, card: Card, kind: VictoryKind, deck_up: int, income: int) -> float:
+        return buy_value(card, kind, deck_up, income, self.weights)
+
+    def race_buy(self, card: Card, resource: float, target: int, round_: int) -> float:
+        return race_buy(card, resource, target, round_, self.weights)
+
+    def saves(self, save_for: float, score: float) -> bool:
+        return saves(save_for, score, self.weights)
 
 
 def choose(s: GameState, legal: list[Action], rng: random.Random,
@@ -264,6 +275,23 @@ def buy_value(card: Card, kind: VictoryKind, deck_units_upkeep: int, income: int
     return ratio * w.buy_ratio + w.buy_raw * val
 
 
+def race_buy(card: Card, resource: float, target: int, round_: int,
+             w: Weights = DEFAULT) -> float:
+    """The resource race (R19.2): buy only cheap cards that gain or steal, early and while far
+    from the target (a unit's upkeep counted against it by `race_upkeep`); anything else scores
+    below passing."""
+    verbs = {e.verb for e in card.effects} | {e.verb for t in card.triggers for e in t.effects}
+    if resource - (card.buy or 0) < 0.35 * target and round_ < 8 and (
+            verbs & {"gain", "steal"}) and (card.buy or 0) <= 4:
+        return 1.0 + card_value(card) / 10 - w.race_upkeep * (card.upkeep or 0)
+    return -1.0
+
+
+def saves(save_for: float, score: float, w: Weights = DEFAULT) -> bool:
+    """The plan: pass on a card of `score` to buy a clearly better one (`save_for`) next turn."""
+    return save_for > score * w.buy_save + 1.0
+
+
 def _buy_score(v: View, a: Action) -> float:
     s = v.s
     pl = s.players[v.seat]
@@ -271,19 +299,10 @@ def _buy_score(v: View, a: Action) -> float:
         return v.w.buy_min
     card = s.cards[a.card]
     if v.kind is VictoryKind.RESOURCE:
-        target = v.board.victory.target
-        verbs = {e.verb for e in card.effects} | {e.verb for t in card.triggers
-                                                  for e in t.effects}
-        if pl.resource - (card.buy or 0) < 0.35 * target and s.round < 8 and (
-                verbs & {"gain", "steal"}) and (card.buy or 0) <= 4:
-            return 1.0 + card_value(card) / 10
-        return -1.0
+        return race_buy(card, pl.resource, v.board.victory.target, s.round, v.w)
     deck_up, save_for = _buy_plan(v)
     score = buy_value(card, v.kind, deck_up, _income(v), v.w)
-    # the plan: save for a clearly better card affordable next turn
-    if save_for > score * v.w.buy_save + 1.0:
-        return v.w.buy_min - 0.5
-    return score
+    return v.w.buy_min - 0.5 if saves(save_for, score, v.w) else score
 
 
 def _buy_plan(v: View) -> tuple[int, float]:

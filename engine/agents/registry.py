@@ -49,6 +49,11 @@ def _search(params: dict[str, str]) -> Agent:
     return SearchAgent.from_params(params)
 
 
+def _numbers(params: dict[str, str]) -> Agent:
+    from engine.agents.drafters import NumbersDrafter
+    return NumbersDrafter()
+
+
 def _ratings(params: dict[str, str]) -> Agent:
     from engine.agents.drafters import make_ratings_drafter
     return make_ratings_drafter(params)
@@ -63,6 +68,7 @@ FACTORIES: dict[str, Factory] = {
     "explorer": ExplorerAgent.from_params,  # the heuristic agent with random buys
     # drafters (they play the match as the heuristic agent when used as agents)
     "ratings": _ratings,
+    "numbers": _numbers,  # the heuristic drafter before issue 16 (card numbers alone)
 }
 
 
@@ -103,6 +109,7 @@ PARAMS: dict[str, dict[str, Param]] = {
     "search": {"budget": Param(int, 1), "horizon": Param(int, 0), "eps": _SHARE,
                "width": Param(int, 1), "steps": Param(int, 1), "margin": Param(float, 0.0)},
     "explorer": {"p": _SHARE},
+    "numbers": {},
     "ratings": {"ratings_file": Param(str, file=True), "db": Param(str, file=True),
                 "weight": Param(float), "board": Param(str), "prior": Param(float, 0.0),
                 "min_games": Param(int, 0)},

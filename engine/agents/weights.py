@@ -37,6 +37,8 @@ class Weights:
     """save for a card affordable next turn worth this many times the best buy now (+1)"""
     buy_min: float = 0.0
     """a buy must score above this, else the agent buys nothing"""
+    race_upkeep: float = 0.0
+    """the resource race (R19.2): a buy's score less this per point of the card's upkeep"""
     # upkeep (R5.3, R21.21) and deploying units (R6.8)
     upkeep_keep: float = 0.0
     """pay a unit's upkeep only when its worth is at least this many times the upkeep"""
@@ -102,7 +104,7 @@ SPACE: dict[str, tuple[float, float]] = {
     "buy_ratio": (0.5, 4.0), "buy_raw": (0.0, 1.0), "buy_unit": (0.5, 1.5),
     "buy_spell": (0.5, 1.5), "buy_other": (0.5, 1.5), "upkeep_turns": (0.5, 6.0),
     "buy_overload": (0.1, 1.0), "buy_margin": (-2.0, 4.0), "buy_save": (1.0, 3.0),
-    "buy_min": (-1.0, 3.0), "upkeep_keep": (0.0, 4.0), "unit_reserve": (0.0, 4.0),
+    "buy_min": (-1.0, 3.0), "race_upkeep": (0.0, 1.0), "upkeep_keep": (0.0, 4.0), "unit_reserve": (0.0, 4.0),
     "unit_crowd": (0.0, 2.0), "deploy_base": (3.0, 7.0), "deploy_goal": (0.0, 1.0),
     "spell_cost": (0.2, 2.0), "perm_cost": (0.0, 2.0), "convert_keep": (2.0, 12.0),
     "resource": (0.5, 3.0), "goal_pull": (0.2, 2.0), "danger_fear": (0.0, 1.0),

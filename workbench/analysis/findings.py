@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import duckdb
 import polars as pl
 
-from workbench.analysis import cards, draft, economy, sets
+from workbench.analysis import cards, draft, drafted, economy, sets
 from workbench.analysis.source import query, run_list
 from workbench.analysis.stats import ALPHA, MIN_SAMPLE, mean_ci, proportion_ci, ratio_ci
 
@@ -61,6 +61,11 @@ class Thresholds:
     """A game of at most this many rounds is very short ..."""
     short_games: float = 0.05
     """... and more very short games than this share is a finding."""
+    kraken_drafted: float = drafted.KRAKEN_DRAFTED
+    """A card drafted in at least this share of a board's games ..."""
+    kraken_bought: float = drafted.KRAKEN_BOUGHT
+    """... and bought in at most this share of the seat-games it was drafted in is Kraken-like
+    (drafted and never bought, workbench.analysis.drafted)."""
     min_sample: int = MIN_SAMPLE
     """Fewer observations than this make a finding low at most; rounds with fewer player-turns
     are left out of the economy's round-by-round checks."""
@@ -344,6 +349,37 @@ def dead_card_findings(dead: pl.DataFrame, pool: int, th: Thresholds) -> list[Fi
     return out
 
 
+def kraken_findings(shares: pl.DataFrame, th: Thresholds) -> list[Finding]:
+    """Per board, the Kraken-like cards of `drafted.card_shares` (at the thresholds of `th`):
+    drafted in many games, (almost) never bought by the seat that drafted them."""
+    out = []
+    boards = shares.get_column("board").n_unique()
+    for key, df in shares.group_by("board", maintain_order=True):
+        board = str(key[0])
+        rows = list(drafted.kraken_like(df).iter_rows(named=True))
+        if not rows:
+            continue
+        pool = df.height
+        sure = [r for r in rows if r["seats_drafted"] >= th.min_sample]
+        sev = ("high" if any(r["seats_bought"] == 0 for r in sure) else
+               "medium" if sure else "low")
+        lo, hi = proportion_ci(len(rows), pool)
+        names = "; ".join(
+            f"{r['card']} (drafted in {r['games_drafted']:,} of {r['games']:,} games, bought by "
+            f"{r['seats_bought']} of {r['seats_drafted']:,} drafting seats, taken at pick "
+            f"{r['ata']:.1f} on average)" for r in rows[:3])
+        more = f"; {len(rows) - 3} more in the table" if len(rows) > 3 else ""
+        out.append(Finding(
+            "drafted never bought", sev, f"{len(rows)} of {pool} drafted cards"
+            f"{_on(board, boards)} {'is' if len(rows) == 1 else 'are'} Kraken-like, drafted "
+            f"in many games and (almost) never bought by the seat that drafted them "
+            f"{span(lo, hi, pool)}: {names}{more}. Their picks go to cards the players do not "
+            f"use: a drafter that drafts what its agent will not buy, or an agent that never "
+            f"buys them.", len(rows) / pool, lo, hi, pool, "cards",
+            ", ".join(str(r["card"]) for r in rows), len(rows) / pool))
+    return out
+
+
 # --- the economy ------------------------------------------------------------------------------
 
 def _from_round(flags: list[tuple[int, bool]]) -> int | None:
@@ -528,18 +564,21 @@ def agent_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thre
 
 def findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thresholds | None = None,
              table: pl.DataFrame | None = None, dead: pl.DataFrame | None = None,
-             extra: Sequence[Finding] = ()) -> list[Finding]:
+             shares: pl.DataFrame | None = None, extra: Sequence[Finding] = ()) -> list[Finding]:
     """Every finding, ranked: by severity, agent caveats first, then by how far beyond its
-    threshold. `table`
-    (cards.card_table) and `dead` (dead_cards) are computed when not given; `extra` are ranked
-    with them (the verdicts across skill of `report --skill-run`)."""
+    threshold. `table` (cards.card_table), `dead` (dead_cards) and `shares` (drafted.card_shares
+    at the thresholds of `th`) are computed when not given; `extra` are ranked with them (the
+    verdicts across skill of `report --skill-run`)."""
     th = th or Thresholds()
     table = cards.card_table(con, runs) if table is None else table
     dead = dead_cards(con, runs, table, th) if dead is None else dead
+    shares = (drafted.card_shares(con, runs, th.kraken_drafted, th.kraken_bought)
+              if shares is None else shares)
     pool = query(con, f"""SELECT DISTINCT name FROM run_cards WHERE in_pool AND buy IS NOT NULL
                          AND run_id IN ({run_list(runs)})""").get_column("name").to_list()
     found = [*seat_findings(con, runs, th), *set_findings(con, runs, th),
              *card_findings(table, th), *dead_card_findings(dead, len(pool), th),
+             *kraken_findings(shares, th),
              *economy_findings(con, runs, th), *shape_findings(con, runs, th),
              *agent_findings(con, runs, th, pool), *extra]
     # a caveat about the agents qualifies every other finding: it leads its severity

@@ -1,0 +1,109 @@
+"""Drafted and never bought: do drafters take what their players use? (R3, R7; issue 16)
+
+A seat buys only from its own store (R7.1), so a drafted copy its seat never buys was a pick
+spent on nothing. Definitions (per game and seat; copies of a card are interchangeable, and a
+seat's buys of a card are credited to its earliest picks of it):
+- drafted-and-never-bought share, per set and board: drafted copies the seat never bought in
+  that game / drafted copies (Wilson interval over copies). Only one card a turn can be bought
+  (R7.2), so over a game's buy steps most of a 30-card store stays unbought whatever the
+  drafter does; the share of *early* picks (the first `EARLY_PICKS` of each pack) never bought
+  says more about the drafter, since those are the picks it chose most freely;
+- per card and board: games drafted (games in which a seat picked a copy), seats drafted
+  (seat-games with a copy picked), seats bought (of those, the ones whose seat bought a copy),
+  their share, picks and ATA (mean pick number, as in draft.py);
+- Kraken-like (after the demo's Kraken, drafted in 200 of 300 games and bought in none): drafted
+  in at least `KRAKEN_DRAFTED` of the board's games and bought in at most `KRAKEN_BOUGHT` of
+  the seat-games it was drafted in. In a draft that deals every pack out (R3.3: the default
+  setups), every dealt card is drafted by someone, so this list is as much about what the agent
+  buys as about the drafter; the drafter's part shows in the card's ATA (taken early or as a
+  leftover) and in the early picks' share above. These two thresholds are the report's `kraken_drafted` and
+  `kraken_bought` (findings.Thresholds takes its defaults from here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import duckdb
+import polars as pl
+
+from workbench.analysis.source import in_runs, query, run_list
+from workbench.analysis.stats import with_rate
+
+EARLY_PICKS = 3
+"""The first picks of each pack (pack round) that count as early."""
+KRAKEN_DRAFTED = 0.25
+"""A card drafted in at least this share of the games on a board ..."""
+KRAKEN_BOUGHT = 0.02
+"""... and bought by its drafter in at most this share of those games is Kraken-like."""
+
+
+def _picks(runs: Sequence[int]) -> str:
+    """One row per drafted copy: board, set, card, game, seat, pick, its place in its pack,
+    and whether the seat bought it (its buys of the card credited to its earliest picks)."""
+    ev = in_runs("game_id", runs)
+    return f"""
+    WITH g AS (SELECT game_id, board FROM games WHERE run_id IN ({run_list(runs)})),
+    p AS (
+        SELECT game_id, player, card, pick,
+               pick - min(pick) OVER (PARTITION BY game_id, player, pack_round) + 1 AS in_pack,
+               row_number() OVER (PARTITION BY game_id, player, card ORDER BY pick) AS copy
+        FROM picks WHERE {ev}),
+    b AS (
+        SELECT game_id, player, card, count(*) AS n FROM events
+        WHERE kind = 'buy' AND {ev} GROUP BY ALL),
+    names AS (
+        SELECT name, any_value("set") AS "set" FROM run_cards
+        WHERE run_id IN ({run_list(runs)}) GROUP BY ALL)
+    SELECT g.board, coalesce(n."set", '?') AS "set", p.card, p.game_id, p.player, p.pick,
+           p.in_pack, p.copy <= coalesce(b.n, 0) AS bought
+    FROM p JOIN g USING (game_id) LEFT JOIN b USING (game_id, player, card)
+    LEFT JOIN names n ON n.name = p.card"""
+
+
+def set_shares(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
+               early: int = EARLY_PICKS) -> pl.DataFrame:
+    """Per board and set: picks, never_bought, never_bought_share (+CI); early_picks,
+    early_never_bought, early_never_bought_share (+CI)."""
+    df = query(con, f"""
+    WITH d AS ({_picks(runs)})
+    SELECT board, "set", count(*) AS picks, count(*) FILTER (WHERE NOT bought) AS never_bought,
+           count(*) FILTER (WHERE in_pack <= {int(early)}) AS early_picks,
+           count(*) FILTER (WHERE in_pack <= {int(early)} AND NOT bought) AS early_never_bought
+    FROM d GROUP BY ALL ORDER BY board, "set"
+    """)
+    df = with_rate(df, "never_bought", "picks", "never_bought_share")
+    return with_rate(df, "early_never_bought", "early_picks", "early_never_bought_share")
+
+
+def card_shares(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
+                drafted: float = KRAKEN_DRAFTED, bought: float = KRAKEN_BOUGHT) -> pl.DataFrame:
+    """Per board and card: games (on the board), games_drafted (games in which a seat drafted
+    it), seats_drafted (seat-games), seats_bought (of those, the ones whose seat bought a copy),
+    bought_share (+CI), picks, copies_bought, ata, and `kraken` (Kraken-like at the given
+    thresholds)."""
+    df = query(con, f"""
+    WITH d AS ({_picks(runs)}),
+    seat AS (
+        SELECT board, "set", card, game_id, player, bool_or(bought) AS bought,
+               count(*) AS picks, count(*) FILTER (WHERE bought) AS copies,
+               sum(pick) AS pick_sum
+        FROM d GROUP BY ALL),
+    n AS (SELECT board, count(*) AS games FROM games
+          WHERE run_id IN ({run_list(runs)}) GROUP BY ALL)
+    SELECT board, card, "set", any_value(n.games) AS games,
+           count(DISTINCT game_id) AS games_drafted, count(*) AS seats_drafted,
+           count(*) FILTER (WHERE bought) AS seats_bought, sum(picks) AS picks,
+           sum(copies) AS copies_bought, sum(pick_sum) / sum(picks) AS ata
+    FROM seat JOIN n USING (board) GROUP BY ALL ORDER BY board, card
+    """)
+    df = with_rate(df, "seats_bought", "seats_drafted", "bought_share")
+    return df.with_columns(
+        ((pl.col("games_drafted") >= drafted * pl.col("games"))
+         & (pl.col("seats_bought") <= bought * pl.col("seats_drafted"))).alias("kraken"))
+
+
+def kraken_like(cards: pl.DataFrame) -> pl.DataFrame:
+    """The Kraken-like rows of `card_shares`, the earliest taken (lowest ATA) first: those are
+    the picks a drafter chose over most other cards."""
+    return cards.filter(pl.col("kraken")).sort(["ata", "card"])
