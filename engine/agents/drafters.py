@@ -3,8 +3,8 @@ drafter here also plays the match (with the heuristic) if it is used as an agent
 
 - `random`: the random agent (registry), a uniformly random pick.
 - `heuristic`: values a card by what its own agent will do with it (the model below): its
-  numbers and its synergy with what it already holds (set concentration, cost curve, units vs support,
-  equipment needs bodies, crew wants riders, swimmers want water).
+  numbers and its synergy with what it already holds (set concentration, cost curve, units vs
+  support, equipment needs bodies, crew wants riders, swimmers want water).
 - `numbers`: the heuristic drafter before issue 16: a card's numbers, cost and the board's
   victory condition, plus the same synergy; it drafts cards its agent never buys (Kraken), and
   stays for comparison.
@@ -38,9 +38,9 @@ A candidate is then walked along that projection: it is bought at the first buy 
 is affordable and beats what the agent buys there, or where the agent would save for it, and
 played at the first later turn with its play cost there (a unit: with its upkeep payable next
 turn). Its value is its value by numbers (`numbers_value`: stats, effects, cost with upkeep,
-the board's victory condition) and its synergy with the store, times its use: the share of the game still to come when it is
-played, above a floor of `NEVER` for a card never bought or never played (the projection is
-rough, and a pick also keeps the card from the next seat). The agent's policy says whether and
+the board's victory condition) and its synergy with the store, times its use: the share of the
+game still to come when it is played, above a floor of `NEVER` for a card never bought or never
+played (the projection is rough, and a pick also keeps the card from the next seat). The agent's policy says whether and
 when a card is used; the numbers say what it is worth when it is (the policy's own scores are
 not comparable across boards: the resource race scores every card it buys 1 to 3).
 Not modelled: combat losses, the opponent's needs.
@@ -61,7 +61,7 @@ from engine.cards import Card, CardType
 from engine.game import Game
 from engine.state import GameConfig, GameState
 
-# --- synergy: what a pick adds to the store held so far --------------------------------------------
+# --- synergy: what a pick adds to the store held so far ----------------------------------------
 
 CURVE = {1: 0.15, 2: 0.3, 3: 0.3, 4: 0.15, 5: 0.1}
 """Share of the store the drafter wants at each buy price (5 = 5 and more)."""
