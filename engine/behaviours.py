@@ -28,16 +28,31 @@ def destinations(state: GameState, p: Perm) -> dict[int, tuple[int, ...]]:
     if state.reach_cache is not None and state.reach_cache[0] == key:
         return state.reach_cache[1]
     only = card.keywords.moves_on
-    board = state.config.board
+    config = state.config
+    # the answer depends only on these (and the board): positions recur across the clones a
+    # search plays out, so it is kept across states too
+    shared = (config.geometry, start, move, swimming, only, key[-1])
+    found = _REACH.get(shared)
+    if found is None:
+        board = config.board
 
-    def passable(f: int) -> bool:
-        if state.occ[f] >= 0 or not terrain_ok(state, card, swimming, f):
-            return False
-        return only is None or board.fields[f].terrain.value in only
+        def passable(f: int) -> bool:
+            if state.occ[f] >= 0 or not terrain_ok(state, card, swimming, f):
+                return False
+            return only is None or board.fields[f].terrain.value in only
 
-    found = state.config.geometry.reach(start, move, passable)
+        found = config.geometry.reach(start, move, passable)
+        if len(_REACH) >= _REACH_SIZE:
+            _REACH.clear()
+        _REACH[shared] = found
     state.reach_cache = (key, found)
     return found
+
+
+_REACH: dict[tuple[object, ...], dict[int, tuple[int, ...]]] = {}
+"""`destinations`' answers by (the board's geometry, start field, movement, swimming, moves_on, occupancy):
+a pure function of them; the entries are shared, never changed."""
+_REACH_SIZE = 4096
 
 
 def path_to(state: GameState, p: Perm, dest: int) -> tuple[int, ...] | None:
