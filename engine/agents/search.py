@@ -30,6 +30,18 @@ once while the gain of an advance came later, and budget 16 lost to budget 4 on 
 0-5 and 2-7 in trials. The best candidate wins; ties keep the heuristic's order. Other decisions
 (draft, response windows, upkeep, discards, buys) are the heuristic's.
 
+Speed (issue 16; `benchmarks/bench_search.py`, BENCHMARKS.md "Search speed"): the time goes to
+the rollouts' steps, about half to the engine (legal actions, above all an activated unit's
+destinations; resolving) and half to the heuristic choosing (above all scoring an activated
+unit's moves); cloning, determinizing and evaluating take a few percent. Stage 2 takes about
+four fifths: the seat's rest of turn a fifth of it, the others' turns and the seat's next turn
+the rest. Two candidates often differ only in order (activate X then Y, or Y then X) and leave
+the turn in the same position; a stage-2 rollout that leaves the seat's turn exactly where an
+earlier candidate's rollout with the same seed did (`fingerprint`: the whole state that steers
+play, with the random states and step counts, see `Transposition`) takes that one's value
+instead of playing the rest again. The decisions are the same as without it (tested on whole
+games).
+
 Parameters (`search:budget=64+horizon=1`): `budget` rollouts per decision (default 32),
 `horizon` the player turns after the seat's looked through in stage 2 (default from budget 16
 up: through the seat's own next turn, that is as many turns as there are seats; below 16: 0, no
