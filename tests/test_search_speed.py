@@ -150,7 +150,7 @@ def test_kept_reach_and_goal_distances_equal_fresh_ones(board: str) -> None:
             if s.cards[p.cid].type is not CardType.UNIT or p.field < 0:
                 continue
             kept = destinations(s, p)
-            _REACH.clear()
+            _REACH.answers.clear()
             s.reach_cache = None
             assert destinations(s, p) == kept
             checked += 1
@@ -160,6 +160,20 @@ def test_kept_reach_and_goal_distances_equal_fresh_ones(board: str) -> None:
             want = min((s.config.geometry.dist(f, g) for g in goals), default=0)
             assert v.goal_dist(f) == want
     assert checked > 20
+
+
+def test_kept_answers_hold_one_board_at_a_time() -> None:
+    """Answers kept across states are dropped when another board is asked about, or when the
+    table is full: a long run over many boards (the fuzzer) keeps no old board alive."""
+    from engine.behaviours import KeptAnswers
+    kept = KeptAnswers(2)
+    a, b = object(), object()
+    kept.table(a)[(1,)] = "x"
+    assert kept.table(a) == {(1,): "x"}
+    assert kept.table(b) == {} and kept.board is b
+    kept.table(b)[(1,)] = "y"
+    kept.table(b)[(2,)] = "z"
+    assert kept.table(b) == {}  # full: started afresh
 
 
 def test_search_module_exports() -> None:

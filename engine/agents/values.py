@@ -7,6 +7,7 @@ Read only from public information and the seat's own cards (see `engine.agents.h
 from __future__ import annotations
 
 from engine.actions import PLAYER_TARGET
+from engine.behaviours import KeptAnswers
 from engine.board import Board, Terrain, VictoryKind
 from engine.cards import Card, CardType, Effect, TargetKind
 from engine.effects import effect_targets, push_origin
@@ -247,20 +248,17 @@ class View:
         return total
 
 
-_GOAL_DISTANCES: dict[tuple[Geometry, tuple[int, ...]], list[int]] = {}
+_GOAL_DISTANCES = KeptAnswers(4096)
 """Per board and goal fields, every field's distance to the nearest goal (0 without goals);
 a few goal sets recur all game long, and in every clone a search plays out."""
 
 
 def _goal_distances(geo: Geometry, goals: tuple[int, ...]) -> list[int]:
-    key = (geo, goals)
-    hit = _GOAL_DISTANCES.get(key)
+    kept = _GOAL_DISTANCES.table(geo)
+    hit: list[int] | None = kept.get(goals)
     if hit is None:
         rows = [geo.distances_from(g) for g in goals]
-        hit = [min(r[f] for r in rows) if rows else 0 for f in range(geo.size)]
-        if len(_GOAL_DISTANCES) >= 4096:
-            _GOAL_DISTANCES.clear()
-        _GOAL_DISTANCES[key] = hit
+        hit = kept[goals] = [min(r[f] for r in rows) if rows else 0 for f in range(geo.size)]
     return hit
 
 
