@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from engine.actions import Action
 from engine.agents import search as search_module
 from engine.agents.registry import make_agent
 from engine.agents.search import SearchAgent, Transposition, fingerprint
@@ -47,9 +48,9 @@ def midgame_states(board: str, seed: int, rounds: int = 6) -> list[Game]:
 class NoShortcut(SearchAgent):
     """The search without the stage-2 transposition shortcut."""
 
-    def _rollout(self, game: Game, seat: int, first: object, seed: int, horizon: int,
+    def _rollout(self, game: Game, seat: int, first: Action, seed: int, horizon: int,
                  eps: float, memo: list[Transposition] | None = None) -> float:
-        return super()._rollout(game, seat, first, seed, horizon, eps)  # type: ignore[arg-type]
+        return super()._rollout(game, seat, first, seed, horizon, eps)
 
 
 def play(config: GameConfig, seed: int, search: SearchAgent) -> list[str]:
