@@ -6,6 +6,8 @@ with its response window (R21.6), and the flow asks for the next once it has res
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.cards import CardType
 from engine.permanents import (can_take_rider, is_swimming, is_veiled, life, max_range,
                                movement, profile, protected_from, terrain_ok)
@@ -28,16 +30,47 @@ def destinations(state: GameState, p: Perm) -> dict[int, tuple[int, ...]]:
     if state.reach_cache is not None and state.reach_cache[0] == key:
         return state.reach_cache[1]
     only = card.keywords.moves_on
-    board = state.config.board
+    config = state.config
+    # the answer depends only on these (and the board): positions recur across the clones a
+    # search plays out, so it is kept across states too
+    kept = _REACH.table(config.geometry)
+    shared = (start, move, swimming, only, key[-1])
+    found = kept.get(shared)
+    if found is None:
+        board = config.board
 
-    def passable(f: int) -> bool:
-        if state.occ[f] >= 0 or not terrain_ok(state, card, swimming, f):
-            return False
-        return only is None or board.fields[f].terrain.value in only
+        def passable(f: int) -> bool:
+            if state.occ[f] >= 0 or not terrain_ok(state, card, swimming, f):
+                return False
+            return only is None or board.fields[f].terrain.value in only
 
-    found = state.config.geometry.reach(start, move, passable)
+        found = kept[shared] = config.geometry.reach(start, move, passable)
     state.reach_cache = (key, found)
     return found
+
+
+class KeptAnswers:
+    """Answers of a pure function kept for one board at a time, at most `size` of them: asking
+    about another board drops them, so nothing keeps an old board's data alive (the fuzzer
+    plays thousands of boards)."""
+
+    __slots__ = ("answers", "board", "size")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.board: object = None
+        self.answers: dict[tuple[object, ...], Any] = {}
+
+    def table(self, board: object) -> dict[tuple[object, ...], Any]:
+        if board is not self.board or len(self.answers) >= self.size:
+            self.board = board
+            self.answers = {}
+        return self.answers
+
+
+_REACH = KeptAnswers(4096)
+"""`destinations`' answers by (start field, movement, swimming, moves_on, occupancy) for the
+board's geometry: a pure function of them; the entries are shared, never changed."""
 
 
 def path_to(state: GameState, p: Perm, dest: int) -> tuple[int, ...] | None:

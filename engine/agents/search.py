@@ -30,6 +30,18 @@ once while the gain of an advance came later, and budget 16 lost to budget 4 on 
 0-5 and 2-7 in trials. The best candidate wins; ties keep the heuristic's order. Other decisions
 (draft, response windows, upkeep, discards, buys) are the heuristic's.
 
+Speed (issue 16; `benchmarks/bench_search.py`, BENCHMARKS.md "Search speed"): the time goes to
+the rollouts' steps, about half to the engine (legal actions, above all an activated unit's
+destinations; resolving) and half to the heuristic choosing (above all scoring an activated
+unit's moves); cloning, determinizing and evaluating take a few percent. Stage 2 takes about
+four fifths: the seat's rest of turn a fifth of it, the others' turns and the seat's next turn
+the rest. Two candidates often differ only in order (activate X then Y, or Y then X) and leave
+the turn in the same position; a stage-2 rollout that leaves the seat's turn exactly where an
+earlier candidate's rollout with the same seed did (`fingerprint`: the whole state that steers
+play, with the random states and step counts, see `Transposition`) takes that one's value
+instead of playing the rest again. The decisions are the same as without it (tested on whole
+games).
+
 Parameters (`search:budget=64+horizon=1`): `budget` rollouts per decision (default 32),
 `horizon` the player turns after the seat's looked through in stage 2 (default from budget 16
 up: through the seat's own next turn, that is as many turns as there are seats; below 16: 0, no
@@ -42,11 +54,76 @@ candidate must be for stage 2 (default 0.05), `steps` a cap on the actions of on
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 from engine.actions import Action
 from engine.agents.heuristic import HeuristicAgent, choose, evaluate, score_actions
 from engine.game import Game
-from engine.state import GameState
+from engine.state import GameState, Perm, Player
+
+_NOT_PLAY = frozenset({"events", "picks", "snapshots", "action_log", "reach_cache", "steps"})
+"""GameState attributes that do not steer play: the records (written, never read, while a
+game runs), a cache of derived data, and the game guard's step count (R21.18; `Transposition`
+checks it apart, as two paths to one position may take different numbers of steps)."""
+
+_PLAYER_PLAY = ("deck", "hand", "discard", "store", "resource", "points", "bought", "equip_next",
+                "team")
+"""The Player attributes that steer play; the others are the snapshot table's economy
+counters, written and never read while a game runs."""
+
+
+def fingerprint(s: GameState) -> tuple[object, ...]:
+    """Everything in `s` that steers the rest of the game, as comparable data: two states with
+    equal fingerprints play on identically under the same decisions and random numbers (dict
+    and list orders included, since the engine and the agents iterate them), as long as
+    neither reaches the game guard."""
+    return tuple((name, _frozen(value)) for name, value in vars(s).items()
+                 if name not in _NOT_PLAY)
+
+
+def _frozen(v: object) -> object:
+    t = type(v)
+    if t is list:
+        seq: list[object] = v  # type: ignore[assignment]
+        if seq and type(seq[0]) in (list, Perm, Player):
+            return tuple(_frozen(x) for x in seq)
+        return tuple(seq)
+    if t is dict:
+        d: dict[object, object] = v  # type: ignore[assignment]
+        return tuple((k, _frozen(x)) for k, x in d.items())
+    if t is Perm:
+        return tuple(_frozen(getattr(v, n)) for n in Perm.__slots__)
+    if t is Player:
+        return tuple(_frozen(getattr(v, n)) for n in _PLAYER_PLAY)
+    if t is random.Random:
+        return v.getstate()  # type: ignore[attr-defined]
+    return v
+
+
+class Transposition(NamedTuple):
+    """Where a stage-2 rollout left the seat's turn (`key`: the state's fingerprint and the
+    rollout's random state; `steps`, `game_steps`: the rollout's and the game's step counts
+    then) and what followed (`used`, `game_used`: the steps the rest took; `capped`: it
+    stopped at the rollout's step cap; `value`: its result)."""
+
+    key: tuple[object, ...]
+    steps: int
+    game_steps: int
+    used: int
+    game_used: int
+    capped: bool
+    value: float
+
+    def value_for(self, key: tuple[object, ...], steps: int, game_steps: int, cap: int,
+                  guard: int) -> float | None:
+        """The value of a rollout at the same point, when the rest would be played the same:
+        the same key, and neither step cap nor game guard (R21.18) stops it where they did
+        not stop this one (with the same count, a cap that stopped this one stops it too)."""
+        if key != self.key or game_steps + self.game_used > guard:
+            return None
+        if steps == self.steps or (not self.capped and steps + self.used <= cap):
+            return self.value
+        return None
 
 
 def determinize(game: Game, seat: int, rng: random.Random) -> Game:
@@ -133,6 +210,9 @@ class SearchAgent:
         if len(alive) == 1:
             return cands[alive[0]]
         seeds = [rng.getrandbits(64) for _ in range(left)]
+        # per rollout index: the states where earlier candidates' rollouts left the seat's
+        # turn, with their values (two candidates that differ only in order often get there)
+        memos: dict[int, list[Transposition]] = {}
         totals = [0.0] * len(cands)
         levels = (len(alive) - 1).bit_length()
         done = 0
@@ -141,7 +221,7 @@ class SearchAgent:
             for i in alive:
                 for k in range(done, done + n):
                     totals[i] += self._rollout(game, seat, cands[i], seeds[k % len(seeds)],
-                                               horizon, self.eps)
+                                               horizon, self.eps, memos.setdefault(k, []))
             done += n
             alive.sort(key=lambda i: (-totals[i], ranked.index(i)))
             alive = alive[:(len(alive) + 1) // 2]
@@ -152,7 +232,11 @@ class SearchAgent:
         return len(s.players) if self.horizon is None else self.horizon
 
     def _rollout(self, game: Game, seat: int, first: Action, seed: int, horizon: int,
-                 eps: float) -> float:
+                 eps: float, memo: list[Transposition] | None = None) -> float:
+        """The value for `seat` of playing `first` and then the rollout policy. With `memo`
+        (the rollouts of other candidates with the same seed), a rollout that leaves the
+        seat's turn where one of them left it (the same state, random state and step counts,
+        see `Transposition`) has that one's value: the rest would be played identically."""
         self.rollouts += 1
         rng = random.Random(seed)
         g = determinize(game, seat, rng)
@@ -161,10 +245,18 @@ class SearchAgent:
         # Tyrant's turn at the end of a round falls between two of them). Counted from before
         # `first`: a candidate that ends the turn at once is scored at the same point as the
         # others.
-        stop = s.turn + 1 + horizon
+        start = s.turn
+        stop = start + 1 + horizon
         g.apply(first, check=False)
         steps = 0
+        here: tuple[tuple[object, ...], int, int] | None = None
         while s.winners is None and steps < self.steps and s.turn < stop:
+            if memo is not None and here is None and s.turn > start:
+                here = ((fingerprint(s), rng.getstate()), steps, s.steps)
+                for seen in memo:
+                    value = seen.value_for(*here, self.steps, s.config.game_guard)
+                    if value is not None:
+                        return value
             legal = g.legal_actions()
             if not legal:
                 break
@@ -176,7 +268,12 @@ class SearchAgent:
                 a = choose(s, legal, rng, self._policy)
             g.apply(a, check=False)
             steps += 1
-        return evaluate(s, seat)
+        value = evaluate(s, seat)
+        if here is not None and memo is not None:
+            capped = steps >= self.steps and s.winners is None and s.turn < stop
+            memo.append(Transposition(here[0], here[1], here[2], steps - here[1],
+                                      s.steps - here[2], capped, value))
+        return value
 
 
-__all__ = ["SearchAgent", "determinize"]
+__all__ = ["SearchAgent", "Transposition", "determinize", "fingerprint"]

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from engine.actions import PLAYER_TARGET
 from engine.agents.weights import DEFAULT, Weights
+from engine.behaviours import KeptAnswers
 from engine.board import Board, Terrain, VictoryKind
 from engine.cards import Card, CardType, Effect, TargetKind
 from engine.effects import effect_targets, push_origin
+from engine.geometry import Geometry
 from engine.permanents import armor, damage_at, life, max_range, profile, protected_from
 from engine.state import GameState, Perm
 from engine.victory import area_counts
@@ -130,7 +132,7 @@ class View:
         self._pv: dict[int, float] = {}
         self._danger: dict[int, int] = {}
         self._income: int | None = None
-        self._goal_dist: dict[int, int] = {}
+        self._goal_dist: list[int] | None = None
         self._plan: tuple[int, float] | None = None
         self._upkeep: int | None = None
         self._pool_avg: float | None = None
@@ -226,12 +228,10 @@ class View:
         return want or [i for i, f in enumerate(fields) if f.area is not None]
 
     def goal_dist(self, f: int) -> int:
-        d = self._goal_dist.get(f)
-        if d is None:
-            gs = self.goals()
-            d = min(map(self.geo._dist[f].__getitem__, gs), default=0)
-            self._goal_dist[f] = d
-        return d
+        gd = self._goal_dist
+        if gd is None:
+            gd = self._goal_dist = _goal_distances(self.geo, tuple(self.goals()))
+        return gd[f]
 
     def danger(self, f: int) -> int:
         """Attack enemy units could bring on field f next turn (move + range)."""
@@ -248,6 +248,20 @@ class View:
                 total += c.attack or 0
         self._danger[f] = total
         return total
+
+
+_GOAL_DISTANCES = KeptAnswers(4096)
+"""Per board and goal fields, every field's distance to the nearest goal (0 without goals);
+a few goal sets recur all game long, and in every clone a search plays out."""
+
+
+def _goal_distances(geo: Geometry, goals: tuple[int, ...]) -> list[int]:
+    kept = _GOAL_DISTANCES.table(geo)
+    hit: list[int] | None = kept.get(goals)
+    if hit is None:
+        rows = [geo.distances_from(g) for g in goals]
+        hit = kept[goals] = [min(r[f] for r in rows) if rows else 0 for f in range(geo.size)]
+    return hit
 
 
 _AREAS: dict[int, tuple[Board, dict[str, list[int]]]] = {}
