@@ -25,10 +25,14 @@ from engine.cards import Card
 from engine.wording import card_behaviour, render_free_actions
 from engine.events import EVENT_COLUMNS
 from engine.record import GameRecord, PICK_COLUMNS, SNAPSHOT_COLUMNS
+from workbench import summary
 from workbench.boards import field_code
 from workbench.variants import Change
 
-SCHEMA_VERSION: Final = "3"
+SCHEMA_VERSION: Final = "4"
+READ_VERSIONS: Final = ("3", "4")
+"""Versions the analysis reads: 4 added only the summary tables, which a reader of a version-3
+file builds for its session (workbench/summary.py)."""
 GAME_ID_BASE: Final = 1_000_000_000
 """game_id = run_id * GAME_ID_BASE + game_index: unique in a file, independent of play order."""
 MAX_GAMES: Final = 1_000_000
@@ -101,6 +105,7 @@ TABLES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("sweep_id", "BIGINT"), ("card", "VARCHAR"), ("quantity", "VARCHAR"),
         ("estimate", "DOUBLE"), ("low", "DOUBLE"), ("high", "DOUBLE"), ("note", "VARCHAR"),
     ),
+    **summary.TABLES,
 }
 """Every table's columns and DuckDB types, in docs/schema.md's order (tests compare the two)."""
 
