@@ -79,13 +79,17 @@ def synthesise(path: Path, games: int) -> None:
 
 
 CHILD = """
-import resource, sys, time
+import re, sys, time
 sys.path.insert(0, {root!r})
 from workbench.cmd_report import write_report
 t = time.perf_counter()
 write_report({db!r}, None, {out!r})
-print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+took = time.perf_counter() - t
+with open("/proc/self/status") as status:
+    print(took, re.search(r"VmHWM:\\s+(\\d+)", status.read()).group(1))
 """
+"""The report in a fresh process; its peak is VmHWM (kB), which starts afresh at exec, where
+getrusage's maximum would carry over the parent's from before the exec."""
 
 
 def summarise(path: Path) -> None:

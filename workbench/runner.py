@@ -36,7 +36,6 @@ from workbench.config import load_setup
 from workbench.variants import apply_change
 from workbench.store import BatchWriter, BoardSource, FailedGame, PlayedGame, RunSpec, \
     batch_tables, failed_games, finish_run
-from workbench.summary import write as write_summaries
 
 BATCH_GAMES = 16
 """Most games per batch: about 30k events, a few MB of Arrow, one transaction."""
@@ -226,8 +225,8 @@ BACKENDS: dict[str, Callable[[Job, Sequence[int], int], Iterator[Batch]]] = {
 
 def execute(con: duckdb.DuckDBPyConnection, job: Job, indices: Sequence[int], backend: str,
             workers: int, console: Console) -> None:
-    """Play the missing games, write each batch as it arrives, then the run's summary tables
-    (workbench/summary.py), then mark the run finished;
+    """Play the missing games, write the batches as they arrive, then mark the run finished
+    (which stores its summary tables);
     say how many of them failed (stored in failed_games), so no study misses it."""
     total = job.spec.games
     start = time.perf_counter()
@@ -246,7 +245,6 @@ def execute(con: duckdb.DuckDBPyConnection, job: Job, indices: Sequence[int], ba
                 progress.update(task, advance=stored,
                                 rate=played / max(time.perf_counter() - start, 1e-9))
         progress.update(task, advance=writer.flush())
-    write_summaries(con, job.run_id)
     finish_run(con, job.run_id)
     if failed:
         console.print(f"run {job.run_id}: {failed} of {len(indices)} games failed and are left "

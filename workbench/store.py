@@ -468,6 +468,8 @@ def set_execution(con: duckdb.DuckDBPyConnection, run_id: int, backend: str,
 
 
 def finish_run(con: duckdb.DuckDBPyConnection, run_id: int) -> None:
-    """Mark the run finished once every game is stored."""
+    """Once every game is stored: store the run's summary tables (workbench/summary.py), then
+    mark the run finished."""
+    summary.write(con, run_id)
     con.execute("UPDATE runs SET status = 'finished', finished_at = ? WHERE run_id = ?",
                 [_utcnow(), run_id])
