@@ -80,3 +80,23 @@ def test_figures_are_the_same_when_the_summaries_are_built_on_read(db: Path, tmp
     for name, frame in stored.items():
         assert frame.equals(rebuilt[name]), name
     assert stored["cards"].get_column("in_store").sum() > 0
+
+
+def test_two_readers_of_one_file_in_one_process_both_see_the_rebuilt_summaries(
+        db: Path, tmp_path: Path) -> None:
+    """DuckDB shares an attached database between the connections to one file, but not their
+    search path: the second reader must read the scratch summaries too, not the stale ones."""
+    copy = tmp_path / "copy.duckdb"
+    shutil.copy(db, copy)
+    con = duckdb.connect(str(copy))
+    con.execute("DELETE FROM summary_cards")
+    con.execute("UPDATE summaries SET games = games - 1")
+    con.close()
+    first, second = open_db(copy), open_db(copy)
+    try:
+        a = cards.card_results(first, [1])
+        b = cards.card_results(second, [1])
+    finally:
+        first.close()
+        second.close()
+    assert a.height > 0 and a.equals(b)

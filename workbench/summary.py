@@ -352,6 +352,10 @@ def ensure(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> None:
         con.execute(f"ATTACH '{folder / 'summaries.duckdb'}' AS {SCRATCH} (READ_WRITE)")
         for statement in ddl(SCRATCH):
             con.execute(statement)
+    # per connection, while an attached database is shared by the connections to one file
+    if not str(con.execute("SELECT current_setting('search_path')").fetchall()[0][0]
+               ).startswith(SCRATCH):
+        home = str(con.execute("SELECT current_database()").fetchall()[0][0])
         con.execute(f"""SET search_path = '{SCRATCH},"{home.replace('"', '""')}"'""")
     for run in sorted(set(runs) - _current(con, runs, SCRATCH)):
         _drop(con, run, SCRATCH)
