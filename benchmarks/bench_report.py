@@ -2,7 +2,8 @@
 
 The databases are generated in DuckDB SQL (not simulated): a run of 2 seats, 4 sets of 10 cards,
 2 boards, 30 picks per seat, 20 rounds of snapshots and about 170 events per game (buys, plays,
-combats with their damage, effect damage after a resolve, upkeep and other deaths). Each report
+combats with their damage, effect damage after a resolve, upkeep and other deaths), then their
+summary tables stored as `workbench simulate` stores them (workbench/summary.py). Each report
 runs in a fresh process so its peak resident memory is its own.
 
     .venv/bin/python benchmarks/bench_report.py [GAMES ...]    (default: 10000 100000)
@@ -21,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from workbench.store import open_store  # noqa: E402
+from workbench.summary import write as write_summaries
 
 G = 1_000_000_000
 
@@ -77,34 +79,52 @@ def synthesise(path: Path, games: int) -> None:
 
 
 CHILD = """
-import resource, sys, time
+import re, sys, time
 sys.path.insert(0, {root!r})
 from workbench.cmd_report import write_report
 t = time.perf_counter()
 write_report({db!r}, None, {out!r})
-print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+took = time.perf_counter() - t
+with open("/proc/self/status") as status:
+    print(took, re.search(r"VmHWM:\\s+(\\d+)", status.read()).group(1))
 """
+"""The report in a fresh process; its peak is VmHWM (kB), which starts afresh at exec, where
+getrusage's maximum would carry over the parent's from before the exec."""
 
 
-def bench(games: int, tmp: Path) -> tuple[float, float, float, int]:
-    """(synthesis s, report s, peak MB, db MB) for one size."""
+def summarise(path: Path) -> None:
+    """Store the run's summary tables, as `workbench simulate` does when a run is complete."""
+    con = open_store(path)
+    con.execute("SET memory_limit = '1GB'")
+    write_summaries(con, 1)
+    con.close()
+
+
+def bench(games: int, tmp: Path) -> tuple[float, float, float, float, int]:
+    """(synthesis s, summaries s, report s, peak MB, db MB) for one size."""
     db = tmp / f"bench{games}.duckdb"
     t = time.perf_counter()
     synthesise(db, games)
     made = time.perf_counter() - t
+    t = time.perf_counter()
+    summarise(db)
+    summed = time.perf_counter() - t
     out = subprocess.run([sys.executable, "-c", CHILD.format(root=str(ROOT), db=str(db),
                                                                out=str(tmp / f"rep{games}"))],
                          capture_output=True, text=True, check=True).stdout.split("\n")[-2].split()
-    return made, float(out[0]), int(out[1]) / 1024, db.stat().st_size // 2**20
+    size = db.stat().st_size // 2**20
+    db.unlink()
+    return made, summed, float(out[0]), int(out[1]) / 1024, size
 
 
 def main(sizes: list[int]) -> None:
-    print("| games | events | synthesis | report | peak memory (report process) | db size |")
-    print("|---:|---:|---:|---:|---:|---:|")
+    print("| games | events | synthesis | summaries | report | peak memory (report process) | "
+          "db size |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as d:
         for games in sizes:
-            made, took, peak, size = bench(games, Path(d))
-            print(f"| {games:,} | {games * 170:,} | {made:.1f} s | {took:.1f} s | "
+            made, summed, took, peak, size = bench(games, Path(d))
+            print(f"| {games:,} | {games * 170:,} | {made:.1f} s | {summed:.1f} s | {took:.1f} s | "
                   f"{peak:,.0f} MB | {size:,} MB |", flush=True)
 
 

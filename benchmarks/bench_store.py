@@ -1,6 +1,7 @@
 """Store and runner speed on the default sets and board, random agents: matches per second with
 event logging on and off (their ratio is the logging overhead), events per second ingested into
-DuckDB (Arrow build + one-transaction insert), runner games per second with 1 and 2 workers (the
+DuckDB by the writer (16-game batches, as workers build them, gathered into large commits) and
+the Arrow build per worker core, runner games per second with 1 and 2 workers (the
 parallel speed-up), database size per 1,000 games, and peak memory. Medians of the repeats.
 Single-process rates are per CPU-second (time.process_time), so other load on a shared machine
 does not distort them; the runner rates are wall-clock, printed with the load average.
@@ -29,8 +30,8 @@ from engine.play import derive_seed, play_game
 from engine.state import GameConfig
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
 from workbench.runner import Job, Prepared, execute, prepare
-from workbench.store import PlayedGame, RunSpec, batch_tables, create_run, open_store, \
-    write_batch
+from workbench.store import FLUSH_ROWS, BatchWriter, PlayedGame, RunSpec, batch_tables, create_run, \
+    open_store
 
 SPEC = RunSpec(DEFAULT_SETS, (DEFAULT_BOARD,), 0, 2, ("random", "random"), ("random", "random"),
                seed=1, label="bench")
@@ -54,19 +55,20 @@ def new_store(path: Path, prep: Prepared, games: int) -> tuple[duckdb.DuckDBPyCo
 
 
 def ingest(played: list[PlayedGame], prep: Prepared, path: Path) -> tuple[float, float]:
-    """(events/s Arrow build + insert, events/s insert alone) in batches of 16 games, as the
-    runner writes them."""
+    """(events/s of the Arrow build, as a worker does it per 16-game batch; events/s of the
+    writer storing those batches as the runner does, store.BatchWriter)."""
     con, run_id = new_store(path, prep, len(played))
     events = sum(len(g.record.events) for g in played)
-    build = insert = 0.0
-    for i in range(0, len(played), 16):
-        t0 = time.process_time()
-        tables = batch_tables(run_id, played[i:i + 16])
-        t1 = time.process_time()
-        write_batch(con, tables)
-        build, insert = build + t1 - t0, insert + time.process_time() - t1
+    t0 = time.process_time()
+    batches = [batch_tables(run_id, played[i:i + 16]) for i in range(0, len(played), 16)]
+    t1 = time.process_time()
+    writer = BatchWriter(con)
+    for tables in batches:
+        writer.add(16, tables)
+    writer.flush()
+    t2 = time.process_time()
     con.close()
-    return events / (build + insert), events / insert
+    return events / (t1 - t0), events / (t2 - t1)
 
 
 def batch_peak(prep: Prepared, config: GameConfig) -> int:
@@ -104,8 +106,8 @@ def main() -> None:
     quiet = dataclasses.replace(config, log_events=False)
     on: list[float] = []
     off: list[float] = []
-    both: list[float] = []
-    alone: list[float] = []
+    build: list[float] = []
+    writer_rates: list[float] = []
     sizes: list[int] = []
     rates: dict[int, list[float]] = {1: [], 2: []}
     with tempfile.TemporaryDirectory() as tmp:
@@ -115,8 +117,8 @@ def main() -> None:
             on.append(args.games / t_on)
             off.append(args.games / t_off)
             b, a = ingest(played, prep, Path(tmp) / f"ingest{r}.duckdb")
-            both.append(b)
-            alone.append(a)
+            build.append(b)
+            writer_rates.append(a)
             for workers in (1, 2):
                 rate, size = run(prep, args.games, workers, Path(tmp) / f"run{r}-{workers}.duckdb")
                 rates[workers].append(rate)
@@ -129,8 +131,10 @@ def main() -> None:
           f"{args.games} games x {args.repeats} repeats, medians; {events:.0f} events/game")
     print(f"matches/s, logging on       {med(on):8.1f}")
     print(f"matches/s, logging off      {med(off):8.1f}   overhead {med(off) / med(on):.2f}x")
-    print(f"events/s ingested           {med(both):10,.0f} (Arrow build + insert; insert alone "
-          f"{med(alone):,.0f})")
+    print(f"events/s ingested (writer)  {med(writer_rates):10,.0f} (16-game batches gathered into "
+          f"commits of {FLUSH_ROWS:,} rows)")
+    print(f"events/s Arrow build        {med(build):10,.0f} (per worker core; build + writer in "
+          f"one process {1 / (1 / med(build) + 1 / med(writer_rates)):,.0f})")
     print(f"load average                {os.getloadavg()[0]:8.1f} on {os.cpu_count()} cores")
     print(f"runner games/s, 1 worker    {med(rates[1]):8.1f}")
     print(f"runner games/s, 2 workers   {med(rates[2]):8.1f}   speed-up "

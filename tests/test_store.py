@@ -13,7 +13,8 @@ from engine.agents.registry import make_agent
 from engine.play import derive_seed, play_game
 from workbench.runner import prepare
 from workbench.store import GAME_ID_BASE, TABLES, PlayedGame, RunSpec, StoreError, \
-    batch_tables, create_run, ddl, load_run, missing_games, open_store, write_batch
+    BatchWriter, FailedGame, batch_tables, create_run, ddl, load_run, missing_games, open_store, \
+    write_batch
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "schema.md"
 SPEC = RunSpec(("iron-legion", "tide-callers"), ("kings-crossing",), 3, 2, ("random", "random"),
@@ -96,6 +97,27 @@ def test_a_failing_batch_stores_none_of_its_games(store: duckdb.DuckDBPyConnecti
                       "picks": len(r.picks), "snapshots": len(r.snapshots),
                       "actions": len(r.actions)}
     assert missing_games(store, 1, 3) == [1, 2]
+
+
+def test_the_writer_commits_gathered_batches_whole(store: duckdb.DuckDBPyConnection,
+                                                  played: list[PlayedGame]) -> None:
+    """BatchWriter holds batches until enough rows have gathered, then stores them in one
+    commit; a commit that fails stores none of its games."""
+    one, two = batch_tables(1, played[:1]), batch_tables(1, played[1:])
+    rows = sum(t.num_rows for t in one.values())
+    writer = BatchWriter(store, rows=rows + 1, seconds=3600)
+    assert writer.add(1, one) == 0                      # not enough rows yet: nothing stored
+    assert missing_games(store, 1, 2) == [0, 1]
+    assert writer.add(1, two) == 2                      # both games in one commit
+    assert missing_games(store, 1, 2) == []
+    assert writer.flush() == 0
+    writer = BatchWriter(store, seconds=3600)
+    writer.add(1, batch_tables(1, played[:1]))          # game 0 again: the clash fails ...
+    writer.add(1, batch_tables(1, [], [FailedGame(5, "Kings Crossing", 1, 0, ("random",) * 2,
+                                                  ("random",) * 2, "E", "tb")]))
+    with pytest.raises(duckdb.ConstraintException):
+        writer.flush()
+    assert missing_games(store, 1, 6) == [2, 3, 4, 5]  # ... and the failed game 5 with it
 
 
 def test_run_rows_keep_spec_cards_and_boards(store: duckdb.DuckDBPyConnection) -> None:

@@ -3,7 +3,8 @@
 Game i is seeded from (run seed, i) and its board and seat rotation follow from i alone, so the
 stored content is the same whatever the workers, the backend, the batching or the interruptions.
 Workers stream finished games back in small batches; at most two batches per worker are in
-flight, which keeps memory flat however many games a run has.
+flight, and the writer commits what arrived every few hundred thousand rows or two seconds
+(store.BatchWriter), which keeps memory flat however many games a run has.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ from engine.play import derive_seed, play_game
 from engine.state import GameConfig
 from workbench.config import load_setup
 from workbench.variants import apply_change
-from workbench.store import BoardSource, FailedGame, PlayedGame, RunSpec, batch_tables, \
-    failed_games, finish_run, write_batch
+from workbench.store import BatchWriter, BoardSource, FailedGame, PlayedGame, RunSpec, \
+    batch_tables, failed_games, finish_run
 
 BATCH_GAMES = 16
 """Most games per batch: about 30k events, a few MB of Arrow, one transaction."""
@@ -224,7 +225,8 @@ BACKENDS: dict[str, Callable[[Job, Sequence[int], int], Iterator[Batch]]] = {
 
 def execute(con: duckdb.DuckDBPyConnection, job: Job, indices: Sequence[int], backend: str,
             workers: int, console: Console) -> None:
-    """Play the missing games, write each batch as it arrives, then mark the run finished;
+    """Play the missing games, write the batches as they arrive, then mark the run finished
+    (which stores its summary tables);
     say how many of them failed (stored in failed_games), so no study misses it."""
     total = job.spec.games
     start = time.perf_counter()
@@ -234,12 +236,15 @@ def execute(con: duckdb.DuckDBPyConnection, job: Job, indices: Sequence[int], ba
     with Progress(*columns, console=console, transient=False) as progress:
         task = progress.add_task("games", total=total, completed=total - len(indices), rate=0.0)
         played = 0
+        writer = BatchWriter(con)
         for n, tables in BACKENDS[backend](job, indices, workers):
-            write_batch(con, tables)
-            played += n
+            stored = writer.add(n, tables)
             failed += tables["failed_games"].num_rows
-            progress.update(task, advance=n,
-                            rate=played / max(time.perf_counter() - start, 1e-9))
+            if stored:
+                played += stored
+                progress.update(task, advance=stored,
+                                rate=played / max(time.perf_counter() - start, 1e-9))
+        progress.update(task, advance=writer.flush())
     finish_run(con, job.run_id)
     if failed:
         console.print(f"run {job.run_id}: {failed} of {len(indices)} games failed and are left "

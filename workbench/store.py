@@ -11,6 +11,7 @@ import functools
 import hashlib
 import json
 import os
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import metadata
@@ -25,10 +26,14 @@ from engine.cards import Card
 from engine.wording import card_behaviour, render_free_actions
 from engine.events import EVENT_COLUMNS
 from engine.record import GameRecord, PICK_COLUMNS, SNAPSHOT_COLUMNS
+from workbench import summary
 from workbench.boards import field_code
 from workbench.variants import Change
 
-SCHEMA_VERSION: Final = "3"
+SCHEMA_VERSION: Final = "4"
+READ_VERSIONS: Final = ("3", "4")
+"""Versions the analysis reads: 4 added only the summary tables, which a reader of a version-3
+file builds for its session (workbench/summary.py)."""
 GAME_ID_BASE: Final = 1_000_000_000
 """game_id = run_id * GAME_ID_BASE + game_index: unique in a file, independent of play order."""
 MAX_GAMES: Final = 1_000_000
@@ -101,6 +106,7 @@ TABLES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("sweep_id", "BIGINT"), ("card", "VARCHAR"), ("quantity", "VARCHAR"),
         ("estimate", "DOUBLE"), ("low", "DOUBLE"), ("high", "DOUBLE"), ("note", "VARCHAR"),
     ),
+    **summary.TABLES,
 }
 """Every table's columns and DuckDB types, in docs/schema.md's order (tests compare the two)."""
 
@@ -376,6 +382,47 @@ def write_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]) -> 
         raise
 
 
+FLUSH_ROWS: Final = 245_760
+"""Rows a writer gathers before it commits: two DuckDB row groups, so the commit writes them
+straight to the file rather than through the write-ahead log (a 16-game batch, about 30,000
+events, costs more to commit than to insert)."""
+FLUSH_SECONDS: Final = 2.0
+"""...or this long after its last commit, so a killed run loses at most a few seconds of games
+(a resume plays them again) and progress stays current."""
+
+
+class BatchWriter:
+    """Gathers the batches that arrive and writes them together, each commit whole: the games
+    of a run stopped at any moment are stored complete or not at all (docs/schema.md)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, rows: int = FLUSH_ROWS,
+                 seconds: float = FLUSH_SECONDS) -> None:
+        self.con, self.rows, self.seconds = con, rows, seconds
+        self.pending: list[dict[str, pa.Table]] = []
+        self.pending_rows = 0
+        self.pending_games = 0
+        self.last = time.perf_counter()
+
+    def add(self, games: int, tables: dict[str, pa.Table]) -> int:
+        """Take a batch of `games` games; return how many games this call stored."""
+        self.pending.append(tables)
+        self.pending_games += games
+        self.pending_rows += sum(t.num_rows for t in tables.values())
+        if self.pending_rows >= self.rows or time.perf_counter() - self.last >= self.seconds:
+            return self.flush()
+        return 0
+
+    def flush(self) -> int:
+        """Write what is pending in one transaction; return the games stored."""
+        stored = self.pending_games
+        if self.pending:
+            write_batch(self.con, {name: pa.concat_tables([b[name] for b in self.pending])
+                                   for name in GAME_TABLES})
+        self.pending, self.pending_rows, self.pending_games = [], 0, 0
+        self.last = time.perf_counter()
+        return stored
+
+
 def load_run(con: duckdb.DuckDBPyConnection, run_id: int) -> tuple[RunSpec, str, str]:
     """The run's spec, status and engine version; StoreError if there is no such run."""
     rows = con.execute("SELECT sets, boards, games, players, agents, drafters, seed, label, "
@@ -421,6 +468,8 @@ def set_execution(con: duckdb.DuckDBPyConnection, run_id: int, backend: str,
 
 
 def finish_run(con: duckdb.DuckDBPyConnection, run_id: int) -> None:
-    """Mark the run finished once every game is stored."""
+    """Once every game is stored: store the run's summary tables (workbench/summary.py), then
+    mark the run finished."""
+    summary.write(con, run_id)
     con.execute("UPDATE runs SET status = 'finished', finished_at = ? WHERE run_id = ?",
                 [_utcnow(), run_id])

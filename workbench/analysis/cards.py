@@ -18,31 +18,21 @@ from collections.abc import Sequence
 import duckdb
 import polars as pl
 
+from workbench import summary
 from workbench.analysis.source import in_runs, run_list, query
 from workbench.analysis.stats import with_difference_tests, with_gain_ci, with_rate
 
 
 def card_results(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
     """Per card: win rates (+CI) in store, bought, played, never bought; buy rate, turn bought."""
+    summary.ensure(con, runs)
     df = query(con, f"""
-    WITH seats AS (
-        SELECT game_id, seat, won FROM game_seats WHERE run_id IN ({run_list(runs)})),
-    store AS (
-        SELECT DISTINCT game_id, player AS seat, card FROM picks
-        WHERE {in_runs('game_id', runs)}),
-    bought AS (
-        SELECT game_id, player AS seat, card, min(round) AS first_round, count(*) AS copies
-        FROM events WHERE kind = 'buy' AND {in_runs('game_id', runs)} GROUP BY ALL),
-    played AS (
-        SELECT game_id, player AS seat, card, count(*) AS plays
-        FROM events WHERE kind = 'play' AND {in_runs('game_id', runs)} GROUP BY ALL),
-    base AS (
-        SELECT st.card, se.won::INT AS won, b.card IS NOT NULL AS is_bought, b.first_round,
-               coalesce(b.copies, 0) AS copies, pl.card IS NOT NULL AS is_played,
-               coalesce(pl.plays, 0) AS plays
-        FROM store st JOIN seats se USING (game_id, seat)
-        LEFT JOIN bought b USING (game_id, seat, card)
-        LEFT JOIN played pl USING (game_id, seat, card)),
+    WITH base AS (
+        SELECT c.card, s.won::INT AS won, c.bought > 0 AS is_bought,
+               c.first_bought AS first_round, c.bought AS copies, c.plays > 0 AS is_played,
+               c.plays
+        FROM summary_cards c JOIN game_seats s ON s.game_id = c.game_id AND s.seat = c.seat
+        WHERE c.picks > 0 AND s.run_id IN ({run_list(runs)}) AND {in_runs('c.game_id', runs)}),
     names AS (SELECT DISTINCT name AS card, "set" FROM run_cards
               WHERE run_id IN ({run_list(runs)}))
     SELECT card, coalesce(n."set", '?') AS "set",
@@ -72,42 +62,17 @@ def card_results(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.Data
 def card_effects(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
     """Per card: units of it lost to refused upkeep, damage it dealt, times it died.
 
-    Damage events name the damaged card; the dealer is found from its neighbours (ASOF joins):
-    an `attack` belongs to the attacker and a `retaliation` to the defender of the next
-    `combat` event (emitted right after both damages), an `effect` to the source of the latest
-    `resolve`, a `collision` to the occupant of the latest `push_stop`.
+    Damage events name the damaged card; the dealer is found from its neighbours (ASOF joins,
+    per game in workbench/summary.py): an `attack` belongs to the attacker and a `retaliation`
+    to the defender of the next `combat` event (emitted right after both damages), an `effect`
+    to the source of the latest `resolve`, a `collision` to the occupant of the latest
+    `push_stop`.
     """
-    ev = in_runs("game_id", runs)
+    summary.ensure(con, runs)
     return query(con, f"""
-    WITH dmg AS (
-        SELECT game_id, seq, amount, detail FROM events WHERE kind = 'damage' AND {ev}),
-    combats AS (
-        SELECT game_id, seq, card AS attacker, target AS defender FROM events
-        WHERE kind = 'combat' AND {ev}),
-    resolves AS (
-        SELECT game_id, seq, card AS source FROM events WHERE kind = 'resolve' AND {ev}),
-    stops AS (
-        SELECT game_id, seq, target AS occupant FROM events
-        WHERE kind = 'push_stop' AND detail = 'collision' AND {ev}),
-    dealt AS (
-        SELECT CASE d.detail WHEN 'attack' THEN c.attacker WHEN 'retaliation' THEN c.defender
-                   WHEN 'effect' THEN r.source WHEN 'collision' THEN s.occupant END AS card,
-               sum(d.amount) AS damage_dealt, count(*) AS hits
-        FROM dmg d
-        ASOF LEFT JOIN combats c ON d.game_id = c.game_id AND d.seq <= c.seq
-        ASOF LEFT JOIN resolves r ON d.game_id = r.game_id AND d.seq >= r.seq
-        ASOF LEFT JOIN stops s ON d.game_id = s.game_id AND d.seq >= s.seq
-        GROUP BY ALL),
-    upkeep AS (
-        SELECT card, count(*) AS upkeep_deaths FROM events
-        WHERE kind = 'death' AND detail = 'upkeep' AND {ev} GROUP BY ALL),
-    deaths AS (
-        SELECT card, count(*) AS deaths FROM events WHERE kind = 'death' AND {ev} GROUP BY ALL)
-    SELECT card, coalesce(damage_dealt, 0) AS damage_dealt, coalesce(hits, 0) AS hits,
-           coalesce(upkeep_deaths, 0) AS upkeep_deaths, coalesce(deaths, 0) AS deaths
-    FROM dealt FULL JOIN upkeep USING (card) FULL JOIN deaths USING (card)
-    WHERE card IS NOT NULL AND card <> ''
-    ORDER BY card
+    SELECT card, sum(damage_dealt) AS damage_dealt, sum(hits) AS hits,
+           sum(upkeep_deaths) AS upkeep_deaths, sum(deaths) AS deaths
+    FROM summary_damage WHERE {in_runs('game_id', runs)} GROUP BY card ORDER BY card
     """)
 
 
@@ -124,37 +89,17 @@ def card_table(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFr
 
 def buy_chances(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
     """Per pool card with a buy price: set, buy, store_turns (player-turns whose buy step had a copy
-    in the store) and affordable_turns (of those, the ones with enough resource)."""
-    ev = in_runs("game_id", runs)
+    in the store) and affordable_turns (of those, the ones with enough resource: the run's own
+    price, counted per game in workbench/summary.py)."""
+    summary.ensure(con, runs)
     return query(con, f"""
     WITH price AS (
         SELECT name AS card, any_value("set") AS "set", max(buy) AS buy FROM run_cards
         WHERE run_id IN ({run_list(runs)}) AND in_pool AND buy IS NOT NULL GROUP BY ALL),
-    drafted AS (
-        SELECT game_id, player, card, count(*) AS copies FROM picks WHERE {ev} GROUP BY ALL),
-    bought AS (
-        SELECT game_id, player, card, count(*) AS n, max(round) AS last FROM events
-        WHERE kind = 'buy' AND {ev} GROUP BY ALL),
-    held AS (
-        SELECT d.game_id, d.player, d.card, p.buy,
-               CASE WHEN coalesce(b.n, 0) >= d.copies THEN b.last END AS gone_after
-        FROM drafted d JOIN price p USING (card)
-        LEFT JOIN bought b USING (game_id, player, card)),
-    turns AS (
-        SELECT game_id, player, round, buy_resource FROM snapshots WHERE {ev}),
-    whole AS (  -- per seat-game and price: every turn, for cards still in the store at the end
-        SELECT t.game_id, t.player, p.buy, count(*) AS turns,
-               count(*) FILTER (WHERE t.buy_resource >= p.buy) AS affordable
-        FROM turns t, (SELECT DISTINCT buy FROM price) p GROUP BY ALL),
     chances AS (
-        SELECT h.card, w.turns, w.affordable FROM held h
-        JOIN whole w USING (game_id, player, buy) WHERE h.gone_after IS NULL
-        UNION ALL
-        SELECT h.card, count(*), count(*) FILTER (WHERE t.buy_resource >= h.buy) FROM held h
-        JOIN turns t ON t.game_id = h.game_id AND t.player = h.player
-             AND t.round <= h.gone_after
-        GROUP BY ALL)
-    SELECT p.card, p."set", p.buy, coalesce(sum(c.turns), 0) AS store_turns,
-           coalesce(sum(c.affordable), 0) AS affordable_turns
-    FROM price p LEFT JOIN chances c USING (card) GROUP BY ALL ORDER BY p.card
+        SELECT card, sum(store_turns) AS turns, sum(affordable_turns) AS affordable
+        FROM summary_cards WHERE picks > 0 AND {in_runs('game_id', runs)} GROUP BY ALL)
+    SELECT p.card, p."set", p.buy, coalesce(c.turns, 0) AS store_turns,
+           coalesce(c.affordable, 0) AS affordable_turns
+    FROM price p LEFT JOIN chances c USING (card) ORDER BY p.card
     """)

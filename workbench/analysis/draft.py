@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import duckdb
 import polars as pl
 
+from workbench import summary
 from workbench.analysis.source import in_runs, run_list, query
 from workbench.analysis.stats import with_rate
 
@@ -23,38 +24,22 @@ from workbench.analysis.stats import with_rate
 def _sums(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
     """Additive sums per card, set and drafter, so coarser levels roll up without rescanning.
 
-    One pass over the picks (the expensive part on large runs: every pack is unnested once).
+    Read from the per-game summary (workbench/summary.py), where every pack is unnested once.
     """
+    summary.ensure(con, runs)
     return query(con, f"""
     WITH names AS (
         SELECT DISTINCT name, "set" FROM run_cards WHERE run_id IN ({run_list(runs)})),
-    p AS (
-        SELECT p.game_id, p.player, p.pick, p.card, p.pack, s.drafter,
-               p.pick = min(p.pick) OVER (PARTITION BY p.game_id, p.player, p.pack_round)
-                   AS first_of_pack
-        FROM picks p JOIN game_seats s ON s.game_id = p.game_id AND s.seat = p.player
-        WHERE {in_runs('p.game_id', runs)}),
-    seen AS (
-        SELECT game_id, player, pick, first_of_pack, drafter,
-               unnest(list_distinct(string_split(pack, '|'))) AS card
-        FROM p),
-    seen_agg AS (
-        SELECT card, drafter, count(*) AS seen,
-               count(*) FILTER (WHERE first_of_pack) AS seen_first
-        FROM seen GROUP BY ALL),
-    last_seen AS (
-        SELECT card, drafter, sum(last) AS last_sum, count(*) AS last_n FROM (
-            SELECT card, drafter, game_id, player, max(pick) AS last
-            FROM seen GROUP BY ALL) GROUP BY ALL),
-    taken AS (
-        SELECT card, drafter, count(*) AS picks, sum(pick) AS pick_sum,
-               count(*) FILTER (WHERE first_of_pack) AS first_picks
-        FROM p GROUP BY ALL)
-    SELECT card, coalesce(n."set", '?') AS "set", drafter, seen, coalesce(picks, 0) AS picks,
-           coalesce(pick_sum, 0) AS pick_sum, last_sum, last_n, seen_first,
-           coalesce(first_picks, 0) AS first_picks
-    FROM seen_agg LEFT JOIN taken USING (card, drafter) LEFT JOIN last_seen USING (card, drafter)
-    LEFT JOIN names n ON n.name = card
+    c AS (
+        SELECT c.*, s.drafter
+        FROM summary_cards c JOIN game_seats s ON s.game_id = c.game_id AND s.seat = c.seat
+        WHERE {in_runs('c.game_id', runs)})
+    SELECT card, coalesce(n."set", '?') AS "set", drafter, sum(seen) AS seen,
+           sum(picks) AS picks, sum(pick_sum) AS pick_sum, sum(last_seen) AS last_sum,
+           count(last_seen) AS last_n, sum(seen_first) AS seen_first,
+           sum(first_picks) AS first_picks
+    FROM c LEFT JOIN names n ON n.name = card
+    GROUP BY ALL HAVING sum(seen) > 0
     """)
 
 

@@ -12,33 +12,20 @@ from collections.abc import Sequence
 import duckdb
 import polars as pl
 
-from workbench.analysis.source import in_runs, run_list, query
+from workbench import summary
+from workbench.analysis.source import run_list, query
 from workbench.analysis.stats import with_rate
 
 
 def _seat_sets(runs: Sequence[int]) -> str:
-    """SQL: one row per seat-game with its dominant set and set pair."""
+    """SQL: one row per seat-game with its dominant set and set pair (workbench/summary.py;
+    call summary.ensure first)."""
     return f"""
-    WITH names AS (SELECT DISTINCT name, "set" FROM run_cards
-                   WHERE run_id IN ({run_list(runs)})),
-    counts AS (
-        SELECT p.game_id, p.player AS seat, coalesce(n."set", '?') AS "set", count(*) AS cards
-        FROM picks p LEFT JOIN names n ON n.name = p.card
-        WHERE {in_runs('p.game_id', runs)} GROUP BY ALL),
-    ranked AS (
-        SELECT *, row_number() OVER (PARTITION BY game_id, seat ORDER BY cards DESC, "set") AS r,
-               count(*) OVER (PARTITION BY game_id, seat, cards) AS tied
-        FROM counts),
-    tops AS (
-        SELECT game_id, seat,
-               max(CASE WHEN r = 1 THEN (CASE WHEN tied > 1 THEN 'mixed' ELSE "set" END) END)
-                   AS dominant,
-               array_to_string(list_sort(list("set") FILTER (WHERE r <= 2)), ' + ') AS pair
-        FROM ranked GROUP BY ALL)
     SELECT s.game_id, s.seat, s.agent, s.won::INT AS won, g.board,
            coalesce(b.victory_kind, '?') AS victory, s.seat = g.first_player AS first,
            t.dominant, t.pair
-    FROM game_seats s JOIN games g USING (game_id) LEFT JOIN tops t USING (game_id, seat)
+    FROM game_seats s JOIN games g USING (game_id)
+    LEFT JOIN summary_seats t USING (game_id, seat)
     LEFT JOIN run_boards b ON b.run_id = g.run_id AND b.board = g.board
     WHERE s.run_id IN ({run_list(runs)})
     """
@@ -52,6 +39,7 @@ def win_rates(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
     if not by or not set(by) <= allowed:
         raise ValueError(f"group by a non-empty subset of {sorted(allowed)}, not {list(by)}")
     keys = ", ".join(by)
+    summary.ensure(con, runs)
     df = query(con, f"""
         SELECT {keys}, count(*) AS seats, sum(won) AS wins FROM ({_seat_sets(runs)})
         GROUP BY ALL ORDER BY ALL""")
@@ -72,4 +60,5 @@ def seat_balance(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.Data
 
 def store_sets(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
     """Per seat-game: dominant set and pair (for notebooks that slice further)."""
+    summary.ensure(con, runs)
     return query(con, _seat_sets(runs))

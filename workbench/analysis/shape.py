@@ -18,6 +18,7 @@ import polars as pl
 
 from workbench.analysis.source import in_runs, run_list, query
 from workbench.analysis.stats import with_rate
+from workbench.summary import ensure as ensure_summaries
 
 
 def lengths(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
@@ -38,36 +39,14 @@ def endings(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame
 
 
 def leads(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
-    """Per game with snapshots: lead changes, decided round and decided_at."""
+    """Per game with snapshots: lead changes, decided round and decided_at (the per-game
+    summary of workbench/summary.py)."""
+    ensure_summaries(con, runs)
     return query(con, f"""
-    WITH score AS (
-        SELECT s.game_id, s.round, s.player,
-               CASE b.victory_kind WHEN 'capture' THEN s.points WHEN 'resource' THEN s.resource
-                                   ELSE s.units END AS score
-        FROM snapshots s JOIN games g USING (game_id)
-        LEFT JOIN run_boards b ON b.run_id = g.run_id AND b.board = g.board
-        WHERE {in_runs('s.game_id', runs)}),
-    per_round AS (
-        SELECT game_id, round,
-               CASE WHEN count(*) FILTER (WHERE top) = 1
-                    THEN max(player) FILTER (WHERE top) END AS leader
-        FROM (SELECT *, score = max(score) OVER (PARTITION BY game_id, round) AS top FROM score)
-        GROUP BY ALL),
-    changes AS (
-        SELECT game_id, count(*) FILTER (WHERE prev IS NOT NULL AND prev <> leader) AS changes
-        FROM (SELECT game_id, leader, lag(leader) OVER (PARTITION BY game_id ORDER BY round)
-                  AS prev FROM per_round WHERE leader IS NOT NULL)
-        GROUP BY ALL),
-    decided AS (
-        SELECT g.game_id, g.winners[1] AS winner,
-               coalesce(max(r.round) FILTER (WHERE r.leader IS DISTINCT FROM g.winners[1]), 0)
-                   + 1 AS decided_round
-        FROM games g JOIN per_round r USING (game_id)
-        WHERE len(g.winners) = 1 AND g.winners[1] >= 0 GROUP BY ALL)
-    SELECT g.game_id, g.board, g.rounds, coalesce(c.changes, 0) AS lead_changes,
-           d.decided_round, d.decided_round / greatest(g.rounds, 1) AS decided_at
-    FROM games g JOIN (SELECT DISTINCT game_id FROM per_round) USING (game_id)
-    LEFT JOIN changes c USING (game_id) LEFT JOIN decided d USING (game_id)
+    SELECT g.game_id, g.board, g.rounds, l.lead_changes, l.decided_round,
+           l.decided_round / greatest(g.rounds, 1) AS decided_at
+    FROM games g JOIN summary_games l USING (game_id)
+    WHERE g.run_id IN ({run_list(runs)}) AND {in_runs('g.game_id', runs)}
     ORDER BY g.game_id
     """)
 

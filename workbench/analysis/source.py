@@ -9,8 +9,9 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-SCHEMA_VERSION = "3"
-"""The schema these queries are written for (docs/schema.md)."""
+SCHEMA_VERSIONS = ("3", "4")
+"""The schemas these queries read (docs/schema.md): version 3 lacks the summary tables, which
+are then built for the session (workbench/summary.py)."""
 
 MEMORY_LIMIT = "1GB"
 """DuckDB's working memory for analysis (the rest of 2 GB is Python, polars and matplotlib)."""
@@ -50,10 +51,11 @@ def open_db(path: str | Path) -> duckdb.DuckDBPyConnection:
         raise AnalysisError(f"{p}: not a workbench database (no schema_info table)")
     rows = con.execute("SELECT value FROM schema_info WHERE key = 'schema_version'").fetchall()
     version = rows[0][0] if rows else None
-    if version != SCHEMA_VERSION:
+    if version not in SCHEMA_VERSIONS:
         con.close()
-        raise AnalysisError(f"{p}: schema version {version!r}, but this workbench reads version "
-                            f"{SCHEMA_VERSION!r}; re-run the simulation with this workbench")
+        raise AnalysisError(f"{p}: schema version {version!r}, but this workbench reads versions "
+                            f"{' and '.join(map(repr, SCHEMA_VERSIONS))}; re-run the simulation "
+                            "with this workbench")
     return con
 
 

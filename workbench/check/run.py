@@ -27,7 +27,7 @@ from workbench.check import (
 )
 from workbench.check.core import APPLY, Events, GameCheck, GameInfo, Hook, Violation
 from workbench.check.table import Table
-from workbench.store import GAME_ID_BASE, SCHEMA_VERSION
+from workbench.store import GAME_ID_BASE, READ_VERSIONS
 from workbench.stored import stored_board, stored_cards
 
 MODULES = (draft, turn, resource, movement, ranges, combat, markers, capture, victory)
@@ -97,10 +97,11 @@ def open_read_only(path: Path) -> duckdb.DuckDBPyConnection:
         raise CheckError(f"{path} is not a workbench store (no schema_info table)")
     rows = con.execute("SELECT value FROM schema_info WHERE key = 'schema_version'").fetchall()
     version = rows[0][0] if rows else "none"
-    if version != SCHEMA_VERSION:
+    if version not in READ_VERSIONS:
         con.close()
-        raise CheckError(f"{path} has store schema version {version}; check reads version "
-                         f"{SCHEMA_VERSION} only (events need their card ids): simulate again")
+        raise CheckError(f"{path} has store schema version {version}; check reads versions "
+                         f"{' and '.join(READ_VERSIONS)} only (events need their card ids): "
+                         "simulate again")
     return con
 
 
