@@ -298,7 +298,7 @@ class GameState:
         s.dead = list(self.dead)
         s.left_from = dict(self.left_from)
         s.entered = list(self.entered)
-        s.vips = self.vips
+        s.vips = dict(self.vips)
         s.reach_cache = None
         s.acting = self.acting
         s.events = EventLog(enabled=False)
