@@ -121,6 +121,9 @@ class GameCheck:
     reach_from: dict[str, list[int]] = field(default_factory=dict)
     """ranges: per verb, the fields the resolving action's ranges counted from when that
     verb's effect began (R6.4, R10.1)."""
+    aimed: tuple[int, list[int]] | None = None
+    """ranges: the resolving action's chosen target's field and the fields its ranges counted
+    from when the action resolved (R6.4: checked then, not again between its effects)."""
     move_from: dict[int, int] = field(default_factory=dict)
     """movement: per unit, the field its move waiting on the stack was announced from."""
     push_step: dict[int, tuple[int, int]] = field(default_factory=dict)
@@ -364,7 +367,7 @@ def _resolve(g: GameCheck, i: int) -> None:
     item = g.stack.pop() if g.stack else None
     g.resolving = item
     g.resolving_card = _card(g, i)
-    g.touched, g.reach_from = {}, {}
+    g.touched, g.reach_from, g.aimed = {}, {}, None
     if item is not None and item.kind == "card":
         card = _card(g, i)
         if card is not None and not card.is_permanent:
