@@ -448,6 +448,30 @@ def test_referee_a_chosen_target_keeps_the_origins_of_when_the_action_resolved()
     assert refereed(g, [soldier, relic, blight, IDLE]) == []
 
 
+def test_referee_a_trigger_waiting_for_its_target_is_announced_after_one_that_was_not() -> None:
+    """R6.1, R6.9: an attack that kills sets off "when this attacks" and "when this kills";
+    the first asks its controller for a target, the second has one and goes on the stack at
+    once, so the first is announced second (and resolves first). The referee used to take
+    the announcements in the order the triggers fired and measured the first's protection
+    (no range) by the second's "in range 0" (found by the fuzzer)."""
+    brute = unit("Brute", life=5, attack=5, triggers=(
+        Trigger("attacks", (eff("protect", 1, tgt("unit", "friendly")),)),
+        Trigger("kills", (eff("protect", 1, tgt("unit", "friendly", range_=0)),))))
+    soldier = unit("Soldier", life=1, attack=0)
+    pos = Position(ascii_board(". . . . . .\n. . . . . ."), [brute, soldier, IDLE])
+    b = pos.put(brute, 0, 0, 0)
+    e = pos.put(soldier, 1, 1, 0)
+    ally = pos.idle(0, 5, 1)
+    pos.idle(1, 0, 1)
+    g = pos.game(phase="start", advance=True)      # the turn's events: seat 0 is active
+    act(g, "activate", b)
+    act(g, "attack", b, e)
+    act(g, "target", b, ally, index=0)
+    assert e not in g.state.perms
+    assert (pos.perm(b).protection, pos.perm(ally).protection) == (1, 1)
+    assert refereed(g, [brute, soldier, IDLE]) == []
+
+
 def test_referee_a_move_whose_unit_was_pushed_off_its_start_may_fizzle() -> None:
     """R6.4: an action is announced as the concrete action to carry out ("die konkrete
     auszuführende Aktion"), and a move is steps from the field it was announced from (R10.3).
