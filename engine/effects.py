@@ -121,12 +121,13 @@ def resolve(state: GameState, player: int, source: int, effects: Sequence[Effect
                                                                    chosen)
     if spec is not None and not chosen_ok:
         state.emit("fizzle", player, source, chosen if 0 <= chosen < PLAYER_TARGET else -1)
+    # the shared target must suit each effect's own words too (side, kind, range), checked
+    # now, as the action resolves: an earlier effect that moves it does not change that
+    suits = {e.target: chosen_ok and (e.target == spec or target_legal(
+        state, player, source, e.target, chosen)) for e in effects if e.target.is_chosen}
     for e in effects:
-        if e.target.is_chosen and not chosen_ok:
+        if e.target.is_chosen and not suits[e.target]:
             continue
-        if e.target.is_chosen and e.target != spec and not target_legal(
-                state, player, source, e.target, chosen):
-            continue  # the shared target must suit this effect too (its side, kind, range)
         targets = effect_targets(state, player, source, e, chosen)
         if e.verb == "push":
             _push(state, player, source, e, targets, origin)

@@ -406,6 +406,72 @@ def test_referee_a_push_is_measured_where_its_target_stood_when_it_began() -> No
     assert refereed(g, [soldier, shove, IDLE]) == []
 
 
+def test_referee_a_chosen_target_is_measured_where_it_stood_when_the_action_resolved() -> None:
+    """R6.4 with R10.1: "push 3 to target enemy unit in range 1, poison 1 to target enemy unit
+    in range 1" names a unit next to the seat's relic; the push carries it 4 away and the
+    poison still reaches it: the target was announced with the action and in range when the
+    action resolved, and the action's effects are carried out at once. The referee used to
+    measure the poison from where the push had left the unit (found by the fuzzer: an
+    equipment's "push 2 to each friendly permanent, poison 2 to target unit in range 3")."""
+    soldier, relic = unit("Soldier", life=3), artifact("Relic")
+    sting = spell("Sting", eff("push", 3, tgt("unit", "enemy", range_=1)),
+                  eff("poison", 1, tgt("unit", "enemy", range_=1)), play=0)
+    pos = Position(ascii_board(". . . . . .\n. . . . . ."), [soldier, relic, sting, IDLE])
+    pos.put(relic, 0, 0, 0)
+    theirs = pos.put(soldier, 1, 1, 0)
+    pos.idle(1, 0, 1)
+    (s,) = pos.hand(0, sting)
+    g = pos.game()
+    act(g, "play", s, target=theirs, field=pos.f(0, 0))
+    assert g.state.perms[theirs].field == pos.f(4, 0) and g.state.perms[theirs].poison == 1
+    assert refereed(g, [soldier, relic, sting, IDLE]) == []
+
+
+def test_referee_a_chosen_target_keeps_the_origins_of_when_the_action_resolved() -> None:
+    """R6.4 with R10.1: "destroy each artifact, poison 1 to target enemy unit in range 1" (a
+    spell: its ranges count from its controller's permanents) destroys the relic next to the
+    target first; the target, in range when the action resolved, is still poisoned. The
+    referee used to measure the poison from the permanents left after the destruction (found
+    by the fuzzer: "destroy each equipment, push 2 to target enemy artifact in range 4")."""
+    soldier, relic = unit("Soldier", life=3), artifact("Relic")
+    blight = spell("Blight", eff("destroy", 1, tgt("artifact", each=True)),
+                   eff("poison", 1, tgt("unit", "enemy", range_=1)), play=0)
+    pos = Position(ascii_board(". . . . . .\n. . . . . ."), [soldier, relic, blight, IDLE])
+    r = pos.put(relic, 0, 0, 0)
+    theirs = pos.put(soldier, 1, 1, 0)
+    pos.idle(0, 5, 1)                              # seat 0's permanent left: 4 away
+    pos.idle(1, 0, 1)
+    (b,) = pos.hand(0, blight)
+    g = pos.game()
+    act(g, "play", b, target=theirs)
+    assert r not in g.state.perms and g.state.perms[theirs].poison == 1
+    assert refereed(g, [soldier, relic, blight, IDLE]) == []
+
+
+def test_referee_a_trigger_waiting_for_its_target_is_announced_after_one_that_was_not() -> None:
+    """R6.1, R6.9: an attack that kills sets off "when this attacks" and "when this kills";
+    the first asks its controller for a target, the second has one and goes on the stack at
+    once, so the first is announced second (and resolves first). The referee used to take
+    the announcements in the order the triggers fired and measured the first's protection
+    (no range) by the second's "in range 0" (found by the fuzzer)."""
+    brute = unit("Brute", life=5, attack=5, triggers=(
+        Trigger("attacks", (eff("protect", 1, tgt("unit", "friendly")),)),
+        Trigger("kills", (eff("protect", 1, tgt("unit", "friendly", range_=0)),))))
+    soldier = unit("Soldier", life=1, attack=0)
+    pos = Position(ascii_board(". . . . . .\n. . . . . ."), [brute, soldier, IDLE])
+    b = pos.put(brute, 0, 0, 0)
+    e = pos.put(soldier, 1, 1, 0)
+    ally = pos.idle(0, 5, 1)
+    pos.idle(1, 0, 1)
+    g = pos.game(phase="start", advance=True)      # the turn's events: seat 0 is active
+    act(g, "activate", b)
+    act(g, "attack", b, e)
+    act(g, "target", b, ally, index=0)
+    assert e not in g.state.perms
+    assert (pos.perm(b).protection, pos.perm(ally).protection) == (1, 1)
+    assert refereed(g, [brute, soldier, IDLE]) == []
+
+
 def test_referee_a_move_whose_unit_was_pushed_off_its_start_may_fizzle() -> None:
     """R6.4: an action is announced as the concrete action to carry out ("die konkrete
     auszuführende Aktion"), and a move is steps from the field it was announced from (R10.3).

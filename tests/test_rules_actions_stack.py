@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.actions import Action
-from tests.builder import (Cost, FreeAction, Position, Trigger, act, board, eff, events, spell,
-                           texts, tgt, unit)
+from tests.builder import (Cost, FreeAction, Position, Trigger, act, artifact, board, eff, events,
+                           spell, texts, tgt, unit)
 
 B = board("0 0 . . .\n. . . . .\n. . . 1 1")
 SOLDIER = unit("Soldier", life=3, attack=1)
@@ -114,6 +116,29 @@ def test_R6_4_a_shared_target_takes_only_the_effects_that_may_target_it():
     g = pos.game()
     act(g, "play", m, target=a)
     assert a in g.state.perms and pos.perm(a).protection == 1
+
+
+@pytest.mark.parametrize(("start", "origin", "hit"), [(1, 0, 1), (3, 4, 0)])
+def test_R6_4_R10_1_a_shared_targets_range_is_checked_when_the_action_resolves(start, origin,
+                                                                                 hit):
+    """R6.4 with R10.1: "push 2 to target enemy unit in range 3, damage 1 to target enemy
+    unit in range 1" (a spell: its ranges count from its controller's relic at (0, 0)). The
+    target's range for each effect is checked when the action resolves, before any effect:
+    next to the relic it takes the damage though the push carried it away first; 3 away it
+    takes none though the push brought it next to the relic. The damage's range used to be
+    measured after the push."""
+    soldier, relic = unit("Soldier", life=3), artifact("Relic")
+    hurl = spell("Hurl", eff("push", 2, tgt("unit", "enemy", range_=3)),
+                 eff("damage", 1, tgt("unit", "enemy", range_=1)), play=0)
+    pos = Position(board(". . . . .\n. . . . ."), [soldier, relic, hurl])
+    pos.put(relic, 0, 0, 0)
+    e = pos.put(soldier, 1, start, 0)
+    pos.idle(1, 0, 1)
+    (h,) = pos.hand(0, hurl)
+    g = pos.game()
+    act(g, "play", h, target=e, field=pos.f(origin, 0))
+    assert pos.perm(e).field == pos.f(start + (2 if origin < start else -2), 0)
+    assert pos.perm(e).damage == hit
 
 
 def test_R6_4_two_discards_in_one_resolution_take_what_the_hand_holds_then():

@@ -121,6 +121,9 @@ class GameCheck:
     reach_from: dict[str, list[int]] = field(default_factory=dict)
     """ranges: per verb, the fields the resolving action's ranges counted from when that
     verb's effect began (R6.4, R10.1)."""
+    aimed: tuple[int, list[int]] | None = None
+    """ranges: the resolving action's chosen target's field and the fields its ranges counted
+    from when the action resolved (R6.4: checked then, not again between its effects)."""
     move_from: dict[int, int] = field(default_factory=dict)
     """movement: per unit, the field its move waiting on the stack was announced from."""
     push_step: dict[int, tuple[int, int]] = field(default_factory=dict)
@@ -140,7 +143,7 @@ class GameCheck:
     tyrant_due: int = -1
     """victory: the Tyrant, if it must carry its intention out this turn (R21.19)."""
     trigger_words: dict[int, list[str]] = field(default_factory=dict)
-    """Per source, the event words of its triggers waiting to be announced."""
+    """Per source, the event words of its triggers waiting for a target to be announced."""
 
     def flag(self, rule: str, message: str) -> None:
         """Note a violation at the event being looked at."""
@@ -346,16 +349,32 @@ def _points(g: GameCheck, i: int) -> None:
         g.t.points[g.ev.player[i]] += g.ev.amount[i]
 
 
+def _at_once(g: GameCheck, i: int) -> bool:
+    """Whether the trigger of event `i` was announced (or fizzled for want of a target) right
+    away: the next event says so. One that waits for its controller to choose a target is
+    announced later, after those that did not wait (R6.1, R6.9)."""
+    j = i + 1
+    if j >= len(g.ev) or (g.ev.game_id[j], g.ev.card_id[j]) != (g.ev.game_id[i],
+                                                                 g.ev.card_id[i]):
+        return False
+    return (g.ev.kind[j], g.ev.detail[j]) in (("announce", "trigger"), ("fizzle", "no target"))
+
+
 def _trigger(g: GameCheck, i: int) -> None:
-    g.trigger_words.setdefault(g.ev.card_id[i], []).append(g.ev.detail[i])
+    if not _at_once(g, i):
+        g.trigger_words.setdefault(g.ev.card_id[i], []).append(g.ev.detail[i])
 
 
 def _announce(g: GameCheck, i: int) -> None:
     kind, _, verb = g.ev.detail[i].partition(":")
-    source = g.ev.card_id[i]
-    words = g.trigger_words.get(source) if kind == "trigger" else None
+    source, word = g.ev.card_id[i], ""
+    if kind == "trigger" and i > 0 and g.ev.kind[i - 1] == "trigger" and _at_once(g, i - 1):
+        word = g.ev.detail[i - 1]
+    elif kind == "trigger":
+        words = g.trigger_words.get(source)
+        word = words.pop(0) if words else ""
     g.stack.append(Item(kind, verb, g.ev.player[i], source, g.ev.target_id[i], g.field_at(i),
-                        words.pop(0) if words else ""))
+                        word))
     g.resolving = None
 
 
@@ -364,7 +383,7 @@ def _resolve(g: GameCheck, i: int) -> None:
     item = g.stack.pop() if g.stack else None
     g.resolving = item
     g.resolving_card = _card(g, i)
-    g.touched, g.reach_from = {}, {}
+    g.touched, g.reach_from, g.aimed = {}, {}, None
     if item is not None and item.kind == "card":
         card = _card(g, i)
         if card is not None and not card.is_permanent:
@@ -374,10 +393,7 @@ def _resolve(g: GameCheck, i: int) -> None:
 def _fizzle(g: GameCheck, i: int) -> None:
     """A permanent card with no room to enter goes to the discard pile; a trigger without a
     target is never announced."""
-    if g.ev.detail[i] == "no target":
-        words = g.trigger_words.get(g.ev.card_id[i])
-        if words:
-            words.pop(0)
+    if g.ev.detail[i] == "no target":   # its trigger was never queued (`_at_once`)
         return
     r = g.resolving
     if r is not None and r.kind == "card" and g.ev.card_id[i] == r.source and g.ev.x[i] >= 0:

@@ -1,7 +1,8 @@
 """Ranges (R10.1, R12.10, R21.17): every attack within the attacker's reach, measured with the
 referee's own formula; every effect with a range within it of its origin -- the source
 permanent's field, the field it left when it died or was sacrificed, or for a spell any
-permanent of its controller.
+permanent of its controller. A chosen target is measured as it stood when its action resolved,
+an `each` effect's matches when that effect began (R6.4).
 """
 
 from __future__ import annotations
@@ -89,26 +90,50 @@ def _verb(g: GameCheck, i: int) -> str:
     return kind if kind == "heal" else ""
 
 
-def _effect(g: GameCheck, i: int) -> None:
-    """Every permanent an effect reaches lay within the effect's range of its origin when the
-    effect began: an action's effects are carried out at once on the targets announced, `each`
-    on what matched then (R6.4), so a later step of a push or a later destruction of the same
-    effect is not measured again from a table it has already changed."""
-    verb = _verb(g, i)
-    p = g.piece(g.ev.card_id[i])
-    if not verb or p is None or g.resolving is None:
+def _aim(g: GameCheck, i: int) -> None:
+    """R6.4: an action's chosen target was announced with it and is checked when the action
+    resolves; note where it stood then and where the action's ranges counted from."""
+    r = g.resolving
+    p = g.piece(r.target) if r is not None and r.target >= 0 else None
+    if p is None or g.t.field_of(p) < 0:
         return
-    here = g.touched.setdefault((verb, p.cid), g.t.field_of(p))
-    specs = [e for effects in effect_lists(g) for e in effects if e.verb == verb]
-    if not specs or any(e.target.range is None for e in specs) or here < 0:
-        return
-    radius = max(e.target.range or 0 for e in specs)
-    origins = g.reach_from.setdefault(verb, _origins(g))
+    if any(e.target.is_chosen for effects in effect_lists(g) for e in effects):
+        g.aimed = (g.t.field_of(p), _origins(g))
+
+
+def _judge(g: GameCheck, verb: str, cid: int, origins: list[int], here: int,
+           radius: int) -> None:
     if origins and min(g.t.grid.dist(o, here) for o in origins) > radius:
         near = min(origins, key=lambda o: g.t.grid.dist(o, here))
         g.flag("R10.1", f"{g.resolving_card.name if g.resolving_card else '?'}'s {verb} "
-                        f"(range {radius}) reached {g.name(p.cid)} at {g.t.grid.xy(here)}, "
+                        f"(range {radius}) reached {g.name(cid)} at {g.t.grid.xy(here)}, "
                         f"{g.t.grid.dist(near, here)} from its origin {g.t.grid.xy(near)}")
+
+
+def _effect(g: GameCheck, i: int) -> None:
+    """Every permanent an effect reaches lay within the effect's range of its origin: the
+    action's chosen target when the action resolved (R6.4: announced with it, its effects
+    carried out at once, so an earlier effect that moves the target or destroys the permanent
+    the range counted from does not take it out of range), an `each` effect's matches when
+    that effect began, so a later step of a push or a later destruction of the same effect is
+    not measured again from a table it has already changed."""
+    verb = _verb(g, i)
+    p, r = g.piece(g.ev.card_id[i]), g.resolving
+    if not verb or p is None or r is None:
+        return
+    here = g.touched.setdefault((verb, p.cid), g.t.field_of(p))
+    specs = [e.target for effects in effect_lists(g) for e in effects if e.verb == verb]
+    if not specs or any(t.range is None for t in specs) or here < 0:
+        return
+    chosen = [t.range or 0 for t in specs if t.is_chosen]
+    if chosen and p.cid == r.target and g.aimed is not None:
+        aimed_at, froms = g.aimed
+        if len(chosen) == len(specs) or min(
+                (g.t.grid.dist(o, aimed_at) for o in froms), default=0) <= max(chosen):
+            _judge(g, verb, p.cid, froms, aimed_at, max(chosen))
+            return
+    radius = max(t.range or 0 for t in specs)
+    _judge(g, verb, p.cid, g.reach_from.setdefault(verb, _origins(g)), here, radius)
 
 
 BEFORE: dict[str, list[Hook]] = {
@@ -116,4 +141,4 @@ BEFORE: dict[str, list[Hook]] = {
         "marker", "damage", "prevent", "push", "push_stop", "death", "destroy", "durability",
         "heal")},
 }
-AFTER: dict[str, list[Hook]] = {}
+AFTER: dict[str, list[Hook]] = {"resolve": [_aim]}
