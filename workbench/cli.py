@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "tune": "workbench.cmd_tune",
     "ablate": "workbench.cmd_ablate",
     "skill": "workbench.cmd_skill",
+    "ab": "workbench.cmd_ab",
     "replay": "workbench.cmd_replay",
     "play": "workbench.cmd_play",
     "check": "workbench.cmd_check",

@@ -18,7 +18,9 @@ import traceback
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, fields
+from functools import partial
 from pathlib import Path
+from typing import Self
 
 import duckdb
 import pyarrow as pa
@@ -174,19 +176,60 @@ def stream_local(job: Job, indices: Sequence[int], workers: int) -> Iterator[Bat
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
                              initargs=(job, os.getpid())) as pool:
-        pending: set[Future[Batch]] = set()
-        try:
-            for chunk in todo:
-                if len(pending) >= 2 * workers:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    yield from (f.result() for f in done)
-                pending.add(pool.submit(_play_in_worker, chunk))
-            while pending:
+        yield from _drain([partial(pool.submit, _play_in_worker, c) for c in todo], workers)
+
+
+def _drain(tasks: Sequence[Callable[[], Future[Batch]]], workers: int) -> Iterator[Batch]:
+    """Submit the tasks keeping at most two per worker in flight; batches as they finish."""
+    pending: set[Future[Batch]] = set()
+    try:
+        for submit in tasks:
+            if len(pending) >= 2 * workers:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 yield from (f.result() for f in done)
-        finally:
-            for f in pending:
-                f.cancel()
+            pending.add(submit())
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            yield from (f.result() for f in done)
+    finally:
+        for f in pending:
+            f.cancel()
+
+
+class WorkerPool:
+    """Spawned worker processes that live for a whole study and serve every run and round of
+    it, so a study pays the start-up once, not once per variant or round (issue 19). The job
+    travels with each batch (about 50 KB pickled, milliseconds against a batch's seconds of
+    play); one worker plays in this process."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.executor = None if workers == 1 else ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("spawn"),
+            initializer=exit_with_parent, initargs=(os.getpid(),))
+
+    def stream(self, work: Sequence[tuple[Job, Sequence[int]]]) -> Iterator[Batch]:
+        """Batches of the given games of every job (runs interleaved, so no worker waits for
+        one run's last batch); whole games per batch, in any order."""
+        todo = [(job, chunk) for job, indices in work for chunk in chunks(indices, self.workers)]
+        todo.sort(key=lambda t: t[1][0])
+        executor = self.executor
+        if executor is None:
+            for job, chunk in todo:
+                yield play_games(job, chunk)
+            return
+        yield from _drain([partial(executor.submit, play_games, job, chunk)
+                           for job, chunk in todo], self.workers)
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(cancel_futures=True)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def stream_ray(job: Job, indices: Sequence[int], workers: int) -> Iterator[Batch]:
@@ -224,9 +267,9 @@ BACKENDS: dict[str, Callable[[Job, Sequence[int], int], Iterator[Batch]]] = {
 
 
 def execute(con: duckdb.DuckDBPyConnection, job: Job, indices: Sequence[int], backend: str,
-            workers: int, console: Console) -> None:
-    """Play the missing games, write the batches as they arrive, then mark the run finished
-    (which stores its summary tables);
+            workers: int, console: Console, pool: WorkerPool | None = None) -> None:
+    """Play the missing games (on `pool` if given, e.g. a study's), write the batches as they
+    arrive, then mark the run finished (which stores its summary tables);
     say how many of them failed (stored in failed_games), so no study misses it."""
     total = job.spec.games
     start = time.perf_counter()
@@ -237,7 +280,9 @@ def execute(con: duckdb.DuckDBPyConnection, job: Job, indices: Sequence[int], ba
         task = progress.add_task("games", total=total, completed=total - len(indices), rate=0.0)
         played = 0
         writer = BatchWriter(con)
-        for n, tables in BACKENDS[backend](job, indices, workers):
+        stream = (pool.stream([(job, indices)]) if pool is not None
+                  else BACKENDS[backend](job, indices, workers))
+        for n, tables in stream:
             stored = writer.add(n, tables)
             failed += tables["failed_games"].num_rows
             if stored:

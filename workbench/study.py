@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from workbench.runner import Job, execute, prepare
+from workbench.runner import Job, WorkerPool, execute, prepare
 from workbench.store import RunSpec, create_run, open_store, set_execution
 from workbench.variants import Change
 
@@ -71,6 +71,7 @@ def run_study(db: str | Path, base: RunSpec, kind: str, card: str, field: str,
     prepared = [prepare(s) for s in specs]
     reuse = reuse or {}
     con = open_store(db)
+    pool = WorkerPool(workers) if backend == "local" else None  # one start-up for all variants
     try:
         sweep_id = extend.sweep_id if extend else int(con.execute(
             "SELECT coalesce(max(sweep_id), 0) + 1 FROM sweeps").fetchall()[0][0])
@@ -90,9 +91,11 @@ def run_study(db: str | Path, base: RunSpec, kind: str, card: str, field: str,
                 console.print(f"{kind} {sweep_id}: run {run_id} = {v.label}", highlight=False)
                 set_execution(con, run_id, backend, workers)
                 execute(con, Job(run_id, spec, prep.configs), range(spec.games), backend,
-                        workers, console)
+                        workers, console, pool)
             runs.append((v, run_id))
     finally:
+        if pool is not None:
+            pool.close()
         con.close()
     return Study(sweep_id, kind, card, field, tuple(runs))
 

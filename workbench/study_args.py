@@ -20,15 +20,17 @@ EXPLORER_HELP = ("agent spec(s), as for simulate (default: explorer, the heurist
 
 
 def add_run_options(parser: Any, agents: bool = True, explore: bool = False,
-                    sets_help: str = "card sets, comma-separated (default: the shipped pair)"
-                    ) -> None:
+                    sets_help: str = "card sets, comma-separated (default: the shipped pair)",
+                    games: bool = True, out: bool = True) -> None:
     """--db, --sets, --board, --games, --agents, --drafters, --seed, --workers, --out;
-    `explore`: the agents default to `explorer` (cost studies, docs/design-studies.md)."""
+    `explore`: the agents default to `explorer` (cost studies, docs/design-studies.md);
+    without `games` or `out` (a study that decides its own games, or writes no report)."""
     parser.add_argument("--db", default=DEFAULT_DB, help=f"DuckDB file (default: {DEFAULT_DB})")
     parser.add_argument("--sets", help=sets_help)
     parser.add_argument("--board", help="board (default: kings-crossing)")
-    parser.add_argument("--games", type=int, default=DEFAULT_GAMES,
-                        help=f"games per variant (default: {DEFAULT_GAMES})")
+    if games:
+        parser.add_argument("--games", type=int, default=DEFAULT_GAMES,
+                            help=f"games per variant (default: {DEFAULT_GAMES})")
     if agents:
         parser.add_argument("--agents", default="explorer" if explore else "heuristic",
                             help=EXPLORER_HELP if explore else
@@ -37,7 +39,8 @@ def add_run_options(parser: Any, agents: bool = True, explore: bool = False,
     parser.add_argument("--seed", type=int, default=1, help="seed shared by every variant")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="worker processes (default: all cores)")
-    parser.add_argument("--out", required=True, help="report folder")
+    if out:
+        parser.add_argument("--out", required=True, help="report folder")
 
 
 def base_spec(args: argparse.Namespace, agents: str | None = None) -> RunSpec:
