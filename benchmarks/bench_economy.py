@@ -62,15 +62,21 @@ def main() -> None:
     ap.add_argument("--board", default="kings-crossing")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--db", type=Path, default=Path("/tmp/bench_economy.duckdb"))
-    ap.add_argument("--reuse", action="store_true", help="read the runs already in --db")
+    ap.add_argument("--reuse", action="store_true",
+                    help="read the runs already in --db (one per agent, by its spec)")
     args = ap.parse_args()
+    args.agents_given = "--agents" in sys.argv
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     if not args.reuse:
         args.db.unlink(missing_ok=True)
         for agent in agents:
             simulate(args.db, agent, args.games, args.seed, args.board, args.workers)
     con = open_db(args.db)
-    runs = dict(con.execute("SELECT label, run_id FROM runs ORDER BY run_id").fetchall())
+    # every seat one agent: the run's first seat names it
+    runs = {a.split(",")[0]: r for a, r in
+            con.execute("SELECT agents, run_id FROM runs ORDER BY run_id").fetchall()}
+    if args.reuse and not args.agents_given:
+        agents = list(runs)
     print("| agent | rounds | income | upkeep paid | upkeep share | turns buying | unspent |")
     print("|---|---|---|---|---|---|---|")
     for agent in agents:
