@@ -12,6 +12,10 @@ Y (y1). Every seat picks 3 cards, picks 1-2 in pack round 1 and pick 3 in pack r
 A seat's buys of a card are credited to its earliest picks of it (game 0: seat 0's first x1 is
 bought, its second is not). Bought copies, by pick: g0 s0 pick 1; g0 s1 picks 1 and 3;
 g1 s0 pick 1; g2 s1 picks 1 and 2.
+
+The figures are read from the per-game summaries, built here with one early pick per pack
+(summary.EARLY_PICKS = 1): every pack of this database has at most 2 picks, so the default 3
+would make every pick early.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import polars as pl
 import pytest
 
 from tests.test_metrics import check_rate, row
+from workbench import summary
 from workbench.analysis import drafted
 from workbench.analysis.findings import Thresholds, kraken_findings
 from workbench.analysis.source import open_db
@@ -48,6 +53,8 @@ def build(path: Path) -> Path:
         con.execute("INSERT INTO games VALUES (?, 1, ?, ?, ?, 2, 0, 0, [0], false, 'x', 5, "
                     "false, 0, 0)", [G + game, game, board, game])
         for seat, cards in enumerate(seats):
+            con.execute("INSERT INTO game_seats VALUES (?, 1, ?, ?, 'h', 'h', ?, ?, '')",
+                        [G + game, seat, seat, seat == 0, 1 if seat == 0 else -1])
             for pick, card in enumerate(cards, 1):
                 con.execute("INSERT INTO picks VALUES (?, ?, ?, ?, ?, '')",
                             [G + game, pick, 1 if pick < 3 else 2, seat, card])
@@ -60,7 +67,11 @@ def build(path: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def con(tmp_path_factory: pytest.TempPathFactory) -> duckdb.DuckDBPyConnection:
-    return open_db(build(tmp_path_factory.mktemp("d") / "d.duckdb"))
+    con = open_db(build(tmp_path_factory.mktemp("d") / "d.duckdb"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(summary, "EARLY_PICKS", 1)
+        summary.ensure(con, [1])
+    return con
 
 
 def test_never_bought_share_per_set_and_board(con: duckdb.DuckDBPyConnection) -> None:
@@ -70,7 +81,7 @@ def test_never_bought_share_per_set_and_board(con: duckdb.DuckDBPyConnection) ->
     1 bought (g1 s0); early g0 s0 pick 3, g1 s0 pick 1, g1 s1 pick 3: 2 of 3 never bought.
     South, X: 4 picks, 1 bought (s1's x1); early s0 picks 1 and 3, s1 pick 3: none bought.
     South, Y: 2 picks, s1's bought; early: s1 pick 1, bought."""
-    df = drafted.set_shares(con, [1], early=1)
+    df = drafted.set_shares(con, [1])
     expected = {("north", "X"): (8, 5, 5, 2), ("north", "Y"): (4, 3, 3, 2),
                 ("south", "X"): (4, 3, 3, 3), ("south", "Y"): (2, 1, 1, 0)}
     assert df.height == len(expected)

@@ -232,6 +232,14 @@ def open_store(path: str | Path) -> duckdb.DuckDBPyConnection:
         if tables and name not in tables:
             con.execute(f"CREATE TABLE {name} "
                         f"({', '.join(f'{c} {ty}' for c, ty in TABLES[name])})")
+    # summary_cards' early_picks and early_bought came with summary version 2: older files
+    # gain them, empty (their older summaries are rebuilt on read, as summary.ensure says)
+    have = con.execute("SELECT table_name, list(column_name) FROM duckdb_columns() "
+                       "WHERE database_name = current_database() GROUP BY ALL").fetchall()
+    for name, columns in have:
+        for column, ty in summary.TABLES.get(name, ()):
+            if column not in columns:
+                con.execute(f"ALTER TABLE {name} ADD COLUMN {column} {ty}")
     return con
 
 

@@ -8,7 +8,8 @@ shadows the file's tables for the session, so every figure comes from one defini
 way.
 
 Per game: `summary_seats` (per seat: dominant set, set pair, economy totals), `summary_cards`
-(per seat and card seen or drafted: draft, buys, plays, buy chances), `summary_damage` (per card:
+(per seat and card seen or drafted: draft, buys, plays, buy chances, early picks bought),
+`summary_damage` (per card:
 damage dealt, deaths) and `summary_games` (lead changes, decided round). Per run: `summary_rounds`
 (sums per board, agent and round; a run built in chunks has a row per chunk, readers add them).
 """
@@ -24,14 +25,17 @@ from typing import Final
 
 import duckdb
 
-SUMMARY_VERSION: Final = 1
-"""Bumped whenever a summary's definition changes: older summaries are then rebuilt on read."""
+SUMMARY_VERSION: Final = 2
+"""Bumped whenever a summary's definition changes: older summaries are then rebuilt on read.
+2 added summary_cards' early_picks and early_bought."""
 
 GAME_ID_BASE: Final = 1_000_000_000
 SCRATCH: Final = "workbench_summaries"
 """The database a reader attaches for summaries its file lacks (removed when it exits)."""
 CHUNK_GAMES: Final = 20_000
 """Games summarised per statement: keeps the build's memory flat however large the run."""
+EARLY_PICKS = 3
+"""The first picks of each pack (pack round) that count as early (analysis/drafted.py)."""
 
 FLOWS: Final = ("income", "card_gain", "discard_gain", "spend_buy", "spend_play", "spend_upkeep",
                 "spend_free", "card_loss", "upkeep_paid", "upkeep_deaths", "bought")
@@ -59,7 +63,7 @@ TABLES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("pick_sum", "INTEGER"), ("first_picks", "INTEGER"), ("seen", "INTEGER"),
         ("seen_first", "INTEGER"), ("last_seen", "INTEGER"), ("bought", "INTEGER"),
         ("first_bought", "INTEGER"), ("plays", "INTEGER"), ("store_turns", "INTEGER"),
-        ("affordable_turns", "INTEGER"),
+        ("affordable_turns", "INTEGER"), ("early_picks", "INTEGER"), ("early_bought", "INTEGER"),
     ),
     "summary_damage": (("game_id", "BIGINT"), ("card", "VARCHAR"), ("damage_dealt", "BIGINT"),
                        ("hits", "BIGINT"), ("upkeep_deaths", "BIGINT"), ("deaths", "BIGINT")),
@@ -118,8 +122,10 @@ def _seats(run: int, lo: int, hi: int) -> str:
 
 def _cards(run: int, lo: int, hi: int) -> str:
     """Per seat-game and card seen in a pack or drafted: the draft (analysis/draft.py), buys and
-    plays (analysis/cards.py) and, for cards of the run's pool with a buy price, the buy steps
-    with a copy in the store and those where its price was held (cards.buy_chances).
+    plays (analysis/cards.py), for cards of the run's pool with a buy price, the buy steps
+    with a copy in the store and those where its price was held (cards.buy_chances), and the
+    copies among the first EARLY_PICKS of a pack with those of them bought, the seat's buys of
+    the card credited to its earliest picks of it (analysis/drafted.py).
 
     One aggregation over a union (packs unnested, picks, buys, plays) rather than joins: it is
     the build's largest step, and an aggregation spills to disk where joins would not."""
@@ -127,10 +133,11 @@ def _cards(run: int, lo: int, hi: int) -> str:
     return f"""
     WITH p AS (
         SELECT p.game_id, p.player, p.pick, p.card, p.pack,
-               (p.pick = min(p.pick) OVER (PARTITION BY p.game_id, p.player, p.pack_round))::INT
-                   AS first_of_pack
+               (p.pick = min(p.pick) OVER w)::INT AS first_of_pack,
+               p.pick - min(p.pick) OVER w + 1 AS in_pack
         FROM picks p JOIN game_seats s ON s.game_id = p.game_id AND s.seat = p.player
-        WHERE {rng.replace('game_id', 'p.game_id')}),
+        WHERE {rng.replace('game_id', 'p.game_id')}
+        WINDOW w AS (PARTITION BY p.game_id, p.player, p.pack_round)),
     buys AS (SELECT game_id, player, card, round FROM events WHERE kind = 'buy' AND {rng}),
     rows AS (
         SELECT game_id, player, unnest(list_distinct(string_split(pack, '|'))) AS card,
@@ -175,10 +182,21 @@ def _cards(run: int, lo: int, hi: int) -> str:
                count(t.round) FILTER (WHERE t.buy_resource >= h.buy) FROM held h
         LEFT JOIN turns t ON t.game_id = h.game_id AND t.player = h.player
              AND t.round <= h.gone_after
-        WHERE h.gone_after IS NOT NULL GROUP BY ALL)
+        WHERE h.gone_after IS NOT NULL GROUP BY ALL),
+    copies AS (  -- the k-th copy drafted is bought when the seat bought at least k
+        SELECT game_id, player, card, in_pack,
+               row_number() OVER (PARTITION BY game_id, player, card ORDER BY pick) AS copy
+        FROM p),
+    early AS (
+        SELECT c.game_id, c.player, c.card, count(*) AS early_picks,
+               count(*) FILTER (WHERE c.copy <= coalesce(b.n, 0)) AS early_bought
+        FROM copies c LEFT JOIN gone b USING (game_id, player, card)
+        WHERE c.in_pack <= {int(EARLY_PICKS)} GROUP BY ALL)
     SELECT game_id, player, card, picks, pick_sum, first_picks, seen, seen_first, last_seen,
-           bought, first_bought, plays, c.turns, c.affordable
+           bought, first_bought, plays, c.turns, c.affordable, coalesce(e.early_picks, 0),
+           coalesce(e.early_bought, 0)
     FROM agg LEFT JOIN chances c USING (game_id, player, card)
+    LEFT JOIN early e USING (game_id, player, card)
     """
 
 

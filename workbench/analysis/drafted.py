@@ -2,7 +2,10 @@
 
 A seat buys only from its own store (R7.1), so a drafted copy its seat never buys was a pick
 spent on nothing. Definitions (per game and seat; copies of a card are interchangeable, and a
-seat's buys of a card are credited to its earliest picks of it):
+seat's buys of a card are credited to its earliest picks of it, so a seat that bought k copies
+bought its first k drafted ones). Read from the per-game summary (`summary_cards`, built by
+workbench/summary.py: picks, pick_sum, bought, and early_picks and early_bought, counted per
+copy when the summary is built), never from the picks and events:
 - drafted-and-never-bought share, per set and board: drafted copies the seat never bought in
   that game / drafted copies (Wilson interval over copies). Only one card a turn can be bought
   (R7.2), so over a game's buy steps most of a 30-card store stays unbought whatever the
@@ -27,49 +30,42 @@ from collections.abc import Sequence
 import duckdb
 import polars as pl
 
+from workbench import summary
 from workbench.analysis.source import in_runs, query, run_list
 from workbench.analysis.stats import with_rate
 
-EARLY_PICKS = 3
-"""The first picks of each pack (pack round) that count as early."""
+EARLY_PICKS = summary.EARLY_PICKS
+"""The first picks of each pack (pack round) that count as early (defined where the per-game
+summaries count them)."""
 KRAKEN_DRAFTED = 0.25
 """A card drafted in at least this share of the games on a board ..."""
 KRAKEN_BOUGHT = 0.02
 """... and bought by its drafter in at most this share of those games is Kraken-like."""
 
 
-def _picks(runs: Sequence[int]) -> str:
-    """One row per drafted copy: board, set, card, game, seat, pick, its place in its pack,
-    and whether the seat bought it (its buys of the card credited to its earliest picks)."""
-    ev = in_runs("game_id", runs)
+def _seats(runs: Sequence[int]) -> str:
+    """One row per seat-game and card it drafted: board, set, card, game, picks, pick_sum,
+    copies bought (its buys credited to its earliest picks, so at most its picks), early picks
+    and those of them bought (summary_cards)."""
     return f"""
-    WITH g AS (SELECT game_id, board FROM games WHERE run_id IN ({run_list(runs)})),
-    p AS (
-        SELECT game_id, player, card, pick,
-               pick - min(pick) OVER (PARTITION BY game_id, player, pack_round) + 1 AS in_pack,
-               row_number() OVER (PARTITION BY game_id, player, card ORDER BY pick) AS copy
-        FROM picks WHERE {ev}),
-    b AS (
-        SELECT game_id, player, card, count(*) AS n FROM events
-        WHERE kind = 'buy' AND {ev} GROUP BY ALL),
-    names AS (
+    WITH names AS (
         SELECT name, any_value("set") AS "set" FROM run_cards
         WHERE run_id IN ({run_list(runs)}) GROUP BY ALL)
-    SELECT g.board, coalesce(n."set", '?') AS "set", p.card, p.game_id, p.player, p.pick,
-           p.in_pack, p.copy <= coalesce(b.n, 0) AS bought
-    FROM p JOIN g USING (game_id) LEFT JOIN b USING (game_id, player, card)
-    LEFT JOIN names n ON n.name = p.card"""
+    SELECT g.board, coalesce(n."set", '?') AS "set", c.card, c.game_id, c.picks, c.pick_sum,
+           least(c.bought, c.picks) AS copies, c.early_picks, c.early_bought
+    FROM summary_cards c JOIN games g ON g.game_id = c.game_id
+    LEFT JOIN names n ON n.name = c.card
+    WHERE c.picks > 0 AND g.run_id IN ({run_list(runs)}) AND {in_runs('c.game_id', runs)}"""
 
 
-def set_shares(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
-               early: int = EARLY_PICKS) -> pl.DataFrame:
+def set_shares(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
     """Per board and set: picks, never_bought, never_bought_share (+CI); early_picks,
     early_never_bought, early_never_bought_share (+CI)."""
+    summary.ensure(con, runs)
     df = query(con, f"""
-    WITH d AS ({_picks(runs)})
-    SELECT board, "set", count(*) AS picks, count(*) FILTER (WHERE NOT bought) AS never_bought,
-           count(*) FILTER (WHERE in_pack <= {int(early)}) AS early_picks,
-           count(*) FILTER (WHERE in_pack <= {int(early)} AND NOT bought) AS early_never_bought
+    WITH d AS ({_seats(runs)})
+    SELECT board, "set", sum(picks) AS picks, sum(picks - copies) AS never_bought,
+           sum(early_picks) AS early_picks, sum(early_picks - early_bought) AS early_never_bought
     FROM d GROUP BY ALL ORDER BY board, "set"
     """)
     df = with_rate(df, "never_bought", "picks", "never_bought_share")
@@ -82,18 +78,14 @@ def card_shares(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
     it), seats_drafted (seat-games), seats_bought (of those, the ones whose seat bought a copy),
     bought_share (+CI), picks, copies_bought, ata, and `kraken` (Kraken-like at the given
     thresholds)."""
+    summary.ensure(con, runs)
     df = query(con, f"""
-    WITH d AS ({_picks(runs)}),
-    seat AS (
-        SELECT board, "set", card, game_id, player, bool_or(bought) AS bought,
-               count(*) AS picks, count(*) FILTER (WHERE bought) AS copies,
-               sum(pick) AS pick_sum
-        FROM d GROUP BY ALL),
+    WITH seat AS ({_seats(runs)}),
     n AS (SELECT board, count(*) AS games FROM games
           WHERE run_id IN ({run_list(runs)}) GROUP BY ALL)
     SELECT board, card, "set", any_value(n.games) AS games,
            count(DISTINCT game_id) AS games_drafted, count(*) AS seats_drafted,
-           count(*) FILTER (WHERE bought) AS seats_bought, sum(picks) AS picks,
+           count(*) FILTER (WHERE copies > 0) AS seats_bought, sum(picks) AS picks,
            sum(copies) AS copies_bought, sum(pick_sum) / sum(picks) AS ata
     FROM seat JOIN n USING (board) GROUP BY ALL ORDER BY board, card
     """)
