@@ -30,7 +30,6 @@ Usage (writes results as they come to --out, a JSON file, and prints a Markdown 
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import multiprocessing as mp
 import random
@@ -46,14 +45,9 @@ sys.path.insert(0, str(ROOT))
 from engine.actions import Action  # noqa: E402
 from engine.agents.registry import Agent, make_agent  # noqa: E402
 from engine.game import Game  # noqa: E402
-from engine.record import GameRecord  # noqa: E402
 from engine.play import derive_seed, play_game  # noqa: E402
-from workbench.config import Setup, load_setup  # noqa: E402
+from workbench.train_agent import BOARDS, setup_for, table_rank  # noqa: E402
 
-BOARDS = ["kings-crossing", "gold-rush", "three-hills", "four-banners", "zwei-burgen",
-          "drowned-sanctum", "tyrants-throne"]
-SETS = ["iron-legion", "tide-callers", "pestgericht", "sky-wardens"]
-SET_PAIRS = list(itertools.combinations(SETS, 2))
 Row = dict[str, Any]
 
 
@@ -72,17 +66,6 @@ class Timed:
         self.seconds += time.perf_counter() - t
         self.calls += 1
         return a
-
-
-_SETUPS: dict[tuple[str, tuple[str, ...]], Setup] = {}
-
-
-def setup_for(board: str, i: int) -> Setup:
-    sets = SET_PAIRS[i % len(SET_PAIRS)]
-    key = (board, sets)
-    if key not in _SETUPS:
-        _SETUPS[key] = load_setup(list(sets), board)
-    return _SETUPS[key]
 
 
 def play_one(job: tuple[str, str, str, int, int, str, str]) -> Row:
@@ -127,16 +110,6 @@ def play_labels(job: tuple[str, str, str, int, int, str, str]) -> tuple[str, str
     if (draft_a, draft_b) != ("heuristic", "heuristic"):
         spec_a, spec_b = f"{spec_a} drafting {draft_a}", f"{spec_b} drafting {draft_b}"
     return board, spec_a, spec_b
-
-
-def table_rank(r: GameRecord) -> tuple[int, int]:
-    """How well a Tyrant table did, for breaking ties between two tables on one seed: a win
-    beats no winner (the round limit), which beats a loss; among wins the sooner is better.
-    Losses are not ordered: holding out longer is no sign of better play (a table that never
-    goes near the Tyrant loses late)."""
-    if any(w >= 0 for w in r.winners):
-        return (2, -r.rounds)
-    return (1, 0) if not r.winners else (0, 0)
 
 
 def ci(wins: int, n: int) -> tuple[float, float]:

@@ -58,8 +58,10 @@ def setup_for(board: str, i: int) -> Setup:
 
 
 def table_rank(r: GameRecord) -> tuple[int, int]:
-    """How well a Tyrant table did: a win beats the round limit, which beats a loss; the sooner
-    win is the better."""
+    """How well a Tyrant table did, for breaking ties between two tables on one seed: a win
+    beats no winner (the round limit), which beats a loss; among wins the sooner is better.
+    Losses are not ordered: holding out longer is no sign of better play (a table that never
+    goes near the Tyrant loses late)."""
     if any(w >= 0 for w in r.winners):
         return (2, -r.rounds)
     return (1, 0) if not r.winners else (0, 0)
