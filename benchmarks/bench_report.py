@@ -21,10 +21,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from workbench.keys import GAME_ID_BASE  # noqa: E402
 from workbench.store import open_store  # noqa: E402
 from workbench.summary import write as write_summaries
 
-G = 1_000_000_000
+G = GAME_ID_BASE
 
 
 def synthesise(path: Path, games: int) -> None:

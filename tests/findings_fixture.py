@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.record import SNAPSHOT_COLUMNS
-from workbench.store import GAME_ID_BASE, TABLES, open_store
+from workbench.keys import GAME_ID_BASE
+from workbench.store import TABLES, open_store
 
 RUN = 1
 

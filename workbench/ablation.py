@@ -15,7 +15,8 @@ import duckdb
 import numpy as np
 from scipy import stats
 
-from workbench.analysis.source import GAME_ID_RUN, in_runs, query
+from workbench.analysis.source import in_runs, query
+from workbench.keys import GAME_ID_BASE
 from workbench.fairvalue import BOOTSTRAP, LEVEL
 
 
@@ -39,11 +40,11 @@ def ablate(con: duckdb.DuckDBPyConnection, original: int, baseline: int, card: s
     """Paired comparison over the seat-games where the original run's seat drafted `card`."""
     name = "'" + card.replace("'", "''") + "'"
     df = query(con, f"""
-    WITH holders AS (SELECT DISTINCT game_id % {GAME_ID_RUN} AS game_index, player AS seat
+    WITH holders AS (SELECT DISTINCT game_id % {GAME_ID_BASE} AS game_index, player AS seat
                      FROM picks WHERE card = {name} AND {in_runs('game_id', [original])}),
-    o AS (SELECT game_id % {GAME_ID_RUN} AS game_index, seat, won::INT AS won FROM game_seats
+    o AS (SELECT game_id % {GAME_ID_BASE} AS game_index, seat, won::INT AS won FROM game_seats
           WHERE run_id = {int(original)}),
-    b AS (SELECT game_id % {GAME_ID_RUN} AS game_index, seat, won::INT AS won FROM game_seats
+    b AS (SELECT game_id % {GAME_ID_BASE} AS game_index, seat, won::INT AS won FROM game_seats
           WHERE run_id = {int(baseline)})
     SELECT h.game_index, o.won AS won_card, b.won AS won_base
     FROM holders h JOIN o USING (game_index, seat) JOIN b USING (game_index, seat)

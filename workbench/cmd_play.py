@@ -21,7 +21,8 @@ from workbench.config import DEFAULT_BOARD, DEFAULT_SETS, load_setup
 from workbench.tables import ValidationError
 from workbench.play_human import Abandoned, HumanSeat, Lines, Printable, Sink
 from workbench.runner import prepare
-from workbench.store import GAME_ID_BASE, MAX_SEED, PlayedGame, RunSpec, StoreError, batch_tables, \
+from workbench.keys import GAME_ID_BASE
+from workbench.store import MAX_SEED, PlayedGame, RunSpec, StoreError, batch_tables, \
     check_store, create_run, finish_run, open_store, write_batch
 
 DEFAULT_DB = "runs.duckdb"

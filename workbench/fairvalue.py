@@ -21,7 +21,8 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
-from workbench.analysis.source import GAME_ID_RUN, in_runs, query
+from workbench.analysis.source import in_runs, query
+from workbench.keys import GAME_ID_BASE
 
 Array = npt.NDArray[np.float64]
 BOOTSTRAP = 2000
@@ -60,7 +61,7 @@ def card_counts(con: duckdb.DuckDBPyConnection, runs: Sequence[int], card: str,
                    WHERE card = $card AND {in_runs('game_id', runs)}),
     bought AS (SELECT DISTINCT game_id, player AS seat FROM events
                WHERE kind = 'buy' AND card = $card AND {in_runs('game_id', runs)})
-    SELECT gs.run_id, gs.game_id % {GAME_ID_RUN} AS game_index,
+    SELECT gs.run_id, gs.game_id % {GAME_ID_BASE} AS game_index,
            count(*) FILTER (WHERE b.seat IS NOT NULL) AS n_a,
            count(*) FILTER (WHERE b.seat IS NOT NULL AND gs.won) AS w_a,
            count(*) FILTER (WHERE b.seat IS NULL) AS n_b,
@@ -74,7 +75,7 @@ def first_player_counts(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
                         games: int) -> Counts:
     """Group A: the first player; B: the other seats (first-player advantage)."""
     df = query(con, f"""
-    SELECT gs.run_id, gs.game_id % {GAME_ID_RUN} AS game_index,
+    SELECT gs.run_id, gs.game_id % {GAME_ID_BASE} AS game_index,
            count(*) FILTER (WHERE gs.seat = g.first_player) AS n_a,
            count(*) FILTER (WHERE gs.seat = g.first_player AND gs.won) AS w_a,
            count(*) FILTER (WHERE gs.seat <> g.first_player) AS n_b,

@@ -28,14 +28,9 @@ from engine.events import EVENT_COLUMNS
 from engine.record import GameRecord, PICK_COLUMNS, SNAPSHOT_COLUMNS
 from workbench import summary
 from workbench.boards import field_code
+from workbench.keys import GAME_ID_BASE, SCHEMA_VERSION
 from workbench.variants import Change
 
-SCHEMA_VERSION: Final = "4"
-READ_VERSIONS: Final = ("3", "4")
-"""Versions the analysis reads: 4 added only the summary tables, which a reader of a version-3
-file builds for its session (workbench/summary.py)."""
-GAME_ID_BASE: Final = 1_000_000_000
-"""game_id = run_id * GAME_ID_BASE + game_index: unique in a file, independent of play order."""
 MAX_GAMES: Final = 1_000_000
 """The most games of one run: far below GAME_ID_BASE, and the list of games still to play fits
 in memory (a larger study is several runs)."""

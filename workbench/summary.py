@@ -25,11 +25,12 @@ from typing import Final
 
 import duckdb
 
+from workbench.keys import GAME_ID_BASE
+
 SUMMARY_VERSION: Final = 2
 """Bumped whenever a summary's definition changes: older summaries are then rebuilt on read.
 2 added summary_cards' early_picks and early_bought."""
 
-GAME_ID_BASE: Final = 1_000_000_000
 SCRATCH: Final = "workbench_summaries"
 """The database a reader attaches for summaries its file lacks (removed when it exits)."""
 CHUNK_GAMES: Final = 20_000

@@ -9,15 +9,12 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-SCHEMA_VERSIONS = ("3", "4")
-"""The schemas these queries read (docs/schema.md): version 3 lacks the summary tables, which
-are then built for the session (workbench/summary.py)."""
+from workbench.keys import GAME_ID_BASE, READ_VERSIONS
+
 
 MEMORY_LIMIT = "1GB"
 """DuckDB's working memory for analysis (the rest of 2 GB is Python, polars and matplotlib)."""
 
-GAME_ID_RUN = 1_000_000_000
-"""`game_id = run_id * GAME_ID_RUN + game_index` (docs/schema.md, Keys)."""
 
 
 class AnalysisError(Exception):
@@ -51,10 +48,10 @@ def open_db(path: str | Path) -> duckdb.DuckDBPyConnection:
         raise AnalysisError(f"{p}: not a workbench database (no schema_info table)")
     rows = con.execute("SELECT value FROM schema_info WHERE key = 'schema_version'").fetchall()
     version = rows[0][0] if rows else None
-    if version not in SCHEMA_VERSIONS:
+    if version not in READ_VERSIONS:
         con.close()
         raise AnalysisError(f"{p}: schema version {version!r}, but this workbench reads versions "
-                            f"{' and '.join(map(repr, SCHEMA_VERSIONS))}; re-run the simulation "
+                            f"{' and '.join(map(repr, READ_VERSIONS))}; re-run the simulation "
                             "with this workbench")
     return con
 
@@ -81,7 +78,7 @@ def resolve_runs(con: duckdb.DuckDBPyConnection, wanted: Sequence[int] | None) -
 
 def in_runs(column: str, runs: Sequence[int]) -> str:
     """A SQL condition keeping rows of `runs` by a game_id column (events carry no run_id)."""
-    lo_hi = " OR ".join(f"{column} BETWEEN {r * GAME_ID_RUN} AND {(r + 1) * GAME_ID_RUN - 1}"
+    lo_hi = " OR ".join(f"{column} BETWEEN {r * GAME_ID_BASE} AND {(r + 1) * GAME_ID_BASE - 1}"
                         for r in runs)
     return f"({lo_hi})"
 

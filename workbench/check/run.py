@@ -27,7 +27,7 @@ from workbench.check import (
 )
 from workbench.check.core import APPLY, Events, GameCheck, GameInfo, Hook, Violation
 from workbench.check.table import Table
-from workbench.store import GAME_ID_BASE, READ_VERSIONS
+from workbench.keys import GAME_ID_BASE, READ_VERSIONS
 from workbench.stored import stored_board, stored_cards
 
 MODULES = (draft, turn, resource, movement, ranges, combat, markers, capture, victory)
