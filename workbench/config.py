@@ -83,8 +83,16 @@ def load_setup(sets: Sequence[str] = DEFAULT_SETS, board: str = DEFAULT_BOARD,
         raise ValueError(f"board {the_board.name!r} is for {the_board.players} players, "
                          f"not {n}")
     config = GameConfig(pool, catalog, the_board, players=n, **params)  # type: ignore[arg-type]
-    digest = hashlib.sha256()  # the content of every file, so any edit makes a new hash
-    for f in sorted(set(files)):
-        digest.update(Path(f).read_bytes())
     return Setup(config, tuple(chosen), the_board, tuple(str(f) for f in files),
-                 digest.hexdigest()[:16])
+                 content_hash(sorted(set(files))))
+
+
+def content_hash(files: Sequence[str | Path], labels: Sequence[str] = ()) -> str:
+    """16 hex digits over the bytes of every file, in the order given, then the labels (e.g. a
+    variant's changes): any edit makes a new hash, so a resumed run can tell its inputs."""
+    digest = hashlib.sha256()
+    for f in files:
+        digest.update(Path(f).read_bytes())
+    for label in labels:
+        digest.update(label.encode())
+    return digest.hexdigest()[:16]

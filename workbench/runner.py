@@ -9,7 +9,6 @@ flight, and the writer commits what arrived every few hundred thousand rows or t
 
 from __future__ import annotations
 
-import hashlib
 import multiprocessing
 import os
 import threading
@@ -19,7 +18,6 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, fields
 from functools import partial
-from pathlib import Path
 from typing import Self
 
 import duckdb
@@ -34,7 +32,7 @@ from engine.agents.registry import make_agent
 from engine.cards import Card
 from engine.play import derive_seed, play_game
 from engine.state import GameConfig
-from workbench.config import load_setup
+from workbench.config import content_hash, load_setup
 from workbench.variants import apply_change
 from workbench.store import BatchWriter, BoardSource, FailedGame, PlayedGame, RunSpec, \
     batch_tables, failed_games, finish_run
@@ -82,18 +80,13 @@ def prepare(spec: RunSpec) -> Prepared:
         boards.append(BoardSource(setup.board, setup.files[-1], setup.content_hash))
         files += [f for f in setup.files if f not in files]
     config = next(iter(configs.values()))
-    digest = hashlib.sha256()
-    for f in sorted(files):
-        digest.update(Path(f).read_bytes())
-    for change in spec.changes:
-        digest.update(change.label().encode())
     params: dict[str, object] = {f.name: getattr(config, f.name) for f in fields(config)
                                  if f.init and f.name not in ("pool", "catalog", "board",
                                                               "players")}
     if spec.changes:
         params["changes"] = [asdict(c) for c in spec.changes]
     return Prepared(configs, tuple(boards), tuple(config.catalog.values()), config.pool, params,
-                    tuple(files), digest.hexdigest()[:16])
+                    tuple(files), content_hash(sorted(files), [c.label() for c in spec.changes]))
 
 
 def _check_draft(config: GameConfig) -> None:
