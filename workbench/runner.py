@@ -299,7 +299,8 @@ def who_played(specs: str) -> str:
 
 def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
     """One screen: games, win rate by seat and by agent with 95% Wilson intervals, draws."""
-    from scipy.stats import binomtest  # a second to import: spawned workers never need it
+    # scipy takes a second to import: spawned workers, which import this module, never need it
+    from workbench.analysis.stats import proportion_ci
 
     games, draws, guard, rounds, tyrant = con.execute(
         "SELECT count(*), count(*) FILTER (draw), count(*) FILTER (guard_stopped), "
@@ -320,9 +321,8 @@ def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
         if what == "agent" and len(rows) < 2:
             continue
         for name, wins, n in rows:
-            ci = binomtest(wins, n).proportion_ci(method="wilson")
-            table.add_row(f"{what} {name}", str(wins), f"{wins / n:.1%}",
-                          f"{ci.low:.1%} – {ci.high:.1%}")
+            lo, hi = proportion_ci(wins, n)
+            table.add_row(f"{what} {name}", str(wins), f"{wins / n:.1%}", f"{lo:.1%} – {hi:.1%}")
     failed = failed_games(con, run_id)
     by_board = con.execute("SELECT board, count(*), count(*) FILTER (draw), avg(rounds) "
                            "FROM games WHERE run_id = ? GROUP BY ALL ORDER BY 1",
