@@ -164,7 +164,7 @@ def test_ratings_from_duckdb(tmp_path) -> None:
 def _held_staff(enemy_x: int) -> float:
     """evaluate() for seat 0 holding the staff at (1, 0), one enemy unit at (enemy_x, 0), the
     enemy to move."""
-    from engine.agents.heuristic import evaluate
+    from engine.agents.evaluation import evaluate
     from tests.builder import Keywords, Position, Victory, board, equipment, unit
     staff = equipment("Staff", durability=9, keywords=Keywords(staff=True))
     holder = unit("Holder", life=2, attack=1)
@@ -191,7 +191,7 @@ def test_evaluate_a_hit_on_the_tyrant_is_worth_standing_next_to_it() -> None:
     field next to it is worth more than keeping clear with the Tyrant untouched, and a fresh
     Tyrant leaves the value in tanh's steep middle (with its whole life counted, a position with
     the shipped Tyrant near full life scored below -0.95 and search tables kept clear of it)."""
-    from engine.agents.heuristic import evaluate
+    from engine.agents.evaluation import evaluate
     from engine.board import TYRANT
     from tests.builder import Keywords, Position, Victory, VictoryKind, board, unit
     tyrant = unit("Tyrant", life=10, move=2, attack=3, keywords=Keywords(tyrant=True), buy=None)
@@ -212,7 +212,7 @@ def test_evaluate_counts_the_areas_held_now() -> None:
     """On a capture board (R19.3) an area the seat holds now is worth about the point it brings at the
     next upkeep: the same units, the enemy's one in the seat's area (a tie, nobody holds it)
     or outside it, differ by about that much."""
-    from engine.agents.heuristic import evaluate
+    from engine.agents.evaluation import evaluate
     from tests.builder import Position, Victory, VictoryKind, board, unit
     guard = unit("Guard", life=3, move=1, attack=0)
     values = {}
@@ -244,7 +244,7 @@ def test_heuristic_chooses_a_spell_push_origin_that_drowns_the_target() -> None:
 def test_evaluate_counts_the_exposed_units_of_the_side_not_to_move() -> None:
     """An enemy unit in reach of the seat's units is worth less to the enemy when the seat
     moves next, and the seat's own exposed unit costs it only when the enemy moves next."""
-    from engine.agents.heuristic import evaluate
+    from engine.agents.evaluation import evaluate
     from tests.builder import Position, board, unit
     hunter = unit("Hunter", life=3, move=2, attack=3)
     prey = unit("Prey", life=2, move=2, attack=1)

@@ -56,9 +56,8 @@ from engine.board import Terrain, VictoryKind
 from engine.cards import Card, CardType
 from engine.effects import free_action_of
 from engine.game import Game
-from engine.permanents import is_veiled, life, max_range, profile, protected_from
+from engine.permanents import is_veiled, max_range, profile, protected_from
 from engine.state import GameState, Perm
-from engine.victory import area_holders
 
 if TYPE_CHECKING:  # drafters import this module: the drafter is imported at use
     from engine.agents.drafters import HeuristicDrafter
@@ -372,7 +371,7 @@ def _main_score(v: View, a: Action) -> float:
         if card.type is CardType.UNIT:
             val += 2.0 - w.deploy_goal * v.goal_dist(a.field)
             if v.tyrant_field >= 0:
-                val -= _tyrant_adjacency(v, v.geo._dist[a.field][v.tyrant_field], 0.0)
+                val -= tyrant_adjacency(v, v.geo._dist[a.field][v.tyrant_field], 0.0)
             if v.kind is VictoryKind.RESOURCE and v.board.fields[a.field].income > 0:
                 val += 3.0
             if (card.range or 1) > 1 and v.board.fields[a.field].terrain is Terrain.HIGH_GROUND:
@@ -448,7 +447,7 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
             return 3.0 * min(6, geo._dist[f][v.tyrant_field])
         gd = v.goal_dist(f)
         if v.tyrant_field >= 0:
-            sc -= _tyrant_adjacency(v, geo._dist[f][v.tyrant_field], uv)
+            sc -= tyrant_adjacency(v, geo._dist[f][v.tyrant_field], uv)
         if harmless:
             # it cannot hurt the Tyrant through its armor: keep clear, out of everyone's way
             sc -= 1.0 * abs(gd - 4)
@@ -537,7 +536,7 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
     return out
 
 
-def _tyrant_adjacency(v: View, dt: int, uv: float) -> float:
+def tyrant_adjacency(v: View, dt: int, uv: float) -> float:
     """The cost of ending the turn at distance dt of the Tyrant. R21.15: without a marker
     on the board the Tyrant marks the nearest unit and carries the intention out at once
     when it stands next to it; with a marker out it only attacks a neighbour."""
@@ -551,87 +550,3 @@ def _attackable(s: GameState, u: Perm, t: Perm) -> bool:
     if card.type is not CardType.UNIT and card.keywords.solid is None:
         return False
     return not is_veiled(s, t) and not protected_from(s, t, s.cards[u.cid])
-
-
-# --- evaluation of a position (the search agent's leaf value) ------------------------------------
-
-def evaluate(s: GameState, seat: int) -> float:
-    """A heuristic value of the position for `seat`'s team, in [-1, 1]."""
-    import math
-    if s.winners is not None:
-        if not s.winners:
-            return 0.0
-        team = s.players[seat].team
-        return 1.0 if any(w >= 0 and s.players[w].team == team for w in s.winners) else -1.0
-    v = View(s, seat)
-    kind = v.kind
-    my_team = s.players[seat].team
-    # who moves next decides which side's exposed units count: at the end of the seat's turn
-    # its own units stand in the enemy's reach; at the start of its turn the enemy's stand in
-    # its reach (without this, looking through the answer made the search agent passive)
-    # (on a Tyrant board the enemy moves after all players: the seat's side is the exposed one)
-    mover = s.active if 0 <= s.active < len(s.players) else seat
-    my_move = kind is not VictoryKind.TYRANT and s.players[mover].team == my_team
-    their: dict[int, View] = {}  # views of the enemy seats: what threatens their units
-    score = 0.0
-    for p in s.perms.values():
-        if p.field < 0 and p.under < 0:
-            continue
-        c = p.controller
-        card = s.cards[p.cid]
-        if c >= 0 and s.players[c].team == my_team:
-            sign = 1.0
-        elif c == -1:
-            continue
-        else:
-            sign = -1.0
-        pv = perm_value(s, p) if card.type is CardType.UNIT or card.keywords.solid else 0.0
-        if card.keywords.building:
-            pv = 15.0 + 4.0 * max(0, (card.keywords.solid or 0) + 1 - p.damage)
-        if card.keywords.tyrant:
-            # the damage dealt, not the life left: a full Tyrant (25 life) pushed every position
-            # into tanh's flat tail. A point of damage is worth 8: at 4 (and 2.5x the adjacency
-            # cost below) search tables kept clear of the Tyrant and won later than heuristic
-            # tables (16.4 rounds to 13.3 on the same 40 seeds, tyrants-throne)
-            pv = -8.0 * min(p.damage, life(s, p) + 1)
-        if p.cid in s.vips.values():
-            pv = 20.0 + 5.0 * max(0, life(s, p) + 1 - p.damage - p.poison)
-        score += sign * pv
-        if my_move and sign < 0 and card.type is CardType.UNIT and p.field >= 0:
-            ev = their.get(c) or their.setdefault(c, View(s, c))
-            if ev.danger(p.field) >= hp_left(s, p):
-                score += 0.3 * pv
-        if sign > 0 and card.type is CardType.UNIT and p.field >= 0:
-            if p.cid != v.my_vip:
-                score -= 0.4 * v.goal_dist(p.field)
-            if not my_move and p.controller == seat and v.danger(p.field) >= hp_left(s, p):
-                score -= 0.3 * pv
-            if v.tyrant_field >= 0 and p.cid != v.marked:
-                # next to the Tyrant with no marker out: an intention carried out at once
-                score -= _tyrant_adjacency(v, v.geo._dist[p.field][v.tyrant_field], 0.0)
-    for x, pl in enumerate(s.players):
-        sign = 1.0 if pl.team == my_team else -1.0
-        rv = 0.6
-        if kind is VictoryKind.RESOURCE:
-            rv = 2.5
-        score += sign * (rv * pl.resource + 5.0 * pl.points * (kind is VictoryKind.CAPTURE)
-                         + 0.3 * len(pl.hand))
-    if kind is VictoryKind.CAPTURE:
-        # an area held now is about a point at the holder's next upkeep (R21.14); without it
-        # the search's wider candidate sets drifted off the areas on four-banners (budget 4
-        # lost 14-26 to budget 1 there, with it won 25-15)
-        for holder in area_holders(s).values():
-            score += 5.0 if s.players[holder].team == my_team else -5.0
-    if kind is VictoryKind.STAFF and v.staff_base >= 0 and v.staff_base in s.perms:
-        base = s.perms[v.staff_base]
-        if base.controller >= 0 and s.players[base.controller].team == my_team:
-            # a holder the enemy can bring down before its upkeep (R21.12) holds little
-            score += 8.0 if v.danger(s.perm_field(base)) >= hp_left(s, base) else 35.0
-        else:
-            score -= 35.0
-    if kind is VictoryKind.TYRANT:
-        score -= 10.0 * s.intentions_done
-        if v.marked in s.perms and v.tyrant_field >= 0:
-            score -= 6.0 * max(0, 4 - v.geo.dist(s.perm_field(s.perms[v.marked]),
-                                                 v.tyrant_field))
-    return math.tanh(score / 40.0)

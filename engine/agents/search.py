@@ -6,7 +6,7 @@ it takes the heuristic's best `width` candidate actions (more with a bigger budg
 stages:
 1. every candidate is applied to a `determinize`d clone (what the seat cannot see re-dealt) and
    the rest of the seat's turn is played by the heuristic, greedily; the position at the end of
-   the turn is scored by `heuristic.evaluate` (material, resource, victory progress, the units
+   the turn is scored by `evaluation.evaluate` (material, resource, victory progress, the units
    left in the reach of the side that moves next, in [-1, 1]; a finished game is +1/-1/0). Its
    own turn barely depends on hidden information, so one rollout per candidate tells them apart.
 2. with budget left (and `horizon` > 0), the candidates within `margin` of the best are played
@@ -57,7 +57,8 @@ import random
 from typing import NamedTuple
 
 from engine.actions import Action
-from engine.agents.heuristic import HeuristicAgent, choose, evaluate, score_actions
+from engine.agents.evaluation import evaluate
+from engine.agents.heuristic import HeuristicAgent, choose, score_actions
 from engine.game import Game
 from engine.state import GameState, Perm, Player
 
