@@ -95,19 +95,23 @@ def queue_triggers(state: GameState, cid: int, event: str, controller: int) -> N
 
 
 def queue_trigger(state: GameState, cid: int, index: int, controller: int) -> None:
-    """Put a triggered action on the stack; a chosen target is the controller's choice."""
+    """Put a triggered action on the stack; a chosen target is the controller's choice (R6.4).
+    The `trigger` event's amount is the number of targets the controller chooses among, 0 when
+    the action is announced at once (no choice, or one target) or fizzles: it tells a reader
+    which announcement belongs to which trigger (R6.1, R6.9: those that wait come later)."""
     card = state.cards[cid]
     effects = card.effects if index < 0 else card.triggers[index].effects
     spec = chosen_spec(effects)
-    state.emit("trigger", controller, cid, detail="enters" if index < 0 else
-               card.triggers[index].event)
+    options = [] if spec is None else candidates(state, controller, cid, spec, targeting=True)
+    waits = len(options) > 1 and controller >= 0
+    state.emit("trigger", controller, cid, amount=len(options) if waits else 0,
+               detail="enters" if index < 0 else card.triggers[index].event)
     if spec is None:
         announce(state, StackItem("trigger", controller, cid, index))
         return
-    options = candidates(state, controller, cid, spec, targeting=True)
     if not options:
         state.emit("fizzle", controller, cid, detail="no target")
-    elif len(options) == 1 or controller < 0:
+    elif not waits:
         announce(state, StackItem("trigger", controller, cid, index, options[0]))
     else:
         state.pending.append(Pending("target", controller, cid, index, tuple(options)))

@@ -472,6 +472,34 @@ def test_referee_a_trigger_waiting_for_its_target_is_announced_after_one_that_wa
     assert refereed(g, [brute, soldier, IDLE]) == []
 
 
+def test_referee_two_triggers_waiting_for_targets_are_announced_in_the_order_they_fired() -> None:
+    """R6.1, R6.9: an attack that kills sets off "when this attacks" and "when this kills", and
+    both ask their controller for a target, so both are announced in the order they fired (the
+    first resolves last). The second's announcement follows its trigger event directly, and the
+    referee used to read it as announced at once, pair it with the first and measure the
+    second's rage ("in range 3") by the first's "in range 1" (found by the fuzzer, game 31792
+    of seed 2035)."""
+    brute = unit("Brute", life=5, attack=5, triggers=(
+        Trigger("attacks", (eff("rage", 2, tgt("unit", "friendly", range_=1)),)),
+        Trigger("kills", (eff("rage", 1, tgt("unit", range_=3)),))))
+    soldier = unit("Soldier", life=1, attack=0)
+    pos = Position(ascii_board(". . . . . .\n. . . . . .\n. . . . . ."),
+                   [brute, soldier, IDLE])
+    b = pos.put(brute, 0, 0, 0)
+    e = pos.put(soldier, 1, 1, 0)
+    near = pos.idle(0, 0, 1)
+    pos.idle(0, 1, 1)
+    far = pos.idle(1, 3, 0)                        # 3 from the Brute: only the kill reaches it
+    g = pos.game(phase="start", advance=True)      # the turn's events: seat 0 is active
+    act(g, "activate", b)
+    act(g, "attack", b, e)
+    assert e not in g.state.perms and len(g.state.pending) == 2
+    act(g, "target", b, near, index=0, respond=True)
+    act(g, "target", b, far, index=1)
+    assert (pos.perm(near).rage, pos.perm(far).rage) == (2, 1)
+    assert refereed(g, [brute, soldier, IDLE]) == []
+
+
 def test_referee_a_move_whose_unit_was_pushed_off_its_start_may_fizzle() -> None:
     """R6.4: an action is announced as the concrete action to carry out ("die konkrete
     auszuführende Aktion"), and a move is steps from the field it was announced from (R10.3).

@@ -349,26 +349,24 @@ def _points(g: GameCheck, i: int) -> None:
         g.t.points[g.ev.player[i]] += g.ev.amount[i]
 
 
-def _at_once(g: GameCheck, i: int) -> bool:
-    """Whether the trigger of event `i` was announced (or fizzled for want of a target) right
-    away: the next event says so. One that waits for its controller to choose a target is
-    announced later, after those that did not wait (R6.1, R6.9)."""
-    j = i + 1
-    if j >= len(g.ev) or (g.ev.game_id[j], g.ev.card_id[j]) != (g.ev.game_id[i],
-                                                                 g.ev.card_id[i]):
-        return False
-    return (g.ev.kind[j], g.ev.detail[j]) in (("announce", "trigger"), ("fizzle", "no target"))
+def _waits(g: GameCheck, i: int) -> bool:
+    """Whether the trigger of event `i` waits for its controller to choose a target: its amount
+    is the number of targets to choose among, 0 when it was announced at once (or fizzled for
+    want of a target). One that waits is announced later, after those that did not wait, in
+    the order they fired (R6.1, R6.9)."""
+    return g.ev.amount[i] > 0
 
 
 def _trigger(g: GameCheck, i: int) -> None:
-    if not _at_once(g, i):
+    if _waits(g, i):
         g.trigger_words.setdefault(g.ev.card_id[i], []).append(g.ev.detail[i])
 
 
 def _announce(g: GameCheck, i: int) -> None:
     kind, _, verb = g.ev.detail[i].partition(":")
     source, word = g.ev.card_id[i], ""
-    if kind == "trigger" and i > 0 and g.ev.kind[i - 1] == "trigger" and _at_once(g, i - 1):
+    if kind == "trigger" and i > 0 and g.ev.kind[i - 1] == "trigger" and not _waits(g, i - 1) \
+            and g.ev.card_id[i - 1] == source:
         word = g.ev.detail[i - 1]
     elif kind == "trigger":
         words = g.trigger_words.get(source)
@@ -393,7 +391,7 @@ def _resolve(g: GameCheck, i: int) -> None:
 def _fizzle(g: GameCheck, i: int) -> None:
     """A permanent card with no room to enter goes to the discard pile; a trigger without a
     target is never announced."""
-    if g.ev.detail[i] == "no target":   # its trigger was never queued (`_at_once`)
+    if g.ev.detail[i] == "no target":   # its trigger was never queued (`_waits`)
         return
     r = g.resolving
     if r is not None and r.kind == "card" and g.ev.card_id[i] == r.source and g.ev.x[i] >= 0:
