@@ -43,9 +43,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.actions import Action  # noqa: E402
-from engine.agents.registry import Agent, make_agent  # noqa: E402
+from engine.agents.registry import make_agent  # noqa: E402
 from engine.game import Game  # noqa: E402
-from engine.play import derive_seed, play_game  # noqa: E402
+from engine.play import Agent, derive_seed, play_game  # noqa: E402
 from workbench.train_agent import BOARDS, setup_for, table_rank  # noqa: E402
 
 Row = dict[str, Any]

@@ -44,9 +44,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     """Play the fixed games with the engine of `args.root`; the figures as a dict."""
     sys.path.insert(0, str(Path(args.root).resolve()))
     from engine.actions import Action
-    from engine.agents.registry import Agent, make_agent
+    from engine.agents.registry import make_agent
     from engine.game import Game
-    from engine.play import derive_seed
+    from engine.play import Agent, derive_seed
     from workbench.config import load_setup
 
     class Timed:

@@ -9,11 +9,21 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Sequence
+from typing import Protocol
 
-from engine.agents.registry import Agent
+from engine.actions import Action
 from engine.game import Game
 from engine.record import GameRecord
 from engine.state import GameConfig
+
+
+class Agent(Protocol):
+    """Whoever takes a seat: picks one of the legal actions. Defined beside the loop that asks
+    it, so the game loop stands without the agents package (engine/agents implements it)."""
+
+    name: str
+
+    def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action: ...
 
 
 def derive_seed(*parts: int | str) -> int:

@@ -12,22 +12,12 @@ from __future__ import annotations
 import difflib
 import math
 import os
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
-from engine.actions import Action
 from engine.agents.explorer import ExplorerAgent
 from engine.agents.random_agent import RandomAgent
-from engine.game import Game
-
-
-class Agent(Protocol):
-    name: str
-
-    def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action: ...
-
+from engine.play import Agent
 
 Factory = Callable[[dict[str, str]], Agent]
 
