@@ -17,6 +17,7 @@ from engine.board import VictoryKind
 from engine.game import Game
 from engine.play import derive_seed
 from engine.state import GameConfig
+from workbench import agents as workbench_agents
 from workbench.config import load_setup
 
 BOARDS = ["kings-crossing", "gold-rush", "three-hills", "four-banners", "zwei-burgen",
@@ -133,8 +134,14 @@ def test_ratings_drafter_prefers_rated_cards(tmp_path) -> None:
     assert s.cards[drafter.pick(s, legal).card].name == target
     f = tmp_path / "r.json"
     f.write_text(json.dumps({"ratings": {target: 0.8, names[0]: {"score": 0.2}}}))
-    d2 = make_ratings_drafter({"ratings_file": str(f)})
+    d2 = workbench_agents.make_agent(f"ratings:ratings_file={f}")
+    assert isinstance(d2, RatingsDrafter)
     assert s.cards[d2.pick(s, legal).card].name == target
+    # the engine opens no files: it takes ratings as data and refuses a file it would have to read
+    with pytest.raises(ValueError, match="engine opens no files"):
+        make_ratings_drafter({"ratings_file": str(f)})
+    with pytest.raises(ValueError, match="engine opens no files"):
+        make_agent(f"ratings:ratings_file={f}")
     # without ratings it drafts like the heuristic drafter
     plain = make_ratings_drafter({})
     assert plain.pick(s, legal) == HeuristicDrafter().pick(s, legal)
@@ -156,8 +163,8 @@ def test_ratings_from_duckdb(tmp_path) -> None:
     con.close()
     r = load_ratings(str(db), {"prior": "0"})
     assert r == {"Good": 1.0, "Bad": 0.0}
-    drafter = make_agent(f"ratings:db={db}+prior=0")
-    assert drafter.ratings["good"] == 1.0
+    drafter = workbench_agents.make_agent(f"ratings:db={db}+prior=0")
+    assert isinstance(drafter, RatingsDrafter) and drafter.ratings["good"] == 1.0
     assert load_ratings(str(db))["Good"] == pytest.approx(0.75)  # smoothed toward the mean
 
 

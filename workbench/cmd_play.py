@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.agents.registry import make_agent
 from engine.picture import seat_name
 from engine.play import Agent, derive_seed, play_game
+from workbench.agents import make_agent
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS, load_setup
 from workbench.tables import ValidationError
 from workbench.play_human import Abandoned, HumanSeat, Lines, Printable, Sink

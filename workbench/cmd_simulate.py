@@ -15,7 +15,7 @@ from typing import Any
 import duckdb
 from rich.console import Console
 
-from engine.agents.registry import check_spec, make_agent
+from workbench.agents import check_spec, make_agent
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
 from workbench.tables import ValidationError
 from workbench.runner import BACKENDS, Job, Prepared, execute, prepare, summary

@@ -9,9 +9,9 @@ from typing import Any
 import polars as pl
 from rich.console import Console
 
-from engine.agents.registry import make_agent
 from reports import balance, design, html
 from reports.html import Chart, Section, Table
+from workbench.agents import make_agent
 from workbench.analysis import stability, study_findings
 from workbench.analysis.source import AnalysisError, open_db
 from workbench.cmd_simulate import UsageError

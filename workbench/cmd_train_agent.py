@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.agents.registry import check_spec
 from engine.agents.weights import SPACE
+from workbench.agents import check_spec
 from workbench.train_agent import (
     BOARDS,
     decided,

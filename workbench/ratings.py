@@ -6,19 +6,17 @@ copy of the card (table `picks`, docs/schema.md), the share of those seats that 
 by `prior` pseudo-games, so a card seen in few games stays near the mean and drafting improves
 as the data grows.
 
-The engine never imports a database driver: importing this module registers `load_ratings`
-with `engine.agents.drafters.register_ratings_loader`, so the agent spec
-`ratings:db=runs.duckdb` works wherever the workbench is loaded (`board=NAME` restricts to one
-board, `prior=N` sets the smoothing, `min_games=N` drops cards seen in fewer games).
-`write_ratings_file` writes the JSON that `ratings:ratings_file=PATH` reads.
+The engine opens no files, so the ratings drafter gets its ratings from here as data
+(`ratings_of`, called by `workbench.agents.make_agent`): `ratings:db=runs.duckdb` reads the
+store (`board=NAME` restricts to one board, `prior=N` sets the smoothing, `min_games=N` drops
+cards seen in fewer games), `ratings:ratings_file=PATH` a JSON file (`read_ratings_file`), as
+`write_ratings_file` writes it.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-
-from engine.agents.drafters import register_ratings_loader
 
 QUERY = """
 WITH held AS (
@@ -72,4 +70,21 @@ def write_ratings_file(db: str, path: str | Path, board: str | None = None,
     return ratings
 
 
-register_ratings_loader(load_ratings)
+def read_ratings_file(path: str | Path) -> dict[str, float]:
+    """A JSON file `{"name": score}`, `{"name": {"score": s, "games": n}}`, or either under
+    `"ratings"` (as `write_ratings_file` writes it)."""
+    raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    if isinstance(raw, dict) and "ratings" in raw and isinstance(raw["ratings"], dict):
+        raw = raw["ratings"]
+    return {name: float(v["score"]) if isinstance(v, dict) else float(v)
+            for name, v in raw.items()}
+
+
+def ratings_of(params: dict[str, str]) -> dict[str, float] | None:
+    """The ratings a `ratings` spec names (`ratings_file=PATH` first, then `db=PATH`), or None
+    when it names no source."""
+    if "ratings_file" in params:
+        return read_ratings_file(params["ratings_file"])
+    if "db" in params:
+        return load_ratings(params["db"], params)
+    return None

@@ -28,10 +28,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
 from rich.table import Table
 from rich.text import Text
 
-from engine.agents.registry import make_agent
 from engine.cards import Card
 from engine.play import derive_seed, play_game
 from engine.state import GameConfig
+from workbench.agents import make_agent
 from workbench.config import content_hash, load_setup
 from workbench.variants import apply_change
 from workbench.store import BatchWriter, BoardSource, FailedGame, PlayedGame, RunSpec, \

@@ -29,11 +29,11 @@ from datetime import date
 from pathlib import Path
 
 from engine.agents.heuristic import HeuristicAgent
-from engine.agents.registry import make_agent
 from engine.agents.weights import DEFAULT, SPACE, Weights
 from engine.board import VictoryKind
 from engine.play import Agent, derive_seed, play_game
 from engine.record import GameRecord
+from workbench.agents import make_agent
 from workbench.analysis.stats import proportion_ci
 from workbench.config import Setup, load_setup
 

@@ -10,11 +10,10 @@ drafter here also plays the match (with the heuristic) if it is used as an agent
   stays for comparison.
 - `ratings`: reads card ratings (name -> score, e.g. the win rate of seats whose drafted store
   held the card) and picks the best rated card; cards without a rating fall back to the
-  heuristic drafter's value. Ratings come from the spec's parameters:
+  heuristic drafter's value. The drafter receives its ratings as data: the spec's
   `ratings:ratings_file=PATH` (a JSON object `{"Card name": score}` or
-  `{"Card name": {"score": s, "games": n}}`), or `ratings:db=PATH` through a loader the
-  workbench registers (`register_ratings_loader`, done by `workbench.ratings`), so the engine
-  never imports a database driver. Parameter `weight=W` (default 1) scales ratings against the
+  `{"Card name": {"score": s, "games": n}}`) and `ratings:db=PATH` are read by the workbench
+  (`workbench.agents.make_agent`), since the engine opens no files. Parameter `weight=W` (default 1) scales ratings against the
   heuristic value used to break ties; `min_games=N` ignores ratings seen in fewer games.
 
 The heuristic drafter's model: a card is worth what the seat's agent will do with it. Only
@@ -48,9 +47,8 @@ Not modelled: combat losses, the opponent's needs.
 
 from __future__ import annotations
 
-import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple, Protocol
 
 from engine.actions import Action
@@ -478,26 +476,8 @@ class HeuristicDrafter:
 
 # --- the ratings drafter -------------------------------------------------------------------------
 
-RatingsLoader = Callable[[str, dict[str, str]], dict[str, float]]
-_LOADERS: list[RatingsLoader] = []
-
-
-def register_ratings_loader(loader: RatingsLoader) -> None:
-    """Let the workbench turn `db=PATH` into ratings (the engine stays free of databases)."""
-    if loader not in _LOADERS:
-        _LOADERS.append(loader)
-
-
-def read_ratings_file(path: str) -> dict[str, float]:
-    """A JSON file `{"name": score}` or `{"name": {"score": s, "games": n}}`."""
-    with open(path, encoding="utf-8") as f:
-        raw = json.load(f)
-    if isinstance(raw, dict) and "ratings" in raw and isinstance(raw["ratings"], dict):
-        raw = raw["ratings"]
-    out: dict[str, float] = {}
-    for name, v in raw.items():
-        out[name] = float(v["score"]) if isinstance(v, dict) else float(v)
-    return out
+RATINGS_SOURCES = ("ratings_file", "db")
+"""The spec parameters naming where ratings are read from (by the workbench, not here)."""
 
 
 class RatingsDrafter:
@@ -534,23 +514,12 @@ class RatingsDrafter:
         return choose(s, legal, rng)
 
 
-def make_ratings_drafter(params: dict[str, str]) -> RatingsDrafter:
-    """The `ratings` factory: `ratings_file=PATH`, or `db=PATH` through a registered loader,
-    or no source at all (every card unrated: the heuristic drafter's picks)."""
-    ratings: dict[str, float] = {}
-    if "ratings_file" in params:
-        ratings = read_ratings_file(params["ratings_file"])
-    elif "db" in params:
-        if not _LOADERS:
-            # the workbench's loader registers itself on import; the engine itself never
-            # imports a database driver (only this optional hook reaches the workbench)
-            try:
-                import importlib
-                importlib.import_module("workbench.ratings")
-            except ImportError:
-                pass
-        if not _LOADERS:
-            raise ValueError("ratings:db=PATH needs the workbench's loader (import "
-                             "workbench.ratings), or pass ratings_file=PATH")
-        ratings = _LOADERS[-1](params["db"], params)
-    return RatingsDrafter(ratings, float(params.get("weight", 1.0)), params)
+def make_ratings_drafter(params: dict[str, str],
+                         ratings: Mapping[str, float] | None = None) -> RatingsDrafter:
+    """The `ratings` factory: the ratings read from the spec's source (`RATINGS_SOURCES`) by the
+    workbench, or no source at all (every card unrated: the heuristic drafter's picks)."""
+    source = next((k for k in RATINGS_SOURCES if k in params), None)
+    if ratings is None and source is not None:
+        raise ValueError(f"ratings:{source}=PATH is read by the workbench "
+                         "(workbench.agents.make_agent): the engine opens no files")
+    return RatingsDrafter(dict(ratings or {}), float(params.get("weight", 1.0)), params)

@@ -18,11 +18,11 @@ from pathlib import Path
 from types import FrameType
 
 from engine.actions import parse_action
-from engine.agents.registry import make_agent
 from engine.game import Game
 from engine.invariants import violations
 from engine.play import derive_seed
 from engine.state import GameConfig
+from workbench.agents import make_agent
 from workbench.check.core import Events, GameInfo, Violation
 from workbench.check.run import walk
 from workbench.fuzz.cases import GENERATED_NAME
