@@ -14,17 +14,15 @@ import statistics
 from collections.abc import Sequence
 
 import matplotlib
+import polars as pl
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import to_hex
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+from matplotlib.transforms import Bbox
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
-from matplotlib.axes import Axes  # noqa: E402
-from matplotlib.colors import to_hex  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
-from matplotlib.transforms import Bbox  # noqa: E402
-import polars as pl  # noqa: E402
-
-from workbench.analysis.stats import MIN_SAMPLE, shrunk_rates  # noqa: E402
+from workbench.analysis.stats import MIN_SAMPLE, shrunk_rates
 
 BLUE, GREY, RED = "#2b6cb0", "#b8b8b8", "#c53030"
 text_only = matplotlib.rc_context({"text.parse_math": False})
@@ -34,10 +32,17 @@ MAX_LABELS = 24
 """At most this many names on a scatter; the table beside it has every point."""
 
 
+def figure(width: float, height: float) -> Figure:
+    """A figure on its own Agg canvas. No pyplot: its backend is process-wide state that the
+    first import would choose, and its figure list must be closed by hand."""
+    fig = Figure(figsize=(width, height))
+    FigureCanvasAgg(fig)
+    return fig
+
+
 def _png(fig: Figure) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
-    plt.close(fig)
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
@@ -58,7 +63,8 @@ def rate_bars(df: pl.DataFrame, label: str, rate: str, n: str, title: str, xlabe
     shrunk, _ = shrunk_rates(wins, sizes_all)
     d = d.with_columns(pl.Series("_shrunk", shrunk, dtype=pl.Float64)).sort(
         ["_shrunk", rate], descending=True).head(limit)
-    fig, ax = plt.subplots(figsize=(7, 0.28 * max(d.height, 3) + 1.2))
+    fig = figure(7, 0.28 * max(d.height, 3) + 1.2)
+    ax = fig.subplots()
     sizes = d.get_column(n).to_list()
     labels = [f"{v} (n={k})" for v, k in zip(d.get_column(label), sizes, strict=True)]
     vals = d.get_column(rate).to_list()
@@ -120,7 +126,8 @@ def scatter(df: pl.DataFrame, x: str, y: str, label: str, n: str, title: str,
     first, then to the points furthest from the middle with enough samples, as long as they
     overlap nothing (the table beside the chart names every point)."""
     d = df.filter(pl.col(x).is_not_null() & pl.col(y).is_not_null())
-    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    fig = figure(7.5, 4.8)
+    ax = fig.subplots()
     rows = list(d.iter_rows(named=True))
     for r in rows:
         colour = GREY if (r[n] or 0) < MIN_SAMPLE else (RED if flag and r.get(flag) else BLUE)
@@ -154,7 +161,8 @@ def lines(df: pl.DataFrame, x: str, ys: Sequence[tuple[str, str]], title: str, x
     """One line per (column, name) (and per group value, if any) against x; a column with
     `_lo`/`_hi` beside it gets its interval as a band; `refs` are dotted reference levels
     (level, name, the column whose colour they take)."""
-    fig, ax = plt.subplots(figsize=(7.5, 4))
+    fig = figure(7.5, 4)
+    ax = fig.subplots()
     groups = [(None, df)] if group is None else [
         (k, df.filter(pl.col(group) == k)) for k in df.get_column(group).unique().sort()]
     colour: dict[str, str] = {}
@@ -183,7 +191,8 @@ def lines(df: pl.DataFrame, x: str, ys: Sequence[tuple[str, str]], title: str, x
 def stacked(df: pl.DataFrame, x: str, ys: Sequence[tuple[str, str]], title: str, xlabel: str,
             ylabel: str, ymax: float | None = None) -> str:
     """Areas stacked in the order given (the first at the bottom) against x."""
-    fig, ax = plt.subplots(figsize=(7.5, 4))
+    fig = figure(7.5, 4)
+    ax = fig.subplots()
     ax.stackplot(df.get_column(x).to_list(), *(df.get_column(c).fill_null(0).to_list()
                                                for c, _ in ys),
                  labels=[name for _, name in ys], alpha=0.85)
@@ -205,8 +214,8 @@ def grouped_counts(df: pl.DataFrame, panel: str, x: str, group: str, value: str,
     """One panel per `panel` value: bars of `value` against the integer `x`, side by side per
     `group` and centred on each value."""
     panels = df.get_column(panel).unique().sort().to_list()
-    fig, axes = plt.subplots(1, max(len(panels), 1), figsize=(3.6 * max(len(panels), 1) + 1.2,
-                                                              3.2), squeeze=False)
+    fig = figure(3.6 * max(len(panels), 1) + 1.2, 3.2)
+    axes = fig.subplots(1, max(len(panels), 1), squeeze=False)
     groups = df.get_column(group).unique().sort().to_list()
     width = 0.8 / max(len(groups), 1)
     for ax, p in zip(axes[0], panels, strict=False):

@@ -6,8 +6,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from reports.charts import BLUE, GREY, RED, _legend_outside, _png, text_only  # first: Agg
-import matplotlib.pyplot as plt  # noqa: E402
+from reports.charts import BLUE, GREY, RED, _legend_outside, _png, figure, text_only
 from reports.html import Chart, Section, Table
 from workbench.analysis.stats import MIN_SAMPLE
 from workbench.fairvalue import FairValue
@@ -25,7 +24,8 @@ def bands(df: pl.DataFrame, x: str, panels: Sequence[tuple[str, str, str]], titl
           fair: FairValue | None = None, target: float = 0.0, xlabel: str = "value") -> str:
     """One panel per metric against x with its 95% band; grey points have small samples. The
     last panel shows the fitted line and the fair value with its interval."""
-    fig, axes = plt.subplots(1, len(panels), figsize=(3.4 * len(panels), 3.2), squeeze=False)
+    fig = figure(3.4 * len(panels), 3.2)
+    axes = fig.subplots(1, len(panels), squeeze=False)
     d = df.filter(pl.col(x).is_not_null()).sort(x)
     xs = d.get_column(x).to_list()
     for ax, (col, n, label) in zip(axes[0], panels, strict=True):
@@ -62,7 +62,8 @@ def bands(df: pl.DataFrame, x: str, panels: Sequence[tuple[str, str, str]], titl
 def category_bars(df: pl.DataFrame, label: str, panels: Sequence[tuple[str, str, str]],
                   title: str) -> str:
     """One panel per metric: a point with its 95% interval per category (agents, variants)."""
-    fig, axes = plt.subplots(1, len(panels), figsize=(3.4 * len(panels), 3.2), squeeze=False)
+    fig = figure(3.4 * len(panels), 3.2)
+    axes = fig.subplots(1, len(panels), squeeze=False)
     names = [str(v) for v in df.get_column(label).to_list()]
     for ax, (col, n, text) in zip(axes[0], panels, strict=True):
         for i, r in enumerate(df.iter_rows(named=True)):
