@@ -5,7 +5,8 @@ with their life, arrows for the turn's moves and attacks) and inlined as SVG bes
 actions, events and text picture; resource and victory-point curves cover the whole game. A small
 inline script shows one frame at a time and marks `data-frames-loaded` on the body once it has
 counted every drawn frame, which is what the headless-browser test reads. The same drawing
-writes a single frame as PNG for a report.
+writes a single frame as PNG for a report. The frames are plain data built by workbench.replay:
+the page knows no engine.
 """
 
 from __future__ import annotations
@@ -21,29 +22,25 @@ from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, Patch, Rectangle
 
-from engine.board import NEUTRAL, TYRANT, Terrain
-from engine.cards import CardType
-from engine.events import EVENT_COLUMNS
-from engine.permanents import life
-from engine.picture import card_code, picture, seat_name
-from engine.record import Columns
-from workbench.replay import Frame, Replay, readable
+from workbench.replay import EVENT_HEADER, Curve, Frame, Replay, readable
 
-TERRAIN_COLOURS = {Terrain.PLAIN: "#e9e4c9", Terrain.DEEP_WATER: "#6b9bd1",
-                   Terrain.HIGH_GROUND: "#b59a6a", Terrain.BLOCKED: "#4a4a4a"}
+TERRAIN_COLOURS = {"plain": "#e9e4c9", "deep water": "#6b9bd1", "high ground": "#b59a6a",
+                   "blocked": "#4a4a4a"}
 SEAT_COLOURS = ("#c0392b", "#2563eb", "#15803d", "#7e22ce")
-OTHER_COLOURS = {NEUTRAL: "#7f7f7f", TYRANT: "#111111"}
+OTHER_COLOURS = {"neutral": "#7f7f7f", "tyrant": "#111111"}
 CELL_INCHES = 0.55
 
 
-def seat_colour(seat: int) -> str:
-    return OTHER_COLOURS.get(seat, SEAT_COLOURS[seat % len(SEAT_COLOURS)])
+def seat_colour(owner: str) -> str:
+    """The colour of a seat by name: p1, p2... take SEAT_COLOURS in turn; neutral, tyrant."""
+    if owner in OTHER_COLOURS:
+        return OTHER_COLOURS[owner]
+    return SEAT_COLOURS[(int(owner.removeprefix("p")) - 1) % len(SEAT_COLOURS)]
 
 
 def draw_frame(frame: Frame) -> Figure:
     """The board of one frame as a matplotlib figure (y grows downwards, as in the picture)."""
-    s = frame.state
-    board = s.config.board
+    board = frame.view
     fig = Figure(figsize=(board.width * CELL_INCHES + 0.4, board.height * CELL_INCHES + 0.7))
     ax = fig.add_axes((0.03, 0.02, 0.94, 0.88))
     ax.set_xlim(-0.5, board.width - 0.5)
@@ -52,7 +49,7 @@ def draw_frame(frame: Frame) -> Figure:
     ax.set_xticks(range(board.width))
     ax.set_yticks(range(board.height))
     ax.tick_params(length=0, labelsize=7, labeltop=True, labelbottom=False)
-    colours = [to_rgb(TERRAIN_COLOURS[f.terrain]) for f in board.fields]
+    colours = [to_rgb(TERRAIN_COLOURS[t]) for t in board.terrain]
     ax.imshow([colours[y * board.width:(y + 1) * board.width] for y in range(board.height)],
               extent=(-0.5, board.width - 0.5, board.height - 0.5, -0.5),
               interpolation="nearest")
@@ -60,29 +57,23 @@ def draw_frame(frame: Frame) -> Figure:
               colors="white", linewidth=0.5)
     ax.hlines([y - 0.5 for y in range(board.height + 1)], -0.5, board.width - 0.5,
               colors="white", linewidth=0.5)
-    zones = [(i, f.deploy) for i, f in enumerate(board.fields) if f.deploy is not None]
     ax.add_collection(PatchCollection(
-        [Rectangle((i % board.width - 0.45, i // board.width - 0.45), 0.9, 0.9)
-         for i, _ in zones], facecolors="none", linewidths=1.2,
-        edgecolors=[seat_colour(seat) for _, seat in zones]))
+        [Rectangle((x - 0.45, y - 0.45), 0.9, 0.9) for x, y, _ in board.zones],
+        facecolors="none", linewidths=1.2,
+        edgecolors=[seat_colour(owner) for _, _, owner in board.zones]))
     shapes: list[Patch] = []
     fills: list[str] = []
-    for cid in sorted(s.perms):
-        p = s.perms[cid]
-        if p.under >= 0 or p.field < 0:
-            continue
-        x, y = s.xy(p.field)
-        fills.append(seat_colour(p.controller))
-        shapes.append(Circle((x, y), 0.36) if s.cards[cid].type is CardType.UNIT
+    for p in board.pieces:
+        x, y = p.x, p.y
+        fills.append(seat_colour(p.owner))
+        shapes.append(Circle((x, y), 0.36) if p.unit
                       else Rectangle((x - 0.33, y - 0.33), 0.66, 0.66))
-        ax.text(x, y - 0.06, card_code(s.name(cid)).strip(), ha="center", va="center",
+        ax.text(x, y - 0.06, p.code, ha="center", va="center",
                 fontsize=7, color="white", fontweight="bold", parse_math=False)  # `$$` is text
-        full = life(s, p)
-        if full:
-            ax.text(x, y + 0.2, f"{full - p.damage}/{full}", ha="center", va="center",
-                    fontsize=5.5, color="white")
-        if p.stack:
-            ax.text(x + 0.38, y - 0.36, f"+{len(p.stack)}", ha="center", va="center",
+        if p.life:
+            ax.text(x, y + 0.2, p.life, ha="center", va="center", fontsize=5.5, color="white")
+        if p.under:
+            ax.text(x + 0.38, y - 0.36, f"+{p.under}", ha="center", va="center",
                     fontsize=6, color="black")
     ax.add_collection(PatchCollection(shapes, facecolors=fills, edgecolors="white",
                                       linewidths=1, zorder=2))
@@ -90,22 +81,20 @@ def draw_frame(frame: Frame) -> Figure:
         attack = arrow.kind == "attack"
         ax.add_patch(FancyArrowPatch(
             arrow.start, arrow.end, arrowstyle="-|>", mutation_scale=12, shrinkA=4, shrinkB=12,
-            color="#000000" if attack else seat_colour(arrow.seat), linewidth=1.6,
+            color="#000000" if attack else seat_colour(arrow.owner), linewidth=1.6,
             linestyle="--" if attack else "-", alpha=0.9, zorder=3))
     fig.suptitle(frame.title, fontsize=9)
     return fig
 
 
-def draw_curves(snapshots: Columns, players: int) -> Figure:
+def draw_curves(curves: Sequence[Curve]) -> Figure:
     """Resource and victory points at the end of every turn, per player, over the rounds."""
     fig = Figure(figsize=(7.5, 2.6))
     axes = fig.subplots(1, 2)
-    data = snapshots.data
     for ax, column in zip(axes, ("resource", "points")):
-        for seat in range(players):
-            rows = [i for i, p in enumerate(data["player"]) if p == seat]
-            ax.plot([data["round"][i] for i in rows], [data[column][i] for i in rows],
-                    color=seat_colour(seat), label=seat_name(seat), linewidth=1.5)
+        for curve in curves:
+            ax.plot(curve.rounds, curve.resource if column == "resource" else curve.points,
+                    color=seat_colour(curve.seat), label=curve.seat, linewidth=1.5)
         ax.set_title(column, fontsize=9)
         ax.set_xlabel("round", fontsize=8)
         ax.tick_params(labelsize=7)
@@ -133,8 +122,7 @@ def write_png(frame: Frame, path: Path) -> Path:
 def page(replay: Replay, heading: str, facts: Sequence[str]) -> str:
     """The whole page as one string."""
     frames = "\n".join(_frame_html(i, f) for i, f in enumerate(replay.frames))
-    record = replay.game.record()
-    curves = svg_text(draw_curves(record.snapshots, record.players))
+    curves = svg_text(draw_curves(replay.curves))
     items = "".join(f"<li>{html.escape(f)}</li>" for f in facts)
     last = len(replay.frames) - 1
     return f"""<!doctype html>
@@ -160,7 +148,7 @@ def page(replay: Replay, heading: str, facts: Sequence[str]) -> str:
 
 def _frame_html(index: int, frame: Frame) -> str:
     actions = "".join(f"<li><code>{html.escape(a)}</code></li>" for a in frame.actions)
-    head = "".join(f"<th>{n}</th>" for n in EVENT_COLUMNS)
+    head = "".join(f"<th>{n}</th>" for n in EVENT_HEADER)
     rows = "\n".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>"
                      for row in map(readable, frame.events))
     return f"""<section class="frame" id="frame-{index}" data-title="{html.escape(frame.title)}" hidden>
@@ -172,7 +160,7 @@ def _frame_html(index: int, frame: Frame) -> str:
 <table class="events"><thead><tr>{head}</tr></thead><tbody>
 {rows}
 </tbody></table></details>
-<details><summary>text picture</summary><pre>{html.escape(picture(frame.state))}</pre></details>
+<details><summary>text picture</summary><pre>{html.escape(frame.view.picture)}</pre></details>
 </div>
 </section>"""
 

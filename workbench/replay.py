@@ -4,6 +4,9 @@ it into one frame per turn for the replay page.
 A stored game is only trustworthy if it can be rebuilt: the replay re-applies every action with
 `parse_action` and compares the events each step emits with the stored ones, row by row, so a
 changed engine or card shows up as the first step where the two part.
+
+Frames and curves are plain data (fields, pieces, seat names, numbers, the text picture), read
+off the engine here, so the page (reports/replay_html.py) draws them without the engine.
 """
 
 from __future__ import annotations
@@ -12,20 +15,25 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import cast
 
 import duckdb
 
 from engine import actions as A
 from engine.actions import Action, parse_action
+from engine.cards import CardType
 from engine.events import EVENT_COLUMNS
 from engine.game import Game
-from engine.picture import seat_name
+from engine.permanents import life
+from engine.picture import card_code, picture, seat_name
 from engine.state import GameConfig, GameState
 from workbench.analysis.source import AnalysisError, open_db
 from workbench.stored import StoredRunError, stored_config
 
 EventRow = tuple[object, ...]
 """One event in EVENT_COLUMNS order (seq first)."""
+EVENT_HEADER: tuple[str, ...] = tuple(EVENT_COLUMNS)
+"""The names of an event row's values, in order (the page's table head)."""
 PLAYER = EVENT_COLUMNS.index("player")
 
 
@@ -43,24 +51,107 @@ class ReplayError(Exception):
 
 @dataclass(frozen=True)
 class Arrow:
-    """A unit's move, carry or attack drawn on a frame, from field to field (x, y)."""
+    """A unit's move, carry or attack drawn on a frame, from field to field (x, y); `owner` is
+    its controller's seat name (p1, neutral, tyrant)."""
 
     kind: str
-    seat: int
+    owner: str
     start: tuple[int, int]
     end: tuple[int, int]
 
 
-@dataclass
+@dataclass(frozen=True)
+class Piece:
+    """A permanent on top of its field as the page draws it: where, whose (seat name), a unit
+    or another permanent, its two-letter code, its life left/full ("" without life), and how
+    many permanents lie under it."""
+
+    x: int
+    y: int
+    owner: str
+    unit: bool
+    code: str
+    life: str
+    under: int
+
+
+@dataclass(frozen=True)
+class View:
+    """The board at one moment: terrain per field (row by row), deploy zones (x, y, seat name),
+    the pieces in card-id order, and the engine's text picture."""
+
+    width: int
+    height: int
+    terrain: tuple[str, ...]
+    zones: tuple[tuple[int, int, str], ...]
+    pieces: tuple[Piece, ...]
+    picture: str
+
+
+def view_of(s: GameState) -> View:
+    """The plain picture of the board in `s`."""
+    board = s.config.board
+    pieces = []
+    for cid in sorted(s.perms):
+        p = s.perms[cid]
+        if p.under >= 0 or p.field < 0:
+            continue
+        x, y = s.xy(p.field)
+        full = life(s, p)
+        pieces.append(Piece(x, y, seat_name(p.controller), s.cards[cid].type is CardType.UNIT,
+                            card_code(s.name(cid)).strip(),
+                            f"{full - p.damage}/{full}" if full else "", len(p.stack)))
+    return View(board.width, board.height, tuple(f.terrain.value for f in board.fields),
+                tuple((i % board.width, i // board.width, seat_name(f.deploy))
+                      for i, f in enumerate(board.fields) if f.deploy is not None),
+                tuple(pieces), picture(s))
+
+
+@dataclass(frozen=True)
 class Frame:
-    """One step of the page: a turn (or the draft), the board after it, its events."""
+    """One step of the page: a turn (or the draft), its actions and arrows, the board after
+    it, its events."""
 
     title: str
     turn: int
-    state: GameState
+    view: View
+    actions: tuple[str, ...]
+    events: tuple[EventRow, ...]
+    arrows: tuple[Arrow, ...]
+
+
+@dataclass
+class _Turn:
+    """A frame while its turn is being replayed."""
+
+    title: str
+    turn: int
     actions: list[str] = field(default_factory=list)
-    events: list[EventRow] = field(default_factory=list)
     arrows: list[Arrow] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One seat's resource and victory points at the end of each of its turns, by round."""
+
+    seat: str
+    rounds: tuple[int, ...]
+    resource: tuple[int, ...]
+    points: tuple[int, ...]
+
+
+def curves_of(game: Game) -> tuple[Curve, ...]:
+    """Every seat's curve from the game's snapshots."""
+    record = game.record()
+    data = record.snapshots.data
+    out = []
+    for seat in range(record.players):
+        rows = [i for i, p in enumerate(data["player"]) if p == seat]
+        # the snapshot columns round, resource and points hold whole numbers
+        rounds, resource, points = (cast("tuple[int, ...]", tuple(data[c][i] for i in rows))
+                                    for c in ("round", "resource", "points"))
+        out.append(Curve(seat_name(seat), rounds, resource, points))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -86,10 +177,12 @@ class Divergence:
 
 @dataclass
 class Replay:
-    """The rebuilt game, its frames, and where it differs from the stored one (None: nowhere)."""
+    """The rebuilt game, its frames and curves, and where it differs from the stored one (None:
+    nowhere)."""
 
     game: Game
     frames: list[Frame]
+    curves: tuple[Curve, ...]
     divergence: Divergence | None
 
 
@@ -102,13 +195,15 @@ def rebuild(config: GameConfig, seed: int, actions: Sequence[str],
     game = Game(config, seed)
     s = game.state
     frames: list[Frame] = []
+    turn: _Turn | None = None
     divergence = _compare(s, expected, 0, -1, "")
     for step, text in enumerate(actions):
         if divergence is not None:
             break
-        if not frames or frames[-1].turn != s.turn:
-            _close(frames, s)
-            frames.append(_open(s))
+        if turn is None or turn.turn != s.turn:
+            if turn is not None:
+                frames.append(_close(turn, frames, s))
+            turn = _open(s)
         checked = len(s.events)
         try:
             action = parse_action(text, config.board.width)
@@ -118,8 +213,8 @@ def rebuild(config: GameConfig, seed: int, actions: Sequence[str],
         if action not in game.legal_actions():
             divergence = Divergence(step, text, s.round, s.turn, "the action is not legal here")
             break
-        frames[-1].actions.append(action.text(config.board.width))
-        frames[-1].arrows.extend(_arrows(s, action))
+        turn.actions.append(action.text(config.board.width))
+        turn.arrows.extend(_arrows(s, action))
         game.apply(action, check=False)
         divergence = _compare(s, expected, checked, step, text)
     if divergence is None and len(s.events) < len(expected):
@@ -127,10 +222,8 @@ def rebuild(config: GameConfig, seed: int, actions: Sequence[str],
                                 f"the stored game has {len(expected) - len(s.events)} more "
                                 f"event(s) after the last action, from seq {len(s.events)}: "
                                 f"{_row_text(expected[len(s.events)])}")
-    if not frames:
-        frames.append(_open(s))
-    _close(frames, s)
-    return Replay(game, frames, divergence)
+    frames.append(_close(turn if turn is not None else _open(s), frames, s))
+    return Replay(game, frames, curves_of(game), divergence)
 
 
 def _compare(s: GameState, expected: Sequence[EventRow], start: int, step: int,
@@ -151,19 +244,16 @@ def _row_text(row: EventRow) -> str:
                      if v not in ("", -1))
 
 
-def _open(s: GameState) -> Frame:
+def _open(s: GameState) -> _Turn:
     title = "draft" if s.phase == "draft" else f"round {s.round}, turn {s.turn}: p{s.active + 1}"
-    return Frame(title, s.turn, s)
+    return _Turn(title, s.turn)
 
 
-def _close(frames: list[Frame], s: GameState) -> None:
-    """The last frame takes the state as it is now and the events since the frame before."""
-    if not frames:
-        return
-    frame = frames[-1]
-    start = sum(len(f.events) for f in frames[:-1])
-    frame.events = s.events.rows()[start:]
-    frame.state = s.clone()
+def _close(turn: _Turn, frames: Sequence[Frame], s: GameState) -> Frame:
+    """The turn's frame: the board as it is now and the events since the frames before."""
+    start = sum(len(f.events) for f in frames)
+    return Frame(turn.title, turn.turn, view_of(s), tuple(turn.actions),
+                 tuple(s.events.rows()[start:]), tuple(turn.arrows))
 
 
 def _arrows(s: GameState, a: Action) -> list[Arrow]:
@@ -176,8 +266,8 @@ def _arrows(s: GameState, a: Action) -> list[Arrow]:
         target = s.perms.get(a.target)
         if target is None:
             return []
-        return [Arrow(a.kind, p.controller, start, s.xy(s.perm_field(target)))]
-    return [Arrow(a.kind, p.controller, start, s.xy(a.field))]
+        return [Arrow(a.kind, seat_name(p.controller), start, s.xy(s.perm_field(target)))]
+    return [Arrow(a.kind, seat_name(p.controller), start, s.xy(a.field))]
 
 
 # --- from the database ---------------------------------------------------------------------
