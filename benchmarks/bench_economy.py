@@ -30,7 +30,7 @@ WINDOWS = ((1, 4), (5, 9), (10, 99))
 
 
 def simulate(db: Path, agent: str, games: int, seed: int, board: str, workers: int) -> None:
-    subprocess.run([sys.executable, "-m", "workbench.cli", "simulate", "--games", str(games),
+    subprocess.run([sys.executable, "-m", "app.cli", "simulate", "--games", str(games),
                     "--seed", str(seed), "--agents", agent, "--board", board, "--db", str(db),
                     "--workers", str(workers), "--label", agent], check=True, cwd=ROOT)
 

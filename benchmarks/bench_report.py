@@ -82,7 +82,7 @@ def synthesise(path: Path, games: int) -> None:
 CHILD = """
 import re, sys, time
 sys.path.insert(0, {root!r})
-from workbench.cmd_report import write_report
+from app.cmd_report import write_report
 t = time.perf_counter()
 write_report({db!r}, None, {out!r})
 took = time.perf_counter() - t

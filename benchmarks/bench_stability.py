@@ -44,11 +44,11 @@ import duckdb
 import polars as pl
 from rich.console import Console
 
+from app.cmd_simulate import new_spec
 from engine.agents.registry import make_agent
 from workbench.analysis import stability
 from workbench.analysis.findings import NO_ESTIMATE
 from workbench.analysis.source import open_db, query
-from workbench.cmd_simulate import new_spec
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
 from workbench.skill import agent_variants
 from workbench.study import record_results, run_study

@@ -18,6 +18,7 @@ from pathlib import Path
 import polars as pl
 
 from workbench.analysis.stats import MIN_SAMPLE
+from workbench.sheets import FORMULA_START
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -160,10 +161,6 @@ def render(title: str, summary: Sequence[tuple[str, str]], sections: Sequence[Se
             f"column header to sort.</p><p id='image-check'></p>"
             f"<table class='facts'>{facts}</table><nav>{nav}</nav>{''.join(parts)}"
             f"<script>{(TEMPLATES / 'report.js').read_text()}</script></body></html>")
-
-
-FORMULA_START = r"^[=+\-@\t\r]"
-"""Text starting like this is a formula to a spreadsheet program (OWASP, CSV injection)."""
 
 
 def neutralised(df: pl.DataFrame) -> pl.DataFrame:

@@ -12,10 +12,10 @@ import numpy as np
 import polars as pl
 import pytest
 
+from app.cli import main
 from tests.test_cli_studies import DUEL, TINY
 from workbench import ab
 from workbench.analysis import cards
-from workbench.cli import main
 from workbench.fairvalue import Counts
 
 ALPHA = 0.05

@@ -16,6 +16,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from app.cli import main
 from engine.board import TYRANT
 from engine.cards import Card
 from engine.game import Game
@@ -40,7 +41,6 @@ from tests.builder import board as ascii_board
 from workbench.check.core import Events, GameInfo, Violation
 from workbench.check.geometry import Grid, distance, in_range
 from workbench.check.run import Report, check_store, walk
-from workbench.cli import main
 
 CLEAN, VIP, CAPTURE = 1, 2, 3
 """The fixture's runs: gold-rush (no departure of today's engine shows in its games),

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench import cmd_sweep, cmd_tune
-from workbench.cli import COMMANDS, build_parser, main
+from app import cmd_sweep, cmd_tune
+from app.cli import COMMANDS, build_parser, main
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "tests" / "data" / "tuning"
@@ -137,7 +137,7 @@ def test_simulate_plays_the_demos_agents_by_default_and_says_who_played(
 
 
 def test_the_readme_names_simulates_default_agent() -> None:
-    from workbench.cmd_simulate import DEFAULT_AGENT
+    from app.cmd_simulate import DEFAULT_AGENT
 
     readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
     assert f"`workbench simulate` plays {DEFAULT_AGENT} agents" in readme

@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from matplotlib.figure import Figure
 from rich.console import Console
 
+from app import cmd_tune
+from app.cli import build_parser, main
 from reports import design
 from tests.test_report import CHROMIUM, SCREENSHOTS, chromium
-from workbench import cmd_tune
-from workbench.cli import build_parser, main
 from workbench.fairvalue import Counts, FairValue, fair_value
 from workbench.store import RunSpec
 from workbench.tune import (

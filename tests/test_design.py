@@ -13,7 +13,7 @@ import openpyxl
 import polars as pl
 from rich.console import Console
 
-from workbench.cli import main
+from app.cli import main
 from workbench.fairvalue import Counts, difference_interval, fair_value
 from workbench.proposals import Proposal, write_copy
 from workbench.store import RunSpec

@@ -17,11 +17,11 @@ import duckdb
 import pytest
 from rich.console import Console
 
+from app.cli import main
 from engine import actions as A
 from engine.agents.explorer import ExplorerAgent
 from engine.agents.registry import make_agent
 from workbench.analysis.source import open_db
-from workbench.cli import main
 from workbench.fairvalue import card_counts
 from workbench.store import RunSpec
 from workbench.study import run_study

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from app.cli import main
 from tests.findings_fixture import Game, build
 from workbench.analysis import findings
 from workbench.analysis.findings import Finding, Thresholds
 from workbench.analysis.source import open_db
-from workbench.cli import main
 
 
 def found(path: Path, kind: str, th: Thresholds | None = None) -> list[Finding]:

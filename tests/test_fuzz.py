@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from app.cli import main
 from engine.board import Terrain, VictoryKind
 from engine.game import Game
 from engine.language import TRIGGER_EVENTS, VERBS
@@ -19,7 +20,6 @@ from workbench import fuzz
 from workbench.fuzz import play as fuzz_play
 from workbench.check.core import Events, GameInfo, Violation
 from workbench.check.run import walk
-from workbench.cli import main
 from workbench.config import load_setup
 
 CASES = 40

@@ -17,11 +17,11 @@ import duckdb
 import polars as pl
 import pytest
 
+from app import cmd_play, cmd_simulate
+from app.cli import build_parser, main
 from tests.test_metrics_fixture import build
 from tests.test_play_human import Script
 from tests.test_replay import duel_board
-from workbench import cmd_play, cmd_simulate
-from workbench.cli import build_parser, main
 
 
 def write_csv(path: Path, rows: Sequence[Sequence[object]]) -> Path:

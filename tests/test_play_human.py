@@ -12,11 +12,11 @@ from pathlib import Path
 
 import duckdb
 
+from app.cli import main
 from engine.actions import Action
 from engine.game import Game
 from engine.names import describe
 from tests.test_replay import duel_board
-from workbench.cli import main
 from workbench.play_human import choose
 from workbench.replay import replay_stored
 

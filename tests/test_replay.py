@@ -15,9 +15,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from app.cli import main
 from engine.actions import parse_action
 from engine.game import Game
-from workbench.cli import main
 from workbench.replay import config_of, load_game, readable, replay_stored
 
 CHROMIUM = Path("/usr/bin/chromium")

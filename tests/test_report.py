@@ -13,8 +13,8 @@ import duckdb
 import polars as pl
 import pytest
 
+from app.cli import main
 from tests.test_metrics_fixture import build
-from workbench.cli import main
 from workbench.store import open_store
 
 CHROMIUM = "/usr/bin/chromium"

@@ -16,10 +16,10 @@ from typing import Any
 import duckdb
 import pytest
 
+from app.cli import main
 from engine.play import derive_seed
 from engine.state import GameConfig
 from workbench import runner
-from workbench.cli import main
 from workbench.store import GAME_TABLES
 
 GAMES = ["--games", "6", "--seed", "11", "--label", "same"]
@@ -128,7 +128,7 @@ def test_a_run_killed_at_random_points_resumes_to_the_uninterrupted_content(
         if len(seen) >= 3:
             break
         fresh = not _has_run(db)
-        proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "simulate",
+        proc = subprocess.Popen([sys.executable, "-m", "app.cli", "simulate",
                                  *(start if fresh else resume)], start_new_session=True,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 30

@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from workbench.cli import main
+from app.cli import main
 from workbench.config import load_setup
 from workbench.stored import StoredRunError, stored_board, stored_config
 

@@ -11,10 +11,10 @@ import duckdb
 import polars as pl
 import pytest
 
+from app.cli import main
 from workbench.analysis import cards, draft, drafted, economy, sets, shape
 from workbench.analysis.source import in_runs, open_db, query, run_list
 from workbench.analysis.stats import with_rate
-from workbench.cli import main
 from workbench.summary import EARLY_PICKS, SCRATCH, SUMMARY_VERSION, TABLES
 
 

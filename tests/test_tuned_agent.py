@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from app.cli import main
 from engine.agents.heuristic import HeuristicAgent, score_actions
 from engine.agents.weights import DEFAULT, SPACE, Weights
 from engine.board import Victory, VictoryKind
 from engine.game import Game
 from tests.builder import Position, board, unit
 from tests.test_agents import BOARDS, SETS, _upkeep_position, play_checked, short_config
-from workbench.cli import main
 
 
 def test_every_weight_has_a_search_range_holding_its_hand_set_value() -> None:

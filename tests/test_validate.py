@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from app.cli import main
 from engine.cards import Card, CardSet, CardType
-from workbench.cli import main
 from workbench.validate import SetSummary, summarize_set, validate
 
 

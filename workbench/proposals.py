@@ -16,9 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from reports.html import FORMULA_START
 from workbench.loader import _CARD_COLUMNS
-from workbench.sheets import Cell, column_letter, is_blank, read_sheets
+from workbench.sheets import FORMULA_START, Cell, column_letter, is_blank, read_sheets
 from workbench.tables import header_key
 
 YELLOW = "FFFF00"

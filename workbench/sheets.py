@@ -25,6 +25,9 @@ Cell = str | int | float | bool | None
 
 WORKBOOK_SUFFIXES = frozenset({".xlsx", ".ods"})
 SPREADSHEET_SUFFIXES = WORKBOOK_SUFFIXES | {".csv"}
+FORMULA_START = r"^[=+\-@\t\r]"
+"""Text starting like this is a formula to a spreadsheet program (OWASP, CSV injection): what
+the workbench writes for a spreadsheet (the report's tables, proposals.csv) prefixes it with `'`."""
 
 
 class SheetError(Exception):

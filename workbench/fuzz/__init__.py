@@ -6,7 +6,7 @@ A case is the text of the spreadsheets, not engine objects: it goes through the 
 `workbench simulate`, so what the fuzzer finds is what a designer would meet. One module per
 job: `cases` generates them, `play` plays one game with the checks, `shrink` minimises a
 failing case, `driver` plans a run's games and writes and replays failures for
-`workbench fuzz` (workbench/cmd_fuzz.py), which runs many games in parallel; the test suite
+`workbench fuzz` (app/cmd_fuzz.py), which runs many games in parallel; the test suite
 plays a small sample on every run (tests/test_fuzz.py).
 """
 

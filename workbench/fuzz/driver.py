@@ -1,4 +1,4 @@
-"""The runs of `workbench fuzz` (workbench/cmd_fuzz.py): which case, seed and agents each fuzzed
+"""The runs of `workbench fuzz` (app/cmd_fuzz.py): which case, seed and agents each fuzzed
 game of a run plays, and a failure written as spreadsheets a developer opens and replays.
 """
 

@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 from rich.console import Console
 
+from app.cmd_simulate import UsageError
+from app.study_args import add_run_options, base_spec, int_list
 from workbench import ab
-from workbench.cmd_simulate import UsageError
 from workbench.fairvalue import Counts, card_counts
 from workbench.runner import Job, WorkerPool, prepare
 from workbench.store import (
@@ -26,7 +27,6 @@ from workbench.store import (
     set_execution,
 )
 from workbench.study import record_results, variant_spec
-from workbench.study_args import add_run_options, base_spec, int_list
 from workbench.sweep import card_variants
 from workbench.tables import ValidationError
 from workbench.variants import CARD_FIELDS

@@ -7,7 +7,7 @@ import argparse
 import os
 from typing import Any
 
-from workbench.cmd_simulate import DEFAULT_DB, new_spec
+from app.cmd_simulate import DEFAULT_DB, new_spec
 from workbench.store import RunSpec
 
 DEFAULT_GAMES = 400

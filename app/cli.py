@@ -10,21 +10,21 @@ from collections.abc import Sequence
 from pathlib import Path
 
 COMMANDS: dict[str, str] = {
-    "validate": "workbench.cmd_validate",
-    "simulate": "workbench.cmd_simulate",
-    "report": "workbench.cmd_report",
-    "compare": "workbench.cmd_compare",
-    "demo": "workbench.cmd_demo",
-    "sweep": "workbench.cmd_sweep",
-    "tune": "workbench.cmd_tune",
-    "ablate": "workbench.cmd_ablate",
-    "skill": "workbench.cmd_skill",
-    "ab": "workbench.cmd_ab",
-    "replay": "workbench.cmd_replay",
-    "play": "workbench.cmd_play",
-    "check": "workbench.cmd_check",
-    "fuzz": "workbench.cmd_fuzz",
-    "train-agent": "workbench.cmd_train_agent",
+    "validate": "app.cmd_validate",
+    "simulate": "app.cmd_simulate",
+    "report": "app.cmd_report",
+    "compare": "app.cmd_compare",
+    "demo": "app.cmd_demo",
+    "sweep": "app.cmd_sweep",
+    "tune": "app.cmd_tune",
+    "ablate": "app.cmd_ablate",
+    "skill": "app.cmd_skill",
+    "ab": "app.cmd_ab",
+    "replay": "app.cmd_replay",
+    "play": "app.cmd_play",
+    "check": "app.cmd_check",
+    "fuzz": "app.cmd_fuzz",
+    "train-agent": "app.cmd_train_agent",
 }
 """Sub-command name -> module defining `add_parser(subparsers)` and `run(args) -> int`."""
 

@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from app.cmd_report import write_report
+from app.cmd_simulate import DEFAULT_AGENT as AGENT
 from workbench.analysis.source import AnalysisError
-from workbench.cmd_report import write_report
-from workbench.cmd_simulate import DEFAULT_AGENT as AGENT
 
 DEFAULT_GAMES = 300
 
@@ -35,7 +35,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from workbench.cli import main as workbench_main
+    from app.cli import main as workbench_main
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -10,16 +10,16 @@ from typing import Any
 import polars as pl
 from rich.console import Console
 
+from app.cmd_simulate import UsageError
+from app.study_args import add_run_options, base_spec
 from reports import balance, html
 from reports.html import Section, Table
 from workbench.ablation import Ablation, ablate
 from workbench.analysis import study_findings
 from workbench.analysis.source import AnalysisError, open_db
-from workbench.cmd_simulate import UsageError
 from workbench.tables import ValidationError
 from workbench.store import StoreError
 from workbench.study import Variant, record_results, run_study
-from workbench.study_args import add_run_options, base_spec
 from workbench.sweep import card_metrics
 from workbench.variants import Change
 

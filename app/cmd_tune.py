@@ -12,17 +12,17 @@ from typing import Any
 import polars as pl
 from rich.console import Console
 
+from app.cmd_simulate import UsageError
+from app.study_args import add_run_options, base_spec
 from reports import balance, design, html
 from reports.html import Section, Table
 from workbench.analysis import study_findings
 from workbench.analysis.source import AnalysisError, open_db, resolve_runs
-from workbench.cmd_simulate import UsageError
 from workbench.config import DEFAULT_SETS, load_setup
 from workbench.tables import ValidationError
 from workbench.proposals import Proposal, write_copy
 from workbench.runner import Job, execute, prepare
 from workbench.store import RunSpec, StoreError, create_run, load_run, open_store
-from workbench.study_args import add_run_options, base_spec
 from workbench.tune import NEVER_MIN_STORE, RARE_SHARE, CardTuning, before_after, flag, \
     rare_rate, tune_card
 

@@ -9,17 +9,17 @@ from typing import Any
 import polars as pl
 from rich.console import Console
 
+from app.cmd_simulate import UsageError
+from app.study_args import add_run_options, base_spec
 from reports import balance, design, html
 from reports.html import Chart, Section, Table
 from workbench.agents import make_agent
 from workbench.analysis import stability, study_findings
 from workbench.analysis.source import AnalysisError, open_db
-from workbench.cmd_simulate import UsageError
 from workbench.tables import ValidationError
 from workbench.skill import agent_variants, skill_table, skill_verdicts
 from workbench.store import StoreError
 from workbench.study import record_results, run_study
-from workbench.study_args import add_run_options, base_spec
 
 
 def add_parser(subparsers: Any) -> None:
