@@ -1,6 +1,7 @@
 """The game state as plain data referenced by ids, built for cheap cloning.
 
-Cards are instance ids into `GameState.cards` (the definitions) and `GameState.owner`. Every card
+Cards are instance ids into `GameState.cards` (the definitions) and `GameState.owner` (R8.5:
+whose store the card came from; a permanent's controller is `Perm.controller`). Every card
 is in exactly one zone (R8): a player's deck, hand, discard or store; the board (a permanent, or
 in a permanent's stack); the action stack; set aside (intentions, R17.2); or out of the game
 (never dealt, tokens that left, R3.4, R8.8). The rules that change the state live in the other
@@ -93,7 +94,7 @@ class Perm:
 
 
 class Player:
-    """One seat's zones and counters (R8.1-R8.3, R18)."""
+    """One seat's zones and counters (R8.1-R8.3, R18; `resource` is the one resource, R1.6)."""
 
     __slots__ = ("deck", "hand", "discard", "store", "resource", "points", "bought",
                  "equip_next", "income", "spend_buy", "spend_play", "spend_upkeep", "spend_free",

@@ -1,5 +1,6 @@
-"""Every rule id of RULES.md has at least one test, and tests name rule ids only with
-`@rules(...)`, spelled as RULES.md spells them (see tests/rules_coverage.py)."""
+"""Every rule id of RULES.md has at least one test and is cited in the engine where it is carried
+out; tests name rule ids only with `@rules(...)`, spelled as RULES.md spells them, so
+`grep -rn "R7.2"` finds the rule's code and its tests (see tests/rules_coverage.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,15 @@ import re
 
 import pytest
 
-from tests.rules_coverage import chapters, collect_tests, coverage, rule_ids, rules_file
+from tests.rules_coverage import (
+    chapters,
+    cites,
+    collect_tests,
+    coverage,
+    engine_citations,
+    rule_ids,
+    rules_file,
+)
 
 
 def rules_text() -> str:
@@ -49,3 +58,18 @@ def test_rule_ids_map_only_to_tests_of_the_rules():
     named = [ref for ref, _ in tests if re.search(r"(?:^|_)R\d+_", ref.split("::")[1])]
     assert not named, ("rule ids in test names (move them to @rules; python -m "
                        f"tests.rules_rename does it): {named}")
+
+
+def test_every_rule_id_is_cited_in_the_engine():
+    """Each id in a docstring or comment of engine/*.py (the agents carry out no rule), spelled
+    as in RULES.md and not as part of a longer id."""
+    ids = rule_ids(rules_text())
+    uncited = [rid for rid, where in engine_citations(ids).items() if not where]
+    assert not uncited, f"rule ids cited nowhere in engine/*.py: {uncited}"
+
+
+def test_a_citation_is_the_id_itself():
+    assert cites("R7.2: one a turn", "R7.2") and cites("(R6.4, R7.2)", "R7.2")
+    assert cites("R7.2.", "R7.2") and cites("R7.1-R7.2", "R7.2")
+    assert not cites("R7.21", "R7.2") and not cites("R17.2", "R7.2")
+    assert not cites("R7_2", "R7.2") and not cites("R7.1-R7.3", "R7.2")
