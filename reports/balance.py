@@ -24,6 +24,7 @@ from workbench.analysis import (
     economy,
     findings,
     sets,
+    severity,
     shape,
     stability,
 )
@@ -216,8 +217,8 @@ def cards_section(r: Run) -> Section:
                "seats_bought", "bought_share", "picks", "ata", "kraken"],
               note=f"games_drafted: games in which a seat drafted it; seats_bought: drafting "
                    f"seats that bought a copy; ata: mean pick number. kraken: drafted in at "
-                   f"least {findings.pct(r.th.kraken_drafted)} of the games and bought by at "
-                   f"most {findings.pct(r.th.kraken_bought)} of its drafting seats, like the "
+                   f"least {severity.pct(r.th.kraken_drafted)} of the games and bought by at "
+                   f"most {severity.pct(r.th.kraken_bought)} of its drafting seats, like the "
                    f"demo's Kraken."),
     ])
 
