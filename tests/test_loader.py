@@ -38,7 +38,8 @@ from engine.cards import (
     Trigger,
 )
 from tests.rules import rules
-from workbench.boards import field_code, load_board, parse_field
+from workbench.board_map import field_code, parse_field
+from workbench.boards import load_board
 from workbench.loader import CONTENT_DIR, find_board, find_cardset, load_cardsets
 from workbench.tables import ValidationError, cell_int
 
