@@ -198,6 +198,25 @@ def match_speed(games: int = 12, repeats: int = 5, spec: str = "heuristic") -> d
 
 
 def main() -> None:
+    args = _arguments().parse_args()
+    if args.table_from:
+        _report([r for f in args.table_from for r in json.loads(Path(f).read_text())["rows"]])
+        return
+    if args.speed_only:
+        print(json.dumps(match_speed(spec=args.speed_agent), indent=1))
+        return
+    rows: list[Row] = []
+    jobs = _jobs(args)
+    if args.resume and Path(args.out).is_file():
+        # keep the games already played; play only the missing ones
+        rows = json.loads(Path(args.out).read_text())["rows"]
+        have = {(r["board"], r["a"], r["b"], r["i"]) for r in rows}
+        jobs = [j for j in jobs if (*play_labels(j), j[3]) not in have]
+    _play(jobs, rows, args)
+    _report(rows)
+
+
+def _arguments() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=40, help="games per rung and board")
     ap.add_argument("--budget", type=int, default=4, help="search budget B (and 4B)")
@@ -217,19 +236,12 @@ def main() -> None:
     ap.add_argument("--speed-agent", default="heuristic",
                     help="the agent of --speed-only (default heuristic)")
     ap.add_argument("--table-from", nargs="*", help="print the table of stored result files")
-    args = ap.parse_args()
-    rows: list[Row] = []
-    if args.table_from:
-        rows = [r for f in args.table_from for r in json.loads(Path(f).read_text())["rows"]]
-        print(table(summarize(rows)))
-        print()
-        for name, dps in sorted(speeds(rows).items()):
-            print(f"{name}: {dps:,.0f} decisions/s")
-        return
-    if args.speed_only:
-        ms = match_speed(spec=args.speed_agent)
-        print(json.dumps(ms, indent=1))
-        return
+    return ap
+
+
+def _jobs(args: argparse.Namespace) -> list[tuple[Any, ...]]:
+    """Every game of the run: round robin over games, rungs and boards, so that a run stopped
+    early is balanced across them."""
     b = args.budget
     rung_specs = {"hr": ("heuristic", "random"), "sh": (f"search:budget={b}", "heuristic"),
                   "Sh": (f"search:budget={4 * b}", "heuristic"),
@@ -237,14 +249,12 @@ def main() -> None:
     if args.pair:
         rung_specs["ab"] = tuple(args.pair)
     boards = args.boards.split(",")
-    # round robin over games, rungs and boards: a run stopped early is balanced across them
-    jobs = [(board, *rung_specs[r], i, args.seed, *args.drafters) for i in range(args.games)
+    return [(board, *rung_specs[r], i, args.seed, *args.drafters) for i in range(args.games)
             for r in args.rungs.split(",") for board in boards]
-    if args.resume and Path(args.out).is_file():
-        # keep the games already played; play only the missing ones
-        rows = json.loads(Path(args.out).read_text())["rows"]
-        have = {(r["board"], r["a"], r["b"], r["i"]) for r in rows}
-        jobs = [j for j in jobs if (*play_labels(j), j[3]) not in have]
+
+
+def _play(jobs: list[tuple[Any, ...]], rows: list[Row], args: argparse.Namespace) -> None:
+    """Play `jobs`, adding their rows to `rows` and writing them to --out as they come."""
     t0 = time.time()
 
     def flush() -> None:
@@ -269,6 +279,10 @@ def main() -> None:
             if k % 5 == 0:
                 flush()
     flush()
+
+
+def _report(rows: list[Row]) -> None:
+    """The Markdown table of the rungs, then each agent's decisions per second."""
     print(table(summarize(rows)))
     print()
     for name, dps in sorted(speeds(rows).items()):

@@ -1,4 +1,4 @@
-"""Setup and the booster draft (R2, R3, R21.1, R21.2).
+"""Setup and the booster draft (R2, R3, R21.1, R21.2): the draft fixes each store (R1.2).
 
 Picks are logically simultaneous: in each pick step every seat, in seat order, takes one card
 from the pack in front of it; then all packs pass to the next seat (or alternate direction per
@@ -99,7 +99,7 @@ def start_game(state: GameState) -> None:
         put_onto_board(state, cid, owner, pl_.y * board.width + pl_.x)
         if pl_.vip and owner >= 0:
             state.vips[owner] = cid
-    for name, count in board.tyrant_deck:
+    for name, count in board.tyrant_deck:  # R17.1: the Tyrant's intentions, its own deck
         card = cfg.catalog[name.casefold()]
         state.tyrant_deck.extend(new_card(state, card, TYRANT) for _ in range(count))
     state.rng.shuffle(state.tyrant_deck)

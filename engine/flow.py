@@ -290,7 +290,7 @@ def set_phase(state: GameState, phase: str) -> None:
 
 
 def start_turn(state: GameState) -> None:
-    """R21.4 untap; R4.1 refill an empty deck; R4.2 draw up to 3."""
+    """R21.4 untap; R4.1 refill an empty deck; R4.2 draw up to 3 (R1.4); then upkeep (R4.3)."""
     seat = state.active
     state.turn += 1
     state.actions_this_turn = 0

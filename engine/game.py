@@ -180,6 +180,7 @@ class Game:
         elif k in (A.MOVE, A.ATTACK, A.FULL, A.CARRY, A.SWAP, A.EQUIP):
             self._unit_action(a)
         elif k == A.BUY:
+            # R7.2: into the discard pile, and the buy step ends: one card a turn
             pl = s.players[s.active]
             pay(s, s.active, s.cards[a.card].buy or 0, "buy")
             pl.store.remove(a.card)
@@ -235,8 +236,9 @@ class Game:
         flow.announce(s, item)
 
     def _unit_action(self, a: Action) -> None:
-        """R12.4: move and attack use their action; a full action (carry too) uses both;
-        swapping and equipping use the one the player chose (R15.3, R15.6)."""
+        """R6.3: using a unit is an action, announced onto the stack. R12.4: move and attack use
+        their action; a full action (carry too) uses both; swapping and equipping use the one
+        the player chose (R15.3, R15.6)."""
         s = self.state
         p = s.perms[a.card]
         path: tuple[int, ...] = ()

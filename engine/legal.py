@@ -49,12 +49,14 @@ def legal_actions(state: GameState) -> list[Action]:
     if state.phase == "upkeep_due":
         return upkeep_actions(state, seat)
     if state.phase == "buy":
+        # R1.3, R7.1: from the player's own store, at the card's buy price, into the deck
         pl = state.players[seat]
         prices = {c: state.cards[c].buy for c in set_by_name(state, pl.store)}
         buys = [Action(A.BUY, c) for c in sorted(prices)   # R7.3: no buy price, no buy
                 if (price := prices[c]) is not None and price <= pl.resource]
         return [A.PASS_ACTION, *buys]
     if state.phase == "discard":
+        # R4.6: any number of hand cards, one at a time, until the player ends the turn
         hand = state.players[seat].hand
         return [A.END_ACTION, *(Action(A.DISCARD, c) for c in sorted(set_by_name(state, hand)))]
     return []
@@ -109,6 +111,7 @@ def fast_actions(state: GameState, seat: int) -> list[Action]:
             continue
         card = state.cards[p.cid]
         granted = fields[p.field].actions if p.field >= 0 and card.type is CardType.UNIT else ()
+        # R15.1: a permanent's own free actions, an artifact's too (a potion's equipped, R15.8)
         if card.free_actions and (card.type is not CardType.POTION or p.under >= 0):
             out.extend(_free(state, seat, p.cid, card.free_actions, 0))
         if granted:
@@ -148,6 +151,7 @@ def main_actions(state: GameState, seat: int) -> list[Action]:
     pl = state.players[seat]
     out = [A.PASS_ACTION]
     if not state.stack:
+        # R12.3: units (and the other permanents) are slow, played onto the deploy fields
         zone = state.config.deploy[seat]
         for c in set_by_name(state, pl.hand):
             card = state.cards[c]

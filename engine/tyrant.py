@@ -1,5 +1,6 @@
 """The Tyrant's side (R17, R21.15, R21.19): intentions, their markers and the Tyrant's own turn.
 
+Intentions are spells in the Tyrant's own deck (R17.1), shuffled at the start (`draft.start_game`).
 The game drives it: after the last player each round it plays the top intention when no marker
 is on the board (R17.2). Adjacent to the marker then, before it has moved, it uses the full
 action of R17.3 to carry the intention out; otherwise it moves toward the marker (R20.2) and may

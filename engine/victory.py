@@ -35,6 +35,9 @@ def _last_team_standing(state: GameState, alive: list[int], reason: str) -> None
 
 
 def check_victory(state: GameState) -> None:
+    """The board's victory condition (R9.1): R19.1 a VIP defeated, R19.4 the last buildings
+    destroyed, R19.2 the resource limit, R19.3 the capture score, R21.15 the Tyrant. The staff
+    (R19.5) wins only at the start of its holder's upkeep (R21.12, `staff_holder`)."""
     if state.winners is not None:
         return
     v = state.config.board.victory
@@ -108,7 +111,7 @@ def score_capture_points(state: GameState, seat: int) -> None:
 
 
 def staff_holder(state: GameState) -> int:
-    """R21.12: the controller of a unit with the staff of victory equipped, or -1."""
+    """R19.5, R21.12: the controller of a unit with the staff of victory equipped, or -1."""
     for p in state.perms.values():
         if p.under >= 0 and state.cards[p.cid].keywords.staff:
             base = state.perms[p.under]

@@ -24,6 +24,7 @@ from workbench.analysis import (
     economy,
     findings,
     sets,
+    severity,
     shape,
     stability,
 )
@@ -152,13 +153,6 @@ def sets_section(r: Run) -> Section:
 
 def cards_section(r: Run) -> Section:
     table = r.cards
-    s = difference_summary(table, "bought_gain")
-    note = (f"Per-card tests of win rate when bought against never bought (two-proportion z "
-            f"test): {s['tests']:.0f} tests, {s['raw_below_alpha']:.0f} below p = {ALPHA}; "
-            f"about {s['expected_by_chance']:.1f} would be expected by chance alone. After "
-            f"Holm's correction {s['holm_significant']:.0f} remain (marked red), after "
-            f"Benjamini-Hochberg {s['bh_significant']:.0f}. bought_gain is in points, with "
-            f"Newcombe's interval.")
     show = ["card", "set", "in_store", "wr_in_store", "wr_bought", "wr_played",
             "wr_never_bought", "bought_gain", "bought_gain_p", "bought_gain_holm", "buy_rate",
             "avg_round_bought", "plays", "damage_dealt", "damage_per_play", "upkeep_deaths"]
@@ -166,22 +160,7 @@ def cards_section(r: Run) -> Section:
     if r.verdicts is not None:
         table = table.join(r.verdicts.select("card", "across_skill"), on="card", how="left")
         show.append("across_skill")
-        skill.append(Table(
-            "verdicts", "Verdicts across skill", r.verdicts, {},
-            ["card", "set", *(c for p in r.players for c in (f"verdict@{p}",
-                                                              f"bought_gain@{p}")),
-             "across_skill"],
-            "The report's verdict on each card (too strong or too weak when its improvement "
-            "when bought survives Benjamini-Hochberg's correction, else fine; no estimate when "
-            "no holder bought it or every one did) in the reported runs and in each run given "
-            "by --skill-run, the same setup played by other agents. across_skill: stable when "
-            "every player that judged the card agrees, else which players disagree."))
-    dead_note = (f"Pool cards bought by fewer than the rare-buy share of the players who "
-                 f"drafted them, and why: {findings.NEVER_DRAFTED} (drafters pass them in every "
-                 f"pack); {findings.NEVER_AFFORDABLE} (at fewer than that share of the buy steps "
-                 f"where a copy was in the store, the player held its buy price); "
-                 f"{findings.PASSED} (the price was there, the player bought something else or "
-                 f"nothing). chances: packs seen, or buy steps with a copy in the store.")
+        skill.append(_verdicts_table(r, r.verdicts))
     return Section("cards", "Cards in play", "The 17lands family per card: win rate when in "
                    "the store (drafted), when bought, when played, when never bought, and the "
                    "improvement when bought (bought minus never bought); buy rate, the average "
@@ -193,11 +172,52 @@ def cards_section(r: Run) -> Section:
             flag="bought_gain_significant")),
         Chart("Win rate when bought: the top 30", charts.rate_bars(
             table, "card", "wr_bought", "bought", "Win rate when bought", "win rate when bought")),
-        Table("cards", "Per card", table, CARD_RATES, show, note,
+        Table("cards", "Per card", table, CARD_RATES, show, _tests_note(r.cards),
               {"bought_gain_significant": "bought_gain"}),
-        Table("dead_cards", "Cards rarely or never bought, and why", r.dead,
-              {"buy_rate": "in_store"}, note=dead_note),
+        _dead_cards_table(r),
         *skill,
+        *_drafted_tables(r),
+    ])
+
+
+def _tests_note(table: pl.DataFrame) -> str:
+    """How many per-card tests, how many pass by chance, how many survive the corrections."""
+    s = difference_summary(table, "bought_gain")
+    return (f"Per-card tests of win rate when bought against never bought (two-proportion z "
+            f"test): {s['tests']:.0f} tests, {s['raw_below_alpha']:.0f} below p = {ALPHA}; "
+            f"about {s['expected_by_chance']:.1f} would be expected by chance alone. After "
+            f"Holm's correction {s['holm_significant']:.0f} remain (marked red), after "
+            f"Benjamini-Hochberg {s['bh_significant']:.0f}. bought_gain is in points, with "
+            f"Newcombe's interval.")
+
+
+def _verdicts_table(r: Run, verdicts: pl.DataFrame) -> Table:
+    """Each card's verdict in the reported runs and in each --skill-run."""
+    return Table(
+        "verdicts", "Verdicts across skill", verdicts, {},
+        ["card", "set", *(c for p in r.players for c in (f"verdict@{p}", f"bought_gain@{p}")),
+         "across_skill"],
+        "The report's verdict on each card (too strong or too weak when its improvement "
+        "when bought survives Benjamini-Hochberg's correction, else fine; no estimate when "
+        "no holder bought it or every one did) in the reported runs and in each run given "
+        "by --skill-run, the same setup played by other agents. across_skill: stable when "
+        "every player that judged the card agrees, else which players disagree.")
+
+
+def _dead_cards_table(r: Run) -> Table:
+    note = (f"Pool cards bought by fewer than the rare-buy share of the players who "
+            f"drafted them, and why: {findings.NEVER_DRAFTED} (drafters pass them in every "
+            f"pack); {findings.NEVER_AFFORDABLE} (at fewer than that share of the buy steps "
+            f"where a copy was in the store, the player held its buy price); "
+            f"{findings.PASSED} (the price was there, the player bought something else or "
+            f"nothing). chances: packs seen, or buy steps with a copy in the store.")
+    return Table("dead_cards", "Cards rarely or never bought, and why", r.dead,
+                 {"buy_rate": "in_store"}, note=note)
+
+
+def _drafted_tables(r: Run) -> list[Table]:
+    """Drafted and never bought: per set (and board), and per card with the Kraken-like."""
+    return [
         Table("drafted_sets", "Drafted and never bought, per set" + (
             " and board" if r.boards > 1 else ""), drafted.set_shares(r.con, r.runs),
               {"never_bought_share": "picks", "early_never_bought_share": "early_picks"},
@@ -216,10 +236,10 @@ def cards_section(r: Run) -> Section:
                "seats_bought", "bought_share", "picks", "ata", "kraken"],
               note=f"games_drafted: games in which a seat drafted it; seats_bought: drafting "
                    f"seats that bought a copy; ata: mean pick number. kraken: drafted in at "
-                   f"least {findings.pct(r.th.kraken_drafted)} of the games and bought by at "
-                   f"most {findings.pct(r.th.kraken_bought)} of its drafting seats, like the "
+                   f"least {severity.pct(r.th.kraken_drafted)} of the games and bought by at "
+                   f"most {severity.pct(r.th.kraken_bought)} of its drafting seats, like the "
                    f"demo's Kraken."),
-    ])
+    ]
 
 
 def draft_section(r: Run) -> Section:

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.rules import marked_ids
+
 settings.register_profile("ci", max_examples=10, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("long", max_examples=200, deadline=None,
@@ -54,3 +56,23 @@ def pytest_configure(config: pytest.Config) -> None:
     """`pytest -m slow` without HYPOTHESIS_PROFILE runs the long profile."""
     if "HYPOTHESIS_PROFILE" not in os.environ and config.getoption("markexpr", "") == "slow":
         settings.load_profile("long")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--rule", action="append", default=[], metavar="ID",
+                     help="run only the tests marked @rules(ID) (R7.2; R7 takes the chapter)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """`--rule R7.2` keeps the tests whose `rules` mark names R7.2 (exactly: not R7.21 nor
+    R17.2); `--rule R7` keeps those of any rule of chapter R7."""
+    wanted: list[str] = config.getoption("rule")
+    if not wanted:
+        return
+
+    def selected(item: pytest.Item) -> bool:
+        return any(i == w or i.split(".")[0] == w for i in marked_ids(item) for w in wanted)
+
+    keep = [item for item in items if selected(item)]
+    config.hook.pytest_deselected(items=[item for item in items if not selected(item)])
+    items[:] = keep

@@ -2,7 +2,7 @@
 the store at a time, and the referee must name it with the right rule id at the right place;
 a clean run passes with exit 0; bad arguments exit 2 without writing anything.
 
-The test names carry no `R<n>_<m>`: they test the referee, not the engine's rules, and must not
+The tests carry no `@rules(...)`: they test the referee, not the engine's rules, and must not
 count as rule coverage (tests/rules_coverage.py); the rule ids are in the assertions.
 """
 

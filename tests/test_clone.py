@@ -1,8 +1,11 @@
 """GameState.clone: a search plays out clones, so a clone must copy every part of the state it
-may change, and changing anything in a clone must leave the original as it was."""
+may change, and changing anything in a clone must leave the original as it was. Every field has
+a copy rule (`CLONE_RULES`, the records' `PERM_FIELDS` and `PLAYER_FIELDS`); a field without
+one stops the clone instead of being shared."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import random
 from typing import Any
@@ -12,11 +15,11 @@ import pytest
 from engine.agents.registry import make_agent
 from engine.game import Game
 from engine.play import derive_seed
-from engine.state import GameState
+from engine.state import CLONE_RULES, SAME, GameState, Perm, Player, slot_copier
 from workbench.config import load_setup
 
-SHARED = {"config", "events"}
-"""Shared by design (the immutable configuration) or replaced (a clone records no events)."""
+SHARED = {"config"}
+"""Shared by design: the immutable configuration (a frozen dataclass, though it holds dicts)."""
 
 
 def _played(board: str, steps: int) -> GameState:
@@ -35,11 +38,12 @@ def _frozen(x: Any) -> bool:
 
 
 def _plain(x: Any, depth: int = 0) -> Any:
-    """A comparable picture of a value: containers and slotted objects unfolded."""
-    if depth > 6 or isinstance(x, (int, float, str, bool, type(None), random.Random)):
-        return x.getstate() if isinstance(x, random.Random) else x
-    if _frozen(x):
-        return id(x)  # immutable: the same object in both
+    """A comparable picture of a value: containers and slotted objects unfolded, frozen
+    dataclasses (card definitions) compared by value."""
+    if isinstance(x, random.Random):
+        return x.getstate()
+    if depth > 6 or _frozen(x) or isinstance(x, (int, float, str, bool, type(None))):
+        return x
     if isinstance(x, (list, tuple)):
         return [_plain(v, depth + 1) for v in x]
     if isinstance(x, dict):
@@ -52,8 +56,13 @@ def _plain(x: Any, depth: int = 0) -> Any:
     return repr(x)
 
 
+def _picture(s: GameState) -> dict[str, Any]:
+    return {k: _plain(v) for k, v in vars(s).items() if k not in SHARED}
+
+
 def _mutate(x: Any, depth: int = 0) -> None:
-    """Change every mutable part reachable from x (lists, dicts, slotted records)."""
+    """Change, in place, every mutable part reachable from x (lists, dicts, slotted records,
+    random generators)."""
     if depth > 4 or _frozen(x):
         return
     if isinstance(x, list):
@@ -75,18 +84,65 @@ def _mutate(x: Any, depth: int = 0) -> None:
                 _mutate(v, depth + 1)
 
 
+def _changed(v: Any) -> Any:
+    """Another value for an immutable field."""
+    if isinstance(v, bool):
+        return not v
+    if isinstance(v, int):
+        return v + 7
+    if isinstance(v, str):
+        return v + "?"
+    return ("changed", v)
+
+
 @pytest.mark.parametrize("board, steps", [("kings-crossing", 40), ("kings-crossing", 900),
                                           ("tyrants-throne", 700), ("four-banners", 600)])
 def test_changing_a_clone_leaves_the_original_unchanged(board: str, steps: int) -> None:
-    """Every attribute of the state is copied (or shared by design), and mutating every list,
-    dict and record of a clone changes nothing in the original (the draft's VIPs were once
-    shared: finishing a draft on a clone wrote into the original game)."""
+    """Mutating every list, dict, record and generator of a clone, and giving every other field
+    another value, changes nothing in the original: it still equals a deep copy saved before
+    (the draft's VIPs were once shared: finishing a draft on a clone wrote into the original)."""
     s = _played(board, steps)
+    saved = copy.deepcopy(s)
     c = s.clone()
-    assert set(vars(c)) == set(vars(s))
-    saved = {k: _plain(v) for k, v in vars(s).items() if k not in SHARED}
-    for k, v in vars(c).items():
-        if k not in SHARED:
-            _mutate(v)
-            assert v is not getattr(s, k) or isinstance(v, (int, str, tuple, type(None))), k
-    assert {k: _plain(v) for k, v in vars(s).items() if k not in SHARED} == saved
+    assert list(vars(c)) == list(vars(s))
+    assert {k: v for k, v in _picture(c).items() if k not in ("events", "reach_cache")} == {
+        k: v for k, v in _picture(s).items() if k not in ("events", "reach_cache")}
+    for name, v in vars(c).items():
+        if name in SHARED:
+            continue
+        assert v is not getattr(s, name) or CLONE_RULES[name] is None or v is None, name
+        _mutate(v)  # a container shared by a wrong rule would change the original here
+        if CLONE_RULES[name] is None:
+            setattr(c, name, _changed(v))
+    assert _picture(s) == _picture(saved)
+
+
+def test_every_field_has_a_copy_rule() -> None:
+    """A new state and a played one have exactly the fields of CLONE_RULES; a field added
+    without a rule stops the clone rather than being shared with the original."""
+    s = _played("kings-crossing", 300)
+    fresh = GameState(s.config, 1)
+    assert list(vars(fresh)) == list(CLONE_RULES) == list(vars(s))
+    s.added_later = []  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="added_later"):
+        s.clone()
+
+
+def test_records_are_declared_by_their_copy_rules() -> None:
+    """Perm and Player copy every slot (their slots are their copy rules' keys), their lists
+    as new lists; a record whose slots and rules differ cannot get a copy function."""
+    s = _played("four-banners", 600)
+    for rec in [*s.perms.values(), *s.players]:
+        twin = rec.copy()
+        assert _plain(twin) == _plain(rec)
+        for n in type(rec).__slots__:
+            v = getattr(rec, n)
+            assert getattr(twin, n) is not v or not isinstance(v, list), n
+
+    class Odd:
+        __slots__ = ("a", "b")
+
+    with pytest.raises(TypeError, match="Odd"):
+        slot_copier(Odd, {"a": SAME})
+    assert slot_copier(Odd, {"a": SAME, "b": list}) is not None
+    assert Perm.__slots__ and Player.__slots__

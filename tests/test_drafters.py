@@ -16,6 +16,7 @@ from engine.game import Game
 from engine.legal import legal_actions
 from engine.state import GameConfig
 from tests.builder import Card, Victory, VictoryKind, board, spell, unit
+from tests.rules import rules
 
 # income 2 a turn for 6 rounds (R5.1, R18): at most 12 resource ever, nothing else gains any
 BOARD = board("0 . 1", victory=Victory(VictoryKind.CAPTURE, target=99), income=2,
@@ -37,7 +38,8 @@ def first_pick(*offered: str) -> tuple[Game, list[Action]]:
     return game, legal_actions(s)
 
 
-def test_R7_1_R5_3_drafter_values_a_card_its_agent_never_affords_or_carries_below_one_it_buys():
+@rules("R7.1", "R5.3")
+def test_drafter_values_a_card_its_agent_never_affords_or_carries_below_one_it_buys():
     """R7.1: only bought cards leave the store; with 1 income a turn for 6 rounds the agent can
     never pay 9 for the Leviathan, and never deploys the Behemoth, whose upkeep of 9 it can
     never pay (R5.3, its deploy rule): both are worth less to its drafter than the Pikeman it
@@ -51,7 +53,8 @@ def test_R7_1_R5_3_drafter_values_a_card_its_agent_never_affords_or_carries_belo
     assert name[NumbersDrafter().pick(s, legal).card] != "Pikeman"
 
 
-def test_R7_1_projection_buys_the_pikeman_and_never_the_leviathan():
+@rules("R7.1")
+def test_projection_buys_the_pikeman_and_never_the_leviathan():
     """The projection behind those values, by hand: the store is the pick plus two stand-ins
     for the picks to come (a Leviathan and a Pikeman, spread over the pool). Round 1: 2
     resource, the stand-in Pikeman is bought (R7.2: one a turn); round 2: 2 more, it is played
@@ -73,7 +76,8 @@ def test_R7_1_projection_buys_the_pikeman_and_never_the_leviathan():
     assert proj.first_buy(BEHEMOTH)[0] == 1 and proj.use(BEHEMOTH) == 0.0
 
 
-def test_R7_1_drafter_asks_its_own_agent_what_it_buys():
+@rules("R7.1")
+def test_drafter_asks_its_own_agent_what_it_buys():
     """The drafter of a heuristic agent projects that agent's buy policy, so retuned weights
     flow into drafting: an agent whose buy value of the Pikeman is nothing never buys it
     (R7.1), and its drafter values the Pikeman at the floor for cards never used."""
@@ -93,7 +97,8 @@ def test_R7_1_drafter_asks_its_own_agent_what_it_buys():
     assert shunned < HeuristicAgent().drafter().values(s, legal)[pikeman]
 
 
-def test_R6_2_projection_of_a_deck_of_dear_spells_ends() -> None:
+@rules("R6.2")
+def test_projection_of_a_deck_of_dear_spells_ends() -> None:
     """A start deck of spells that cost 3 and gain nothing, on a board that takes 1 a turn
     (R5.1): the projected resource stays at 0 (R6.2: no spell is played without its cost)
     instead of going negative, and the projection ends (a fuzzed board of this kind once made

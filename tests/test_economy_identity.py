@@ -12,6 +12,7 @@ import pytest
 from engine.agents.registry import make_agent
 from engine.play import derive_seed, play_game
 from engine.record import SNAPSHOT_COLUMNS
+from tests.rules import rules
 from workbench.runner import prepare
 from workbench.store import RunSpec
 
@@ -35,8 +36,9 @@ def rows(board: str) -> tuple[list[dict[str, int]], list[int]]:
     return out, buys  # type: ignore[return-value]
 
 
+@rules("R18")
 @pytest.mark.parametrize("board", BOARDS)
-def test_R18_economy_identity_holds_on_every_turn(board: str) -> None:
+def test_economy_identity_holds_on_every_turn(board: str) -> None:
     """R18: resource is only gained and spent through the counted flows, turn by turn."""
     snaps, buys = rows(board)
     assert snaps
@@ -55,7 +57,8 @@ def test_R18_economy_identity_holds_on_every_turn(board: str) -> None:
     assert [sum(r["bought"] for r in snaps if r["game"] == g) for g in range(GAMES)] == buys
 
 
-def test_R19_2_card_gains_and_losses_are_counted_on_real_boards() -> None:
+@rules("R19.2")
+def test_card_gains_and_losses_are_counted_on_real_boards() -> None:
     """Spells that give or steal resource (R19.2) show up in card_gain and card_loss."""
     snaps = [r for board in ("kings-crossing", "four-banners") for r in rows(board)[0]]
     assert sum(r["card_gain"] for r in snaps) > 0

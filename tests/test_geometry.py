@@ -15,6 +15,7 @@ import pytest
 
 from engine.board import Board, Field, Terrain, Victory, VictoryKind
 from engine.geometry import Geometry, distance, in_range
+from tests.rules import rules
 
 # -- helpers -----------------------------------------------------------------------------------
 
@@ -210,8 +211,9 @@ TABLES = [
 ]
 
 
+@rules("R10.1")
 @pytest.mark.parametrize(("name", "r", "picture"), TABLES, ids=[f"{n}-r{r}" for n, r, _ in TABLES])
-def test_R10_1_range_tables_9x9(name: str, r: int, picture: str) -> None:
+def test_range_tables_9x9(name: str, r: int, picture: str) -> None:
     ox, oy = origin_of(picture)
     assert (name, (ox, oy)) in {("centre", (4, 4)), ("corner", (0, 0)), ("edge", (0, 4))}
     expected = marked(picture)
@@ -233,13 +235,15 @@ def test_R10_1_range_tables_9x9(name: str, r: int, picture: str) -> None:
         assert GEO9.within(origin, j, r) == ((x, y) in expected)
 
 
-def test_R10_1_centre_counts() -> None:
+@rules("R10.1")
+def test_centre_counts() -> None:
     centre = GEO9.index(4, 4)
     assert centre == 40
     assert [len(GEO9.in_range_fields(centre, r)) for r in range(0, 5)] == [0, 8, 20, 36, 60]
 
 
-def test_R10_1_distance_values() -> None:
+@rules("R10.1")
+def test_distance_values() -> None:
     # (dx, dy) -> range distance, by hand.
     table = {
         (0, 0): 0,
@@ -265,7 +269,8 @@ def test_R10_1_distance_values() -> None:
                 assert not in_range(sx * dx, sy * dy, d - 1)
 
 
-def test_R21_17_symmetric_reading() -> None:
+@rules("R21.17")
+def test_symmetric_reading() -> None:
     # The signed reading of "x > y" would put (-3, 0) in range 1; R21.17 rules it out.
     assert not in_range(-3, 0, 1)
     assert not in_range(-3, 0, 2)
@@ -282,7 +287,8 @@ def test_R21_17_symmetric_reading() -> None:
                 assert in_range(dx, dy, r) == (d <= r)
 
 
-def test_R10_1_adjacent_is_range_1_with_diagonals() -> None:
+@rules("R10.1")
+def test_adjacent_is_range_1_with_diagonals() -> None:
     assert in_range(1, 1, 1) and in_range(-1, 1, 1) and not in_range(2, 0, 1)
     centre = 40
     assert GEO9.adjacent(centre) == (30, 31, 32, 39, 41, 48, 49, 50)
@@ -293,7 +299,8 @@ def test_R10_1_adjacent_is_range_1_with_diagonals() -> None:
         assert GEO9.adjacent(i) == GEO9.in_range_fields(i, 1)
 
 
-def test_R10_1_in_range_fields_cached_and_empty_for_r0() -> None:
+@rules("R10.1")
+def test_in_range_fields_cached_and_empty_for_r0() -> None:
     geo = Geometry(open_board(9, 9))
     assert geo.in_range_fields(40, 0) == ()
     assert geo.in_range_fields(40, -1) == ()
@@ -339,13 +346,15 @@ OPEN_MOVE = {
 }
 
 
+@rules("R10.3")
 @pytest.mark.parametrize("move", [2, 3])
-def test_R10_3_every_second_diagonal_step_costs_two(move: int) -> None:
+def test_every_second_diagonal_step_costs_two(move: int) -> None:
     got = OPEN7.reach(0, move, ALL_OPEN)
     assert coords(OPEN7, got) == marked(OPEN_MOVE[move])
 
 
-def test_R10_3_diagonal_examples() -> None:
+@rules("R10.3")
+def test_diagonal_examples() -> None:
     move2 = OPEN7.reach(0, 2, ALL_OPEN)
     move3 = OPEN7.reach(0, 3, ALL_OPEN)
     i21, i22, i33 = 1 * 7 + 2, 2 * 7 + 2, 3 * 7 + 3
@@ -361,7 +370,8 @@ def test_R10_3_diagonal_examples() -> None:
     assert i33 in OPEN7.reach(0, 4, ALL_OPEN)
 
 
-def test_R10_3_diagonal_count_runs_over_the_whole_move() -> None:
+@rules("R10.3")
+def test_diagonal_count_runs_over_the_whole_move() -> None:
     # Orthogonal steps between diagonals do not reset the count.
     start = 0
     assert OPEN7.path_cost(start, [8]) == 1
@@ -427,8 +437,9 @@ def _walker(board: Board) -> list[bool]:
     return [f.terrain is Terrain.PLAIN or f.terrain is Terrain.HIGH_GROUND for f in board.fields]
 
 
+@rules("R10.3")
 @pytest.mark.parametrize("move", [2, 3])
-def test_R10_3_reach_room_with_water_and_blocked(move: int) -> None:
+def test_reach_room_with_water_and_blocked(move: int) -> None:
     passable = _walker(ROOM_BOARD)
     got = ROOM_GEO.reach(ROOM_START, move, passable)
     assert coords(ROOM_GEO, got) == marked(WALKER_REACH[move])
@@ -437,7 +448,8 @@ def test_R10_3_reach_room_with_water_and_blocked(move: int) -> None:
     assert ROOM_GEO.reach(ROOM_START, move, pred) == got
 
 
-def test_R10_3_reach_room_deep_water_passable() -> None:
+@rules("R10.3")
+def test_reach_room_deep_water_passable() -> None:
     def wader(i: int) -> bool:
         return ROOM_BOARD.fields[i].terrain is not Terrain.BLOCKED
 
@@ -445,7 +457,8 @@ def test_R10_3_reach_room_deep_water_passable() -> None:
     assert coords(ROOM_GEO, got) == marked(WADER_REACH_3)
 
 
-def test_R10_3_paths_are_cheapest_and_lexicographically_smallest() -> None:
+@rules("R10.3")
+def test_paths_are_cheapest_and_lexicographically_smallest() -> None:
     got = ROOM_GEO.reach(ROOM_START, 3, _walker(ROOM_BOARD))
     # The exit (4,5) = 39: (3,4)=31 then diagonal, or (4,4)=32 then orthogonal; both cost 2.
     assert got[39] == (31, 39)
@@ -461,15 +474,17 @@ def test_R10_3_paths_are_cheapest_and_lexicographically_smallest() -> None:
     assert costs == sorted(costs)
 
 
-def test_R10_3_no_move_or_boxed_in() -> None:
+@rules("R10.3")
+def test_no_move_or_boxed_in() -> None:
     assert ROOM_GEO.reach(ROOM_START, 0, _walker(ROOM_BOARD)) == {}
     assert OPEN7.reach(24, 5, [i == 24 for i in range(49)]) == {}
     # The start field itself need not be passable.
     assert OPEN7.reach(0, 1, [i != 0 for i in range(49)]) == {1: (1,), 7: (7,), 8: (8,)}
 
 
+@rules("R10.3")
 @pytest.mark.parametrize("start", [0, 3, 24, 45])
-def test_R10_3_open_board_cost_equals_range_distance(start: int) -> None:
+def test_open_board_cost_equals_range_distance(start: int) -> None:
     for move in range(1, 7):
         got = OPEN7.reach(start, move, ALL_OPEN)
         assert set(got) == set(OPEN7.in_range_fields(start, move))
@@ -502,7 +517,8 @@ def _brute_force(
     return best
 
 
-def test_R10_3_matches_brute_force_on_random_maps() -> None:
+@rules("R10.3")
+def test_matches_brute_force_on_random_maps() -> None:
     rng = random.Random(20240610)
     for _ in range(150):
         width, height = rng.randint(3, 7), rng.randint(3, 7)
@@ -524,18 +540,21 @@ def _i(x: int, y: int) -> int:
     return i
 
 
-def test_R21_9_push_straight() -> None:
+@rules("R21.9")
+def test_push_straight() -> None:
     assert GEO9.push_step(_i(4, 4), _i(5, 4)) == _i(6, 4)
     assert GEO9.push_step(_i(4, 4), _i(4, 2)) == _i(4, 1)
     assert GEO9.push_step(_i(2, 4), _i(4, 4)) == _i(5, 4)  # from further away, same line
 
 
-def test_R21_9_push_diagonal() -> None:
+@rules("R21.9")
+def test_push_diagonal() -> None:
     assert GEO9.push_step(_i(4, 4), _i(5, 5)) == _i(6, 6)
     assert GEO9.push_step(_i(4, 4), _i(3, 5)) == _i(2, 6)
 
 
-def test_R21_9_push_off_axis() -> None:
+@rules("R21.9")
+def test_push_off_axis() -> None:
     # dx=2, dy=1: the step is (sign 2, sign 1) = (1, 1).
     assert GEO9.push_step(_i(0, 0), _i(2, 1)) == _i(3, 2)
     # Push 2: the second step is again taken from the origin: (3,2)-(0,0) -> (1,1).
@@ -543,7 +562,8 @@ def test_R21_9_push_off_axis() -> None:
     assert GEO9.push_step(_i(4, 4), _i(2, 5)) == _i(1, 6)  # dx=-2, dy=1 -> (-1, 1)
 
 
-def test_R21_9_push_edge_stops() -> None:
+@rules("R21.9")
+def test_push_edge_stops() -> None:
     assert GEO9.push_step(_i(4, 4), _i(8, 4)) is None
     assert GEO9.push_step(_i(4, 4), _i(4, 0)) is None
     assert GEO9.push_step(_i(7, 4), _i(8, 5)) is None  # diagonal off the right edge

@@ -37,7 +37,9 @@ from engine.cards import (
     TargetKind,
     Trigger,
 )
-from workbench.boards import field_code, load_board, parse_field
+from tests.rules import rules
+from workbench.board_map import field_code, parse_field
+from workbench.boards import load_board
 from workbench.loader import CONTENT_DIR, find_board, find_cardset, load_cardsets
 from workbench.tables import ValidationError, cell_int
 
@@ -492,14 +494,16 @@ def test_unknown_field_code(tmp_path: Path) -> None:
         "(known: . ~ ^ # 1-4 A-Z a-z $)"]
 
 
-def test_R9_3_field_action_mark_without_its_scenario_text(tmp_path: Path) -> None:
+@rules("R9.3")
+def test_field_action_mark_without_its_scenario_text(tmp_path: Path) -> None:
     marked = [MAP[0], ["^A", ".$$s", "#"], MAP[2]]
     assert board_problems(tmp_path, marked) == [
         "sheet 'map': the map marks fields with 's' but the scenario has no "
         "'field action s' (R9.3)"]
 
 
-def test_R9_3_field_action_with_a_bad_text_names_its_row(tmp_path: Path) -> None:
+@rules("R9.3")
+def test_field_action_with_a_bad_text_names_its_row(tmp_path: Path) -> None:
     scenario = [*SCENARIO, ["Feldaktion s", "pay 1: heel 2"]]
     problems = board_problems(tmp_path, [MAP[0], ["^As", ".$$", "#"], MAP[2]], scenario)
     assert len(problems) == 1
@@ -507,7 +511,8 @@ def test_R9_3_field_action_with_a_bad_text_names_its_row(tmp_path: Path) -> None
                                   "'pay 1: heel 2': unknown verb 'heel'")
 
 
-def test_R9_3_field_actions_load_onto_their_fields(tmp_path: Path) -> None:
+@rules("R9.3")
+def test_field_actions_load_onto_their_fields(tmp_path: Path) -> None:
     scenario = [*SCENARIO, ["field action s", "pay 1: heal 2"]]
     marked = [MAP[0], ["^As", ".$$s", "#"], MAP[2]]
     path = write_xlsx(tmp_path / "b.xlsx", {"map": marked, "scenario": scenario,

@@ -21,6 +21,7 @@ from engine.agents.random_agent import RandomAgent
 from engine.game import Game
 from engine.invariants import check_invariants
 from engine.play import derive_seed, play_game
+from tests.rules import rules
 
 BOARDS = ["drowned-sanctum", "four-banners", "gold-rush", "kings-crossing", "three-hills",
           "tyrants-throne", "zwei-burgen"]
@@ -58,8 +59,9 @@ def events_of(state_or_record) -> list[tuple[object, ...]]:
                     ev.y, ev.amount, ev.detail))
 
 
+@rules("R8", "R9.2", "R18.1")
 @given(seed=seeds, sets=set_choices, board=boards)
-def test_R8_R9_2_R18_1_invariants_at_every_step_and_the_game_ends(shipped, seed, sets, board):
+def test_invariants_at_every_step_and_the_game_ends(shipped, seed, sets, board):
     setup = _setup(shipped, sets, board)
     game = play_checked(setup.config, seed)
     s = game.state

@@ -7,6 +7,7 @@ import pytest
 from engine.actions import Action
 from tests.builder import (Cost, FreeAction, Position, Trigger, act, artifact, board, eff, events,
                            spell, texts, tgt, unit)
+from tests.rules import rules
 
 B = board("0 0 . . .\n. . . . .\n. . . 1 1")
 SOLDIER = unit("Soldier", life=3, attack=1)
@@ -23,7 +24,8 @@ def resolved(g) -> list[str]:
     return [e[0] for e in events(g.state, "resolve")]
 
 
-def test_R6_1_trigger_starts_a_triggered_action():
+@rules("R6.1")
+def test_trigger_starts_a_triggered_action():
     martyr = unit("Martyr", life=1, triggers=(Trigger("dies", (eff("gain", 2),)),))
     pos = Position(B, [martyr, ZAP])
     pos.idle(0)
@@ -36,7 +38,8 @@ def test_R6_1_trigger_starts_a_triggered_action():
     assert ("Martyr", "", -1, -1, 0, "dies") in events(s, "trigger")
 
 
-def test_R6_2_R6_4_play_cost_paid_at_announcement():
+@rules("R6.2", "R6.4")
+def test_play_cost_paid_at_announcement():
     pos = Position(B, [BOLT, SOLDIER]).resource(0, 1)
     pos.idle(0)
     e = pos.put(SOLDIER, 1, 2, 2)
@@ -51,7 +54,8 @@ def test_R6_2_R6_4_play_cost_paid_at_announcement():
     assert pos.perm(e).damage == 1 and s.zone_of(b) == "discard0"
 
 
-def test_R6_2_no_play_cost_cannot_be_played():
+@rules("R6.2")
+def test_no_play_cost_cannot_be_played():
     relic = spell("Relic", eff("gain", 5), play=None)
     pos = Position(B, [relic]).resource(0, 9)
     pos.idle(0)
@@ -59,7 +63,8 @@ def test_R6_2_no_play_cost_cannot_be_played():
     assert not any(t.startswith(f"play c{r}") for t in legal(pos.game()))
 
 
-def test_R6_3_using_a_unit_is_an_action_on_the_stack():
+@rules("R6.3")
+def test_using_a_unit_is_an_action_on_the_stack():
     pos = Position(B, [SOLDIER])
     a = pos.put(SOLDIER, 0, 0, 0)
     pos.hand(1, COIN)
@@ -73,7 +78,8 @@ def test_R6_3_using_a_unit_is_an_action_on_the_stack():
     assert pos.perm(a).field == 2
 
 
-def test_R6_4_targets_are_checked_again_when_the_action_resolves():
+@rules("R6.4")
+def test_targets_are_checked_again_when_the_action_resolves():
     cultist = unit("Cultist", free_actions=(FreeAction(Cost(sacrifice=True),
                                                        (eff("gain", 1),)),))
     pos = Position(B, [BOLT, cultist]).resource(0, 1)
@@ -90,7 +96,8 @@ def test_R6_4_targets_are_checked_again_when_the_action_resolves():
     assert [e[:2] for e in events(s, "fizzle")] == [("Bolt", "Cultist")]
 
 
-def test_R6_4_all_effects_at_once():
+@rules("R6.4")
+def test_all_effects_at_once():
     strike = spell("Strike", eff("damage", 1, tgt("unit", "enemy")), eff("draw", 1), play=0)
     pos = Position(B, [strike, SOLDIER, COIN])
     pos.idle(0)
@@ -102,7 +109,8 @@ def test_R6_4_all_effects_at_once():
     assert pos.perm(e).damage == 1 and len(g.state.players[0].hand) == 1
 
 
-def test_R6_4_a_shared_target_takes_only_the_effects_that_may_target_it():
+@rules("R6.4")
+def test_a_shared_target_takes_only_the_effects_that_may_target_it():
     """R6.4 with the reading "one chosen target per card": `protect 1 to target friendly unit,
     destroy target enemy unit` names a friendly unit; only the protection reaches it. The
     destroy used to hit the player's own unit, whatever its side or range (found by the
@@ -118,8 +126,9 @@ def test_R6_4_a_shared_target_takes_only_the_effects_that_may_target_it():
     assert a in g.state.perms and pos.perm(a).protection == 1
 
 
+@rules("R6.4", "R10.1")
 @pytest.mark.parametrize(("start", "origin", "hit"), [(1, 0, 1), (3, 4, 0)])
-def test_R6_4_R10_1_a_shared_targets_range_is_checked_when_the_action_resolves(start, origin,
+def test_a_shared_targets_range_is_checked_when_the_action_resolves(start, origin,
                                                                                  hit):
     """R6.4 with R10.1: "push 2 to target enemy unit in range 3, damage 1 to target enemy
     unit in range 1" (a spell: its ranges count from its controller's relic at (0, 0)). The
@@ -141,7 +150,8 @@ def test_R6_4_R10_1_a_shared_targets_range_is_checked_when_the_action_resolves(s
     assert pos.perm(e).damage == hit
 
 
-def test_R6_4_two_discards_in_one_resolution_take_what_the_hand_holds_then():
+@rules("R6.4")
+def test_two_discards_in_one_resolution_take_what_the_hand_holds_then():
     """R6.4: `discard 1, discard 1` with one card in hand discards it; the second discard
     finds the hand empty and asks nothing (it used to stop the game: no legal action)."""
     purge = spell("Purge", eff("discard", 1), eff("discard", 1), play=0)
@@ -155,7 +165,8 @@ def test_R6_4_two_discards_in_one_resolution_take_what_the_hand_holds_then():
     assert "pass" in legal(g)
 
 
-def test_R6_4_discard_0_discards_nothing():
+@rules("R6.4")
+def test_discard_0_discards_nothing():
     """R6.4: an effect of `discard 0` has nothing to do (it used to discard a card)."""
     none = spell("Nothing", eff("discard", 0), play=0)
     pos = Position(B, [none, COIN])
@@ -167,7 +178,8 @@ def test_R6_4_discard_0_discards_nothing():
     assert not s.pending and s.players[0].hand == [c] and s.players[0].discard == [n]
 
 
-def test_R6_5_R6_6_in_a_response_only_fast_actions():
+@rules("R6.5", "R6.6")
+def test_in_a_response_only_fast_actions():
     pos = Position(B, [SOLDIER, ZAP, COIN]).resource(1, 5)
     a = pos.put(SOLDIER, 0, 0, 0)
     e = pos.put(SOLDIER, 1, 3, 2)
@@ -182,7 +194,8 @@ def test_R6_5_R6_6_in_a_response_only_fast_actions():
     del e
 
 
-def test_R6_7_free_action_cost_must_be_paid():
+@rules("R6.7")
+def test_free_action_cost_must_be_paid():
     well = unit("Well", free_actions=(FreeAction(Cost(resource=2), (eff("draw", 1),)),))
     pos = Position(B, [well]).resource(0, 1)
     w = pos.put(well, 0, 0, 0)
@@ -193,7 +206,8 @@ def test_R6_7_free_action_cost_must_be_paid():
     assert f"free c{w} #0" in texts(legal_actions(g.state), 5)
 
 
-def test_R6_8_perft_main_phase_choices():
+@rules("R6.8")
+def test_perft_main_phase_choices():
     pos = Position(B, [SOLDIER, COIN]).resource(0, 1)
     a = pos.put(SOLDIER, 0, 2, 1)
     t = pos.put(SOLDIER, 0, 3, 1, tapped=True)
@@ -206,7 +220,8 @@ def test_R6_8_perft_main_phase_choices():
     del t
 
 
-def test_R6_9_last_in_resolves_first():
+@rules("R6.9")
+def test_last_in_resolves_first():
     pos = Position(B, [COIN, BOLT, SOLDIER]).resource(0, 1)
     pos.idle(0)
     e = pos.put(SOLDIER, 1, 2, 2)
@@ -222,7 +237,8 @@ def test_R6_9_last_in_resolves_first():
     assert resolved(g) == ["Coin", "Bolt"]
 
 
-def test_R21_6_response_order_other_players_in_seat_order_then_active():
+@rules("R21.6")
+def test_response_order_other_players_in_seat_order_then_active():
     b3 = board("0 . . 1\n. . . 2", players=3)
     pos = Position(b3, [COIN, SOLDIER])
     pos.idle(0)
@@ -240,7 +256,8 @@ def test_R21_6_response_order_other_players_in_seat_order_then_active():
     assert order == [1, 2, 0]
 
 
-def test_R21_6_a_response_reopens_the_window():
+@rules("R21.6")
+def test_a_response_reopens_the_window():
     pos = Position(B, [COIN, SOLDIER])
     pos.idle(0)
     a = pos.put(SOLDIER, 0, 0, 0)
@@ -253,7 +270,8 @@ def test_R21_6_a_response_reopens_the_window():
     assert g.state.priority == [1, 0] and len(g.state.stack) == 2
 
 
-def test_R16_1_spell_goes_to_discard_after_resolving():
+@rules("R16.1")
+def test_spell_goes_to_discard_after_resolving():
     pos = Position(B, [COIN])
     pos.idle(0)
     c = pos.hand(0, COIN)[0]

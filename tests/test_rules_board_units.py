@@ -18,11 +18,13 @@ from tests.builder import (Cost, FreeAction, Keywords, Modifiers, Position, Prot
                            artifact, board, eff, equipment, events, spell, tgt,
                            unit, CardType)
 from tests.pieces import ARCHER, DUMMY, OPEN5, SOLDIER, crew, destroy_spell, legal
+from tests.rules import rules
 
 
 # --- R9 board and fields ----------------------------------------------------------------------
 
-def test_R9_1_board_sets_income_start_cards_and_victory():
+@rules("R9.1")
+def test_board_sets_income_start_cards_and_victory():
     from engine.draft import start_game
     from tests.builder import Victory, VictoryKind
     b = board("0 . 1", income=3, start_cards=(("Soldier", 2),),
@@ -37,7 +39,8 @@ def test_R9_1_board_sets_income_start_cards_and_victory():
     assert s.config.board.victory.target == 50
 
 
-def test_R9_2_R11_1_a_field_holds_one_permanent():
+@rules("R9.2", "R11.1")
+def test_a_field_holds_one_permanent():
     pos = Position(OPEN5, [SOLDIER]).resource(0, 5)
     pos.put(SOLDIER, 0, 0, 0)
     pos.hand(0, SOLDIER)
@@ -46,7 +49,8 @@ def test_R9_2_R11_1_a_field_holds_one_permanent():
     assert plays == ["play c1 @1,0"]          # (0,0) is taken, (1,0) is the other deploy field
 
 
-def test_R9_3_R18_2_field_income_counts_for_units_standing_there():
+@rules("R9.3", "R18.2")
+def test_field_income_counts_for_units_standing_there():
     b = board("0+ . ++ 1", income=1)
     pos = Position(b, [SOLDIER])
     pos.put(SOLDIER, 0, 0, 0)
@@ -55,7 +59,8 @@ def test_R9_3_R18_2_field_income_counts_for_units_standing_there():
     assert g.state.players[0].resource == 1 + 1 + 2
 
 
-def test_R9_3_a_field_grants_its_free_action_to_the_unit_standing_on_it():
+@rules("R9.3")
+def test_a_field_grants_its_free_action_to_the_unit_standing_on_it():
     heal = FreeAction(Cost(resource=1), (eff("heal", 2, tgt("self")),))
     plain = board("0 . 1")
     shrine = dataclasses.replace(plain.fields[1], mark="s", actions=(heal,))
@@ -71,7 +76,8 @@ def test_R9_3_a_field_grants_its_free_action_to_the_unit_standing_on_it():
     assert g.state.players[0].resource == 0
 
 
-def test_R9_4_moves_end_only_on_free_fields():
+@rules("R9.4")
+def test_moves_end_only_on_free_fields():
     pos = Position(board(". . .\n. . .\n. . ."), [SOLDIER])
     a = pos.put(SOLDIER, 0, 1, 1, )
     pos.put(SOLDIER, 0, 0, 0)
@@ -83,7 +89,8 @@ def test_R9_4_moves_end_only_on_free_fields():
                            [(1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2)])
 
 
-def test_R9_5_swimmers_only_on_deep_water_others_never():
+@rules("R9.5")
+def test_swimmers_only_on_deep_water_others_never():
     b = board("0~ 0 0~\n. ~ .")
     shark = unit("Shark", keywords=Keywords(swimming=True), move=2)
     pos = Position(b, [SOLDIER, shark]).resource(0, 9)
@@ -93,7 +100,8 @@ def test_R9_5_swimmers_only_on_deep_water_others_never():
     assert plays == ["play c0 @1,0", "play c1 @0,0", "play c1 @2,0"]
 
 
-def test_R9_5_swimmer_moves_only_through_deep_water():
+@rules("R9.5")
+def test_swimmer_moves_only_through_deep_water():
     b = board("~ ~ .\n. ~ ~\n. . ~")
     shark = unit("Shark", keywords=Keywords(swimming=True), move=3)
     pos = Position(b, [shark])
@@ -104,7 +112,8 @@ def test_R9_5_swimmer_moves_only_through_deep_water():
     assert moves == [f"move c{s} @1,0", f"move c{s} @1,1", f"move c{s} @2,1", f"move c{s} @2,2"]
 
 
-def test_R9_6_R12_12_high_ground_gives_ranged_units_plus_one_range():
+@rules("R9.6", "R12.12")
+def test_high_ground_gives_ranged_units_plus_one_range():
     b = board("^ . . . .\n. . . . .")
     bow = unit("Bow", attack=1, range_=2, move=0)
     pos = Position(b, [bow, DUMMY])
@@ -116,7 +125,8 @@ def test_R9_6_R12_12_high_ground_gives_ranged_units_plus_one_range():
     assert profile(g.state, pos.perm(a)) == [(1, 3)]
 
 
-def test_R9_6_R12_12_high_ground_does_not_help_melee():
+@rules("R9.6", "R12.12")
+def test_high_ground_does_not_help_melee():
     b = board("^ . .\n. . .")
     pos = Position(b, [SOLDIER, DUMMY])
     a = pos.put(unit("Axe", move=0), 0, 0, 0)
@@ -127,7 +137,8 @@ def test_R9_6_R12_12_high_ground_does_not_help_melee():
     assert not any(t.startswith("attack") for t in legal(g))
 
 
-def test_R10_2_R10_3_a_step_goes_to_an_adjacent_available_field():
+@rules("R10.2", "R10.3")
+def test_a_step_goes_to_an_adjacent_available_field():
     b = board(". . .\n. ~ .\n. . .")
     scout = unit("Scout", move=1)
     pos = Position(b, [scout])
@@ -153,7 +164,8 @@ def _jelly_position(trigger_effect):
     return pos, j, near, far, k
 
 
-def test_R10_1_a_death_trigger_measures_range_from_the_dead_units_field():
+@rules("R10.1")
+def test_a_death_trigger_measures_range_from_the_dead_units_field():
     """R10.1: a range has an origin. "When this dies: paralyse each enemy unit in range 1"
     counts from the field the unit died on, not from its controller's other permanents."""
     pos, j, near, far, k = _jelly_position(
@@ -164,7 +176,8 @@ def test_R10_1_a_death_trigger_measures_range_from_the_dead_units_field():
     assert pos.perm(near).paralysis == 1 and pos.perm(far).paralysis == 0
 
 
-def test_R10_1_a_death_trigger_chooses_its_target_in_range_of_the_dead_units_field():
+@rules("R10.1")
+def test_a_death_trigger_chooses_its_target_in_range_of_the_dead_units_field():
     """R10.1: the chosen target of a death trigger must be in range of the field it died on:
     only `near` is, so the target is not even a choice."""
     pos, j, near, far, k = _jelly_position(
@@ -175,7 +188,8 @@ def test_R10_1_a_death_trigger_chooses_its_target_in_range_of_the_dead_units_fie
     assert pos.perm(near).damage == 1 and pos.perm(far).damage == 0
 
 
-def test_R10_1_R8_8_a_death_trigger_creates_its_tokens_next_to_where_it_died():
+@rules("R10.1", "R8.8")
+def test_a_death_trigger_creates_its_tokens_next_to_where_it_died():
     """Tokens of "when this dies: create 1 Bones" go in range 1 of the source (R8.8): of the
     field it died on, not into the deploy zone."""
     bones = unit("Bones", buy=None)
@@ -195,7 +209,8 @@ def test_R10_1_R8_8_a_death_trigger_creates_its_tokens_next_to_where_it_died():
 
 # --- R11 permanents ---------------------------------------------------------------------------
 
-def test_R11_2_R8_5_destroyed_card_goes_to_owner_discard_markers_removed():
+@rules("R11.2", "R8.5")
+def test_destroyed_card_goes_to_owner_discard_markers_removed():
     kill = spell("Kill", eff("destroy", 1, tgt("unit", "enemy")), play=0)
     pos = Position(OPEN5, [SOLDIER, kill])
     # owned by seat 0 but controlled by seat 1 (e.g. taken over)
@@ -208,7 +223,8 @@ def test_R11_2_R8_5_destroyed_card_goes_to_owner_discard_markers_removed():
     assert u not in s.perms and s.zone_of(u) == "discard0"
 
 
-def test_R11_2_R8_8_destroyed_token_leaves_the_game():
+@rules("R11.2", "R8.8")
+def test_destroyed_token_leaves_the_game():
     kill = spell("Kill", eff("destroy", 1, tgt("unit", "enemy")), play=0)
     pos = Position(OPEN5, [SOLDIER, kill])
     u = pos.put(SOLDIER, 1, 2, 2, token=True)
@@ -218,7 +234,8 @@ def test_R11_2_R8_8_destroyed_token_leaves_the_game():
     assert g.state.zone_of(u) == "out"
 
 
-def test_R11_3_sacrifice_as_a_free_action_cost():
+@rules("R11.3")
+def test_sacrifice_as_a_free_action_cost():
     cultist = unit("Cultist", free_actions=(FreeAction(Cost(sacrifice=True),
                                                        (eff("gain", 2),)),))
     pos = Position(OPEN5, [cultist])
@@ -230,8 +247,9 @@ def test_R11_3_sacrifice_as_a_free_action_cost():
     assert c not in s.perms and s.zone_of(c) == "discard0" and s.players[0].resource == 2
 
 
+@rules("R11.2", "R11.3")
 @pytest.mark.parametrize("verb", ["sacrifice", "destroy"])
-def test_R11_2_R11_3_each_permanent_destroyed_once_when_a_unit_takes_its_equipment_along(verb):
+def test_each_permanent_destroyed_once_when_a_unit_takes_its_equipment_along(verb):
     """R11.2, R11.3, R15.5, R15.7: `sacrifice each friendly permanent` reaches the unit and its
     equipped Sword (R11.5: permanents in a stack count for `each`); the unit goes first, its
     stack drops and the Sword breaks (durability 1 - 1 < 1). The Sword, gone already, is not
@@ -251,7 +269,8 @@ def test_R11_2_R11_3_each_permanent_destroyed_once_when_a_unit_takes_its_equipme
     assert s.zone_of(u) == s.zone_of(e) == "discard0"
 
 
-def test_R11_4_veiled_cannot_be_attacked_or_targeted_but_each_effects_hit_it():
+@rules("R11.4")
+def test_veiled_cannot_be_attacked_or_targeted_but_each_effects_hit_it():
     ghost = unit("Ghost", life=3, attack=0, keywords=Keywords(veiled=True))
     bolt = spell("Bolt", eff("damage", 2, tgt("unit", "enemy")), play=0)
     quake = spell("Quake", eff("damage", 1, tgt("unit", "enemy", each=True)), play=0)
@@ -267,7 +286,8 @@ def test_R11_4_veiled_cannot_be_attacked_or_targeted_but_each_effects_hit_it():
     assert pos.perm(v).damage == 1
 
 
-def test_R11_4_protection_from_units_with_buy_over_7():
+@rules("R11.4")
+def test_protection_from_units_with_buy_over_7():
     shield = Protection(type=CardType.UNIT, stat="buy", op=">", value=7)
     knight = unit("Knight", life=3, attack=1, keywords=Keywords(protections=(shield,)))
     giant = unit("Giant", life=9, attack=5, buy=8)
@@ -284,7 +304,8 @@ def test_R11_4_protection_from_units_with_buy_over_7():
     assert pos.perm(k).damage == 1
 
 
-def test_R11_4_protection_from_x_x_cannot_damage_it_even_untargeted():
+@rules("R11.4")
+def test_protection_from_x_x_cannot_damage_it_even_untargeted():
     wall = unit("Warden", life=2, attack=1, keywords=Keywords(protections=(
         Protection(type=CardType.SPELL),)))
     quake = spell("Quake", eff("damage", 1, tgt("unit", "enemy", each=True)), play=0)
@@ -300,8 +321,9 @@ def test_R11_4_protection_from_x_x_cannot_damage_it_even_untargeted():
     assert pos.perm(w).damage == 0 and pos.perm(s).damage == 1
 
 
+@rules("R11.4", "R15.5", "R15.8")
 @pytest.mark.parametrize("kind", [CardType.EQUIPMENT, CardType.POTION])
-def test_R11_4_R15_5_R15_8_protection_from_artifacts_covers_equipment_and_potions(kind):
+def test_protection_from_artifacts_covers_equipment_and_potions(kind):
     """R15.5: equipment is an artifact; R15.8: potions are equipment. A unit with protection
     from artifacts takes no damage from an equipment's or a potion's effect. Only cards of the
     type "artifact" itself used to count (found by the fuzzer with the referee)."""
@@ -320,7 +342,8 @@ def test_R11_4_R15_5_R15_8_protection_from_artifacts_covers_equipment_and_potion
     assert pos.perm(w).damage == 0 and pos.perm(s).damage == 1
 
 
-def test_R11_4_protection_from_a_card_by_name_stops_its_retaliation():
+@rules("R11.4")
+def test_protection_from_a_card_by_name_stops_its_retaliation():
     anti = unit("Duelist", life=3, attack=2, keywords=Keywords(protections=(
         Protection(card="Brute"),)))
     brute = unit("Brute", life=5, attack=3)
@@ -333,7 +356,8 @@ def test_R11_4_protection_from_a_card_by_name_stops_its_retaliation():
     assert pos.perm(b).damage == 2 and pos.perm(d).damage == 0
 
 
-def test_R11_4_equipped_equipment_can_be_targeted():
+@rules("R11.4")
+def test_equipped_equipment_can_be_targeted():
     """R11.4 forbids targeting only veiled and protected permanents: equipment in a unit's
     stack (R15.6) is a target in range of the stack's field (R11.5). An attack names a unit or
     a solid artifact (R12.10, R15.4), so the equipment is not attacked on its own."""
@@ -355,7 +379,8 @@ def test_R11_4_equipped_equipment_can_be_targeted():
     assert profile(s, pos.perm(u)) == [(1, 1)]
 
 
-def test_R11_4_R11_5_a_rider_can_be_targeted_in_range_of_the_stacks_field():
+@rules("R11.4", "R11.5")
+def test_a_rider_can_be_targeted_in_range_of_the_stacks_field():
     """Units riding a crew unit (R12.9) are permanents on the stack's field (R11.5): they can
     be targeted, and `each` effects count them."""
     wagon = crew(1, life=5)
@@ -374,7 +399,8 @@ def test_R11_4_R11_5_a_rider_can_be_targeted_in_range_of_the_stacks_field():
     assert pos.perm(r).damage == 2 and pos.perm(w).damage == 1
 
 
-def test_R11_5_a_stack_stands_on_the_field_of_the_permanent_beneath():
+@rules("R11.5")
+def test_a_stack_stands_on_the_field_of_the_permanent_beneath():
     wagon = crew(1, move=2, attack=1)
     pos = Position(OPEN5, [wagon, SOLDIER])
     w = pos.put(wagon, 0, 0, 2)
@@ -387,7 +413,8 @@ def test_R11_5_a_stack_stands_on_the_field_of_the_permanent_beneath():
     assert s.occ[pos.f(0, 2)] == -1
 
 
-def test_R11_6_dropped_stack_controller_of_base_places_it_in_range_1():
+@rules("R11.6")
+def test_dropped_stack_controller_of_base_places_it_in_range_1():
     wagon = crew(1)
     kill = destroy_spell()
     b = board(". . ~\n~ ~ ~")
@@ -403,7 +430,8 @@ def test_R11_6_dropped_stack_controller_of_base_places_it_in_range_1():
     assert g.state.occ[pos.f(1, 0)] == r and pos.perm(r).field == pos.f(1, 0)
 
 
-def test_R11_6_stack_dropped_with_no_room_is_destroyed():
+@rules("R11.6")
+def test_stack_dropped_with_no_room_is_destroyed():
     ferry = unit("Ferry", keywords=Keywords(swimming=True, crew=2))
     b = board("~ ~ ~ .\n~ ~ ~ ~")
     kill = destroy_spell()
@@ -421,7 +449,8 @@ def test_R11_6_stack_dropped_with_no_room_is_destroyed():
                                                             ("Soldier", "no room to drop")]
 
 
-def test_R11_6_rider_without_room_drops_its_equipment_around_the_crew_field():
+@rules("R11.6")
+def test_rider_without_room_drops_its_equipment_around_the_crew_field():
     """R11.6, R11.2: a rider with no room is destroyed where its crew unit stood, and its own
     stack drops around that field (it used to be destroyed "nowhere", its equipment dropped
     from field -1, the last field, leaving a ghost occupant)."""
@@ -447,7 +476,8 @@ def test_R11_6_rider_without_room_drops_its_equipment_around_the_crew_field():
         ("Sword", (1, 0), "no room to drop")]
 
 
-def test_R11_6_rider_destroyed_waiting_for_room_drops_its_equipment_around_the_crew_field():
+@rules("R11.6")
+def test_rider_destroyed_waiting_for_room_drops_its_equipment_around_the_crew_field():
     """R11.6: the third rider of a crew finds the two fields taken by the first two; it is
     destroyed at the crew's field and its swimming equipment drops onto the water there."""
     wagon = crew(3)
@@ -470,7 +500,8 @@ def test_R11_6_rider_destroyed_waiting_for_room_drops_its_equipment_around_the_c
     assert s.perms[e].field in (pos.f(0, 1), pos.f(1, 1))      # water in range 1 of (0,0)
 
 
-def test_R11_6_a_rider_destroyed_while_it_waits_for_its_field_drops_its_stack_there():
+@rules("R11.6")
+def test_a_rider_destroyed_while_it_waits_for_its_field_drops_its_stack_there():
     """R11.2, R11.6: "destroy each enemy unit" destroys the Wagon first; its rider waits for
     its controller to choose a field, and is destroyed by the same effect; its Sword drops
     around the Wagon's field. It used to drop from field -1, the last field, leaving a ghost
@@ -496,7 +527,8 @@ def test_R11_6_a_rider_destroyed_while_it_waits_for_its_field_drops_its_stack_th
     assert s.config.geometry.dist(s.perms[e].field, pos.f(1, 0)) <= 1
 
 
-def test_R11_6_two_dropped_permanents_never_share_a_field():
+@rules("R11.6")
+def test_two_dropped_permanents_never_share_a_field():
     wagon = crew(2)
     kill = destroy_spell()
     b = board(". . ~ .\n~ ~ ~ ~")
@@ -515,7 +547,8 @@ def test_R11_6_two_dropped_permanents_never_share_a_field():
     assert s.occ[pos.f(0, 0)] == r1 and s.occ[pos.f(1, 0)] == r2
 
 
-def test_R11_6_third_dropped_permanent_without_room_left_is_destroyed():
+@rules("R11.6")
+def test_third_dropped_permanent_without_room_left_is_destroyed():
     wagon = crew(3)
     kill = destroy_spell()
     b = board(". . ~ .\n~ ~ ~ ~")
@@ -537,14 +570,16 @@ def test_R11_6_third_dropped_permanent_without_room_left_is_destroyed():
 
 # --- R12 units and combat ---------------------------------------------------------------------
 
-def test_R12_1_unit_numbers_and_profile():
+@rules("R12.1")
+def test_unit_numbers_and_profile():
     pos = Position(OPEN5, [ARCHER])
     a = pos.put(ARCHER, 0, 2, 2)
     s = pos.state
     assert life(s, pos.perm(a)) == 2 and profile(s, pos.perm(a)) == [(1, 3)]
 
 
-def test_R12_2_defeated_only_by_more_damage_than_life_and_damage_stays():
+@rules("R12.2")
+def test_defeated_only_by_more_damage_than_life_and_damage_stays():
     bolt = spell("Bolt", eff("damage", 1, tgt("unit", "enemy")), play=0)
     pos = Position(OPEN5, [SOLDIER, bolt])
     e = pos.put(SOLDIER, 1, 2, 2, damage=2)     # life 3: 2 damage is not defeat
@@ -556,7 +591,8 @@ def test_R12_2_defeated_only_by_more_damage_than_life_and_damage_stays():
     assert e not in g.state.perms                            # 4 > 3: dies
 
 
-def test_R12_3_R21_8_units_are_played_on_free_deploy_fields_only():
+@rules("R12.3", "R21.8")
+def test_units_are_played_on_free_deploy_fields_only():
     pos = Position(OPEN5, [SOLDIER]).resource(0, 1)
     c = pos.hand(0, SOLDIER)[0]
     g = pos.game()
@@ -566,7 +602,8 @@ def test_R12_3_R21_8_units_are_played_on_free_deploy_fields_only():
     assert s.perms[c].field == pos.f(1, 0) and s.players[0].resource == 0
 
 
-def test_R12_3_R6_5_units_are_slow_no_play_during_a_response():
+@rules("R12.3", "R6.5")
+def test_units_are_slow_no_play_during_a_response():
     bolt = spell("Bolt", eff("damage", 1, tgt("unit", "enemy")), play=0)
     pos = Position(OPEN5, [SOLDIER, bolt]).resource(1, 5)
     e = pos.put(SOLDIER, 1, 3, 3)
@@ -579,7 +616,8 @@ def test_R12_3_R6_5_units_are_slow_no_play_during_a_response():
     assert "pass" in opts and not any("@" in t for t in opts)   # no unit play, only fast ones
 
 
-def test_R12_4_one_move_and_one_attack_per_turn():
+@rules("R12.4")
+def test_one_move_and_one_attack_per_turn():
     pos = Position(OPEN5, [SOLDIER, DUMMY])
     a = pos.put(SOLDIER, 0, 0, 0)
     d = pos.put(DUMMY, 1, 2, 0)
@@ -594,7 +632,8 @@ def test_R12_4_one_move_and_one_attack_per_turn():
     assert f"activate c{a}" not in legal(g)
 
 
-def test_R12_4_full_action_needs_both_actions_unused():
+@rules("R12.4")
+def test_full_action_needs_both_actions_unused():
     zap = unit("Zapper", full_actions=((eff("damage", 2, tgt("unit", "enemy", range_=3)),),))
     pos = Position(OPEN5, [zap, DUMMY])
     z = pos.put(zap, 0, 0, 0)
@@ -606,7 +645,8 @@ def test_R12_4_full_action_needs_both_actions_unused():
     assert not any(t.startswith("full") for t in legal(g))
 
 
-def test_R12_4_full_action_uses_all_actions():
+@rules("R12.4")
+def test_full_action_uses_all_actions():
     zap = unit("Zapper", full_actions=((eff("damage", 2, tgt("unit", "enemy", range_=3)),),))
     pos = Position(OPEN5, [zap, DUMMY])
     z = pos.put(zap, 0, 0, 0)
@@ -617,7 +657,8 @@ def test_R12_4_full_action_uses_all_actions():
     assert pos.perm(d).damage == 2 and pos.perm(z).tapped
 
 
-def test_R12_5_ranged_units_also_fight_in_melee():
+@rules("R12.5")
+def test_ranged_units_also_fight_in_melee():
     pos = Position(OPEN5, [ARCHER, DUMMY])
     a = pos.put(ARCHER, 0, 1, 1)
     d = pos.put(DUMMY, 1, 2, 1)
@@ -627,7 +668,8 @@ def test_R12_5_ranged_units_also_fight_in_melee():
     assert pos.perm(d).damage == 1
 
 
-def test_R12_6_unit_that_moves_only_on_plain():
+@rules("R12.6")
+def test_unit_that_moves_only_on_plain():
     b = board(". ^ .\n. . .")
     cart = unit("Cart", move=2, keywords=Keywords(moves_on=frozenset({"plain"})))
     pos = Position(b, [cart])
@@ -656,9 +698,10 @@ def _stack_position(base, riders, dist):
     return pos, bid, d
 
 
+@rules("R12.7")
 @pytest.mark.parametrize("example", [EX1, EX2, EX3], ids=["1at1+1at1", "1at1+1at2",
                                                           "1at3+1at2,1at1"])
-def test_R12_7_designer_examples_as_profiles(example):
+def test_designer_examples_as_profiles(example):
     base, riders, want = example
     pos, bid, _ = _stack_position(base, riders, 5)
     prof = profile(pos.state, pos.perm(bid))
@@ -666,8 +709,9 @@ def test_R12_7_designer_examples_as_profiles(example):
     assert max_range(prof) == max(d for d, v in want.items() if v)
 
 
+@rules("R12.7")
 @pytest.mark.parametrize("dist", [1, 2])
-def test_R12_7_example_1_combat(dist):
+def test_example_1_combat(dist):
     pos, bid, d = _stack_position(*EX1[:2], dist)
     g = pos.game()
     act(g, "activate", bid)
@@ -678,8 +722,9 @@ def test_R12_7_example_1_combat(dist):
         assert pos.perm(d).damage == EX1[2][dist]
 
 
+@rules("R12.7")
 @pytest.mark.parametrize("dist", [1, 2, 3])
-def test_R12_7_example_2_combat(dist):
+def test_example_2_combat(dist):
     pos, bid, d = _stack_position(*EX2[:2], dist)
     g = pos.game()
     act(g, "activate", bid)
@@ -690,8 +735,9 @@ def test_R12_7_example_2_combat(dist):
         assert pos.perm(d).damage == EX2[2][dist]
 
 
+@rules("R12.7")
 @pytest.mark.parametrize("dist", [1, 2, 3, 4])
-def test_R12_7_example_3_combat(dist):
+def test_example_3_combat(dist):
     pos, bid, d = _stack_position(*EX3[:2], dist)
     g = pos.game()
     act(g, "activate", bid)
@@ -702,7 +748,8 @@ def test_R12_7_example_3_combat(dist):
         assert pos.perm(d).damage == EX3[2][dist]
 
 
-def test_R12_8_armor_reduces_damage():
+@rules("R12.8")
+def test_armor_reduces_damage():
     knight = unit("Knight", life=3, attack=0, keywords=Keywords(armor=1))
     ogre = unit("Ogre", life=5, attack=3)
     pos = Position(OPEN5, [knight, ogre, SOLDIER])
@@ -719,7 +766,8 @@ def test_R12_8_armor_reduces_damage():
     assert pos.perm(k).damage == 2
 
 
-def test_R12_9_crew_takes_up_to_n_units_which_add_their_attack():
+@rules("R12.9")
+def test_crew_takes_up_to_n_units_which_add_their_attack():
     wagon = crew(1, move=1, attack=1)
     pos = Position(OPEN5, [wagon, SOLDIER, DUMMY])
     w = pos.put(wagon, 0, 1, 1)
@@ -741,7 +789,8 @@ def test_R12_9_crew_takes_up_to_n_units_which_add_their_attack():
     assert pos.perm(d).damage == 2
 
 
-def test_R12_9_enemy_units_cannot_board_a_crew_unit():
+@rules("R12.9")
+def test_enemy_units_cannot_board_a_crew_unit():
     wagon = crew(2)
     pos = Position(OPEN5, [wagon, SOLDIER])
     pos.put(wagon, 1, 1, 1)
@@ -751,7 +800,8 @@ def test_R12_9_enemy_units_cannot_board_a_crew_unit():
     assert f"move c{s} @1,1" not in legal(g)
 
 
-def test_R12_9_a_rider_moves_off_its_crew_unit():
+@rules("R12.9")
+def test_a_rider_moves_off_its_crew_unit():
     """R12.9: riders end a move on a crew unit; a rider's own move starts from the stack's
     field (R11.5) and takes it off the stack."""
     wagon = crew(1, move=1)
@@ -767,7 +817,8 @@ def test_R12_9_a_rider_moves_off_its_crew_unit():
     assert s.occ[pos.f(3, 1)] == r and s.occ[pos.f(1, 1)] == w and pos.perm(w).stack == []
 
 
-def test_R12_9_a_rider_moves_from_one_crew_unit_onto_another():
+@rules("R12.9")
+def test_a_rider_moves_from_one_crew_unit_onto_another():
     """R12.9: a rider's move may end on another crew unit: it leaves one stack for the other."""
     wagon = crew(1, move=1)
     pos = Position(OPEN5, [wagon, SOLDIER])
@@ -781,7 +832,8 @@ def test_R12_9_a_rider_moves_from_one_crew_unit_onto_another():
     assert g.state.occ[pos.f(3, 1)] == w2 and pos.perm(r).field == -1
 
 
-def test_R12_10_perft_attack_targets_in_range_only():
+@rules("R12.10")
+def test_perft_attack_targets_in_range_only():
     pos = Position(OPEN5, [ARCHER, DUMMY, SOLDIER])
     a = pos.put(ARCHER, 0, 0, 0)
     near = pos.put(DUMMY, 1, 3, 0)       # distance 3
@@ -798,7 +850,8 @@ def test_R12_10_perft_attack_targets_in_range_only():
     assert len(opts) == 1 + 2 + 2
 
 
-def test_R12_11_simultaneous_deaths():
+@rules("R12.11")
+def test_simultaneous_deaths():
     duel = unit("Duelist", life=1, attack=2)
     pos = Position(OPEN5, [duel])
     a = pos.put(duel, 0, 1, 1)
@@ -812,7 +865,8 @@ def test_R12_11_simultaneous_deaths():
     assert s.zone_of(a) == "discard0" and s.zone_of(b) == "discard1"
 
 
-def test_R12_11_R21_10_no_strike_back_from_outside_its_range():
+@rules("R12.11", "R21.10")
+def test_no_strike_back_from_outside_its_range():
     pos = Position(OPEN5, [ARCHER, SOLDIER])
     a = pos.put(ARCHER, 0, 0, 0)
     s = pos.put(SOLDIER, 1, 2, 0)
@@ -822,7 +876,8 @@ def test_R12_11_R21_10_no_strike_back_from_outside_its_range():
     assert pos.perm(s).damage == 1 and pos.perm(a).damage == 0
 
 
-def test_R21_10_retaliation_with_a_stack_at_that_distance():
+@rules("R21.10")
+def test_retaliation_with_a_stack_at_that_distance():
     base = unit("Base", attack=1, range_=1, move=0, life=9, keywords=Keywords(crew=1))
     sling = unit("Sling", attack=1, range_=2, move=0)
     gun = unit("Gun", attack=0, range_=1, life=9, move=1,
@@ -844,7 +899,8 @@ def test_R21_10_retaliation_with_a_stack_at_that_distance():
     assert pos.perm(b).damage == 2
 
 
-def test_R21_10_artifacts_and_buildings_do_not_strike_back():
+@rules("R21.10")
+def test_artifacts_and_buildings_do_not_strike_back():
     keep = artifact("Keep", keywords=Keywords(solid=3, building=True))
     pos = Position(OPEN5, [keep, SOLDIER])
     s = pos.put(SOLDIER, 0, 1, 1)
@@ -855,7 +911,8 @@ def test_R21_10_artifacts_and_buildings_do_not_strike_back():
     assert pos.perm(k).damage == 1 and pos.perm(s).damage == 0
 
 
-def test_R10_3_R12_9_boarding_a_crew_unit_takes_the_cheapest_whole_move():
+@rules("R10.3", "R12.9")
+def test_boarding_a_crew_unit_takes_the_cheapest_whole_move():
     """R10.3: the move onto a crew unit walks the path whose whole cost (every second diagonal
     step counts two) fits the movement: from (1,3) onto the wagon at (1,1) with movement 2 the
     path is (1,2), (1,1) at cost 2, not (0,2), (1,1) at cost 3 (the old choice by path length,

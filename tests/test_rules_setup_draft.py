@@ -8,6 +8,7 @@ from engine.draft import start_game
 from engine.game import Game
 from engine.state import GameConfig
 from tests.builder import Placement, Position, board, equipment, spell, unit, Keywords
+from tests.rules import rules
 
 A = unit("A", buy=1, copies=10)
 Bc = unit("B", buy=2, copies=10)
@@ -33,7 +34,8 @@ def draft_all(game: Game) -> None:
         game.apply(game.legal_actions()[0])
 
 
-def test_R3_1_R3_2_R3_4_only_buyable_cards_dealt_in_packs_rest_out():
+@rules("R3.1", "R3.2", "R3.4")
+def test_only_buyable_cards_dealt_in_packs_rest_out():
     g = Game(config(), seed=3)
     s = g.state
     dealt = [c for p in s.unopened + s.packs for c in p]
@@ -42,7 +44,8 @@ def test_R3_1_R3_2_R3_4_only_buyable_cards_dealt_in_packs_rest_out():
     assert len(s.out) == 25 % 4 and all(len(p) == 4 for p in s.unopened + s.packs)
 
 
-def test_R2_1_all_copies_of_the_chosen_sets_are_shuffled_together():
+@rules("R2.1")
+def test_all_copies_of_the_chosen_sets_are_shuffled_together():
     counts = Counter(s.cards[c].name for s in [Game(config(), seed=5).state] for c in
                      range(len(s.cards)))
     assert counts == Counter({"A": 10, "B": 10, "C": 5})
@@ -52,7 +55,8 @@ def test_R2_1_all_copies_of_the_chosen_sets_are_shuffled_together():
     assert len(orders) > 1
 
 
-def test_R3_3_packs_pass_and_draft_stops_at_the_target_between_rounds():
+@rules("R3.3")
+def test_packs_pass_and_draft_stops_at_the_target_between_rounds():
     # 6 packs of 4 for 2 players: 3 pack rounds of 4 picks each; target 25 never reached
     g = Game(config(), seed=1)
     draft_all(g)
@@ -61,7 +65,8 @@ def test_R3_3_packs_pass_and_draft_stops_at_the_target_between_rounds():
     assert s.pack_round == 3
 
 
-def test_R3_3_engine_reading_target_checked_per_pack_round():
+@rules("R3.3")
+def test_engine_reading_target_checked_per_pack_round():
     # docs/engine.md: with packs of 10 and target 25 each player ends with 30 cards
     big = (unit("A", buy=1, copies=50), unit("B", buy=1, copies=50))
     g = Game(config(pack=10, pool=big), seed=2)
@@ -70,7 +75,8 @@ def test_R3_3_engine_reading_target_checked_per_pack_round():
     assert len(g.state.out) == 40
 
 
-def test_R2_2_R8_3_drafted_cards_become_the_store_owned_by_the_drafter():
+@rules("R2.2", "R8.3")
+def test_drafted_cards_become_the_store_owned_by_the_drafter():
     g = Game(config(), seed=4)
     draft_all(g)
     s = g.state
@@ -80,7 +86,8 @@ def test_R2_2_R8_3_drafted_cards_become_the_store_owned_by_the_drafter():
     assert Counter(picked) == Counter(s.cards[c].name for pl in s.players for c in pl.store)
 
 
-def test_R21_1_pass_to_the_next_seat():
+@rules("R21.1")
+def test_pass_to_the_next_seat():
     b3 = board(". . .", players=3)
     g = Game(GameConfig(POOL, CATALOG, b3, players=3, pack_size=4), seed=7)
     s = g.state
@@ -96,7 +103,8 @@ def test_R21_1_pass_to_the_next_seat():
         assert sorted(s.packs[seat]) == expected
 
 
-def test_R21_1_alternate_pass_parameter_reverses_every_second_round():
+@rules("R21.1")
+def test_alternate_pass_parameter_reverses_every_second_round():
     b3 = board(". . .", players=3)
     g = Game(GameConfig(POOL, CATALOG, b3, players=3, pack_size=3, alternate_pass=True),
              seed=7)
@@ -115,7 +123,8 @@ def test_R21_1_alternate_pass_parameter_reverses_every_second_round():
         assert sorted(s.packs[seat]) == sorted(c for c in first[src] if c != picks[src])
 
 
-def test_R21_2_more_players_need_as_many_packs_as_players():
+@rules("R21.2")
+def test_more_players_need_as_many_packs_as_players():
     b3 = board(". . .", players=3)
     # 25 cards in packs of 4: 6 packs -> 2 rounds of 3 packs for 3 players
     g = Game(GameConfig(POOL, CATALOG, b3, players=3, pack_size=4), seed=1)
@@ -124,7 +133,8 @@ def test_R21_2_more_players_need_as_many_packs_as_players():
     assert g.state.pack_round == 2
 
 
-def test_R2_3_deck_from_start_cards_shuffled_and_starting_hand():
+@rules("R2.3")
+def test_deck_from_start_cards_shuffled_and_starting_hand():
     g = Game(config(), seed=11)
     draft_all(g)
     s = g.state
@@ -142,7 +152,8 @@ def test_R2_3_deck_from_start_cards_shuffled_and_starting_hand():
     assert len(orders) > 1                                      # shuffled
 
 
-def test_R2_4_board_placements_at_the_start():
+@rules("R2.4")
+def test_board_placements_at_the_start():
     vip = unit("Commander", buy=None)
     staff = equipment("Staff", buy=None, keywords=Keywords(staff=True))
     places = (Placement("Commander", 0, 0, 0, vip=True), Placement("Commander", 1, 2, 0, vip=True),

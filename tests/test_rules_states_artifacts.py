@@ -18,11 +18,13 @@ from tests.builder import (Cost, FreeAction, Keywords, Modifiers, Position, act,
                            artifact, board, eff, equipment, potion, spell, tgt,
                            unit)
 from tests.pieces import DUMMY, OPEN5, SOLDIER, crew, destroy_spell, legal
+from tests.rules import rules
 
 
 # --- R13 states -------------------------------------------------------------------------------
 
-def test_R13_1_paralysed_unit_only_spends_actions_to_remove_markers():
+@rules("R13.1")
+def test_paralysed_unit_only_spends_actions_to_remove_markers():
     """R13.1: a paralysed unit takes none of its actions; it may spend either one of them to
     remove one marker (#0 spends the move, #1 the attack)."""
     pos = Position(OPEN5, [SOLDIER, DUMMY])
@@ -37,7 +39,8 @@ def test_R13_1_paralysed_unit_only_spends_actions_to_remove_markers():
     assert pos.perm(a).paralysis == 0 and pos.perm(a).tapped
 
 
-def test_R13_1_one_marker_removed_then_the_other_action_is_free():
+@rules("R13.1")
+def test_one_marker_removed_then_the_other_action_is_free():
     pos = Position(OPEN5, [SOLDIER, DUMMY])
     a = pos.put(SOLDIER, 0, 1, 1, paralysis=1)
     d = pos.put(DUMMY, 1, 2, 1)
@@ -48,7 +51,8 @@ def test_R13_1_one_marker_removed_then_the_other_action_is_free():
     assert f"attack c{a} c{d}" in opts and not any(t.startswith("move") for t in opts)
 
 
-def test_R13_1_the_player_chooses_which_action_removes_paralysis():
+@rules("R13.1")
+def test_the_player_chooses_which_action_removes_paralysis():
     """R13.1 "eine beliebige Aktion": spending the attack leaves the move."""
     pos = Position(OPEN5, [SOLDIER, DUMMY])
     a = pos.put(SOLDIER, 0, 1, 1, paralysis=1)
@@ -63,7 +67,8 @@ def test_R13_1_the_player_chooses_which_action_removes_paralysis():
     assert pos.perm(a).field == pos.f(1, 3) and pos.perm(a).tapped
 
 
-def test_R13_1_a_paralysed_unit_with_panic_does_not_move():
+@rules("R13.1")
+def test_a_paralysed_unit_with_panic_does_not_move():
     """R13.1: a paralysed unit takes none of its actions, a behaviour's neither. R13.3: the
     activation still removes a panic marker; the paralysis marker stays."""
     b = board(". . . . . .")
@@ -78,7 +83,8 @@ def test_R13_1_a_paralysed_unit_with_panic_does_not_move():
     assert not events(g.state, "move")
 
 
-def test_R13_1_a_paralysed_unit_with_rage_does_not_attack():
+@rules("R13.1")
+def test_a_paralysed_unit_with_rage_does_not_attack():
     """R13.1 with R13.4: the raging, paralysed unit neither moves nor attacks."""
     pos = Position(OPEN5, [SOLDIER])
     a = pos.put(SOLDIER, 0, 1, 1, rage=1, paralysis=1)
@@ -91,7 +97,8 @@ def test_R13_1_a_paralysed_unit_with_rage_does_not_attack():
     assert p.rage == 0 and p.paralysis == 1 and p.tapped
 
 
-def test_R13_1_a_unit_paralysed_during_its_rage_takes_no_further_action():
+@rules("R13.1")
+def test_a_unit_paralysed_during_its_rage_takes_no_further_action():
     """R13.1 with R13.4: the raging unit's move is on the stack when a response paralyses it;
     the move resolves (it was announced unparalysed), but the behaviour announces no attack
     after it. It used to attack with its paralysis marker on (seen by the referee)."""
@@ -110,7 +117,8 @@ def test_R13_1_a_unit_paralysed_during_its_rage_takes_no_further_action():
                                             if x[5] == "unit:attack"]
 
 
-def test_R13_2_poison_grows_on_activation_and_defeats():
+@rules("R13.2")
+def test_poison_grows_on_activation_and_defeats():
     pos = Position(OPEN5, [SOLDIER])
     a = pos.put(SOLDIER, 0, 1, 1, poison=2)      # life 3
     b = pos.put(SOLDIER, 0, 2, 1, poison=3)
@@ -123,7 +131,8 @@ def test_R13_2_poison_grows_on_activation_and_defeats():
     assert b not in g.state.perms and g.state.zone_of(b) == "discard0"
 
 
-def test_R13_1_R13_2_paralysed_and_poisoned_at_once():
+@rules("R13.1", "R13.2")
+def test_paralysed_and_poisoned_at_once():
     pos = Position(OPEN5, [SOLDIER])
     a = pos.put(SOLDIER, 0, 1, 1, poison=1, paralysis=1)
     pos.idle()
@@ -137,7 +146,8 @@ def test_R13_1_R13_2_paralysed_and_poisoned_at_once():
     assert p.poison == 2 and p.paralysis == 0 and p.tapped
 
 
-def test_R13_3_R20_1_panic_runs_shy():
+@rules("R13.3", "R20.1")
+def test_panic_runs_shy():
     b = board(". . . . . .")
     pos = Position(b, [SOLDIER])
     pos.put(SOLDIER, 1, 0, 0)
@@ -148,7 +158,8 @@ def test_R13_3_R20_1_panic_runs_shy():
     assert p.field == 3 and p.panic == 1 and p.tapped        # as far as move 2 allows
 
 
-def test_R13_4_R20_2_rage_runs_aggressive_weakest_on_ties():
+@rules("R13.4", "R20.2")
+def test_rage_runs_aggressive_weakest_on_ties():
     b = board(". . . . .\n. . . . .\n. . . . .")
     pos = Position(b, [SOLDIER])
     a = pos.put(SOLDIER, 0, 0, 1, rage=1)
@@ -162,7 +173,8 @@ def test_R13_4_R20_2_rage_runs_aggressive_weakest_on_ties():
     assert pos.perm(weak).damage == 2 and pos.perm(strong).damage == 0
 
 
-def test_R20_1_shy_without_enemies_stays():
+@rules("R20.1")
+def test_shy_without_enemies_stays():
     pos = Position(OPEN5, [SOLDIER])
     a = pos.put(SOLDIER, 0, 2, 2, panic=1)
     g = pos.game()
@@ -170,7 +182,8 @@ def test_R20_1_shy_without_enemies_stays():
     assert pos.perm(a).field == pos.f(2, 2) and pos.perm(a).panic == 0
 
 
-def test_R13_5_protection_markers_prevent_all_damage():
+@rules("R13.5")
+def test_protection_markers_prevent_all_damage():
     ogre = unit("Ogre", life=5, attack=3)
     pos = Position(OPEN5, [ogre, DUMMY])
     o = pos.put(ogre, 0, 1, 1)
@@ -181,7 +194,8 @@ def test_R13_5_protection_markers_prevent_all_damage():
     assert pos.perm(d).damage == 0 and pos.perm(d).protection == 0
 
 
-def test_R13_5_removes_as_many_markers_as_damage_prevented():
+@rules("R13.5")
+def test_removes_as_many_markers_as_damage_prevented():
     pos = Position(OPEN5, [SOLDIER, DUMMY])
     o = pos.put(unit("Two", attack=2), 0, 1, 1)
     d = pos.put(DUMMY, 1, 2, 1, protection=3)
@@ -191,7 +205,8 @@ def test_R13_5_removes_as_many_markers_as_damage_prevented():
     assert pos.perm(d).damage == 0 and pos.perm(d).protection == 1
 
 
-def test_R21_20_armor_before_protection():
+@rules("R21.20")
+def test_armor_before_protection():
     """R21.20: armor reduces the damage first (R12.8); a protection marker prevents what is
     left (R13.5): 3 damage against armor 2 leaves 1, one marker is spent, no damage taken."""
     knight = unit("Knight", life=3, attack=0, keywords=Keywords(armor=2))
@@ -204,7 +219,8 @@ def test_R21_20_armor_before_protection():
     assert pos.perm(k).damage == 0 and pos.perm(k).protection == 2
 
 
-def test_R21_20_no_marker_is_spent_when_armor_stops_all_damage():
+@rules("R21.20")
+def test_no_marker_is_spent_when_armor_stops_all_damage():
     """R21.20: 2 damage against armor 2 leaves nothing to prevent: no marker is spent."""
     knight = unit("Knight", life=3, attack=0, keywords=Keywords(armor=2))
     pos = Position(OPEN5, [knight])
@@ -223,7 +239,8 @@ def pusher(n: int = 1, rng: int = 1):
                                                                        range_=rng)),),))
 
 
-def test_R14_4_push_into_deep_water_destroys():
+@rules("R14.4")
+def test_push_into_deep_water_destroys():
     b = board(". . ~ .")
     pos = Position(b, [pusher(), SOLDIER])
     p = pos.put(pusher(), 0, 0, 0)
@@ -236,7 +253,8 @@ def test_R14_4_push_into_deep_water_destroys():
     assert e not in s.perms and s.zone_of(e) == "discard1" and s.occ[2] == -1
 
 
-def test_R14_4_swimmer_pushed_onto_land_is_destroyed():
+@rules("R14.4")
+def test_swimmer_pushed_onto_land_is_destroyed():
     shark = unit("Shark", keywords=Keywords(swimming=True))
     b = board(". ~ . .")
     pos = Position(b, [pusher(), shark])
@@ -249,7 +267,8 @@ def test_R14_4_swimmer_pushed_onto_land_is_destroyed():
     assert e not in g.state.perms
 
 
-def test_R14_1_R14_2_push_x_moves_straight_away_from_the_pusher():
+@rules("R14.1", "R14.2")
+def test_push_x_moves_straight_away_from_the_pusher():
     b = board(". . . . . .")
     pos = Position(b, [pusher(3), SOLDIER])
     p = pos.put(pusher(3), 0, 0, 0)
@@ -260,7 +279,8 @@ def test_R14_1_R14_2_push_x_moves_straight_away_from_the_pusher():
     assert pos.perm(e).field == 4 and pos.perm(e).damage == 0
 
 
-def test_R14_3_push_into_an_occupied_field_ends_with_1_damage():
+@rules("R14.3")
+def test_push_into_an_occupied_field_ends_with_1_damage():
     b = board(". . . . . .")
     pos = Position(b, [pusher(3), SOLDIER])
     p = pos.put(pusher(3), 0, 0, 0)
@@ -273,7 +293,8 @@ def test_R14_3_push_into_an_occupied_field_ends_with_1_damage():
     assert pos.perm(wall).damage == 0 and pos.perm(wall).field == 3
 
 
-def test_R21_9_push_off_axis_steps_by_signs_and_edge_stops_without_damage():
+@rules("R21.9")
+def test_push_off_axis_steps_by_signs_and_edge_stops_without_damage():
     pos = Position(OPEN5, [pusher(5, 3), SOLDIER])
     p = pos.put(pusher(5, 3), 0, 0, 0)
     e = pos.put(SOLDIER, 1, 1, 2)                   # offset (1, 2): steps of (+1, +1)
@@ -283,7 +304,8 @@ def test_R21_9_push_off_axis_steps_by_signs_and_edge_stops_without_damage():
     assert pos.perm(e).field == pos.f(3, 4) and pos.perm(e).damage == 0
 
 
-def test_R14_1_a_spell_push_origin_is_chosen_by_its_controller():
+@rules("R14.1")
+def test_a_spell_push_origin_is_chosen_by_its_controller():
     """R14.1: no permanent pushes, so the caster chooses the origin field with the play
     (R6.4). The fields next to the pushed unit give every direction (R21.9); the caster's own
     unit would push it south, the chosen origin (0,1) pushes it east into deep water (R14.4)."""
@@ -299,7 +321,8 @@ def test_R14_1_a_spell_push_origin_is_chosen_by_its_controller():
     assert e not in g.state.perms and g.state.zone_of(e) == "discard1"
 
 
-def test_R14_1_a_spell_pushing_each_unit_has_one_chosen_origin():
+@rules("R14.1")
+def test_a_spell_pushing_each_unit_has_one_chosen_origin():
     """R14.1: one origin field for the action; the options are the fields that push the units
     differently: between them (both outward), at either end (both the same way), or below
     (every step off the board's edge, R21.9)."""
@@ -316,7 +339,8 @@ def test_R14_1_a_spell_pushing_each_unit_has_one_chosen_origin():
     assert pos.perm(a).field == pos.f(0, 0) and pos.perm(b).field == pos.f(4, 0)
 
 
-def test_R14_1_a_sacrificed_permanent_pushes_from_the_field_it_left():
+@rules("R14.1")
+def test_a_sacrificed_permanent_pushes_from_the_field_it_left():
     """R14.1: a permanent's push starts from its field; sacrificed as the cost (R6.7), it
     pushes from the field it stood on, not from its controller's other permanents."""
     pool = artifact("Pool", free_actions=(FreeAction(Cost(sacrifice=True), (
@@ -332,7 +356,8 @@ def test_R14_1_a_sacrificed_permanent_pushes_from_the_field_it_left():
 
 # --- R15 artifacts, equipment, potions --------------------------------------------------------
 
-def test_R15_1_artifact_free_action():
+@rules("R15.1")
+def test_artifact_free_action():
     well = artifact("Well", free_actions=(FreeAction(Cost(resource=1), (eff("draw", 1),)),))
     pos = Position(OPEN5, [well, SOLDIER]).resource(0, 1)
     w = pos.put(well, 0, 2, 2)
@@ -343,7 +368,8 @@ def test_R15_1_artifact_free_action():
     assert len(s.players[0].hand) == 1 and s.players[0].resource == 0
 
 
-def test_R15_2_carry_artifact_lands_next_to_the_unit():
+@rules("R15.2")
+def test_carry_artifact_lands_next_to_the_unit():
     relic = artifact("Relic")
     b = board(". . . . .\n# # # # .")
     pos = Position(b, [relic, SOLDIER])
@@ -361,7 +387,8 @@ def test_R15_2_carry_artifact_lands_next_to_the_unit():
     assert pos.perm(r).field in (2, 4) and s.occ[pos.perm(r).field] == r and pos.perm(u).tapped
 
 
-def test_R15_2_R15_7_carrying_equipment_does_not_wear_it():
+@rules("R15.2", "R15.7")
+def test_carrying_equipment_does_not_wear_it():
     sword = equipment("Sword", durability=1)
     b = board(". . . # .")
     pos = Position(b, [sword, SOLDIER])
@@ -375,7 +402,8 @@ def test_R15_2_R15_7_carrying_equipment_does_not_wear_it():
     assert e in s.perms and s.perms[e].durability == 1 and s.perms[e].field == 1
 
 
-def test_R15_3_swap_with_adjacent_artifact_uses_one_action():
+@rules("R15.3")
+def test_swap_with_adjacent_artifact_uses_one_action():
     relic = artifact("Relic")
     pos = Position(OPEN5, [relic, SOLDIER, DUMMY])
     u = pos.put(SOLDIER, 0, 1, 1)
@@ -392,7 +420,8 @@ def test_R15_3_swap_with_adjacent_artifact_uses_one_action():
     del d
 
 
-def test_R15_3_R9_5_swap_only_where_both_end_on_fields_available_to_them():
+@rules("R15.3", "R9.5")
+def test_swap_only_where_both_end_on_fields_available_to_them():
     """R15.3 with R9.5: a swimmer on deep water cannot swap onto land, a land unit cannot swap
     an artifact onto deep water; a swimmer swaps with a swimming artifact on water. (The swap
     used to ignore the terrain: a swimmer ended on land, an artifact on deep water.)"""
@@ -435,9 +464,10 @@ def _pushed_away_in_response(verb: str, **where: int):
     return pos, g, u, other
 
 
+@rules("R6.4", "R15")
 @pytest.mark.parametrize("verb, where", [("swap", {"index": 0}), ("equip", {"index": 0}),
                                          ("carry", {"field": 6})])
-def test_R6_4_R15_a_unit_pushed_away_in_response_does_not_act_from_afar(verb, where):
+def test_a_unit_pushed_away_in_response_does_not_act_from_afar(verb, where):
     """R6.4: an action's conditions are checked again when it resolves. Pushed to (0,0), the
     Soldier is no longer next to the Sword at (2,0), so it swaps, equips or carries nothing
     (R15.2, R15.3, R15.6). They used to resolve from afar: the unit jumped, the artifact came
@@ -449,7 +479,8 @@ def test_R6_4_R15_a_unit_pushed_away_in_response_does_not_act_from_afar(verb, wh
     assert [e[5] for e in events(s, "fizzle")] == [verb]
 
 
-def test_R15_3_swap_may_spend_the_attack():
+@rules("R15.3")
+def test_swap_may_spend_the_attack():
     """R15.3 "statt einer Bewegung oder Angriffs": both are offered; spending the attack
     leaves the move."""
     relic = artifact("Relic")
@@ -467,7 +498,8 @@ def test_R15_3_swap_may_spend_the_attack():
     assert f"swap c{u} c{r} #0" in opts and f"swap c{u} c{r} #1" not in opts
 
 
-def test_R15_4_solid_enemy_artifact_cannot_be_carried_or_swapped_but_attacked():
+@rules("R15.4")
+def test_solid_enemy_artifact_cannot_be_carried_or_swapped_but_attacked():
     wall = artifact("Barricade", solid=2)
     pos = Position(OPEN5, [wall, SOLDIER])
     u = pos.put(unit("Axe", attack=3, move=0), 0, 1, 1)
@@ -479,7 +511,8 @@ def test_R15_4_solid_enemy_artifact_cannot_be_carried_or_swapped_but_attacked():
     assert w not in g.state.perms                   # 3 damage > solid 2
 
 
-def test_R15_4_own_solid_artifact_can_be_swapped():
+@rules("R15.4")
+def test_own_solid_artifact_can_be_swapped():
     wall = artifact("Barricade", solid=2)
     pos = Position(OPEN5, [wall, SOLDIER])
     u = pos.put(SOLDIER, 0, 1, 1)
@@ -489,7 +522,8 @@ def test_R15_4_own_solid_artifact_can_be_swapped():
     assert f"swap c{u} c{w} #0" in legal(g)
 
 
-def test_R15_5_R15_7_dropped_equipment_loses_durability_and_breaks_below_1():
+@rules("R15.5", "R15.7")
+def test_dropped_equipment_loses_durability_and_breaks_below_1():
     kill = destroy_spell()
     old = equipment("Old", durability=1)
     new = equipment("New", durability=2)
@@ -509,7 +543,8 @@ def test_R15_5_R15_7_dropped_equipment_loses_durability_and_breaks_below_1():
     assert n in s.perms and s.perms[n].durability == 1 and s.perms[n].field >= 0
 
 
-def test_R15_6_equipment_played_onto_a_field_or_onto_the_next_unit():
+@rules("R15.6")
+def test_equipment_played_onto_a_field_or_onto_the_next_unit():
     sword = equipment("Sword", modifiers=Modifiers(attack=2))
     pos = Position(OPEN5, [sword, SOLDIER]).resource(0, 5)
     sw, so = pos.hand(0, sword, SOLDIER)
@@ -524,7 +559,8 @@ def test_R15_6_equipment_played_onto_a_field_or_onto_the_next_unit():
     assert profile(s, s.perms[so]) == [(3, 1)]
 
 
-def test_R15_6_unit_equips_adjacent_equipment_instead_of_move():
+@rules("R15.6")
+def test_unit_equips_adjacent_equipment_instead_of_move():
     sword = equipment("Sword", modifiers=Modifiers(attack=2))
     pos = Position(OPEN5, [sword, SOLDIER, DUMMY])
     u = pos.put(SOLDIER, 0, 1, 1)
@@ -540,7 +576,8 @@ def test_R15_6_unit_equips_adjacent_equipment_instead_of_move():
     assert pos.perm(d).damage == 3
 
 
-def test_R15_6_equip_may_spend_the_attack():
+@rules("R15.6")
+def test_equip_may_spend_the_attack():
     """R15.6 "statt einer Bewegung oder eines Angriffs": equipping with the attack leaves the
     move."""
     sword = equipment("Sword", modifiers=Modifiers(attack=2))
@@ -557,7 +594,8 @@ def test_R15_6_equip_may_spend_the_attack():
     assert f"attack c{u} c{d}" not in opts and f"move c{u} @2,1" in opts
 
 
-def test_R15_8_potion_used_only_when_equipped_and_then_gone():
+@rules("R15.8")
+def test_potion_used_only_when_equipped_and_then_gone():
     tonic = potion("Tonic", free=(FreeAction(Cost(sacrifice=True), (eff("gain", 2),)),))
     pos = Position(OPEN5, [tonic, SOLDIER])
     loose = pos.put(tonic, 0, 4, 4)
@@ -572,7 +610,8 @@ def test_R15_8_potion_used_only_when_equipped_and_then_gone():
     assert pos.perm(u).stack == []
 
 
-def test_R21_11_equipment_adds_its_modifiers():
+@rules("R21.11")
+def test_equipment_adds_its_modifiers():
     cloak = equipment("Cloak", modifiers=Modifiers(attack=1, range=1, armor=1, life=2, move=1,
                                                    keywords=Keywords(veiled=True)))
     from engine.permanents import armor, is_veiled, movement
@@ -584,7 +623,8 @@ def test_R21_11_equipment_adds_its_modifiers():
     assert movement(s, p) == 3 and is_veiled(s, p)
 
 
-def test_R6_4_R9_5_boarding_a_crew_unit_destroyed_in_response_fizzles():
+@rules("R6.4", "R9.5")
+def test_boarding_a_crew_unit_destroyed_in_response_fizzles():
     """R6.4, R9.5, R12.9: a swimmer announces boarding the crew unit on the high ground next to
     it; a response destroys the crew unit. The move fizzles: the field is no field for a
     swimmer. It used to put the swimmer onto the high ground (found by the fuzzer)."""
@@ -606,7 +646,8 @@ def test_R6_4_R9_5_boarding_a_crew_unit_destroyed_in_response_fizzles():
     check_invariants(s)
 
 
-def test_R10_3_R12_9_boarding_a_crew_unit_next_to_it_is_one_step():
+@rules("R10.3", "R12.9")
+def test_boarding_a_crew_unit_next_to_it_is_one_step():
     """R10.3, R12.9: a unit next to a crew unit boards it with one step; its move used to be
     given a detour through another neighbour (2 steps with movement 1; found by the fuzzer and
     the referee)."""
@@ -623,7 +664,8 @@ def test_R10_3_R12_9_boarding_a_crew_unit_next_to_it_is_one_step():
     assert [(e[4], e[5]) for e in events(g.state, "move")] == [(1, "0,0")]
 
 
-def test_R10_3_R12_9_boarding_a_crew_unit_costs_movement_too():
+@rules("R10.3", "R12.9")
+def test_boarding_a_crew_unit_costs_movement_too():
     wagon = crew(1, move=0)
     scout = unit("Scout", move=1)
     pos = Position(board(". . . ."), [wagon, scout])
@@ -635,7 +677,8 @@ def test_R10_3_R12_9_boarding_a_crew_unit_costs_movement_too():
     del w
 
 
-def test_R6_4_a_move_pushed_off_its_start_in_response_fizzles():
+@rules("R6.4")
+def test_a_move_pushed_off_its_start_in_response_fizzles():
     """R6.4: an action's path is checked again when it resolves. A unit announces a move from
     (1,1) along (2,1), (3,1); the enemy answers with a push (R21.6) that moves it to (1,2). The
     move does not resolve from there (before: it jumped along the old path to (3,1))."""
@@ -653,7 +696,8 @@ def test_R6_4_a_move_pushed_off_its_start_in_response_fizzles():
     assert any(e[5] == "move" for e in events(g.state, "fizzle"))
 
 
-def test_R6_4_R15_3_a_swap_whose_unit_was_pushed_away_fizzles():
+@rules("R6.4", "R15.3")
+def test_a_swap_whose_unit_was_pushed_away_fizzles():
     """R6.4, R15.3: a swap is checked again when it resolves. The unit at (1,1) announces a swap
     with the relic at (2,1); the enemy's push in response moves it to (0,1), two fields from
     the relic: the swap fizzles (before: the unit jumped onto the relic's field)."""
@@ -673,7 +717,8 @@ def test_R6_4_R15_3_a_swap_whose_unit_was_pushed_away_fizzles():
     assert any(e[5] == "swap" for e in events(g.state, "fizzle"))
 
 
-def test_R6_4_R10_3_a_move_blocked_in_response_walks_another_path_to_its_destination():
+@rules("R6.4", "R10.3")
+def test_a_move_blocked_in_response_walks_another_path_to_its_destination():
     """R6.4, R10.3: a move names its destination; checked again when it resolves, it walks the
     cheapest path there now. The runner (movement 3) announces (0,1) -> (2,1) through (1,1); the
     enemy pushes the runner's friend onto (1,1) in response; the move still reaches (2,1) around

@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.cards import CardType
 from tests.builder import (Cost, FreeAction, Position, Trigger, act, artifact, board, eff, spell,
                            texts, tgt, unit)
+from tests.rules import rules
 
 B = board("0 . . 1\n. . . .")
 SOLDIER = unit("Soldier", upkeep=1)
@@ -28,7 +29,8 @@ def start(pos: Position, seat: int = 0):
 
 # --- R4 turn structure ------------------------------------------------------------------------
 
-def test_R4_1_R21_3_empty_deck_takes_the_shuffled_discard():
+@rules("R4.1", "R21.3")
+def test_empty_deck_takes_the_shuffled_discard():
     pos = Position(B, [COIN])
     pos.idle(0)
     pos.idle(1)
@@ -39,7 +41,8 @@ def test_R4_1_R21_3_empty_deck_takes_the_shuffled_discard():
     assert sorted(pl.hand + pl.deck) == disc
 
 
-def test_R21_3_deck_is_refilled_only_when_empty_a_draw_from_empty_deck_draws_nothing():
+@rules("R21.3")
+def test_deck_is_refilled_only_when_empty_a_draw_from_empty_deck_draws_nothing():
     pos = Position(B, [COIN])
     pos.idle(0)
     top = pos.deck(0, COIN)
@@ -49,7 +52,8 @@ def test_R21_3_deck_is_refilled_only_when_empty_a_draw_from_empty_deck_draws_not
     assert pl.hand == top and pl.deck == [] and len(pl.discard) == 3
 
 
-def test_R4_2_draw_until_the_hand_holds_3():
+@rules("R4.2")
+def test_draw_until_the_hand_holds_3():
     pos = Position(B, [COIN])
     pos.idle(0)
     pos.hand(0, COIN, COIN)
@@ -59,7 +63,8 @@ def test_R4_2_draw_until_the_hand_holds_3():
     assert len(pl.hand) == 3 and pl.deck == deck[:2]          # top (last) card drawn
 
 
-def test_R4_2_a_full_hand_draws_nothing():
+@rules("R4.2")
+def test_a_full_hand_draws_nothing():
     pos = Position(B, [COIN])
     pos.idle(0)
     pos.hand(0, COIN, COIN, COIN, COIN)
@@ -68,7 +73,8 @@ def test_R4_2_a_full_hand_draws_nothing():
     assert len(g.state.players[0].hand) == 4 and len(g.state.players[0].deck) == 1
 
 
-def test_R8_1_empty_deck_and_discard_stay_empty():
+@rules("R8.1")
+def test_empty_deck_and_discard_stay_empty():
     pos = Position(B, [COIN])
     pos.idle(0)
     g = start(pos)
@@ -76,7 +82,8 @@ def test_R8_1_empty_deck_and_discard_stay_empty():
     assert pl.hand == [] and pl.deck == [] and pl.discard == [] and g.state.phase == "main"
 
 
-def test_R4_3_R4_4_R4_5_R4_6_turn_steps_in_order_upkeep_action_buy_discard():
+@rules("R4.3", "R4.4", "R4.5", "R4.6")
+def test_turn_steps_in_order_upkeep_action_buy_discard():
     pos = Position(B, [COIN, SOLDIER])
     pos.idle(0)
     pos.idle(1)
@@ -104,7 +111,8 @@ def test_R4_3_R4_4_R4_5_R4_6_turn_steps_in_order_upkeep_action_buy_discard():
 
 # --- R5 upkeep --------------------------------------------------------------------------------
 
-def test_R5_1_R18_2_income_base_plus_units_plus_fields():
+@rules("R5.1", "R18.2")
+def test_income_base_plus_units_plus_fields():
     b = board("0 .+ . 1", income=2, unit_income=1)
     pos = Position(b, [FREE])
     pos.put(FREE, 0, 0, 0)
@@ -114,7 +122,8 @@ def test_R5_1_R18_2_income_base_plus_units_plus_fields():
     assert g.state.players[0].resource == 2 + 2 * 1 + 1
 
 
-def test_R5_2_upkeep_triggers_resolve_before_paying():
+@rules("R5.2")
+def test_upkeep_triggers_resolve_before_paying():
     mine = unit("Mine", upkeep=0, triggers=(Trigger("upkeep", (eff("gain", 1),)),))
     big = unit("Big", upkeep=3)
     pos = Position(board("0 . . 1", income=2), [mine, big])
@@ -125,7 +134,8 @@ def test_R5_2_upkeep_triggers_resolve_before_paying():
     assert legal(g) == [f"pay c{b}", "refuse"]
 
 
-def test_R5_3_R21_7_refused_or_unaffordable_units_are_defeated():
+@rules("R5.3", "R21.7")
+def test_refused_or_unaffordable_units_are_defeated():
     pos = Position(board("0 . . 1", income=0), [SOLDIER])
     pos.idle(0, 3, 0)
     a = pos.put(SOLDIER, 0, 0, 0)
@@ -139,7 +149,8 @@ def test_R5_3_R21_7_refused_or_unaffordable_units_are_defeated():
     assert s.zone_of(b) == "discard0" and s.players[0].resource == 0
 
 
-def test_R5_3_R21_7_the_player_chooses_which_to_pay_for():
+@rules("R5.3", "R21.7")
+def test_the_player_chooses_which_to_pay_for():
     """R21.7: with resource for all three units the player may still keep only some; refusing
     defeats the units left unpaid."""
     pos = Position(board("0 . . 1", income=0), [SOLDIER])
@@ -158,7 +169,8 @@ def test_R5_3_R21_7_the_player_chooses_which_to_pay_for():
     assert s.players[0].resource == 1 and s.phase == "main"
 
 
-def test_R21_16_zero_or_no_upkeep_asks_nothing():
+@rules("R21.16")
+def test_zero_or_no_upkeep_asks_nothing():
     pos = Position(board("0 . . 1", income=0), [FREE, NOUP])
     pos.put(FREE, 0, 0, 0)
     pos.put(NOUP, 0, 1, 0)
@@ -181,17 +193,20 @@ def _buy_position(resource: int):
     return pos, g, store
 
 
-def test_R7_1_R7_3_buy_from_own_store_at_price_no_buy_price_never():
+@rules("R7.1", "R7.3")
+def test_buy_from_own_store_at_price_no_buy_price_never():
     pos, g, store = _buy_position(5)
     assert legal(g) == sorted(["pass", f"buy c{store[0]}", f"buy c{store[1]}"])
 
 
-def test_R7_1_only_what_the_resource_pays_for():
+@rules("R7.1")
+def test_only_what_the_resource_pays_for():
     pos, g, store = _buy_position(2)
     assert legal(g) == sorted(["pass", f"buy c{store[0]}"])
 
 
-def test_R7_2_one_card_per_turn_into_the_discard_pile():
+@rules("R7.2")
+def test_one_card_per_turn_into_the_discard_pile():
     pos, g, store = _buy_position(9)
     act(g, "buy", store[0])
     s = g.state
@@ -201,7 +216,8 @@ def test_R7_2_one_card_per_turn_into_the_discard_pile():
 
 # --- R8 zones and cards -----------------------------------------------------------------------
 
-def test_R8_2_R8_3_discards_and_stores_are_public_hands_are_not():
+@rules("R8.2", "R8.3")
+def test_discards_and_stores_are_public_hands_are_not():
     pos = Position(B, [COIN, GEM])
     pos.discard(1, GEM)
     pos.store(1, COIN)
@@ -211,14 +227,16 @@ def test_R8_2_R8_3_discards_and_stores_are_public_hands_are_not():
     assert obs.hand == () and obs.hand_sizes == (0, 1)
 
 
-def test_R8_4_types_and_permanents():
+@rules("R8.4")
+def test_types_and_permanents():
     perm = {t for t in CardType if t.is_permanent}
     assert perm == {CardType.UNIT, CardType.ARTIFACT, CardType.EQUIPMENT, CardType.POTION}
     assert {t.value for t in CardType} == {"spell", "unit", "artifact", "equipment", "potion",
                                            "intention"}
 
 
-def test_R8_6_discard_2_cards_gain_1_resource():
+@rules("R8.6")
+def test_discard_2_cards_gain_1_resource():
     pos = Position(B, [GEM])
     pos.idle(0)
     h = pos.hand(0, GEM, COIN, SUPPLY)
@@ -232,14 +250,16 @@ def test_R8_6_discard_2_cards_gain_1_resource():
     assert len(s.players[0].discard) == 2
 
 
-def test_R8_6_needs_two_cards():
+@rules("R8.6")
+def test_needs_two_cards():
     pos = Position(B, [GEM])
     pos.idle(0)
     pos.hand(0, unit("Pricey", play=9))
     assert "convert" not in legal(pos.game())
 
 
-def test_R8_7_R21_16_costs_none_is_not_zero():
+@rules("R8.7", "R21.16")
+def test_costs_none_is_not_zero():
     free_play = spell("Freebie", eff("gain", 1), play=0)
     unplayable = spell("Relic", eff("gain", 1), play=None)
     pos = Position(B, [free_play, unplayable])
@@ -249,7 +269,8 @@ def test_R8_7_R21_16_costs_none_is_not_zero():
     assert f"play c{f}" in opts and not any(t.startswith(f"play c{u}") for t in opts)
 
 
-def test_R8_8_token_discarded_from_hand_leaves_the_game():
+@rules("R8.8")
+def test_token_discarded_from_hand_leaves_the_game():
     pos = Position(B, [COIN])
     pos.idle(0)
     t = pos.card(COIN, 0, token=True)
@@ -260,7 +281,8 @@ def test_R8_8_token_discarded_from_hand_leaves_the_game():
     assert g.state.zone_of(t) == "out"
 
 
-def test_R8_8_played_token_spell_leaves_the_game():
+@rules("R8.8")
+def test_played_token_spell_leaves_the_game():
     pos = Position(B, [COIN])
     pos.idle(0)
     t = pos.card(COIN, 0, token=True)
@@ -272,7 +294,8 @@ def test_R8_8_played_token_spell_leaves_the_game():
 
 # --- R18 resource -----------------------------------------------------------------------------
 
-def test_R18_1_resource_is_saved_from_turn_to_turn():
+@rules("R18.1")
+def test_resource_is_saved_from_turn_to_turn():
     pos = Position(board("0 . . 1", income=2), [COIN])
     pos.idle(0)
     pos.idle(1)
@@ -283,7 +306,8 @@ def test_R18_1_resource_is_saved_from_turn_to_turn():
 
 # --- R21.4, R21.5 untap and passing -----------------------------------------------------------
 
-def test_R21_5_passing_taps_every_remaining_permanent():
+@rules("R21.5")
+def test_passing_taps_every_remaining_permanent():
     pos = Position(B, [FREE])
     a = pos.put(FREE, 0, 0, 0)
     b = pos.put(FREE, 0, 1, 0)
@@ -295,7 +319,8 @@ def test_R21_5_passing_taps_every_remaining_permanent():
     assert g.state.perms[a].tapped and g.state.perms[b].tapped
 
 
-def test_R21_4_units_untap_at_their_controllers_turn_start_only():
+@rules("R21.4")
+def test_units_untap_at_their_controllers_turn_start_only():
     pos = Position(B, [FREE])
     a = pos.put(FREE, 0, 0, 0, tapped=True, used_move=True, used_attack=True)
     e = pos.put(FREE, 1, 3, 0, tapped=True, used_move=True, used_attack=True)
@@ -307,7 +332,8 @@ def test_R21_4_units_untap_at_their_controllers_turn_start_only():
 
 # --- R21.18 the guard -------------------------------------------------------------------------
 
-def test_R21_18_a_turn_with_too_many_actions_ends_as_a_flagged_draw():
+@rules("R21.18")
+def test_a_turn_with_too_many_actions_ends_as_a_flagged_draw():
     pos = Position(B, [FREE], action_guard=4)
     a = pos.put(FREE, 0, 0, 0)
     g = pos.game()
@@ -322,7 +348,8 @@ def test_R21_18_a_turn_with_too_many_actions_ends_as_a_flagged_draw():
     assert g.record().guard_stopped
 
 
-def test_R21_18_a_game_nobody_can_win_with_an_endless_round_limit_ends_at_the_game_guard():
+@rules("R21.18")
+def test_a_game_nobody_can_win_with_an_endless_round_limit_ends_at_the_game_guard():
     """R21.18 for a whole game: the per-turn guard never fires when every turn is short, so a
     board with an endless round limit that nobody can win used to play forever; the game
     guard ends it as a flagged draw after `game_guard` steps."""
@@ -340,7 +367,8 @@ def test_R21_18_a_game_nobody_can_win_with_an_endless_round_limit_ends_at_the_ga
     assert s.steps == 301 and g.record().guard_stopped
 
 
-def test_R21_18_an_endless_chain_of_triggers_ends_at_the_game_guard():
+@rules("R21.18")
+def test_an_endless_chain_of_triggers_ends_at_the_game_guard():
     """R21.18: an artifact that, entering, sacrifices itself and creates its like again loops
     without any player's decision (every response window only passes); the game guard stops
     it as a flagged draw."""
@@ -370,7 +398,8 @@ def _short_of_upkeep(*hand):
     return pos, u, cards
 
 
-def test_R21_21_R8_6_convert_during_upkeep_pays_for_the_unit():
+@rules("R21.21", "R8.6")
+def test_convert_during_upkeep_pays_for_the_unit():
     """R21.21, R8.6: 0 resource, a unit of upkeep 1, two cards in hand: the player discards 2
     for 1 during upkeep and pays for the unit (before, it was refused without a decision)."""
     pos, u, (h1, _) = _short_of_upkeep(unit("Pricey", play=9), unit("Dear", play=9))
@@ -385,7 +414,8 @@ def test_R21_21_R8_6_convert_during_upkeep_pays_for_the_unit():
     assert u in s.perms and s.players[0].resource == 0 and s.phase == "main"
 
 
-def test_R21_21_R6_6_a_0_cost_spell_gaining_resource_during_upkeep_pays_for_the_unit_spell():
+@rules("R21.21", "R6.6")
+def test_a_0_cost_spell_gaining_resource_during_upkeep_pays_for_the_unit_spell():
     """R21.21, R6.6: a 0-cost spell that gains 1 is played during upkeep; it goes on the stack,
     the other player may respond (R21.6), it resolves, and the gain pays for the unit."""
     pos, u, (sup,) = _short_of_upkeep(SUPPLY)
@@ -400,7 +430,8 @@ def test_R21_21_R6_6_a_0_cost_spell_gaining_resource_during_upkeep_pays_for_the_
     assert u in s.perms and s.players[0].resource == 0 and s.zone_of(sup) == "discard0"
 
 
-def test_R21_21_R6_7_a_free_action_during_upkeep_pays_for_the_unit():
+@rules("R21.21", "R6.7")
+def test_a_free_action_during_upkeep_pays_for_the_unit():
     """R21.21, R6.7: a permanent's free action (sacrifice: gain 2) taken during upkeep."""
     chest = artifact("Chest", free_actions=(FreeAction(Cost(sacrifice=True),
                                                        (eff("gain", 2),)),))
@@ -415,7 +446,8 @@ def test_R21_21_R6_7_a_free_action_during_upkeep_pays_for_the_unit():
     assert u in s.perms and s.players[0].resource == 1
 
 
-def test_R21_7_R21_21_with_resource_for_one_of_two_units_the_player_picks_which():
+@rules("R21.7", "R21.21")
+def test_with_resource_for_one_of_two_units_the_player_picks_which():
     """R21.7: resource 1, two units of upkeep 1: either may be kept, the other is defeated."""
     for keep in (0, 1):
         pos = Position(board("0 . . 1", income=0), [SOLDIER])
@@ -430,7 +462,8 @@ def test_R21_7_R21_21_with_resource_for_one_of_two_units_the_player_picks_which(
         assert s.zone_of(units[1 - keep]) == "discard0" and s.phase == "main"
 
 
-def test_R5_3_R21_7_a_unit_nothing_can_pay_for_is_refused_without_a_decision():
+@rules("R5.3", "R21.7")
+def test_a_unit_nothing_can_pay_for_is_refused_without_a_decision():
     """No resource, no fast or free action: refusing is the only choice, taken by the flow."""
     pos, u, _ = _short_of_upkeep(unit("Pricey", play=9))
     g = start(pos)

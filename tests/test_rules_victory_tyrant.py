@@ -10,6 +10,7 @@ from tests.builder import (Cost, FreeAction, Keywords, Position, TieBreak, Victo
                            act, artifact, board, done, eff, equipment, events, intention, play_out,
                            spell, tgt, unit)
 from tests.pieces import legal
+from tests.rules import rules
 
 SOLDIER = unit("Soldier", life=3, attack=1)
 KILL = spell("Kill", eff("destroy", 1, tgt("unit", "enemy")), play=0)
@@ -29,7 +30,8 @@ def vb(kind: VictoryKind, rows: str = "0 . . . 1\n. . . . .", **kw):
                                                               "shared_win")})
 
 
-def test_R19_1_vip_defeated_loses():
+@rules("R19.1")
+def test_vip_defeated_loses():
     pos = Position(vb(VictoryKind.VIP), [SOLDIER, KILL])
     pos.state.vips = {0: pos.put(SOLDIER, 0, 0, 0), 1: pos.put(SOLDIER, 1, 4, 0)}
     k = pos.hand(0, KILL)[0]
@@ -38,7 +40,8 @@ def test_R19_1_vip_defeated_loses():
     assert g.is_terminal() and g.returns() == [1.0, -1.0]
 
 
-def test_R19_1_R11_3_a_vip_sacrificed_as_a_cost_loses_at_once():
+@rules("R19.1", "R11.3")
+def test_a_vip_sacrificed_as_a_cost_loses_at_once():
     """R19.1 with R6.7 and R11.3: a VIP sacrificed to pay a free action's cost is defeated as
     the cost is paid, so its side loses then, before anyone responds and before the action
     resolves (the game used to go on through the response windows; found by the fuzzer)."""
@@ -54,7 +57,8 @@ def test_R19_1_R11_3_a_vip_sacrificed_as_a_cost_loses_at_once():
     assert s.players[0].resource == 0       # the action never resolved
 
 
-def test_R19_1_R12_11_both_vips_at_once_is_a_draw():
+@rules("R19.1", "R12.11")
+def test_both_vips_at_once_is_a_draw():
     duel = unit("Duelist", life=1, attack=2)
     pos = Position(vb(VictoryKind.VIP), [duel])
     a, b = pos.put(duel, 0, 1, 0), pos.put(duel, 1, 2, 0)
@@ -65,7 +69,8 @@ def test_R19_1_R12_11_both_vips_at_once_is_a_draw():
     assert g.is_terminal() and g.returns() == [0.0, 0.0]
 
 
-def test_R19_2_resource_race_first_to_the_limit():
+@rules("R19.2")
+def test_resource_race_first_to_the_limit():
     pos = Position(vb(VictoryKind.RESOURCE, target=7), [COIN]).resource(0, 2)
     c = pos.hand(0, COIN)[0]
     pos.idle(0)
@@ -74,7 +79,8 @@ def test_R19_2_resource_race_first_to_the_limit():
     assert g.is_terminal() and g.returns() == [1.0, -1.0] and g.state.reason == "resource limit"
 
 
-def test_R19_3_R21_14_capture_points_at_start_of_own_upkeep():
+@rules("R19.3", "R21.14")
+def test_capture_points_at_start_of_own_upkeep():
     b = vb(VictoryKind.CAPTURE, "0A A . 1B\n. . . B", target=2)
     pos = Position(b, [SOLDIER])
     pos.idle(0, 2, 1)
@@ -88,7 +94,8 @@ def test_R19_3_R21_14_capture_points_at_start_of_own_upkeep():
     assert g.state.players[1].points == 0
 
 
-def test_R19_3_area_holders_count_seats_not_teams():
+@rules("R19.3")
+def test_area_holders_count_seats_not_teams():
     """Two teammates with one unit each in an area hold it neither (the most units of one
     seat); a teammate's two units against one enemy unit hold it for that seat."""
     from engine.victory import area_holders
@@ -104,7 +111,8 @@ def test_R19_3_area_holders_count_seats_not_teams():
     assert area_holders(pos.state) == {"B": 2, "C": 3}
 
 
-def test_R19_3_riders_on_a_crew_unit_count_for_the_area():
+@rules("R19.3")
+def test_riders_on_a_crew_unit_count_for_the_area():
     """R19.3: an area is held by the seat controlling the most units in it; R11.5: riders
     stand on the field of the crew unit beneath, so a wagon with two riders is three units
     against two."""
@@ -123,7 +131,8 @@ def test_R19_3_riders_on_a_crew_unit_count_for_the_area():
     assert g.state.players[0].points == 1
 
 
-def test_R19_3_R21_14_capture_target_wins():
+@rules("R19.3", "R21.14")
+def test_capture_target_wins():
     b = vb(VictoryKind.CAPTURE, "0A . . 1", target=2)
     pos = Position(b, [SOLDIER])
     pos.put(SOLDIER, 0, 0, 0)
@@ -132,7 +141,8 @@ def test_R19_3_R21_14_capture_target_wins():
     assert g.is_terminal() and g.returns() == [1.0, -1.0]
 
 
-def test_R19_4_buildings_destroy_the_last_enemy_building():
+@rules("R19.4")
+def test_buildings_destroy_the_last_enemy_building():
     keep = artifact("Keep", keywords=Keywords(solid=1, building=True))
     pos = Position(vb(VictoryKind.BUILDINGS), [keep, SOLDIER])
     pos.put(keep, 0, 0, 0)
@@ -144,7 +154,8 @@ def test_R19_4_buildings_destroy_the_last_enemy_building():
     assert g.is_terminal() and g.returns() == [1.0, -1.0]
 
 
-def test_R19_5_R21_12_staff_wins_at_the_start_of_your_upkeep_not_before():
+@rules("R19.5", "R21.12")
+def test_staff_wins_at_the_start_of_your_upkeep_not_before():
     pos = Position(vb(VictoryKind.STAFF), [STAFF, SOLDIER])
     u = pos.put(SOLDIER, 0, 1, 0)
     st = pos.put(STAFF, -1, 2, 0)
@@ -171,36 +182,41 @@ def _finish_round(pos):
     return g
 
 
-def test_R21_13_round_limit_tie_break_most_points():
+@rules("R21.13")
+def test_round_limit_tie_break_most_points():
     pos = Position(_limit_board(TieBreak.POINTS), [SOLDIER])
     pos.state.players[1].points = 2
     g = _finish_round(pos)
     assert g.is_terminal() and g.returns() == [-1.0, 1.0]
 
 
-def test_R21_13_round_limit_tied_is_a_draw():
+@rules("R21.13")
+def test_round_limit_tied_is_a_draw():
     pos = Position(_limit_board(TieBreak.RESOURCE), [SOLDIER])
     pos.resource(0, 3).resource(1, 3)
     g = _finish_round(pos)
     assert g.is_terminal() and g.returns() == [0.0, 0.0]
 
 
-def test_R21_13_round_limit_without_tie_break_is_a_draw():
+@rules("R21.13")
+def test_round_limit_without_tie_break_is_a_draw():
     pos = Position(_limit_board(TieBreak.NONE), [SOLDIER])
     pos.put(SOLDIER, 0, 0, 0)
     g = _finish_round(pos)
     assert g.is_terminal() and g.state.winners == () and g.state.reason == "round limit"
 
 
-def test_R21_13_round_limit_most_units():
+@rules("R21.13")
+def test_round_limit_most_units():
     pos = Position(_limit_board(TieBreak.UNITS), [SOLDIER])
     pos.put(SOLDIER, 0, 0, 0)
     g = _finish_round(pos)
     assert g.returns() == [1.0, -1.0]
 
 
+@rules("R21.13", "R21.15")
 @pytest.mark.parametrize("tb", [TieBreak.UNITS, TieBreak.RESOURCE, TieBreak.POINTS])
-def test_R21_13_R21_15_round_limit_with_all_players_one_team_is_a_draw(tb):
+def test_round_limit_with_all_players_one_team_is_a_draw(tb):
     """R21.13 with R21.15: on a Tyrant board the players win together, so they are one side;
     a tie-break compares sides and with one there is nobody to compare against: the round
     limit is a draw (the engine used to give the shared side the win for surviving, found by
@@ -216,7 +232,8 @@ def test_R21_13_R21_15_round_limit_with_all_players_one_team_is_a_draw(tb):
     assert g.state.reason == "round limit"
 
 
-def test_R21_13_round_limit_on_a_tyrant_board_without_a_shared_win_compares_seats():
+@rules("R21.13")
+def test_round_limit_on_a_tyrant_board_without_a_shared_win_compares_seats():
     """R21.13: with shared win off each seat plays for itself (R21.15), so the tie-break
     compares the seats as on any board."""
     b = board("0 . . 1", victory=Victory(VictoryKind.TYRANT, tyrant_goal=3, shared_win=False),
@@ -242,7 +259,8 @@ def _tyrant_deck(pos, *cards):
     return ids
 
 
-def test_R21_15_R17_2_R17_3_tyrant_turn_after_last_player_marks_and_carries_out():
+@rules("R21.15", "R17.2", "R17.3")
+def test_tyrant_turn_after_last_player_marks_and_carries_out():
     pos = tyrant_position(goal=2)
     t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
     u = pos.put(SOLDIER, 0, 1, 0)
@@ -256,7 +274,8 @@ def test_R21_15_R17_2_R17_3_tyrant_turn_after_last_player_marks_and_carries_out(
     del t
 
 
-def test_R17_2_R17_4_marker_waits_and_leaves_with_its_unit():
+@rules("R17.2", "R17.4")
+def test_marker_waits_and_leaves_with_its_unit():
     pos = tyrant_position(goal=5, rows=". . . . . .\n. . . . . .")
     pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
     u = pos.put(SOLDIER, 0, 5, 1)
@@ -274,7 +293,8 @@ def test_R17_2_R17_4_marker_waits_and_leaves_with_its_unit():
     assert s.marker_card == -1 and s.zone_of(d2) == "tyrant_discard"
 
 
-def test_R21_15_tyrant_goal_met_players_lose():
+@rules("R21.15")
+def test_tyrant_goal_met_players_lose():
     pos = tyrant_position(goal=1)
     pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
     pos.put(SOLDIER, 0, 1, 0)
@@ -283,7 +303,8 @@ def test_R21_15_tyrant_goal_met_players_lose():
     assert g.is_terminal() and g.state.winners == (TYRANT,) and g.returns() == [-1.0, -1.0]
 
 
-def test_R21_15_players_win_together_when_the_tyrant_falls():
+@rules("R21.15")
+def test_players_win_together_when_the_tyrant_falls():
     pos = tyrant_position(goal=3)
     t = pos.put(TYRANT_UNIT, TYRANT, 2, 0, owner=TYRANT, damage=10)
     a = pos.put(SOLDIER, 0, 1, 0)
@@ -293,7 +314,8 @@ def test_R21_15_players_win_together_when_the_tyrant_falls():
     assert g.is_terminal() and g.returns() == [1.0, 1.0]
 
 
-def test_R21_15_the_one_who_defeats_the_tyrant_wins_when_the_board_says_so():
+@rules("R21.15")
+def test_the_one_who_defeats_the_tyrant_wins_when_the_board_says_so():
     b = board(". . . . .", victory=Victory(VictoryKind.TYRANT, tyrant_goal=3, shared_win=False))
     pos = Position(b, [SOLDIER, TYRANT_UNIT])
     t = pos.put(TYRANT_UNIT, TYRANT, 2, 0, owner=TYRANT, damage=10)
@@ -304,8 +326,9 @@ def test_R21_15_the_one_who_defeats_the_tyrant_wins_when_the_board_says_so():
     assert g.is_terminal() and g.returns() == [1.0, -1.0]
 
 
+@rules("R21.15")
 @pytest.mark.parametrize("how", ["destroy", "push"])
-def test_R21_15_the_one_who_destroys_the_tyrant_without_damage_wins(how):
+def test_the_one_who_destroys_the_tyrant_without_damage_wins(how):
     """R21.15 with shared win off: the second seat destroys the Tyrant with a spell, or pushes
     it onto deep water (R14.4); the second seat wins. Only a death by damage used to name the
     one who defeated it, so these wins went to the first seat (found by the fuzzer with the
@@ -342,7 +365,8 @@ def _pass_until(g, kind: str) -> None:
         g.apply(Action("pass"))
 
 
-def test_R17_1_the_tyrant_plays_intentions_from_its_own_deck_as_spells():
+@rules("R17.1")
+def test_the_tyrant_plays_intentions_from_its_own_deck_as_spells():
     """R17.1: intentions are spells in the Tyrant's deck; the game plays them for the Tyrant
     side: the top card leaves the Tyrant's deck onto the stack (a spell's way, R16.1, with a
     window, R21.6), then puts its marker on its target (R17.2)."""
@@ -364,7 +388,8 @@ def test_R17_1_the_tyrant_plays_intentions_from_its_own_deck_as_spells():
     del t
 
 
-def test_R21_6_players_may_respond_to_the_tyrants_intention():
+@rules("R21.6")
+def test_players_may_respond_to_the_tyrants_intention():
     """R21.6: the intention's full action (R17.3) goes on the stack with a response window; a
     fast spell cast in it resolves first (here a protection marker, R13.5, that saves the
     target)."""
@@ -384,7 +409,8 @@ def test_R21_6_players_may_respond_to_the_tyrants_intention():
     del t
 
 
-def test_R21_6_players_may_respond_to_the_tyrants_attack():
+@rules("R21.6")
+def test_players_may_respond_to_the_tyrants_attack():
     """R21.6: the Tyrant's attack waits on the stack; the attacked player answers it."""
     pos = tyrant_position(goal=5, rows=". . . . . .\n. . . . . .")
     t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
@@ -402,7 +428,8 @@ def test_R21_6_players_may_respond_to_the_tyrants_attack():
     assert o in g.state.perms and g.state.perms[o].damage == 0
 
 
-def test_R21_6_players_may_respond_to_a_rage_behaviours_attack():
+@rules("R21.6")
+def test_players_may_respond_to_a_rage_behaviours_attack():
     """R21.6 with R13.4: the raging unit's attack is announced like any other; the defender
     protects its unit in the window."""
     pos = Position(board(". . . . .\n. . . . ."), [SOLDIER, SHIELD])
@@ -418,7 +445,8 @@ def test_R21_6_players_may_respond_to_a_rage_behaviours_attack():
     assert s.perms[e].damage == 0 and s.perms[e].protection == 0 and s.perms[a].tapped
 
 
-def test_R21_19_the_tyrant_never_attacks_its_marked_permanent():
+@rules("R21.19")
+def test_the_tyrant_never_attacks_its_marked_permanent():
     """R21.19: not adjacent at the start of its turn, the Tyrant moves toward its marker and
     attacks another enemy in range, never the marked unit (though weaker and as near)."""
     pos = tyrant_position(goal=5, rows=". . . . . .\n. . . . . .")
@@ -434,7 +462,8 @@ def test_R21_19_the_tyrant_never_attacks_its_marked_permanent():
     assert s.marker_card == d and s.intentions_done == 0 and s.round == 2
 
 
-def test_R21_19_adjacent_at_start_the_tyrant_takes_the_full_action():
+@rules("R21.19")
+def test_adjacent_at_start_the_tyrant_takes_the_full_action():
     """R21.19: adjacent to its marker at the start of its turn, the Tyrant takes the full
     action of R17.3 (announced on the stack, R21.6): no move, no attack on the weaker
     neighbour; the marked unit takes the intention's effect."""
@@ -453,8 +482,9 @@ def test_R21_19_adjacent_at_start_the_tyrant_takes_the_full_action():
     assert s.intentions_done == 1 and s.zone_of(d) == "tyrant_discard"
 
 
+@rules("R13.1")
 @pytest.mark.parametrize("markers, moved, attacked", [(2, False, False), (1, False, True)])
-def test_R13_1_a_paralysed_tyrant_spends_its_actions_on_the_markers(markers, moved, attacked):
+def test_a_paralysed_tyrant_spends_its_actions_on_the_markers(markers, moved, attacked):
     """R13.1: a paralysed unit takes none of its actions, the Tyrant too; it spends one action
     per paralysis marker it removes (the move first). With 2 markers it neither moves nor
     attacks and ends free; with 1 it stays put and still attacks the unit in range."""

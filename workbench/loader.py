@@ -105,36 +105,15 @@ def _card(rec: Record, set_name: str, names: Names, refs: list[Ref]) -> Card | N
     life, move = (rec.count(c, most=COLUMN_LIMITS[c]) for c in ("life", "move"))
     attack, reach = (rec.count(c, most=COLUMN_LIMITS[c]) for c in ("attack", "range"))
     armor, durability = (rec.count(c, most=COLUMN_LIMITS[c]) for c in ("armor", "durability"))
-    keywords = rec.parse("keywords", parse_keywords) or Keywords()
-    effects = rec.parse("effect", parse_effects) or ()
-    triggers = rec.parse("trigger", parse_triggers) or ()
-    free = rec.parse("free action", parse_free_actions) or ()
-    full = rec.parse("full action", parse_full_actions) or ()
-    modifiers = rec.parse("modifiers", parse_modifiers) or Modifiers()
-    for column, spec in zip(_LANGUAGE_COLUMNS, (keywords, effects, triggers, free, full,
-                                                 modifiers)):
-        too_large = [n for n in _numbers(spec) if abs(n) > LANGUAGE_LIMIT]
-        if too_large:
-            rec.fail(column, f"{too_large[0]} is too large: numbers in the card language are "
-                             f"at most {LANGUAGE_LIMIT}")
+    keywords, effects, triggers, free, full, modifiers = _behaviour(rec)
     if armor is not None:
         if keywords.armor and keywords.armor != armor:
             rec.fail("armor", f"armor {armor} differs from 'armor {keywords.armor}' in keywords")
         keywords = replace(keywords, armor=armor)
     if ctype is CardType.UNIT:
-        for stat, value in (("life", life), ("move", move)):
-            if value is None and rec.text(stat) is None:
-                rec.fail(stat, f"a unit needs {stat} (R12.1)")
-        attack = 0 if attack is None else attack
-        reach = 1 if reach is None else reach
-        if reach < 1:
-            rec.fail("range", "a unit's range is 1 or more (R12.5)")
-    if ctype is CardType.EQUIPMENT and rec.text("durability") is None:
-        rec.fail("durability", "equipment needs durability (R15.5)")
-    if ctype in (CardType.EQUIPMENT, CardType.POTION) and durability == 0:
-        rec.fail("durability", "durability below 1 destroys the equipment (R15.5)")
-    if ctype is CardType.POTION and durability is None:
-        durability = 1  # R15.8
+        attack, reach = _unit_numbers(rec, life, move, attack, reach)
+    if ctype in (CardType.EQUIPMENT, CardType.POTION):
+        durability = _durability(rec, ctype, durability)
     _token_refs(rec, refs, effects, triggers, free, full)
     for p in (*keywords.protections, *(modifiers.keywords.protections if modifiers.keywords
                                         else ())):
@@ -147,6 +126,52 @@ def _card(rec: Record, set_name: str, names: Names, refs: list[Ref]) -> Card | N
                 range=reach, durability=durability, keywords=keywords, effects=effects,
                 triggers=triggers, free_actions=free, full_actions=full, modifiers=modifiers,
                 text=rec.text("text") or "")
+
+
+_Behaviour = tuple[Keywords, tuple[Effect, ...], tuple[Trigger, ...], tuple[FreeAction, ...],
+                   tuple[tuple[Effect, ...], ...], Modifiers]
+
+
+def _behaviour(rec: Record) -> _Behaviour:
+    """The card-language columns, parsed, each number in them at most LANGUAGE_LIMIT."""
+    keywords = rec.parse("keywords", parse_keywords) or Keywords()
+    effects = rec.parse("effect", parse_effects) or ()
+    triggers = rec.parse("trigger", parse_triggers) or ()
+    free = rec.parse("free action", parse_free_actions) or ()
+    full = rec.parse("full action", parse_full_actions) or ()
+    modifiers = rec.parse("modifiers", parse_modifiers) or Modifiers()
+    for column, spec in zip(_LANGUAGE_COLUMNS, (keywords, effects, triggers, free, full,
+                                                 modifiers)):
+        too_large = [n for n in _numbers(spec) if abs(n) > LANGUAGE_LIMIT]
+        if too_large:
+            rec.fail(column, f"{too_large[0]} is too large: numbers in the card language are "
+                             f"at most {LANGUAGE_LIMIT}")
+    return keywords, effects, triggers, free, full, modifiers
+
+
+def _unit_numbers(rec: Record, life: int | None, move: int | None, attack: int | None,
+                  reach: int | None) -> tuple[int, int]:
+    """A unit's life and movement are given (R12.1); attack defaults to 0, range to 1 and is
+    at least 1 (R12.5). Returns (attack, range)."""
+    for stat, value in (("life", life), ("move", move)):
+        if value is None and rec.text(stat) is None:
+            rec.fail(stat, f"a unit needs {stat} (R12.1)")
+    attack = 0 if attack is None else attack
+    reach = 1 if reach is None else reach
+    if reach < 1:
+        rec.fail("range", "a unit's range is 1 or more (R12.5)")
+    return attack, reach
+
+
+def _durability(rec: Record, ctype: CardType, durability: int | None) -> int | None:
+    """Equipment needs a durability of 1 or more (R15.5); a potion's defaults to 1 (R15.8)."""
+    if ctype is CardType.EQUIPMENT and rec.text("durability") is None:
+        rec.fail("durability", "equipment needs durability (R15.5)")
+    if durability == 0:
+        rec.fail("durability", "durability below 1 destroys the equipment (R15.5)")
+    if ctype is CardType.POTION and durability is None:
+        return 1  # R15.8
+    return durability
 
 
 def _numbers(spec: object) -> list[int]:

@@ -27,7 +27,7 @@ from engine.wording import card_behaviour, render_free_actions
 from engine.events import EVENT_COLUMNS
 from engine.record import GameRecord, PICK_COLUMNS, SNAPSHOT_COLUMNS
 from workbench import summary
-from workbench.boards import field_code
+from workbench.board_map import field_code
 from workbench.keys import GAME_ID_BASE, SCHEMA_VERSION
 from workbench.variants import Change
 

@@ -17,7 +17,7 @@ from engine.cards import Card, CardType
 from engine.language import (parse_effects, parse_free_actions, parse_full_actions,
                              parse_keywords, parse_modifiers, parse_triggers)
 from engine.state import GameConfig
-from workbench.boards import parse_field
+from workbench.board_map import parse_field
 
 _CARD_COLUMNS = ("name", "set", "type", "in_pool", "copies", "buy", "play", "upkeep", "life",
                  "move", "attack", "range", "durability", "keywords", "effect", "trigger",

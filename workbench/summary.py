@@ -132,7 +132,21 @@ def _cards(run: int, lo: int, hi: int) -> str:
     the build's largest step, and an aggregation spills to disk where joins would not."""
     rng = _between("game_id", run, lo, hi)
     return f"""
-    WITH p AS (
+    WITH {_seen_and_bought(rng)},
+    {_buy_chances(run, rng)},
+    {_early_copies()}
+    SELECT game_id, player, card, picks, pick_sum, first_picks, seen, seen_first, last_seen,
+           bought, first_bought, plays, c.turns, c.affordable, coalesce(e.early_picks, 0),
+           coalesce(e.early_bought, 0)
+    FROM agg LEFT JOIN chances c USING (game_id, player, card)
+    LEFT JOIN early e USING (game_id, player, card)
+    """
+
+
+def _seen_and_bought(rng: str) -> str:
+    """`_cards`' CTEs p (the picks with their place in the pack), buys, rows (the union) and
+    agg (its one aggregation per seat-game and card)."""
+    return f"""p AS (
         SELECT p.game_id, p.player, p.pick, p.card, p.pack,
                (p.pick = min(p.pick) OVER w)::INT AS first_of_pack,
                p.pick - min(p.pick) OVER w + 1 AS in_pack
@@ -157,8 +171,13 @@ def _cards(run: int, lo: int, hi: int) -> str:
                max(last_seen) AS last_seen, sum(picks) AS picks, sum(pick_sum) AS pick_sum,
                sum(first_picks) AS first_picks, sum(bought) AS bought,
                min(first_bought) AS first_bought, sum(plays) AS plays
-        FROM rows GROUP BY ALL HAVING sum(seen) > 0 OR sum(picks) > 0),
-    price AS (
+        FROM rows GROUP BY ALL HAVING sum(seen) > 0 OR sum(picks) > 0)"""
+
+
+def _buy_chances(run: int, rng: str) -> str:
+    """`_cards`' CTEs from price to chances: per seat-game and card of the pool with a buy
+    price, the buy steps with a copy in the store and those where the price was held."""
+    return f"""price AS (
         SELECT name AS card, max(buy) AS buy FROM run_cards
         WHERE run_id = {run} AND in_pool AND buy IS NOT NULL GROUP BY ALL),
     drafted AS (SELECT game_id, player, card, count(*) AS copies FROM p GROUP BY ALL),
@@ -183,8 +202,13 @@ def _cards(run: int, lo: int, hi: int) -> str:
                count(t.round) FILTER (WHERE t.buy_resource >= h.buy) FROM held h
         LEFT JOIN turns t ON t.game_id = h.game_id AND t.player = h.player
              AND t.round <= h.gone_after
-        WHERE h.gone_after IS NOT NULL GROUP BY ALL),
-    copies AS (  -- the k-th copy drafted is bought when the seat bought at least k
+        WHERE h.gone_after IS NOT NULL GROUP BY ALL)"""
+
+
+def _early_copies() -> str:
+    """`_cards`' CTEs copies and early: the copies among the first EARLY_PICKS of a pack, and
+    how many of them the seat bought."""
+    return f"""copies AS (  -- the k-th copy drafted is bought when the seat bought at least k
         SELECT game_id, player, card, in_pack,
                row_number() OVER (PARTITION BY game_id, player, card ORDER BY pick) AS copy
         FROM p),
@@ -192,13 +216,7 @@ def _cards(run: int, lo: int, hi: int) -> str:
         SELECT c.game_id, c.player, c.card, count(*) AS early_picks,
                count(*) FILTER (WHERE c.copy <= coalesce(b.n, 0)) AS early_bought
         FROM copies c LEFT JOIN gone b USING (game_id, player, card)
-        WHERE c.in_pack <= {int(EARLY_PICKS)} GROUP BY ALL)
-    SELECT game_id, player, card, picks, pick_sum, first_picks, seen, seen_first, last_seen,
-           bought, first_bought, plays, c.turns, c.affordable, coalesce(e.early_picks, 0),
-           coalesce(e.early_bought, 0)
-    FROM agg LEFT JOIN chances c USING (game_id, player, card)
-    LEFT JOIN early e USING (game_id, player, card)
-    """
+        WHERE c.in_pack <= {int(EARLY_PICKS)} GROUP BY ALL)"""
 
 
 def _damage(run: int, lo: int, hi: int) -> str:

@@ -133,99 +133,137 @@ def decide(fair: FairValue, points: dict[int, Point], current: int, verdict: str
     """The proposal a sweep supports, never against the flag. `points`: every swept value;
     `rare`: a buy rate below which the card is hardly bought, so that a too strong card is
     never priced where nobody buys it (its numbers, not its price, are then the problem)."""
-    way = direction(verdict)
-    values = sorted(points)
-    edge = values[-1] if way > 0 else values[0]
-    at_floor = way < 0 and edge <= floor
-    more = "more games per value" if can_widen else "more games, or a larger --widen"
-    dead = [v for v in values if way > 0 and v > current and points[v].buy_rate < rare]
-    bought_at = [v for v in values if current < v < min(dead, default=edge + 1)]
-    widen = can_widen and not at_floor and not dead
+    sweep = _Sweep(fair, points, current, verdict, field, target, floor, can_widen, rare)
+    if not math.isfinite(fair.slope):
+        return sweep.unmeasured()
+    if fair.slope >= 0:
+        return sweep.flat()
+    if fair.estimate is None:
+        return sweep.uncrossed()
+    return sweep.crossed(fair.estimate)
 
-    def dearest(why: str) -> Decision:
+
+class _Sweep:
+    """What `decide` reasons with: the sweep, the flag's direction and what follows from them
+    (the far edge swept, the prices where the card is hardly bought, whether to widen)."""
+
+    def __init__(self, fair: FairValue, points: dict[int, Point], current: int, verdict: str,
+                 field: str, target: float, floor: int, can_widen: bool, rare: float) -> None:
+        self.fair, self.points, self.current, self.verdict = fair, points, current, verdict
+        self.field, self.target, self.floor, self.rare = field, target, floor, rare
+        self.way = way = direction(verdict)
+        self.values = values = sorted(points)
+        self.edge = edge = values[-1] if way > 0 else values[0]
+        self.at_floor = way < 0 and edge <= floor
+        self.more = "more games per value" if can_widen else "more games, or a larger --widen"
+        self.dead = [v for v in values if way > 0 and v > current and points[v].buy_rate < rare]
+        self.bought_at = [v for v in values if current < v < min(self.dead, default=edge + 1)]
+        self.widen = can_widen and not self.at_floor and not self.dead
+
+    def dearest(self, why: str) -> Decision:
         """A too strong card that dearer prices price out of play: the dearest price at
         which it is still bought, or nothing."""
-        hardly = (f"at {field} {dead[0]} it is hardly bought (buy rate "
+        dead, points, verdict = self.dead, self.points, self.verdict
+        hardly = (f"at {self.field} {dead[0]} it is hardly bought (buy rate "
                   f"{points[dead[0]].buy_rate:.0%})")
-        if not bought_at:
+        if not self.bought_at:
             return Decision(None, f"{verdict}, {why}, but already {hardly}: its price alone "
                             "cannot balance it; change its numbers instead")
-        v = bought_at[-1]
+        v = self.bought_at[-1]
         return Decision(v, f"{verdict}, {why}; {hardly}, so {v}, the dearest price at which it "
                         f"is still bought ({points[v].buy_rate:.0%}), is proposed: its price "
                         "alone cannot balance it; change its numbers too")
 
-    def cheaper(why: str) -> Decision | None:
+    def cheaper(self, why: str) -> Decision | None:
         """A card nobody (or hardly anybody) buys, when the fit gives no lower price: the
         dearest swept price below the current one at which it is no longer hardly bought."""
+        verdict, points, current, field = self.verdict, self.points, self.current, self.field
         if verdict not in (NEVER, RARE):
             return None
         now = points[current].buy_rate if current in points else 0.0
-        for v in reversed(values):
-            if v < current and points[v].buy_rate > now and points[v].buy_rate >= rare:
+        for v in reversed(self.values):
+            if v < current and points[v].buy_rate > now and points[v].buy_rate >= self.rare:
                 return Decision(v, f"{verdict} at {field} {current} (buy rate {now:.0%}), "
                                 f"bought at {v} (buy rate {points[v].buy_rate:.0%}); {why}; {v} "
                                 "is the dearest swept price at which it is no longer hardly "
                                 "bought")
         return None
 
-    if not math.isfinite(fair.slope):
-        if widen:
-            return Decision(None, fair.note, widen=True)
-        return cheaper("too few seats bought it to measure its improvement") or Decision(
-            None, f"{verdict}, but too few seats bought it (or all did) in the sweep "
-            f"{values[0]}..{values[-1]} to measure its improvement: {fair.note}")
-    if fair.slope >= 0:
-        if widen:  # a narrow range far from the fair value looks flat
-            return Decision(None, fair.note, widen=True)
-        return cheaper("its improvement does not fall as its price rises") or Decision(None, (
-            f"{verdict}, but in the sweep {values[0]}..{values[-1]} its improvement does not "
-            f"fall as its {field} rises (fitted slope {fair.slope:+.3f} per step): it is "
-            f"{'strong' if way > 0 else 'weak'} at every {field} swept, so its {field} does not "
-            f"decide its worth and no {'higher' if way > 0 else 'lower'} {field} is proposed; "
-            f"change its other numbers, or try {more} or another field"))
-    if fair.estimate is None:
+    def unmeasured(self) -> Decision:
+        """No slope: too few seats bought the card (or all did) to fit its improvement."""
+        if self.widen:
+            return Decision(None, self.fair.note, widen=True)
+        return self.cheaper("too few seats bought it to measure its improvement") or Decision(
+            None, f"{self.verdict}, but too few seats bought it (or all did) in the sweep "
+            f"{self.values[0]}..{self.values[-1]} to measure its improvement: {self.fair.note}")
+
+    def flat(self) -> Decision:
+        """The improvement does not fall as the price rises: the price does not decide it."""
+        if self.widen:  # a narrow range far from the fair value looks flat
+            return Decision(None, self.fair.note, widen=True)
+        field, way = self.field, self.way
+        return self.cheaper("its improvement does not fall as its price rises") or Decision(
+            None, (
+                f"{self.verdict}, but in the sweep {self.values[0]}..{self.values[-1]} its "
+                f"improvement does not fall as its {field} rises (fitted slope "
+                f"{self.fair.slope:+.3f} per step): it is {'strong' if way > 0 else 'weak'} at "
+                f"every {field} swept, so its {field} does not decide its worth and no "
+                f"{'higher' if way > 0 else 'lower'} {field} is proposed; change its other "
+                f"numbers, or try {self.more} or another field"))
+
+    def uncrossed(self) -> Decision:
+        """The fitted line does not reach the target inside the sweep."""
+        fair, field, target, verdict = self.fair, self.field, self.target, self.verdict
+        edge, current = self.edge, self.current
         line = fair.intercept + fair.slope * edge
-        if (line - target) * way > 0:  # still on the flag's side at the far end
-            if widen:
-                return Decision(None, fair.note, widen=True)
-            side = "above" if way > 0 else "below"
-            if dead:
-                return dearest(f"still {side} {target:+.2f} up to {field} {dead[0]}")
-            if edge == current:  # nowhere to go: already at the floor
-                return Decision(None, (
-                    f"{verdict} at {field} {current}, already the lowest allowed (fitted "
-                    f"improvement {line:+.3f}): no lower {field} exists; change its other "
-                    "numbers instead"))
-            limit = (f"{floor}, the lowest allowed" if at_floor else
-                     f"{edge}, the widest sweep allowed")
-            return Decision(edge, (
-                f"{verdict} and still {side} {target:+.2f} at {field} {limit} (fitted "
-                f"improvement {line:+.3f} there), so {edge} is proposed as the step that goes "
-                "furthest toward the band"
-                + ("; change its other numbers too" if at_floor else
-                   f"; {more} would show how far it must go")))
-        return cheaper(f"where it is bought its improvement is above {target:+.2f}: it is "
-                       "worth its price once it can be bought") or Decision(None, (
-            f"{verdict} in the judging run, but the sweep's fitted improvement is on the other "
-            f"side of {target:+.2f} throughout ({fair.note}): the two disagree, so nothing is "
-            f"proposed; {more} would settle it"))
-    proposed = max(floor, round(fair.estimate))
-    if (proposed - current) * way > 0:
-        if dead and proposed >= dead[0]:
-            return dearest(f"its fair value {fair.estimate:.2f} lies where it is hardly bought")
-        return Decision(proposed, fair.note)
-    if proposed == current:
-        return cheaper(f"the fair value {fair.estimate:.2f} where it is bought rounds to the "
-                       f"current {current}") or Decision(None, (
-            f"the fair value {fair.estimate:.2f} rounds to the current {current}, so the sweep "
-            f"does not support the verdict {verdict!r} by a whole step: {fair.note}"))
-    return cheaper(f"where it is bought its fair value is {fair.estimate:.2f}, not below the "
-                   f"current {current}: it is worth its price once it can be bought") or \
-        Decision(None, (
+        if (line - target) * self.way <= 0:
+            return self.cheaper(f"where it is bought its improvement is above {target:+.2f}: "
+                                "it is worth its price once it can be bought") or Decision(
+                None, (
+                    f"{verdict} in the judging run, but the sweep's fitted improvement is on "
+                    f"the other side of {target:+.2f} throughout ({fair.note}): the two "
+                    f"disagree, so nothing is proposed; {self.more} would settle it"))
+        # still on the flag's side at the far end
+        if self.widen:
+            return Decision(None, fair.note, widen=True)
+        side = "above" if self.way > 0 else "below"
+        if self.dead:
+            return self.dearest(f"still {side} {target:+.2f} up to {field} {self.dead[0]}")
+        if edge == current:  # nowhere to go: already at the floor
+            return Decision(None, (
+                f"{verdict} at {field} {current}, already the lowest allowed (fitted "
+                f"improvement {line:+.3f}): no lower {field} exists; change its other "
+                "numbers instead"))
+        limit = (f"{self.floor}, the lowest allowed" if self.at_floor else
+                 f"{edge}, the widest sweep allowed")
+        return Decision(edge, (
+            f"{verdict} and still {side} {target:+.2f} at {field} {limit} (fitted "
+            f"improvement {line:+.3f} there), so {edge} is proposed as the step that goes "
+            "furthest toward the band"
+            + ("; change its other numbers too" if self.at_floor else
+               f"; {self.more} would show how far it must go")))
+
+    def crossed(self, estimate: float) -> Decision:
+        """The fitted line reaches the target at `estimate`: propose its nearest allowed
+        integer if that moves the way the flag points."""
+        current, verdict, note = self.current, self.verdict, self.fair.note
+        proposed = max(self.floor, round(estimate))
+        if (proposed - current) * self.way > 0:
+            if self.dead and proposed >= self.dead[0]:
+                return self.dearest(f"its fair value {estimate:.2f} lies where it is hardly "
+                                    "bought")
+            return Decision(proposed, note)
+        if proposed == current:
+            return self.cheaper(f"the fair value {estimate:.2f} where it is bought rounds to "
+                                f"the current {current}") or Decision(None, (
+                f"the fair value {estimate:.2f} rounds to the current {current}, so the sweep "
+                f"does not support the verdict {verdict!r} by a whole step: {note}"))
+        return self.cheaper(f"where it is bought its fair value is {estimate:.2f}, not below "
+                            f"the current {current}: it is worth its price once it can be "
+                            "bought") or Decision(None, (
             f"{verdict} in the judging run, but the sweep puts the fair value at "
-            f"{fair.estimate:.2f}, {'below' if way > 0 else 'above'} the current {current}: "
-            f"the two disagree, so nothing is proposed ({fair.note}); {more} would settle it"))
+            f"{estimate:.2f}, {'below' if self.way > 0 else 'above'} the current {current}: "
+            f"the two disagree, so nothing is proposed ({note}); {self.more} would settle it"))
 
 
 @dataclass(frozen=True)

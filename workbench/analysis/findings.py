@@ -18,136 +18,38 @@ as people read them; the database keeps them 0-based.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import duckdb
 import polars as pl
 
-from workbench.analysis import cards, draft, drafted, economy, sets
+from workbench.analysis import cards, draft, drafted, sets
+from workbench.analysis.play_findings import (
+    agent_findings,
+    economy_findings,
+    shape_findings,
+)
+from workbench.analysis.severity import (
+    SEVERITIES,
+    Finding,
+    Thresholds,
+    furthest,
+    num,
+    on_board,
+    pct,
+    seat_label,
+    span,
+    two_sided,
+)
 from workbench.analysis.source import query, run_list
-from workbench.analysis.stats import ALPHA, MIN_SAMPLE, mean_ci, proportion_ci, ratio_ci
+from workbench.analysis.stats import ALPHA, proportion_ci
 
-SEVERITIES = ("high", "medium", "low")
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """Where a measure turns into a finding (every field is a `report --threshold` option)."""
-
-    band: float = 0.05
-    """A seat's or set's win rate within this of its even share is balanced."""
-    strong_gain: float = 0.10
-    """A card significant after Holm is high when its improvement when bought is this large."""
-    rare_buy: float = 0.05
-    """A drafted card bought in fewer of its games than this is rarely bought; a card affordable
-    at fewer of its store's buy steps than this is (almost) never affordable."""
-    stall: float = 0.75
-    """The economy stalls from the round on which upkeep takes at least this share of income."""
-    buy_stop: float = 0.20
-    """Buying has stopped from the round on which fewer player-turns than this buy a card."""
-    late: float = 0.25
-    """A stall or buying stop counts only if its rounds hold at least this share of the turns."""
-    hoard: float = 3.0
-    """Resource held beyond this many turns of income is piling up (runaway) or unused."""
-    round_limit: float = 0.20
-    """More games than this decided by the round limit."""
-    draws: float = 0.10
-    """More draws than this."""
-    guard: float = 0.01
-    """More games than this stopped by the action guard (R21.18)."""
-    short_rounds: int = 3
-    """A game of at most this many rounds is very short ..."""
-    short_games: float = 0.05
-    """... and more very short games than this share is a finding."""
-    kraken_drafted: float = drafted.KRAKEN_DRAFTED
-    """A card drafted in at least this share of a board's games ..."""
-    kraken_bought: float = drafted.KRAKEN_BOUGHT
-    """... and bought in at most this share of the seat-games it was drafted in is Kraken-like
-    (drafted and never bought, workbench.analysis.drafted)."""
-    min_sample: int = MIN_SAMPLE
-    """Fewer observations than this make a finding low at most; rounds with fewer player-turns
-    are left out of the economy's round-by-round checks."""
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One thing to look at. `value`, `low`, `high` and `n` are the sentence's numbers."""
-
-    kind: str
-    severity: str
-    text: str
-    value: float
-    low: float | None
-    high: float | None
-    n: int
-    section: str
-    subject: str = ""
-    excess: float = 0.0
-    """How far beyond its threshold, for ranking within a severity."""
-
-
-# --- words and numbers ------------------------------------------------------------------------
-
-def pct(v: float) -> str:
-    return f"{100 * v:.1f}%"
-
-
-def span(lo: float | None, hi: float | None, n: int, unit: str = "%") -> str:
-    """`(30.1–43.0%, n=200)`: the 95% interval and the sample size; `unit` "%" shows
-    proportions in percent, " points" differences in percentage points, "" plain numbers."""
-    if lo is None or hi is None or math.isnan(lo) or math.isnan(hi):
-        return f"(n={n:,})"
-    a, b = (100 * lo, 100 * hi) if unit else (lo, hi)
-    return f"({num(a)}{' to ' if a < 0 else '–'}{num(b)}{unit}, n={n:,})"
-
-
-def num(v: float, sign: bool = False) -> str:
-    """One decimal, with a typographic minus (and a plus when `sign`)."""
-    return (f"{v:+.1f}" if sign else f"{v:.1f}").replace("-", "\u2212")
-
-
-def seat_label(seat: int) -> str:
-    """A 0-based database seat as people count it."""
-    return f"seat {seat + 1}"
-
-
-EPS = 1e-9
-"""Rates on a threshold's edge stay inside (0.55 - 0.5 is 0.05000000000000004 in floats)."""
-
-
-def _two_sided(v: float, lo: float, hi: float, fair: float, n: int,
-               th: Thresholds) -> str | None:
-    """v outside fair ± band."""
-    if abs(v - fair) <= th.band + EPS:
-        return None
-    if n < th.min_sample:
-        return "low"
-    if lo > fair + th.band or hi < fair - th.band:
-        return "high"
-    if lo > fair or hi < fair:
-        return "medium"
-    return "low"
-
-
-def _beyond(v: float, lo: float, hi: float, limit: float, n: int, th: Thresholds,
-            above: bool = True) -> str | None:
-    """One-sided: v above (or below) the limit."""
-    if (v <= limit + EPS) if above else (v >= limit - EPS):
-        return None
-    if n < th.min_sample:
-        return "low"
-    return "high" if ((lo > limit) if above else (hi < limit)) else "medium"
-
-
-def _furthest(rate: float, fair: float) -> tuple[float, float]:
-    """Sort key: the furthest from the even share; on a tie (two seats) the one ahead."""
-    return round(abs(rate - fair), 9), rate
-
-
-def _on(board: str, boards: int) -> str:
-    return f" on {board}" if boards > 1 else ""
+__all__ = ["NEVER_AFFORDABLE", "NEVER_DRAFTED", "NO_ESTIMATE", "PASSED", "TOO_STRONG", "TOO_WEAK",
+           "Finding", "Thresholds", "as_frame", "card_findings", "card_verdict",
+           "dead_card_findings", "dead_cards", "findings", "headline", "kraken_findings",
+           "seat_findings", "set_findings"]
+"""The API: the findings on the balance of seats, sets and cards, and all of them ranked
+(`Finding` and `Thresholds`, from severity.py, are the types it takes and gives)."""
 
 
 # --- balance of seats, sets and victory conditions -------------------------------------------
@@ -172,8 +74,8 @@ def seat_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
     for board, rows in rates.group_by("board", maintain_order=True):
         name = str(board[0])
         fair = even[(name,)]
-        worst = max(rows.iter_rows(named=True), key=lambda r: _furthest(r["win_rate"], fair))
-        sev = _two_sided(worst["win_rate"], worst["win_rate_lo"], worst["win_rate_hi"], fair,
+        worst = max(rows.iter_rows(named=True), key=lambda r: furthest(r["win_rate"], fair))
+        sev = two_sided(worst["win_rate"], worst["win_rate_lo"], worst["win_rate_hi"], fair,
                          worst["seats"], th)
         if sev is None:
             continue
@@ -181,7 +83,7 @@ def seat_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
                                            else "")
         out.append(Finding(
             "seat", sev, f"{who.capitalize()} wins {pct(worst['win_rate'])} of its games"
-            f"{_on(name, boards)} {span(worst['win_rate_lo'], worst['win_rate_hi'], worst['seats'])}"
+            f"{on_board(name, boards)} {span(worst['win_rate_lo'], worst['win_rate_hi'], worst['seats'])}"
             f"; an even share is {pct(fair)}.", worst["win_rate"], worst["win_rate_lo"],
             worst["win_rate_hi"], worst["seats"], "sets", name,
             abs(worst["win_rate"] - fair) - th.band))
@@ -190,11 +92,11 @@ def seat_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
         if r["board"] in fixed:
             continue
         fair = even[(r["board"],)]
-        sev = _two_sided(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], fair, r["seats"], th)
+        sev = two_sided(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], fair, r["seats"], th)
         if sev is not None:
             out.append(Finding(
                 "seat", sev, f"The first player wins {pct(r['win_rate'])} of games"
-                f"{_on(r['board'], boards)} {span(r['win_rate_lo'], r['win_rate_hi'], r['seats'])}"
+                f"{on_board(r['board'], boards)} {span(r['win_rate_lo'], r['win_rate_hi'], r['seats'])}"
                 f"; an even share is {pct(fair)}.", r["win_rate"], r["win_rate_lo"],
                 r["win_rate_hi"], r["seats"], "sets", r["board"],
                 abs(r["win_rate"] - fair) - th.band))
@@ -209,7 +111,7 @@ def _group_findings(rates: pl.DataFrame, keys: Sequence[str], even_keys: Sequenc
         if r["dominant"] in (None, "mixed", "?"):
             continue
         fair = even[tuple(r[k] for k in even_keys)]
-        sev = _two_sided(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], fair, r["seats"], th)
+        sev = two_sided(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], fair, r["seats"], th)
         if sev is None:
             continue
         place = where.format(**r)
@@ -371,192 +273,12 @@ def kraken_findings(shares: pl.DataFrame, th: Thresholds) -> list[Finding]:
         more = f"; {len(rows) - 3} more in the table" if len(rows) > 3 else ""
         out.append(Finding(
             "drafted never bought", sev, f"{len(rows)} of {pool} drafted cards"
-            f"{_on(board, boards)} {'is' if len(rows) == 1 else 'are'} Kraken-like, drafted "
+            f"{on_board(board, boards)} {'is' if len(rows) == 1 else 'are'} Kraken-like, drafted "
             f"in many games and (almost) never bought by the seat that drafted them "
             f"{span(lo, hi, pool)}: {names}{more}. Their picks go to cards the players do not "
             f"use: a drafter that drafts what its agent will not buy, or an agent that never "
             f"buys them.", len(rows) / pool, lo, hi, pool, "cards",
             ", ".join(str(r["card"]) for r in rows), len(rows) / pool))
-    return out
-
-
-# --- the economy ------------------------------------------------------------------------------
-
-def _from_round(flags: list[tuple[int, bool]]) -> int | None:
-    """The first round from which every later round is flagged; None if the last is not."""
-    start = None
-    for rnd, flag in flags:
-        if flag and start is None:
-            start = rnd
-        elif not flag:
-            start = None
-    return start
-
-
-def economy_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
-                     th: Thresholds) -> list[Finding]:
-    """Per board: the round from which upkeep eats income (stall), from which buying stops, and
-    resource that piles up over the rounds (runaway) or is left unused at the end."""
-    sums = economy.round_sums(con, runs)
-    finals = {r["board"]: r for r in economy.final_sums(con, runs).iter_rows(named=True)}
-    kinds = dict(query(con, f"""SELECT board, any_value(victory_kind) FROM run_boards
-                               WHERE run_id IN ({run_list(runs)}) GROUP BY ALL""").rows())
-    boards = sums.get_column("board").n_unique()
-    out = []
-    for key, df in sums.group_by("board", maintain_order=True):
-        board = str(key[0])
-        total = int(df.get_column("turns").sum())
-        ok = df.filter(pl.col("turns") >= th.min_sample).sort("round")
-        if ok.height < 2 or total == 0:
-            continue
-        on = _on(board, boards)
-        income_per_turn = float(df.get_column("s_income").sum()) / total
-
-        share = [(r["round"], r["s_income"] > 0 and r["s_upkeep"] >= th.stall * r["s_income"])
-                 for r in ok.iter_rows(named=True)]
-        stall = _from_round(share)
-        if stall is not None:
-            late = ok.filter(pl.col("round") >= stall)
-            s = late.sum()
-            v, lo, hi = ratio_ci(int(s["turns"][0]), float(s["s_upkeep"][0]),
-                                 float(s["s_income"][0]), float(s["ss_upkeep"][0]),
-                                 float(s["ss_income"][0]), float(s["s_income_upkeep"][0]))
-            n = int(s["turns"][0])
-            sev = _beyond(v, lo, hi, th.stall, n, th)
-            if sev is not None and n >= th.late * total:
-                out.append(Finding(
-                    "economy stall", sev, f"The economy stalls{on} from round {stall}: from "
-                    f"then on upkeep takes {pct(v)} of income {span(lo, hi, n)}; those rounds "
-                    f"hold {pct(n / total)} of all player-turns.", v, lo, hi, n, "economy",
-                    board, v - th.stall))
-
-        buys = [(r["round"], r["buys"] < th.buy_stop * r["turns"]) for r in ok.iter_rows(named=True)]
-        stop = _from_round(buys)
-        if stop is not None and stop > int(ok.get_column("round").min()):  # type: ignore[arg-type]
-            late = ok.filter(pl.col("round") >= stop)
-            n, k = int(late.get_column("turns").sum()), int(late.get_column("buys").sum())
-            early = ok.filter(pl.col("round") < stop)
-            before = int(early.get_column("buys").sum()) / int(early.get_column("turns").sum())
-            lo, hi = proportion_ci(k, n)
-            sev = _beyond(k / n, lo, hi, th.buy_stop, n, th, above=False)
-            if sev is not None and n >= th.late * total:
-                out.append(Finding(
-                    "buying stops", sev, f"Buying stops{on} from round {stop}: "
-                    f"{pct(k / n)} of player-turns buy a card from then on {span(lo, hi, n)}, "
-                    f"against {pct(before)} before.", k / n, lo, hi, n, "economy", board,
-                    th.buy_stop - k / n))
-
-        if kinds.get(board) == "resource" or income_per_turn <= 0:
-            continue  # holding resource is the goal there
-        limit = th.hoard * income_per_turn
-        last, mid = ok.row(-1, named=True), ok.row(ok.height // 2, named=True)
-        v, lo, hi = mean_ci(last["turns"], last["s_unspent"], last["ss_unspent"])
-        rising = last["s_unspent"] / last["turns"] > mid["s_unspent"] / mid["turns"]
-        sev = _beyond(v, lo, hi, limit, last["turns"], th) if rising else None
-        if sev is not None:
-            out.append(Finding(
-                "runaway resource", sev, f"Resource piles up{on}: players end round "
-                f"{last['round']} holding {v:.1f} {span(lo, hi, last['turns'], '')}, "
-                f"{v / income_per_turn:.1f} turns of income, up from "
-                f"{mid['s_unspent'] / mid['turns']:.1f} in round {mid['round']}.", v, lo, hi,
-                last["turns"], "economy", board, (v - limit) / income_per_turn))
-            continue
-        f = finals.get(board)
-        if f is None:
-            continue
-        v, lo, hi = mean_ci(f["player_games"], f["s_final"], f["ss_final"])
-        sev = _beyond(v, lo, hi, limit, f["player_games"], th)
-        if sev is not None:
-            out.append(Finding(
-                "unused resource", sev, f"Players end the game{on} with {v:.1f} resource "
-                f"unspent {span(lo, hi, f['player_games'], '')}, "
-                f"{v / income_per_turn:.1f} turns of income.", v, lo, hi, f["player_games"],
-                "economy", board, (v - limit) / income_per_turn))
-    return out
-
-
-# --- game shape ---------------------------------------------------------------------------------
-
-def shape_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
-                   th: Thresholds) -> list[Finding]:
-    """Per board: games decided by the round limit, draws, action-guard stops, very short games."""
-    games = query(con, f"""
-        SELECT board, count(*) AS games,
-               count(*) FILTER (WHERE reason LIKE 'round limit%') AS round_limit,
-               count(*) FILTER (WHERE draw) AS draws,
-               count(*) FILTER (WHERE guard_stopped) AS guard,
-               count(*) FILTER (WHERE rounds <= {int(th.short_rounds)}) AS short
-        FROM games WHERE run_id IN ({run_list(runs)}) GROUP BY ALL ORDER BY board""")
-    boards = games.height
-    checks = (
-        ("round_limit", th.round_limit, "round limit",
-         ("{share} of games{on} reach the round limit before the victory condition ends them "
-          "{span}.")),
-        ("draws", th.draws, "draws", "{share} of games{on} end in a draw {span}."),
-        ("guard", th.guard, "action guard",
-         ("The action guard (R21.18) stopped {share} of games{on} {span}; they count as "
-          "draws.")),
-        ("short", th.short_games, "short games",
-         f"{{share}} of games{{on}} last {int(th.short_rounds)} rounds or fewer {{span}}."),
-    )
-    out = []
-    for r in games.iter_rows(named=True):
-        n = r["games"]
-        for col, limit, kind, text in checks:
-            k = r[col]
-            lo, hi = proportion_ci(k, n)
-            sev = _beyond(k / n, lo, hi, limit, n, th)
-            if sev is not None:
-                out.append(Finding(kind, sev, text.format(
-                    share=pct(k / n).capitalize(), on=_on(r["board"], boards),
-                    span=span(lo, hi, n)), k / n, lo, hi, n, "shape", r["board"],
-                    k / n - limit))
-    return out
-
-
-# --- agents ---------------------------------------------------------------------------------
-
-def agent_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thresholds,
-                   pool: Sequence[str]) -> list[Finding]:
-    """Caveats: the agent furthest from an even share when the run mixes agents (the verdicts
-    mix strong and weak play), and cards
-    whose improvement when bought points opposite ways for different agents in a skill study
-    of the same database (`workbench skill`)."""
-    out = []
-    rates = sets.win_rates(con, runs, ["agent"])
-    if rates.height > 1:
-        fair = float(rates.get_column("wins").sum()) / float(rates.get_column("seats").sum())
-        r = max(rates.iter_rows(named=True), key=lambda r: _furthest(r["win_rate"], fair))
-        sev = _two_sided(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], fair, r["seats"], th)
-        if sev is not None:
-            out.append(Finding(
-                "agent", sev, f"Agent {r['agent']} wins {pct(r['win_rate'])} of its seats "
-                f"{span(r['win_rate_lo'], r['win_rate_hi'], r['seats'])} against an even "
-                f"{pct(fair)}: the verdicts mix strong and weak play.", r["win_rate"],
-                r["win_rate_lo"], r["win_rate_hi"], r["seats"], "sets", r["agent"],
-                abs(r["win_rate"] - fair) - th.band))
-    if not pool:
-        return out
-    names = ", ".join("'" + c.replace("'", "''") + "'" for c in pool)
-    skill = query(con, f"""
-        SELECT r.sweep_id, r.card, v.variant AS agent, r.estimate, r.low, r.high, g.n
-        FROM sweep_results r JOIN sweeps v ON v.sweep_id = r.sweep_id AND v.kind = 'skill'
-             AND r.quantity = 'bought_gain@' || v.variant
-        JOIN (SELECT run_id, count(*) AS n FROM games GROUP BY ALL) g ON g.run_id = v.run_id
-        WHERE r.card IN ({names}) AND r.estimate IS NOT NULL ORDER BY r.sweep_id, v.value""")
-    for (sweep, card), rows in skill.group_by("sweep_id", "card", maintain_order=True):
-        up = rows.filter(pl.col("low") > 0)
-        down = rows.filter(pl.col("high") < 0)
-        if up.height and down.height:
-            a, b = up.row(0, named=True), down.row(0, named=True)
-            out.append(Finding(
-                "agent", "medium", f"{card}'s verdict depends on agent strength (skill study "
-                f"{sweep}): improvement when bought {num(100 * a['estimate'], True)} points "
-                f"{span(a['low'], a['high'], a['n'], ' points')} with {a['agent']}, "
-                f"{num(100 * b['estimate'], True)} points "
-                f"{span(b['low'], b['high'], b['n'], ' points')} with {b['agent']}.", a["estimate"] - b["estimate"], None, None,
-                int(rows.get_column("n").sum()), "cards", str(card),
-                a["estimate"] - b["estimate"]))
     return out
 
 

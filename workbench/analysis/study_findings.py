@@ -15,17 +15,15 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from workbench.analysis.findings import (
-    NO_ESTIMATE,
+from workbench.analysis.findings import NO_ESTIMATE, TOO_STRONG, TOO_WEAK
+from workbench.analysis.severity import (
     SEVERITIES,
-    TOO_STRONG,
-    TOO_WEAK,
     Finding,
     Thresholds,
-    _two_sided,
     num,
     pct,
     span,
+    two_sided,
 )
 from workbench.analysis.stability import DIFFERS, unstable
 from workbench.analysis.stats import ALPHA, MIN_SAMPLE, proportion_ci
@@ -196,7 +194,7 @@ def ablation_findings(card: str, result: Ablation,
     """The causal change in the holders' win rate when the card is replaced by its baseline,
     with its interval; severity as a seat's (outside ± band around no change)."""
     th = th or Thresholds()
-    sev = _two_sided(result.change, result.low, result.high, 0.0, result.seats, th)
+    sev = two_sided(result.change, result.low, result.high, 0.0, result.seats, th)
     verdict = ("worth more than a plain card of its costs" if result.change > 0 else
                "worth less than a plain card of its costs")
     tail = (f"the card is {verdict}" if sev in ("high", "medium") else
@@ -240,7 +238,7 @@ without an estimate (every holder bought it, or none did). `table`:
             int(a["bought"] or 0) + int(b["bought"] or 0), "skill", card,
             1.0 + a["bought_gain"] - b["bought_gain"]))  # the page's question: it leads
     for r in rows:
-        sev = _two_sided(r["bought_gain"], r["bought_gain_lo"], r["bought_gain_hi"], 0.0,
+        sev = two_sided(r["bought_gain"], r["bought_gain_lo"], r["bought_gain_hi"], 0.0,
                          int(r["bought"] or 0), th)
         if sev is not None:
             verdict = "too strong" if r["bought_gain"] > 0 else "too weak"

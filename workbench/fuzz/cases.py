@@ -320,24 +320,44 @@ def _layout(g: _Generator, players: int) -> tuple[_Layout, list[list[int]]]:
     return _Layout(w, h, terrain, marks, free + deploy), zones
 
 
+@dataclass
+class _Board:
+    """The board being generated: its layout, deploy zones, scenario cells and placements."""
+
+    layout: _Layout
+    zones: list[list[int]]
+    scenario: dict[str, str]
+    placements: list[dict[str, str]] = field(default_factory=list)
+
+    def place(self, card: str, owner: str, f: int, vip: bool = False) -> None:
+        self.placements.append({"card": card, "owner": owner, "x": str(f % self.layout.width),
+                                "y": str(f // self.layout.width), "vip": "yes" if vip else ""})
+
+
 def generate_case(seed: int) -> Case:
     """A random valid card set and board: any victory kind, 2-4 players, teams, the Tyrant."""
     g = _Generator(random.Random(seed))
     players = g.n(2, 4)
     victory = g.rng.choice(list(VictoryKind))
     layout, zones = _layout(g, players)
-    scenario: dict[str, str] = {"name": f"fuzz {seed}", "players": str(players),
-                                "victory": victory.value}
-    placements: list[dict[str, str]] = []
+    board = _Board(layout, zones, {"name": f"fuzz {seed}", "players": str(players),
+                                   "victory": victory.value})
+    _deal_cards(g, board, players)
+    _VICTORY[victory](g, board, players)
+    _start_permanents(g, board, players, victory)
+    _field_actions(g, board)
+    _teams_and_economy(g, board, players)
+    rows = [[layout.code(y * layout.width + x) for x in range(layout.width)]
+            for y in range(layout.height)]
+    return Case(g.cards, rows, board.scenario, board.placements)
 
-    def place(card: str, owner: str, f: int, vip: bool = False) -> None:
-        placements.append({"card": card, "owner": owner, "x": str(f % layout.width),
-                           "y": str(f // layout.width), "vip": "yes" if vip else ""})
 
+def _deal_cards(g: _Generator, board: _Board, players: int) -> None:
+    """Tokens, the start cards and the draftable cards, enough for a pack of 10 a seat."""
     g.tokens = [g.card(g.rng.choice(["unit", "artifact", "spell"]), buy=False, plain=True)
                 ["name"] for _ in range(g.n(1, 2))]
     starters = [g.card(kind, buy=g.chance(0.3)) for kind in ("unit", "spell")]
-    scenario["start cards"] = ", ".join(f"{r['name']} x {g.n(2, 5)}" for r in starters)
+    board.scenario["start cards"] = ", ".join(f"{r['name']} x {g.n(2, 5)}" for r in starters)
     kinds = ["unit"] * 9 + ["spell"] * 5 + ["artifact"] * 2 + ["equipment"] * 3 + ["potion"] * 2
     drafted = [g.card(g.rng.choice(kinds), swimming=g.chance(0.08)) for _ in range(g.n(8, 18))]
     pool = sum(int(r["copies"]) for r in drafted)
@@ -345,72 +365,107 @@ def generate_case(seed: int) -> Case:
         row = g.rng.choice(drafted)
         row["copies"] = str(int(row["copies"]) + 1)
         pool += 1
-    if victory is VictoryKind.VIP:          # R19.1: a VIP for every seat
-        vip = g.card("unit", buy=False)
-        vip.pop("play", None)
-        scenario["victory card"] = vip["name"]
-        for seat, zone in enumerate(zones):
-            f = next(f for f in zone if layout.land(f))
-            layout.take(f)
-            place(vip["name"], str(seat + 1), f, True)
-    elif victory is VictoryKind.RESOURCE:
-        scenario["victory target"] = str(g.n(5, 40))
-    elif victory is VictoryKind.CAPTURE:    # R19.3: areas to hold
-        for area in "ABC"[:g.n(1, 3)]:
-            for f in g.rng.sample(range(layout.width * layout.height), g.n(1, 4)):
-                if layout.terrain[f] != "#" and not any(c.isupper() for c in layout.marks[f]):
-                    layout.marks[f] += area
-        if not any(c.isupper() for m in layout.marks for c in m):
-            layout.marks[zones[0][0]] += "A"
-        scenario["victory target"] = str(g.n(3, 15))
-    elif victory is VictoryKind.BUILDINGS:  # R19.4: a building for every seat
-        building = g.card("artifact", buy=False, extra_keywords="building")
-        if "solid" not in building["keywords"]:
-            building["keywords"] += f"; solid {g.n(1, 6)}"
-        for seat in range(players):
-            place(building["name"], str(seat + 1), layout.spot(True))
-    elif victory is VictoryKind.STAFF:      # R21.12: the staff on the board
-        staff = g.card("equipment", buy=False, extra_keywords="staff")
-        scenario["victory card"] = staff["name"]
-        place(staff["name"], "neutral", layout.spot(True))
-    else:                                   # R21.15: the Tyrant and its intentions
-        tyrant = g.card("unit", buy=False, extra_keywords="tyrant")
-        tyrant.pop("play", None)
-        tyrant["life"] = str(g.n(5, 25))
-        scenario["victory card"] = tyrant["name"]
-        place(tyrant["name"], "tyrant", layout.spot(True))
-        intentions = []
-        for _ in range(g.n(1, 3)):
-            row = {"name": g.new_name("Intention"), "type": "intention", "play": "0",
-                   "effect": render_effects(g.effects())}
-            g.cards.append(row)
-            intentions.append(row["name"])
-        scenario["tyrant deck"] = ", ".join(f"{n} x {g.n(1, 3)}" for n in intentions)
-        scenario["tyrant goal"] = str(g.n(1, 5))
-        scenario["shared win"] = g.rng.choice(["yes", "no"])
+
+
+def _vip(g: _Generator, board: _Board, players: int) -> None:
+    """R19.1: a VIP for every seat."""
+    vip = g.card("unit", buy=False)
+    vip.pop("play", None)
+    board.scenario["victory card"] = vip["name"]
+    for seat, zone in enumerate(board.zones):
+        f = next(f for f in zone if board.layout.land(f))
+        board.layout.take(f)
+        board.place(vip["name"], str(seat + 1), f, True)
+
+
+def _resource(g: _Generator, board: _Board, players: int) -> None:
+    board.scenario["victory target"] = str(g.n(5, 40))
+
+
+def _capture(g: _Generator, board: _Board, players: int) -> None:
+    """R19.3: areas to hold."""
+    layout = board.layout
+    for area in "ABC"[:g.n(1, 3)]:
+        for f in g.rng.sample(range(layout.width * layout.height), g.n(1, 4)):
+            if layout.terrain[f] != "#" and not any(c.isupper() for c in layout.marks[f]):
+                layout.marks[f] += area
+    if not any(c.isupper() for m in layout.marks for c in m):
+        layout.marks[board.zones[0][0]] += "A"
+    board.scenario["victory target"] = str(g.n(3, 15))
+
+
+def _buildings(g: _Generator, board: _Board, players: int) -> None:
+    """R19.4: a building for every seat."""
+    building = g.card("artifact", buy=False, extra_keywords="building")
+    if "solid" not in building["keywords"]:
+        building["keywords"] += f"; solid {g.n(1, 6)}"
+    for seat in range(players):
+        board.place(building["name"], str(seat + 1), board.layout.spot(True))
+
+
+def _staff(g: _Generator, board: _Board, players: int) -> None:
+    """R21.12: the staff on the board."""
+    staff = g.card("equipment", buy=False, extra_keywords="staff")
+    board.scenario["victory card"] = staff["name"]
+    board.place(staff["name"], "neutral", board.layout.spot(True))
+
+
+def _tyrant(g: _Generator, board: _Board, players: int) -> None:
+    """R21.15: the Tyrant and its intentions."""
+    tyrant = g.card("unit", buy=False, extra_keywords="tyrant")
+    tyrant.pop("play", None)
+    tyrant["life"] = str(g.n(5, 25))
+    board.scenario["victory card"] = tyrant["name"]
+    board.place(tyrant["name"], "tyrant", board.layout.spot(True))
+    intentions = []
+    for _ in range(g.n(1, 3)):
+        row = {"name": g.new_name("Intention"), "type": "intention", "play": "0",
+               "effect": render_effects(g.effects())}
+        g.cards.append(row)
+        intentions.append(row["name"])
+    board.scenario["tyrant deck"] = ", ".join(f"{n} x {g.n(1, 3)}" for n in intentions)
+    board.scenario["tyrant goal"] = str(g.n(1, 5))
+    board.scenario["shared win"] = g.rng.choice(["yes", "no"])
+
+
+_VICTORY = {VictoryKind.VIP: _vip, VictoryKind.RESOURCE: _resource,
+            VictoryKind.CAPTURE: _capture, VictoryKind.BUILDINGS: _buildings,
+            VictoryKind.STAFF: _staff, VictoryKind.TYRANT: _tyrant}
+"""What each victory kind adds to the board (its cards, areas and scenario cells)."""
+
+
+def _start_permanents(g: _Generator, board: _Board, players: int,
+                      victory: VictoryKind) -> None:
+    """More permanents on the board at the start (R2.4), of any owner."""
     owners = ["neutral", *(str(s + 1) for s in range(players))]
     owners += ["tyrant"] if victory is VictoryKind.TYRANT else []
     permanents = [r for r in g.cards if r["type"] in ("unit", "artifact", "equipment", "potion")
                   and "tyrant" not in r["keywords"].split("; ")]   # one Tyrant, its own
-    for _ in range(g.n(0, 3)):      # more permanents on the board at the start (R2.4)
+    for _ in range(g.n(0, 3)):
         row = g.rng.choice(permanents)
-        f = layout.spot("swimming" not in row["keywords"].split("; "))
+        f = board.layout.spot("swimming" not in row["keywords"].split("; "))
         if f >= 0:
-            place(row["name"], g.rng.choice(owners), f)
-    for letter in "abc"[:g.n(0, 2)]:  # fields that grant free actions (R9.3)
+            board.place(row["name"], g.rng.choice(owners), f)
+
+
+def _field_actions(g: _Generator, board: _Board) -> None:
+    """Fields that grant free actions (R9.3)."""
+    layout = board.layout
+    for letter in "abc"[:g.n(0, 2)]:
         f = g.rng.randrange(layout.width * layout.height)
         if layout.terrain[f] != "#" and not any(c.islower() for c in layout.marks[f]):
             layout.marks[f] += letter
-            scenario[f"field action {letter}"] = g.free_actions()
+            board.scenario[f"field action {letter}"] = g.free_actions()
+
+
+def _teams_and_economy(g: _Generator, board: _Board, players: int) -> None:
+    """Teams now and then, and the scenario's optional numbers."""
     if players == 4 and g.chance(0.5):
-        scenario["teams"] = g.rng.choice(["1,3;2,4", "1,2;3,4"])
+        board.scenario["teams"] = g.rng.choice(["1,3;2,4", "1,2;3,4"])
     elif players == 3 and g.chance(0.3):
-        scenario["teams"] = "1,2;3"
+        board.scenario["teams"] = "1,2;3"
     for key, value in (("income", str(g.n(0, 4))), ("unit income", str(g.n(-1, 1))),
                        ("starting hand", str(g.number(0, 3))), ("round limit", str(g.n(3, 30))),
                        ("tie break", g.rng.choice([t.value for t in TieBreak]))):
         if g.chance(0.6):
-            scenario[key] = value
-    rows = [[layout.code(y * layout.width + x) for x in range(layout.width)]
-            for y in range(layout.height)]
-    return Case(g.cards, rows, scenario, placements)
+            board.scenario[key] = value
