@@ -12,13 +12,12 @@ from collections.abc import Callable, Sequence
 
 from engine.actions import PLAYER_TARGET
 from engine.cards import CardType, Effect, FreeAction, Side, Target, TargetKind
+from engine.markers import Marker
 from engine.permanents import (available, deal_damage, destroy, is_veiled, protected_from,
                                put_onto_board)
 from engine.push import push
 from engine.state import GameState, Pending, Perm
 from engine.zones import draw, gain, lose
-
-STATE_MARKERS = ("paralysis", "poison", "panic", "rage", "protection")
 
 FIELD_ACTION = 100
 """Free-action indices from here on are the actions the unit's field grants (R9.3)."""
@@ -261,13 +260,13 @@ def _push(state: GameState, player: int, source: int, e: Effect, targets: list[i
             push(state, origin, p, e.amount, player)
 
 
-def _marker(name: str) -> Verb:
+def _marker(marker: Marker) -> Verb:
     def apply(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
         for p in _perms(state, targets):
-            if name != "protection" and state.cards[p.cid].type is not CardType.UNIT:
+            if marker.units_only and state.cards[p.cid].type is not CardType.UNIT:
                 continue
-            setattr(p, name, getattr(p, name) + e.amount)
-            state.emit("marker", player, p.cid, amount=e.amount, detail=name)
+            p.markers[marker] += e.amount
+            state.emit("marker", player, p.cid, amount=e.amount, detail=marker)
     return apply
 
 
@@ -337,11 +336,7 @@ VERBS: dict[str, Verb] = {
     "steal": _steal,
     "burn": _burn,
     "discard": _discard,
-    "paralyse": _marker("paralysis"),
-    "poison": _marker("poison"),
-    "panic": _marker("panic"),
-    "rage": _marker("rage"),
-    "protect": _marker("protection"),
+    **{m.verb: _marker(m) for m in Marker},
     "destroy": _destroy,
     "sacrifice": _sacrifice,
     "create": _create,

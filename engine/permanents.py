@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.board import Terrain
 from engine.cards import Card, CardType, Keywords, Protection
+from engine.markers import Marker
 from engine.state import GameState, Pending, Perm
 
 DROP_FIELDS_RADIUS = 1
@@ -224,12 +225,14 @@ def deal_damage(state: GameState, target: Perm, amount: int, source: Card | None
     if amount <= 0 or protected_from(state, target, source):
         return 0
     taken = max(0, amount - armor(state, target))
-    if taken and target.protection > 0:
-        removed = min(target.protection, taken)
-        target.protection -= removed
+    shields = target.markers[Marker.PROTECTION]
+    if taken and shields > 0:
+        removed = min(shields, taken)
+        target.markers[Marker.PROTECTION] -= removed
         # the damage that met the unit, so a reader can check armor came first (R21.20)
         state.emit("prevent", player, target.cid, amount=amount, detail=cause)
-        state.emit("marker", target.controller, target.cid, amount=-removed, detail="protection")
+        state.emit("marker", target.controller, target.cid, amount=-removed,
+                   detail=Marker.PROTECTION)
         return 0
     if taken:
         target.damage += taken
@@ -243,7 +246,7 @@ def is_defeated(state: GameState, p: Perm) -> bool:
     card = state.cards[p.cid]
     lf = life(state, p)
     if card.type is CardType.UNIT:
-        return p.damage > lf or p.poison > lf
+        return p.damage > lf or p.markers[Marker.POISON] > lf
     return card.keywords.solid is not None and p.damage > lf
 
 

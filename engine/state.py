@@ -17,6 +17,7 @@ from engine.board import Board, VictoryKind
 from engine.cards import Card
 from engine.events import EventLog
 from engine.geometry import Geometry
+from engine.markers import no_markers
 from engine.record import PICK_COLUMNS, SNAPSHOT_COLUMNS, Columns
 
 
@@ -49,20 +50,15 @@ class GameConfig:
 class Perm:
     """A permanent on the board (R11): its card, controller, field, damage and markers."""
 
-    __slots__ = ("cid", "controller", "field", "damage", "paralysis", "poison", "panic", "rage",
-                 "protection", "used_move", "used_attack", "tapped", "stack", "under",
-                 "durability", "intention")
+    __slots__ = ("cid", "controller", "field", "damage", "markers", "used_move", "used_attack",
+                 "tapped", "stack", "under", "durability", "intention")
 
     def __init__(self, cid: int, controller: int, field_: int, durability: int = 0) -> None:
         self.cid = cid
         self.controller = controller
         self.field = field_
         self.damage = 0
-        self.paralysis = 0
-        self.poison = 0
-        self.panic = 0
-        self.rage = 0
-        self.protection = 0
+        self.markers = no_markers()
         self.used_move = False
         self.used_attack = False
         self.tapped = False
@@ -77,11 +73,7 @@ class Perm:
         p.controller = self.controller
         p.field = self.field
         p.damage = self.damage
-        p.paralysis = self.paralysis
-        p.poison = self.poison
-        p.panic = self.panic
-        p.rage = self.rage
-        p.protection = self.protection
+        p.markers = self.markers.copy()
         p.used_move = self.used_move
         p.used_attack = self.used_attack
         p.tapped = self.tapped

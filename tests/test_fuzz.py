@@ -14,6 +14,7 @@ from engine.board import Terrain, VictoryKind
 from engine.game import Game
 from engine.language import TRIGGER_EVENTS, VERBS
 from engine.zones import gain
+from engine.markers import Marker
 from tests.builder import IDLE, Position, board
 from workbench import fuzz
 from workbench.fuzz import play as fuzz_play
@@ -142,7 +143,7 @@ def _poison_is_a_violation(monkeypatch: pytest.MonkeyPatch) -> None:
     real = fuzz.check_decision
 
     def check(game: Game) -> list[str]:
-        poisoned = [p.cid for p in game.state.perms.values() if p.poison > 0]
+        poisoned = [p.cid for p in game.state.perms.values() if p.markers[Marker.POISON] > 0]
         return [f"R99.1: c{poisoned[0]} is poisoned"] if poisoned else real(game)
 
     monkeypatch.setattr(fuzz_play, "check_decision", check)

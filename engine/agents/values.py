@@ -13,6 +13,7 @@ from engine.board import Board, Terrain, VictoryKind
 from engine.cards import Card, CardType, Effect, TargetKind
 from engine.effects import effect_targets, push_origin
 from engine.geometry import Geometry
+from engine.markers import Marker
 from engine.permanents import armor, damage_at, life, max_range, profile, protected_from
 from engine.state import GameState, Perm
 from engine.victory import area_counts
@@ -241,7 +242,7 @@ class View:
         s, row = self.s, self.geo._dist[f]
         total = 0
         for e in self.enemy_units:
-            if e.paralysis:
+            if e.markers[Marker.PARALYSIS]:
                 continue
             c = s.cards[e.cid]
             if row[e.field] <= (c.move or 0) + (c.range or 1):
@@ -290,9 +291,9 @@ def perm_value(s: GameState, p: Perm) -> float:
         lf = life(s, p)
         for c in p.stack:
             v += 0.8 * card_value(s.cards[c])
-        hp = max(0, lf - p.damage - p.poison)
+        hp = max(0, lf - p.damage - p.markers[Marker.POISON])
         v *= 0.4 + 0.6 * hp / max(1, lf)
-        if p.paralysis:
+        if p.markers[Marker.PARALYSIS]:
             v *= 0.8
     elif card.keywords.building:
         v = 12.0 + 2.0 * max(0, (card.keywords.solid or 0) - p.damage)
@@ -309,7 +310,8 @@ def hp_left(s: GameState, p: Perm) -> int:
 def strike(s: GameState, attacker: Perm, target: Perm, d: int) -> int:
     """Damage `attacker` would deal to `target` at distance d (R12.7, R12.8, R13.5, R11.4)."""
     dealt = damage_at(profile(s, attacker), d)
-    if dealt <= 0 or target.protection > 0 or protected_from(s, target, s.cards[attacker.cid]):
+    if dealt <= 0 or target.markers[Marker.PROTECTION] > 0 or protected_from(
+            s, target, s.cards[attacker.cid]):
         return 0
     return max(0, dealt - armor(s, target))
 
@@ -386,7 +388,7 @@ def _one_effect(v: View, source: int, e: Effect, targets: list[int], origin: int
         pv = perm_value(s, p)
         is_unit = card.type is CardType.UNIT
         if verb == "damage":
-            if protected_from(s, p, s.cards[source]) or p.protection > 0:
+            if protected_from(s, p, s.cards[source]) or p.markers[Marker.PROTECTION]:
                 continue
             dealt = max(0, n - armor(s, p))
             left = hp_left(s, p)
