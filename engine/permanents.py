@@ -52,6 +52,11 @@ def life(state: GameState, p: Perm) -> int:
     return card.keywords.solid or 0
 
 
+def hp_left(state: GameState, p: Perm) -> int:
+    """Damage it can still take before it is defeated (R12.2: more damage than life)."""
+    return life(state, p) - p.damage + 1
+
+
 def armor(state: GameState, p: Perm) -> int:
     if not p.stack:
         return state.cards[p.cid].keywords.armor
@@ -136,6 +141,19 @@ def _matches(pr: Protection, card: Card) -> bool:
 
 
 # --- where permanents may stand --------------------------------------------------------------
+
+def origins(state: GameState, player: int, source: int) -> list[int]:
+    """Fields ranges count from (R10.1): the source permanent's field, or the field it left
+    the board from (a death trigger, a free action that sacrificed it); for a spell every field
+    of a permanent its controller controls."""
+    if state.cards[source].type.is_permanent:
+        sp = state.perms.get(source)
+        if sp is not None:
+            return [state.perm_field(sp)]
+        gone = state.left_from.get(source, -1)
+        return [gone] if gone >= 0 else []
+    return [p.field for p in state.perms.values() if p.controller == player and p.field >= 0]
+
 
 def terrain_ok(state: GameState, card: Card, swimming: bool, field_: int) -> bool:
     """R9.5: blocked fields take nothing; deep water only swimmers, swimmers only deep water."""

@@ -12,9 +12,10 @@ import pytest
 
 from engine.board import Terrain, VictoryKind
 from engine.game import Game
-from engine.language import TRIGGER_EVENTS, VERBS
-from engine.zones import gain
+from engine.language import TRIGGER_EVENTS
 from engine.markers import Marker
+from engine.verbs import VERBS
+from engine.zones import gain
 from tests.builder import IDLE, Position, board
 from workbench import fuzz
 from workbench.fuzz import play as fuzz_play

@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 
 from engine.agents.heuristic import tyrant_adjacency
-from engine.agents.values import View, hp_left, perm_value
+from engine.agents.values import View, perm_value
 from engine.board import VictoryKind
 from engine.cards import CardType
 from engine.markers import Marker
-from engine.permanents import life
+from engine.permanents import hp_left, life
 from engine.state import GameState
 from engine.victory import area_holders
 
