@@ -305,15 +305,18 @@ _TERRAIN_WORDS = aliases({
     Terrain.HIGH_GROUND.value: ("high", "hügel"),
     Terrain.DEEP_WATER.value: ("water", "wasser", "tiefes wasser"),
 })
-_TYPE_WORDS = aliases({
-    "unit": ("units", "einheit", "einheiten"),
-    "spell": ("spells", "zauber"),
-    "artifact": ("artifacts", "artefakt", "artefakte"),
-    "equipment": ("ausrüstung",),
-    "potion": ("potions", "trank", "tränke"),
-    "intention": ("intentions",),
-    "card": ("cards", "karte", "karten"),
-})
+CARD_TYPE_WORDS: dict[CardType, tuple[str, ...]] = {
+    CardType.UNIT: ("units", "einheit", "einheiten"),
+    CardType.SPELL: ("spells", "zauber"),
+    CardType.ARTIFACT: ("artifacts", "artefakt", "artefakte"),
+    CardType.EQUIPMENT: ("ausrüstung",),
+    CardType.POTION: ("potions", "trank", "tränke"),
+    CardType.INTENTION: ("intentions",),
+}
+"""Each card type's other words (plural, German): the one table for the card sheets' `type`
+column (workbench.loader) and `protection from X` (R11.4)."""
+_TYPE_WORDS = aliases({**{t.value: words for t, words in CARD_TYPE_WORDS.items()},
+                       "card": ("cards", "karte", "karten")})
 _STATS = aliases({
     "buy": ("kaufpreis",), "play": ("spielkosten",), "upkeep": ("unterhalt",),
     "life": ("leben",), "move": ("bewegung",), "attack": ("angriff",),
@@ -466,15 +469,7 @@ def parse_modifiers(text: str) -> Modifiers:
 
 
 __all__ = [
-    "TRIGGER_EVENTS",
-    "LanguageError",
-    "nearest",
-    "norm",
-    "parse_effect",
-    "parse_effects",
-    "parse_free_actions",
-    "parse_full_actions",
-    "parse_keywords",
-    "parse_modifiers",
-    "parse_triggers",
+    "CARD_TYPE_WORDS", "TRIGGER_EVENTS", "LanguageError", "nearest", "norm", "parse_effect",
+    "parse_effects", "parse_free_actions", "parse_full_actions", "parse_keywords",
+    "parse_modifiers", "parse_triggers",
 ]
