@@ -131,17 +131,18 @@ def _repair_value(a: Appraiser, source: int, e: Effect, p: Perm, origin: int) ->
     return -sign(a, p) * 0.4 * e.amount
 
 
-VERBS = (
-    Verb("damage", ("schaden",), _damage, on_each(_damage_value), 1.5, PERMANENTS, hurts=True),
-    Verb("heal", ("heile", "heilen"), _heal, on_each(_heal_value), 0.5, PERMANENTS,
-         TargetKind.SELF),
-    Verb("push", ("schieben", "schiebe"), _push, on_each(_push_value), 0.8, PERMANENTS),
-    Verb("destroy", ("zerstöre", "zerstören"), _destroy, on_each(_removal(1.0)), 5.0,
-         PERMANENTS, amount=False, hurts=True),
-    Verb("sacrifice", ("opfere", "opfern"), _sacrifice, on_each(_removal(0.9)), -1.5,
-         PERMANENTS, TargetKind.SELF, amount=False, own=True, hurts=True),
-    Verb("repair", ("repariere", "reparieren"), _repair, on_each(_repair_value), 0.4,
-         frozenset({TargetKind.SELF, TargetKind.ARTIFACT, TargetKind.EQUIPMENT}),
-         TargetKind.SELF),
-)
+DAMAGE = Verb("damage", ("schaden",), _damage, on_each(_damage_value), 1.5, PERMANENTS,
+              hurts=True)
+HEAL = Verb("heal", ("heile", "heilen"), _heal, on_each(_heal_value), 0.5, PERMANENTS,
+            TargetKind.SELF)
+PUSH = Verb("push", ("schieben", "schiebe"), _push, on_each(_push_value), 0.8, PERMANENTS)
+DESTROY = Verb("destroy", ("zerstöre", "zerstören"), _destroy, on_each(_removal(1.0)), 5.0,
+               PERMANENTS, amount=False, hurts=True)
+SACRIFICE = Verb("sacrifice", ("opfere", "opfern"), _sacrifice, on_each(_removal(0.9)), -1.5,
+                 PERMANENTS, TargetKind.SELF, amount=False, own=True, hurts=True)
+REPAIR = Verb("repair", ("repariere", "reparieren"), _repair, on_each(_repair_value), 0.4,
+              frozenset({TargetKind.SELF, TargetKind.ARTIFACT, TargetKind.EQUIPMENT}),
+              TargetKind.SELF)
+
+VERBS = (DAMAGE, HEAL, PUSH, DESTROY, SACRIFICE, REPAIR)
 """The verbs of this family, one entry each."""
