@@ -256,8 +256,9 @@ class View:
             return d
         s, row = self.s, self.geo._dist[f]
         total = 0
+        paralysis = Marker.PARALYSIS
         for e in self.enemy_units:
-            if e.markers[Marker.PARALYSIS]:
+            if e.markers[paralysis]:
                 continue
             c = s.cards[e.cid]
             if row[e.field] <= (c.move or 0) + (c.range or 1):

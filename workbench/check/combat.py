@@ -86,7 +86,7 @@ def _combat(g: GameCheck, i: int) -> None:
         kind, cid = g.ev.kind[j], g.ev.card_id[j]
         if kind == "damage" and g.ev.detail[j] in ("attack", "retaliation") and cid in taken:
             taken[cid] += g.ev.amount[j]
-        elif kind == "marker" and g.ev.detail[j] == "protection" and cid in spent:
+        elif kind == "marker" and g.ev.detail[j] == Marker.PROTECTION and cid in spent:
             spent[cid] -= g.ev.amount[j]
         elif kind != "prevent":
             break
@@ -119,7 +119,7 @@ def _prevent(g: GameCheck, i: int) -> None:
         return
     j = i + 1
     spent = -g.ev.amount[j] if (j < len(g.ev) and g.ev.kind[j] == "marker"
-                                and g.ev.detail[j] == "protection"
+                                and g.ev.detail[j] == Marker.PROTECTION
                                 and g.ev.card_id[j] == p.cid) else 0
     markers, armor = p.markers[Marker.PROTECTION], g.t.armor(p)
     want = min(markers, max(0, g.ev.amount[i] - armor))
