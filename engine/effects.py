@@ -1,24 +1,21 @@
-"""The verbs of the card language and their targets (R6.4, R11.4, R13, R14, R16, R18, R19.2).
+"""Effects and their targets (R6.4, R10.1, R11.4, R14.1): what an effect acts on, and carrying
+out an action's effects with the verbs of the registry (`engine.verbs`).
 
-Each verb is one function in `VERBS`, called with the resolved targets (push, which also takes
-the action's chosen origin, is called by `resolve` itself). A chosen target is named
-when the action is announced and checked again when it resolves (R6.4); a card names at most one
-chosen target, which all its `target ...` effects share.
+Each verb's `effect` is called with the resolved targets and the push origin the action's
+controller chose. A chosen target is named when the action is announced and checked again when
+it resolves (R6.4); a card names at most one chosen target, which all its `target ...` effects
+share.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
+from engine import verbs
 from engine.actions import PLAYER_TARGET
 from engine.cards import CardType, Effect, FreeAction, Side, Target, TargetKind
-from engine.permanents import (available, deal_damage, destroy, is_veiled, protected_from,
-                               put_onto_board)
-from engine.push import push
-from engine.state import GameState, Pending, Perm
-from engine.zones import draw, gain, lose
-
-STATE_MARKERS = ("paralysis", "poison", "panic", "rage", "protection")
+from engine.permanents import is_veiled, origins, protected_from
+from engine.state import GameState, Perm
 
 FIELD_ACTION = 100
 """Free-action indices from here on are the actions the unit's field grants (R9.3)."""
@@ -61,19 +58,6 @@ def _side_ok(state: GameState, player: int, p: Perm, side: Side) -> bool:
             player >= 0 and p.controller >= 0
             and state.players[player].team == state.players[p.controller].team)
     return True
-
-
-def origins(state: GameState, player: int, source: int) -> list[int]:
-    """Fields ranges count from (R10.1): the source permanent's field, or the field it left
-    the board from (a death trigger, a free action that sacrificed it); for a spell every field
-    of a permanent its controller controls."""
-    if state.cards[source].type.is_permanent:
-        sp = state.perms.get(source)
-        if sp is not None:
-            return [state.perm_field(sp)]
-        gone = state.left_from.get(source, -1)
-        return [gone] if gone >= 0 else []
-    return [p.field for p in state.perms.values() if p.controller == player and p.field >= 0]
 
 
 def candidates(state: GameState, player: int, source: int, spec: Target,
@@ -129,21 +113,7 @@ def resolve(state: GameState, player: int, source: int, effects: Sequence[Effect
         if e.target.is_chosen and not suits[e.target]:
             continue
         targets = effect_targets(state, player, source, e, chosen)
-        if e.verb == "push":
-            _push(state, player, source, e, targets, origin)
-        else:
-            VERBS[e.verb](state, player, source, e, targets)
-
-
-def push_origin(state: GameState, source: int, chosen: int) -> int:
-    """R14.1: a push starts from the pushing permanent's field (the field it left, if it is
-    gone); when no permanent pushes (a spell), from the field its controller chose."""
-    if not state.cards[source].type.is_permanent:
-        return chosen
-    sp = state.perms.get(source)
-    if sp is not None:
-        return state.perm_field(sp)
-    return state.left_from.get(source, -1)
+        verbs.VERBS[e.verb].effect(state, player, source, e, targets, origin)
 
 
 def push_origins(state: GameState, player: int, source: int, effects: Sequence[Effect],
@@ -191,160 +161,3 @@ def effect_targets(state: GameState, player: int, source: int, e: Effect,
     if t.kind is TargetKind.SELF:
         return [source] if source in state.perms else []
     return []
-
-
-Verb = Callable[[GameState, int, int, Effect, list[int]], None]
-
-
-def _perms(state: GameState, targets: list[int]) -> list[Perm]:
-    return [state.perms[t] for t in targets if t in state.perms]
-
-
-def _seats(state: GameState, player: int, targets: list[int]) -> list[int]:
-    seats = [t - PLAYER_TARGET for t in targets if t >= PLAYER_TARGET]
-    if not seats and not targets:
-        seats = [s for s in range(len(state.players)) if state.enemies(player, s)][:1]
-    return seats
-
-
-def _damage(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
-    for p in _perms(state, targets):
-        deal_damage(state, p, e.amount, state.cards[source], player, "effect")
-
-
-def _heal(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
-    for p in _perms(state, targets):
-        healed = min(p.damage, e.amount)
-        if healed:
-            p.damage -= healed
-            state.emit("heal", player, p.cid, amount=healed)
-
-
-def _draw(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
-    if player >= 0:
-        draw(state, player, e.amount)
-
-
-def _gain(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
-    if player >= 0:
-        gain(state, player, e.amount, "effect")
-
-
-def _steal(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
-    for seat in _seats(state, player, targets):
-        taken = lose(state, seat, e.amount, "stolen")
-        if player >= 0:
-            gain(state, player, taken, "steal")
-
-
-def _burn(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
-    for seat in _seats(state, player, targets):
-        lose(state, seat, e.amount, "burned")
-
-
-def _discard(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
-    """The acting player discards N cards, one choice at a time: as many as the hand holds
-    when they choose (another discard of the same action may have emptied it)."""
-    if player >= 0 and e.amount > 0:
-        state.pending.append(Pending("discard", player, source, count=e.amount))
-
-
-def _push(state: GameState, player: int, source: int, e: Effect, targets: list[int],
-          chosen: int) -> None:
-    """R14.1: every push of the action starts from one origin (`push_origin`); a permanent in
-    a stack or on the origin itself is not pushed (R14.2: no line)."""
-    origin = push_origin(state, source, chosen)
-    if origin < 0:
-        return
-    for p in _perms(state, targets):
-        if p.field >= 0 and p.field != origin:
-            push(state, origin, p, e.amount, player)
-
-
-def _marker(name: str) -> Verb:
-    def apply(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
-        for p in _perms(state, targets):
-            if name != "protection" and state.cards[p.cid].type is not CardType.UNIT:
-                continue
-            setattr(p, name, getattr(p, name) + e.amount)
-            state.emit("marker", player, p.cid, amount=e.amount, detail=name)
-    return apply
-
-
-def _destroy(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
-    """R11.2; a target that went with an earlier one (equipment breaking as its unit's stack
-    drops, R15.7) is not destroyed twice."""
-    for p in _perms(state, targets):
-        if p.cid in state.perms:
-            destroy(state, p, "destroyed by " + state.cards[source].name, player)
-
-
-def _sacrifice(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
-    """R11.3: only permanents the acting player controls can be sacrificed (each once)."""
-    for p in _perms(state, targets):
-        if p.controller == player and p.cid in state.perms:
-            destroy(state, p, "sacrificed", player)
-
-
-def _create(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
-    """R8.8: tokens are created in play; permanent tokens on free available fields in range 1
-    of the source (R10.1: of the field it died on, for a death trigger), else in the creator's
-    deploy zone; with no room they never enter."""
-    card = state.config.catalog[(e.card or "").casefold()]
-    geo = state.config.geometry
-    here = origins(state, player, source) if state.cards[source].type.is_permanent else []
-    near = [f for o in here for f in geo.in_range_fields(o, 1)]
-    for _ in range(e.amount):
-        cid = len(state.cards)
-        state.cards.append(card)
-        state.owner.append(player)
-        state.token.append(True)
-        state.emit("create", player, cid)
-        if not card.type.is_permanent:
-            if player >= 0:
-                state.players[player].hand.append(cid)
-            else:
-                state.out.append(cid)
-            continue
-        zone = list(state.config.deploy[player]) if player >= 0 else []
-        spot = next((f for f in near + zone if available(state, cid, f)), -1)
-        if spot < 0:
-            state.out.append(cid)
-            state.emit("leave", player, cid, detail="no room")
-        else:
-            put_onto_board(state, cid, player, spot)
-            state.entered.append(cid)
-
-
-def _score(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
-    if player >= 0:
-        state.players[player].points += e.amount
-        state.emit("points", player, amount=e.amount, detail="effect")
-
-
-def _repair(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
-    for p in _perms(state, targets):
-        if state.cards[p.cid].type.is_equipment:
-            p.durability += e.amount
-            state.emit("durability", player, p.cid, amount=e.amount)
-
-
-VERBS: dict[str, Verb] = {
-    "damage": _damage,
-    "heal": _heal,
-    "draw": _draw,
-    "gain": _gain,
-    "steal": _steal,
-    "burn": _burn,
-    "discard": _discard,
-    "paralyse": _marker("paralysis"),
-    "poison": _marker("poison"),
-    "panic": _marker("panic"),
-    "rage": _marker("rage"),
-    "protect": _marker("protection"),
-    "destroy": _destroy,
-    "sacrifice": _sacrifice,
-    "create": _create,
-    "score": _score,
-    "repair": _repair,
-}

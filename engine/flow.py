@@ -14,6 +14,7 @@ from engine.board import VictoryKind
 from engine.cards import CardType
 from engine.combat import combat
 from engine.effects import candidates, chosen_spec, free_action_of, resolve
+from engine.markers import Marker
 from engine.permanents import (attach, available, can_swap, can_take_rider, destroy, detach,
                                drop, is_defeated, max_range, place, profile, put_onto_board,
                                relocate)
@@ -84,7 +85,7 @@ def check_deaths(state: GameState) -> None:
             return
         for p in doomed:
             if p.cid in state.perms:
-                cause = "poison" if p.poison > p.damage else "damage"
+                cause = "poison" if p.markers[Marker.POISON] > p.damage else "damage"
                 destroy(state, p, cause, state.acting)
 
 
@@ -436,18 +437,18 @@ def activate(state: GameState, cid: int) -> None:
     p = state.perms[cid]
     state.activated = cid
     state.emit("activate", p.controller, cid)
-    if p.poison > 0:
-        p.poison += 1
-        state.emit("marker", p.controller, cid, amount=1, detail="poison")
+    if p.markers[Marker.POISON] > 0:
+        p.markers[Marker.POISON] += 1
+        state.emit("marker", p.controller, cid, amount=1, detail=Marker.POISON)
         after_resolution(state)
         if cid not in state.perms:
             state.activated = -1
             return
-    for marker, behaviour in (("panic", "shy"), ("rage", "aggressive")):
-        if getattr(p, marker) > 0:
-            setattr(p, marker, getattr(p, marker) - 1)
+    for marker, behaviour in ((Marker.PANIC, "shy"), (Marker.RAGE, "aggressive")):
+        if p.markers[marker] > 0:
+            p.markers[marker] -= 1
             state.emit("marker", p.controller, cid, amount=-1, detail=marker)
-            if p.paralysis > 0:
+            if p.markers[Marker.PARALYSIS] > 0:
                 finish_unit(state, p)
                 state.activated = -1
             else:
@@ -462,7 +463,7 @@ def continue_behaviour(state: GameState, run: BehaviourRun) -> None:
     if run.kind == "tyrant":
         item = tyrant.next_action(state, run)
     else:   # R13.1: a unit paralysed meanwhile (a response) takes no further action
-        item = next_action(state, run) if unit is not None and unit.paralysis <= 0 else None
+        item = next_action(state, run) if unit is not None and unit.markers[Marker.PARALYSIS] <= 0 else None
     if item is not None:
         announce(state, item)
         return

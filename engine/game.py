@@ -11,6 +11,7 @@ from engine.actions import Action
 from engine.behaviours import path_to
 from engine.board import TYRANT
 from engine.legal import current_player, legal_actions
+from engine.markers import Marker
 from engine.observation import Observation, observe
 from engine.picture import picture
 from engine.record import GameRecord
@@ -174,8 +175,8 @@ class Game:
         elif k == A.UNPARALYSE:
             p = s.perms[a.card]
             _spend(p, a.index)
-            p.paralysis -= 1
-            s.emit("marker", p.controller, p.cid, amount=-1, detail="paralysis")
+            p.markers[Marker.PARALYSIS] -= 1
+            s.emit("marker", p.controller, p.cid, amount=-1, detail=Marker.PARALYSIS)
             self._after_unit_action(p.cid)
         elif k in (A.MOVE, A.ATTACK, A.FULL, A.CARRY, A.SWAP, A.EQUIP):
             self._unit_action(a)

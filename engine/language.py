@@ -7,10 +7,9 @@ match case-insensitively, German umlauts may be written as ae/oe/ue, and an unkn
 
 from __future__ import annotations
 
-import difflib
 import re
-from dataclasses import dataclass
 
+from engine import verbs
 from engine.board import Terrain
 from engine.cards import (
     CardType,
@@ -25,6 +24,8 @@ from engine.cards import (
     TargetKind,
     Trigger,
 )
+from engine.verbs import Verb
+from engine.words import aliases, nearest, norm
 
 
 class LanguageError(ValueError):
@@ -37,20 +38,6 @@ class LanguageError(ValueError):
         super().__init__(message + hint)
 
 
-def norm(word: str) -> str:
-    """The matching key of a word: case-folded, umlauts spelled out (Rüstung = ruestung)."""
-    folded = word.strip().casefold()
-    for umlaut, spelled in (("ä", "ae"), ("ö", "oe"), ("ü", "ue")):
-        folded = folded.replace(umlaut, spelled)
-    return folded
-
-
-def nearest(word: str, known: list[str]) -> tuple[str, ...]:
-    """Up to three known words close to `word`, for error messages."""
-    by_key = {norm(k): k for k in known}
-    return tuple(by_key[k] for k in difflib.get_close_matches(norm(word), list(by_key), n=3))
-
-
 def _lookup(word: str, table: dict[str, str], what: str) -> str:
     """`table[norm(word)]`, or a LanguageError naming `word` and the nearest keys."""
     key = norm(word)
@@ -59,71 +46,9 @@ def _lookup(word: str, table: dict[str, str], what: str) -> str:
     raise LanguageError(f"unknown {what} {word!r}", nearest(word, list(table)))
 
 
-def _aliases(names: dict[str, tuple[str, ...]]) -> dict[str, str]:
-    """{canonical: (aliases...)} -> {norm(word): canonical}, the canonical name included."""
-    return {norm(alias): canon for canon, aliases in names.items() for alias in (canon, *aliases)}
-
-
-# --- verbs ----------------------------------------------------------------------------------
-
-_PERMANENTS = frozenset({TargetKind.SELF, TargetKind.UNIT, TargetKind.PERMANENT, TargetKind.ARTIFACT,
-                         TargetKind.EQUIPMENT})
-_UNITS = frozenset({TargetKind.SELF, TargetKind.UNIT})
-_PLAYERS = frozenset({TargetKind.OPPONENT})
-_NONE: frozenset[TargetKind] = frozenset()
-
-
-@dataclass(frozen=True, slots=True)
-class VerbSpec:
-    """A verb: its German aliases, the target kinds it accepts, and the kind used when omitted.
-
-    `default` None with non-empty `targets` means the target must be written. `amount` False: the
-    verb takes no number (destroy, sacrifice). `card`: the verb names a card (create, R8.8).
-    """
-
-    name: str
-    aliases: tuple[str, ...]
-    targets: frozenset[TargetKind] = _NONE
-    default: TargetKind | None = None
-    amount: bool = True
-    card: bool = False
-
-    @property
-    def takes_target(self) -> bool:
-        return bool(self.targets)
-
-
-_VERB_SPECS = (
-    VerbSpec("damage", ("schaden",), _PERMANENTS),
-    VerbSpec("heal", ("heile", "heilen"), _PERMANENTS, TargetKind.SELF),
-    VerbSpec("draw", ("ziehe", "ziehen")),
-    VerbSpec("gain", ("erhalte", "erhalten")),
-    VerbSpec("steal", ("stehle", "stehlen"), _PLAYERS, TargetKind.OPPONENT),
-    VerbSpec("burn", ("vernichte", "vernichten"), _PLAYERS, TargetKind.OPPONENT),
-    VerbSpec("discard", ("wirf", "abwerfen")),
-    VerbSpec("push", ("schieben", "schiebe"), _PERMANENTS),
-    VerbSpec("paralyse", ("paralyze", "lähme"), _UNITS),
-    VerbSpec("poison", ("gift", "vergifte"), _UNITS),
-    VerbSpec("panic", ("panik",), _UNITS),
-    VerbSpec("rage", ("wut",), _UNITS),
-    VerbSpec("protect", ("schutz", "schütze"), _UNITS, TargetKind.SELF),
-    VerbSpec("destroy", ("zerstöre", "zerstören"), _PERMANENTS, amount=False),
-    VerbSpec("sacrifice", ("opfere", "opfern"), _PERMANENTS, TargetKind.SELF, amount=False),
-    VerbSpec("create", ("erzeuge", "erzeugen"), card=True),
-    VerbSpec("score", ("punkte",)),
-    VerbSpec("repair", ("repariere", "reparieren"), frozenset({TargetKind.SELF, TargetKind.ARTIFACT,
-                                                        TargetKind.EQUIPMENT}), TargetKind.SELF),
-)
-
-VERB_SPECS: dict[str, VerbSpec] = {spec.name: spec for spec in _VERB_SPECS}
-"""Canonical verb -> its spec (docs/card-language.md, "Effects")."""
-VERBS: frozenset[str] = frozenset(VERB_SPECS)
-"""The canonical verb names stored in `Effect.verb`."""
-_VERB_WORDS = _aliases({s.name: s.aliases for s in _VERB_SPECS})
-
 # --- triggers -------------------------------------------------------------------------------
 
-_TRIGGER_WORDS = _aliases({
+_TRIGGER_WORDS = aliases({
     "enters": ("when this enters", "whenever this enters", "enter", "wenn dies eintritt",
                "eintritt"),
     "dies": ("when this dies", "whenever this dies", "die", "wenn dies stirbt", "stirbt"),
@@ -137,16 +62,16 @@ TRIGGER_EVENTS: frozenset[str] = frozenset(_TRIGGER_WORDS.values())
 
 # --- targets --------------------------------------------------------------------------------
 
-_TARGET_STARTS = _aliases({
+_TARGET_STARTS = aliases({
     "self": ("selbst", "this", "dies"),
     "target": ("ziel",),
     "each": ("every", "all", "jede", "jeder", "jedes", "jeden", "alle"),
 })
-_SIDES = _aliases({
+_SIDES = aliases({
     "enemy": ("enemies", "gegnerische", "gegnerischen", "gegnerischer", "gegnerisches"),
     "friendly": ("own", "your", "eigene", "eigenen", "eigener", "eigenes"),
 })
-_KINDS = _aliases({
+_KINDS = aliases({
     "unit": ("units", "einheit", "einheiten"),
     "permanent": ("permanents",),
     "artifact": ("artifacts", "artefakt", "artefakte"),
@@ -178,7 +103,7 @@ def _int(word: str, what: str) -> int:
     return int(word)
 
 
-def _parse_target(words: list[str], spec: VerbSpec) -> Target:
+def _parse_target(words: list[str], spec: Verb) -> Target:
     """`self` or `target|each [enemy|friendly] KIND [in range N]`."""
     start = _lookup(words[0], _TARGET_STARTS, "target word")
     if start == "self":
@@ -211,12 +136,20 @@ def _parse_target(words: list[str], spec: VerbSpec) -> Target:
     if kind not in spec.targets:
         allowed = ", ".join(sorted(k.value for k in spec.targets)) or "nothing"
         raise LanguageError(f"{spec.name} cannot target {kind.value} (it targets {allowed})")
-    if spec.name == "sacrifice":
+    if spec.own:
         if target.side is Side.ENEMY:
-            raise LanguageError("sacrifice destroys only a permanent you control (R11.3)")
+            raise LanguageError(f"{spec.name} takes only a permanent you control (R11.3)")
         if kind is not TargetKind.SELF:
             target = Target(kind=kind, side=Side.FRIENDLY, each=target.each, range=target.range)
     return target
+
+
+def _verb(word: str) -> Verb:
+    """The registered verb `word` names (`engine.verbs`), or a LanguageError."""
+    verb = verbs.VERBS.named(word)
+    if verb is None:
+        raise LanguageError(f"unknown verb {word!r}", nearest(word, verbs.VERBS.words()))
+    return verb
 
 
 def parse_effect(text: str) -> Effect:
@@ -224,7 +157,7 @@ def parse_effect(text: str) -> Effect:
     words = text.split()
     if not words:
         raise LanguageError("empty effect")
-    spec = VERB_SPECS[_lookup(words[0], _VERB_WORDS, "verb")]
+    spec = _verb(words[0])
     rest = words[1:]
     amount = 1
     if rest and _is_number(rest[0]):
@@ -232,7 +165,7 @@ def parse_effect(text: str) -> Effect:
             raise LanguageError(f"{spec.name} takes no number: {text.strip()!r}")
         amount = int(rest[0])
         rest = rest[1:]
-    if spec.name == "discard" and rest and norm(rest[-1]) == "ab":
+    if rest and any(norm(rest[-1]) == norm(w) for w in spec.particles):
         rest = rest[:-1]  # German "wirf N ab"
     if rest and norm(rest[0]) in _FILLER and not spec.card:
         rest = rest[1:]
@@ -264,7 +197,7 @@ def _split_effects(text: str) -> list[str]:
         start = 0
         for match in _AND.finditer(part):
             following = part[match.end():].split(maxsplit=1)
-            if following and norm(following[0]) in _VERB_WORDS:
+            if following and verbs.VERBS.named(following[0]) is not None:
                 pieces.append(part[start:match.start()])
                 start = match.end()
         pieces.append(part[start:])
@@ -305,7 +238,7 @@ def parse_triggers(text: str) -> tuple[Trigger, ...]:
     return tuple(triggers)
 
 
-_COST_WORDS = _aliases({
+_COST_WORDS = aliases({
     "pay": ("zahle", "zahlen"),
     "discard": ("wirf", "abwerfen"),
     "sacrifice": ("opfern", "opfere"),
@@ -354,7 +287,7 @@ def parse_full_actions(text: str) -> tuple[tuple[Effect, ...], ...]:
 
 # --- keywords -------------------------------------------------------------------------------
 
-_KEYWORD_WORDS = _aliases({
+_KEYWORD_WORDS = aliases({
     "armor": ("armour", "rüstung"),
     "crew": ("bemannen",),
     "swimming": ("schwimmend",),
@@ -367,21 +300,24 @@ _KEYWORD_WORDS = _aliases({
     "moves on": ("bewegt auf",),
 })
 _NUMBERED_KEYWORDS = {"armor", "crew", "solid"}
-_TERRAIN_WORDS = _aliases({
+_TERRAIN_WORDS = aliases({
     Terrain.PLAIN.value: ("ebene",),
     Terrain.HIGH_GROUND.value: ("high", "hügel"),
     Terrain.DEEP_WATER.value: ("water", "wasser", "tiefes wasser"),
 })
-_TYPE_WORDS = _aliases({
-    "unit": ("units", "einheit", "einheiten"),
-    "spell": ("spells", "zauber"),
-    "artifact": ("artifacts", "artefakt", "artefakte"),
-    "equipment": ("ausrüstung",),
-    "potion": ("potions", "trank", "tränke"),
-    "intention": ("intentions",),
-    "card": ("cards", "karte", "karten"),
-})
-_STATS = _aliases({
+CARD_TYPE_WORDS: dict[CardType, tuple[str, ...]] = {
+    CardType.UNIT: ("units", "einheit", "einheiten"),
+    CardType.SPELL: ("spells", "zauber"),
+    CardType.ARTIFACT: ("artifacts", "artefakt", "artefakte"),
+    CardType.EQUIPMENT: ("ausrüstung",),
+    CardType.POTION: ("potions", "trank", "tränke"),
+    CardType.INTENTION: ("intentions",),
+}
+"""Each card type's other words (plural, German): the one table for the card sheets' `type`
+column (workbench.loader) and `protection from X` (R11.4)."""
+_TYPE_WORDS = aliases({**{t.value: words for t, words in CARD_TYPE_WORDS.items()},
+                       "card": ("cards", "karte", "karten")})
+_STATS = aliases({
     "buy": ("kaufpreis",), "play": ("spielkosten",), "upkeep": ("unterhalt",),
     "life": ("leben",), "move": ("bewegung",), "attack": ("angriff",),
     "range": ("reichweite",),
@@ -495,7 +431,7 @@ def parse_keywords(text: str) -> Keywords:
 
 # --- modifiers ------------------------------------------------------------------------------
 
-_MOD_STATS = _aliases({
+_MOD_STATS = aliases({
     "attack": ("angriff",), "range": ("reichweite",), "life": ("leben",),
     "move": ("movement", "bewegung"), "armor": ("armour", "rüstung"),
 })
@@ -533,7 +469,7 @@ def parse_modifiers(text: str) -> Modifiers:
 
 
 __all__ = [
-    "LanguageError", "TRIGGER_EVENTS", "VERBS", "VERB_SPECS", "VerbSpec", "nearest", "norm",
-    "parse_effect", "parse_effects", "parse_free_actions", "parse_full_actions",
-    "parse_keywords", "parse_modifiers", "parse_triggers",
+    "CARD_TYPE_WORDS", "TRIGGER_EVENTS", "LanguageError", "nearest", "norm", "parse_effect",
+    "parse_effects", "parse_free_actions", "parse_full_actions", "parse_keywords",
+    "parse_modifiers", "parse_triggers",
 ]

@@ -15,6 +15,7 @@ from engine.actions import Action
 from engine.behaviours import attackable, destinations, path_onto
 from engine.cards import Card, CardType, Effect, FreeAction
 from engine.effects import FIELD_ACTION, candidates, chosen_spec, push_origins
+from engine.markers import Marker
 from engine.permanents import available, can_swap, can_take_rider, max_range, profile
 from engine.state import GameState, Perm
 
@@ -177,7 +178,7 @@ def unit_actions(state: GameState, p: Perm) -> list[Action]:
     # R13.1, R15.3, R15.6: the player chooses which unused action these spend
     spend = [i for i, unused in ((A.SPEND_MOVE, can_move), (A.SPEND_ATTACK, can_attack))
              if unused]
-    if p.paralysis > 0:
+    if p.markers[Marker.PARALYSIS] > 0:
         out.extend(Action(A.UNPARALYSE, p.cid, index=i) for i in spend)
         return out + fast_actions(state, seat)
     geo = state.config.geometry

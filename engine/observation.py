@@ -45,8 +45,7 @@ def observe(state: GameState, player: int) -> Observation:
         p = state.perms[cid]
         f = state.perm_field(p)
         x, y = state.xy(f) if f >= 0 else (-1, -1)
-        markers = tuple((m, getattr(p, m)) for m in ("paralysis", "poison", "panic", "rage",
-                                                     "protection") if getattr(p, m))
+        markers = tuple((m.value, n) for m, n in p.markers.items() if n)
         perms.append(PermanentView(names[cid].name, p.controller, x, y, p.damage, markers,
                                    tuple(names[c].name for c in p.stack), p.tapped))
     pls = state.players

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.board import Terrain
 from engine.cards import Card, CardType, Keywords, Protection
+from engine.markers import Marker
 from engine.state import GameState, Pending, Perm
 
 DROP_FIELDS_RADIUS = 1
@@ -49,6 +50,11 @@ def life(state: GameState, p: Perm) -> int:
             return card.life or 0
         return (card.life or 0) + sum(e.modifiers.life for e in equipment_of(state, p))
     return card.keywords.solid or 0
+
+
+def hp_left(state: GameState, p: Perm) -> int:
+    """Damage it can still take before it is defeated (R12.2: more damage than life)."""
+    return life(state, p) - p.damage + 1
 
 
 def armor(state: GameState, p: Perm) -> int:
@@ -135,6 +141,19 @@ def _matches(pr: Protection, card: Card) -> bool:
 
 
 # --- where permanents may stand --------------------------------------------------------------
+
+def origins(state: GameState, player: int, source: int) -> list[int]:
+    """Fields ranges count from (R10.1): the source permanent's field, or the field it left
+    the board from (a death trigger, a free action that sacrificed it); for a spell every field
+    of a permanent its controller controls."""
+    if state.cards[source].type.is_permanent:
+        sp = state.perms.get(source)
+        if sp is not None:
+            return [state.perm_field(sp)]
+        gone = state.left_from.get(source, -1)
+        return [gone] if gone >= 0 else []
+    return [p.field for p in state.perms.values() if p.controller == player and p.field >= 0]
+
 
 def terrain_ok(state: GameState, card: Card, swimming: bool, field_: int) -> bool:
     """R9.5: blocked fields take nothing; deep water only swimmers, swimmers only deep water."""
@@ -224,12 +243,14 @@ def deal_damage(state: GameState, target: Perm, amount: int, source: Card | None
     if amount <= 0 or protected_from(state, target, source):
         return 0
     taken = max(0, amount - armor(state, target))
-    if taken and target.protection > 0:
-        removed = min(target.protection, taken)
-        target.protection -= removed
+    shields = target.markers[Marker.PROTECTION]
+    if taken and shields > 0:
+        removed = min(shields, taken)
+        target.markers[Marker.PROTECTION] -= removed
         # the damage that met the unit, so a reader can check armor came first (R21.20)
         state.emit("prevent", player, target.cid, amount=amount, detail=cause)
-        state.emit("marker", target.controller, target.cid, amount=-removed, detail="protection")
+        state.emit("marker", target.controller, target.cid, amount=-removed,
+                   detail=Marker.PROTECTION)
         return 0
     if taken:
         target.damage += taken
@@ -243,7 +264,7 @@ def is_defeated(state: GameState, p: Perm) -> bool:
     card = state.cards[p.cid]
     lf = life(state, p)
     if card.type is CardType.UNIT:
-        return p.damage > lf or p.poison > lf
+        return p.damage > lf or p.markers[Marker.POISON] > lf
     return card.keywords.solid is not None and p.damage > lf
 
 

@@ -24,7 +24,6 @@ from engine.state import GameState, Perm, StackItem
 
 TERRAIN_GLYPH = {Terrain.PLAIN: ".", Terrain.DEEP_WATER: "~", Terrain.HIGH_GROUND: "^",
                  Terrain.BLOCKED: "#"}
-MARKERS = ("paralysis", "poison", "panic", "rage", "protection")
 
 
 def seat_mark(seat: int) -> str:
@@ -118,7 +117,7 @@ def _legend(state: GameState, p: Perm) -> str:
     max_life = life(state, p)
     if max_life or p.damage:
         parts.append(f"dmg {p.damage}/{max_life}")
-    parts.extend(f"{m} {getattr(p, m)}" for m in MARKERS if getattr(p, m))
+    parts.extend(f"{m} {n}" for m, n in p.markers.items() if n)
     if p.durability:
         parts.append(f"durability {p.durability}")
     if p.tapped:

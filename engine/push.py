@@ -38,3 +38,14 @@ def push(state: GameState, origin: int, p: Perm, steps: int, player: int) -> Non
             return
         relocate(state, p, nxt)
         state.emit("push", player, p.cid, field_=nxt, amount=1)
+
+
+def push_origin(state: GameState, source: int, chosen: int) -> int:
+    """R14.1: a push starts from the pushing permanent's field (the field it left, if it is
+    gone); when no permanent pushes (a spell), from the field its controller chose."""
+    if not state.cards[source].type.is_permanent:
+        return chosen
+    sp = state.perms.get(source)
+    if sp is not None:
+        return state.perm_field(sp)
+    return state.left_from.get(source, -1)

@@ -19,6 +19,7 @@ from engine.board import Board, VictoryKind
 from engine.cards import Card
 from engine.events import EventLog
 from engine.geometry import Geometry
+from engine.markers import no_markers
 from engine.record import PICK_COLUMNS, SNAPSHOT_COLUMNS, Columns
 
 
@@ -76,9 +77,8 @@ def slot_copier(cls: type[_Record], rules: Mapping[str, CopyRule]) -> Callable[[
 
 
 PERM_FIELDS: dict[str, CopyRule] = {
-    "cid": SAME, "controller": SAME, "field": SAME, "damage": SAME, "paralysis": SAME,
-    "poison": SAME, "panic": SAME, "rage": SAME, "protection": SAME, "used_move": SAME,
-    "used_attack": SAME, "tapped": SAME, "stack": list, "under": SAME, "durability": SAME,
+    "cid": SAME, "controller": SAME, "field": SAME, "damage": SAME, "markers": dict.copy,
+    "used_move": SAME, "used_attack": SAME, "tapped": SAME, "stack": list, "under": SAME, "durability": SAME,
     "intention": SAME,
 }
 """Perm's fields (its `__slots__`) and how `Perm.copy` copies each."""
@@ -94,11 +94,7 @@ class Perm:
         self.controller = controller
         self.field = field_
         self.damage = 0
-        self.paralysis = 0
-        self.poison = 0
-        self.panic = 0
-        self.rage = 0
-        self.protection = 0
+        self.markers = no_markers()
         self.used_move = False
         self.used_attack = False
         self.tapped = False

@@ -14,6 +14,7 @@ from __future__ import annotations
 from engine.behaviours import approach, in_reach, nearest_target
 from engine.board import TYRANT
 from engine.effects import candidates, chosen_spec, resolve, target_legal
+from engine.markers import Marker
 from engine.state import BehaviourRun, GameState, Perm, StackItem
 
 
@@ -88,18 +89,18 @@ def _intend(state: GameState, unit: Perm) -> StackItem | None:
 def _shake_off(state: GameState, unit: Perm) -> StackItem | None:
     """R13.1: a paralysed Tyrant takes none of its actions; it spends each unused one to remove
     a paralysis marker (the move first), and acts with what is left once it is free."""
-    if unit.paralysis > 0 and not unit.used_move:
+    if unit.markers[Marker.PARALYSIS] > 0 and not unit.used_move:
         unit.used_move = True
         _remove_paralysis(state, unit)
-    if unit.paralysis > 0 and not unit.used_attack:
+    if unit.markers[Marker.PARALYSIS] > 0 and not unit.used_attack:
         unit.used_attack = True
         _remove_paralysis(state, unit)
     return None
 
 
 def _remove_paralysis(state: GameState, unit: Perm) -> None:
-    unit.paralysis -= 1
-    state.emit("marker", unit.controller, unit.cid, amount=-1, detail="paralysis")
+    unit.markers[Marker.PARALYSIS] -= 1
+    state.emit("marker", unit.controller, unit.cid, amount=-1, detail=Marker.PARALYSIS)
 
 
 def _act(state: GameState, unit: Perm) -> StackItem | None:
@@ -123,7 +124,7 @@ def _attack(state: GameState, unit: Perm) -> StackItem | None:
     """R21.19: after moving, attack the nearest enemy permanent in range (R20.2: ties, the
     weakest), never the one that carries the Tyrant's own marker. Paralysed meanwhile (a
     response), it spends the attack on a paralysis marker instead (R13.1)."""
-    if unit.paralysis > 0:
+    if unit.markers[Marker.PARALYSIS] > 0:
         return _shake_off(state, unit)
     if unit.used_attack:
         return None

@@ -8,9 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import (Card, Cost, Effect, FreeAction, Keywords, Modifiers, Protection, Side,
-                          Target, TargetKind, Trigger)
-from engine.language import VERB_SPECS
+from engine import verbs
+from engine.cards import (
+    Card,
+    Cost,
+    Effect,
+    FreeAction,
+    Keywords,
+    Modifiers,
+    Protection,
+    Side,
+    Target,
+    TargetKind,
+    Trigger,
+)
 
 _EVENTS = {"enters": "when this enters", "dies": "when this dies", "upkeep": "at upkeep",
            "attacks": "when this attacks", "kills": "when this kills"}
@@ -34,8 +45,9 @@ def render_target(t: Target) -> str:
 
 
 def render_effect(e: Effect) -> str:
-    """`damage 2 to target enemy unit in range 3`, `create 2 Skeleton`, `draw 1`."""
-    spec = VERB_SPECS[e.verb]
+    """`damage 2 to target enemy unit in range 3`, `create 2 Skeleton`, `draw 1`: written from
+    the verb's entry (`engine.verbs`), the way the language parses it."""
+    spec = verbs.VERBS[e.verb]
     words = [e.verb]
     if spec.amount:
         words.append(str(e.amount))

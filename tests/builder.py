@@ -26,6 +26,7 @@ from engine.cards import (Card, CardType, Cost, Effect, FreeAction, Keywords, Mo
                           Protection, Side, Target, TargetKind, Trigger)
 from engine.game import Game
 from engine.legal import legal_actions
+from engine.markers import Marker
 from engine.permanents import attach, put_onto_board
 from engine.state import GameConfig, GameState, Perm
 
@@ -121,6 +122,15 @@ def eff(verb: str, amount: int = 1, target: Target | None = None,
 
 # --- positions -------------------------------------------------------------------------------
 
+def _mark(p: Perm, values: dict[str, int]) -> None:
+    """Markers by name (paralysis=1, ...) and other counters (tapped=1, durability=2)."""
+    for k, v in values.items():
+        if k in tuple(Marker):
+            p.markers[Marker(k)] = v
+        else:
+            setattr(p, k, v)
+
+
 class Position:
     """A GameState in seat `active`'s action phase, built piece by piece."""
 
@@ -171,8 +181,7 @@ class Position:
         assert self.state.occ[f] < 0, f"({x},{y}) is taken"
         p = put_onto_board(self.state, cid, seat, f)
         p.damage = damage
-        for k, v in markers.items():
-            setattr(p, k, v)
+        _mark(p, markers)
         return cid
 
     def stack_on(self, base: int, card: Card, seat: int | None = None, **markers: int) -> int:
@@ -187,8 +196,7 @@ class Position:
         self.state.occ[f] = holder
         tmp.field = -1
         attach(self.state, b, tmp)
-        for k, v in markers.items():
-            setattr(tmp, k, v)
+        _mark(tmp, markers)
         return cid
 
     def idle(self, seat: int = 0, x: int | None = None, y: int | None = None) -> int:

@@ -20,6 +20,7 @@ from app.cli import main
 from engine.board import TYRANT
 from engine.cards import Card
 from engine.game import Game
+from engine.markers import Marker
 from tests.builder import (
     IDLE,
     Keywords,
@@ -423,7 +424,8 @@ def test_referee_a_chosen_target_is_measured_where_it_stood_when_the_action_reso
     (s,) = pos.hand(0, sting)
     g = pos.game()
     act(g, "play", s, target=theirs, field=pos.f(0, 0))
-    assert g.state.perms[theirs].field == pos.f(4, 0) and g.state.perms[theirs].poison == 1
+    p = g.state.perms[theirs]
+    assert p.field == pos.f(4, 0) and p.markers[Marker.POISON] == 1
     assert refereed(g, [soldier, relic, sting, IDLE]) == []
 
 
@@ -444,7 +446,7 @@ def test_referee_a_chosen_target_keeps_the_origins_of_when_the_action_resolved()
     (b,) = pos.hand(0, blight)
     g = pos.game()
     act(g, "play", b, target=theirs)
-    assert r not in g.state.perms and g.state.perms[theirs].poison == 1
+    assert r not in g.state.perms and g.state.perms[theirs].markers[Marker.POISON] == 1
     assert refereed(g, [soldier, relic, blight, IDLE]) == []
 
 
@@ -468,7 +470,7 @@ def test_referee_a_trigger_waiting_for_its_target_is_announced_after_one_that_wa
     act(g, "attack", b, e)
     act(g, "target", b, ally, index=0)
     assert e not in g.state.perms
-    assert (pos.perm(b).protection, pos.perm(ally).protection) == (1, 1)
+    assert [pos.perm(c).markers[Marker.PROTECTION] for c in (b, ally)] == [1, 1]
     assert refereed(g, [brute, soldier, IDLE]) == []
 
 
@@ -496,7 +498,7 @@ def test_referee_two_triggers_waiting_for_targets_are_announced_in_the_order_the
     assert e not in g.state.perms and len(g.state.pending) == 2
     act(g, "target", b, near, index=0, respond=True)
     act(g, "target", b, far, index=1)
-    assert (pos.perm(near).rage, pos.perm(far).rage) == (2, 1)
+    assert (pos.perm(near).markers[Marker.RAGE], pos.perm(far).markers[Marker.RAGE]) == (2, 1)
     assert refereed(g, [brute, soldier, IDLE]) == []
 
 

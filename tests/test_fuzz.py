@@ -13,7 +13,9 @@ import pytest
 from app.cli import main
 from engine.board import Terrain, VictoryKind
 from engine.game import Game
-from engine.language import TRIGGER_EVENTS, VERBS
+from engine.language import TRIGGER_EVENTS
+from engine.markers import Marker
+from engine.verbs import VERBS
 from engine.zones import gain
 from tests.builder import IDLE, Position, board
 from workbench import fuzz
@@ -142,7 +144,7 @@ def _poison_is_a_violation(monkeypatch: pytest.MonkeyPatch) -> None:
     real = fuzz.check_decision
 
     def check(game: Game) -> list[str]:
-        poisoned = [p.cid for p in game.state.perms.values() if p.poison > 0]
+        poisoned = [p.cid for p in game.state.perms.values() if p.markers[Marker.POISON] > 0]
         return [f"R99.1: c{poisoned[0]} is poisoned"] if poisoned else real(game)
 
     monkeypatch.setattr(fuzz_play, "check_decision", check)

@@ -21,8 +21,6 @@ from engine.cards import (
 )
 from engine.language import (
     TRIGGER_EVENTS,
-    VERB_SPECS,
-    VERBS,
     LanguageError,
     parse_effects,
     parse_free_actions,
@@ -31,6 +29,7 @@ from engine.language import (
     parse_modifiers,
     parse_triggers,
 )
+from engine.verbs import VERBS
 
 NONE = Target()
 SELF = Target(TargetKind.SELF)
@@ -39,12 +38,12 @@ OPPONENT = Target(TargetKind.OPPONENT)
 
 
 def test_registry_names() -> None:
-    assert VERBS == {"damage", "heal", "draw", "gain", "steal", "burn", "discard", "push",
+    assert set(VERBS) == {"damage", "heal", "draw", "gain", "steal", "burn", "discard", "push",
                      "paralyse", "poison", "panic", "rage", "protect", "destroy", "sacrifice",
                      "create", "score", "repair"}
     assert TRIGGER_EVENTS == {"enters", "dies", "upkeep", "attacks", "kills"}
-    assert VERB_SPECS["damage"].takes_target and VERB_SPECS["damage"].default is None
-    assert not VERB_SPECS["draw"].takes_target
+    assert VERBS["damage"].takes_target and VERBS["damage"].default is None
+    assert not VERBS["draw"].takes_target
 
 
 @pytest.mark.parametrize(("text", "effect"), [
@@ -136,7 +135,7 @@ def test_case_insensitive() -> None:
     ("destroy 2 target unit", "destroy takes no number: 'destroy 2 target unit'", ()),
     ("steal 1 from target unit", "steal cannot target unit (it targets opponent)", ()),
     ("create", "create needs a card name: 'create'", ()),
-    ("sacrifice target enemy unit", "sacrifice destroys only a permanent you control (R11.3)",
+    ("sacrifice target enemy unit", "sacrifice takes only a permanent you control (R11.3)",
      ()),
     ("damage 1 to target unit in range x", "range must be a whole number, not 'x'", ()),
     ("draw 1,", "empty effect in 'draw 1,'", ()),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import Action
+from engine.markers import Marker
 from tests.builder import (Cost, FreeAction, Position, Trigger, act, artifact, board, eff, events,
                            spell, texts, tgt, unit)
 from tests.rules import rules
@@ -123,7 +124,7 @@ def test_a_shared_target_takes_only_the_effects_that_may_target_it():
     m = pos.hand(0, mixed)[0]
     g = pos.game()
     act(g, "play", m, target=a)
-    assert a in g.state.perms and pos.perm(a).protection == 1
+    assert a in g.state.perms and pos.perm(a).markers[Marker.PROTECTION] == 1
 
 
 @rules("R6.4", "R10.1")

@@ -13,6 +13,7 @@ import pytest
 from engine.cards import Card
 from engine.invariants import check_invariants
 from engine.permanents import damage_at, life, max_range, profile
+from engine.markers import Marker
 from tests.builder import (Cost, FreeAction, Keywords, Modifiers, Position, Protection, Trigger,
                            act, done,
                            artifact, board, eff, equipment, events, spell, tgt,
@@ -173,7 +174,7 @@ def test_a_death_trigger_measures_range_from_the_dead_units_field():
     g = pos.game()
     act(g, "play", k, target=j)
     assert j not in g.state.perms
-    assert pos.perm(near).paralysis == 1 and pos.perm(far).paralysis == 0
+    assert [pos.perm(c).markers[Marker.PARALYSIS] for c in (near, far)] == [1, 0]
 
 
 @rules("R10.1")

@@ -13,6 +13,7 @@ import pytest
 from engine.actions import parse_action
 from engine.invariants import check_invariants
 from engine.permanents import life, profile
+from engine.markers import Marker
 from tests.builder import (Cost, FreeAction, Keywords, Modifiers, Position, act,
                            done, events, play_out,
                            artifact, board, eff, equipment, potion, spell, tgt,
@@ -34,9 +35,10 @@ def test_paralysed_unit_only_spends_actions_to_remove_markers():
     act(g, "activate", a)
     assert legal(g) == [f"tap c{a}", f"unparalyse c{a} #0", f"unparalyse c{a} #1"]
     act(g, "unparalyse", a, index=0)
-    assert pos.perm(a).paralysis == 1 and legal(g) == [f"tap c{a}", f"unparalyse c{a} #1"]
+    assert pos.perm(a).markers[Marker.PARALYSIS] == 1
+    assert legal(g) == [f"tap c{a}", f"unparalyse c{a} #1"]
     act(g, "unparalyse", a, index=1)
-    assert pos.perm(a).paralysis == 0 and pos.perm(a).tapped
+    assert pos.perm(a).markers[Marker.PARALYSIS] == 0 and pos.perm(a).tapped
 
 
 @rules("R13.1")
@@ -79,7 +81,8 @@ def test_a_paralysed_unit_with_panic_does_not_move():
     g = pos.game()
     act(g, "activate", a)
     p = pos.perm(a)
-    assert p.field == 1 and p.panic == 1 and p.paralysis == 1 and p.tapped
+    assert p.field == 1 and p.tapped
+    assert p.markers[Marker.PANIC] == 1 and p.markers[Marker.PARALYSIS] == 1
     assert not events(g.state, "move")
 
 
@@ -94,7 +97,7 @@ def test_a_paralysed_unit_with_rage_does_not_attack():
     act(g, "activate", a)
     p = pos.perm(a)
     assert pos.perm(e).damage == 0 and p.damage == 0 and p.field == pos.f(1, 1)
-    assert p.rage == 0 and p.paralysis == 1 and p.tapped
+    assert p.markers[Marker.RAGE] == 0 and p.markers[Marker.PARALYSIS] == 1 and p.tapped
 
 
 @rules("R13.1")
@@ -112,7 +115,7 @@ def test_a_unit_paralysed_during_its_rage_takes_no_further_action():
     act(g, "activate", a, respond=True)           # rage: the behaviour announces its move
     act(g, "play", f, target=a)
     p = pos.perm(a)
-    assert p.field == pos.f(2, 0) and p.paralysis == 1 and p.tapped
+    assert p.field == pos.f(2, 0) and p.markers[Marker.PARALYSIS] == 1 and p.tapped
     assert pos.perm(e).damage == 0 and not [x for x in events(g.state, "announce")
                                             if x[5] == "unit:attack"]
 
@@ -125,7 +128,7 @@ def test_poison_grows_on_activation_and_defeats():
     pos.idle()
     g = pos.game()
     act(g, "activate", a)
-    assert pos.perm(a).poison == 3 and a in g.state.perms   # 3 is not more than 3
+    assert pos.perm(a).markers[Marker.POISON] == 3 and a in g.state.perms   # 3 is not more than 3
     done(g, a)
     act(g, "activate", b)
     assert b not in g.state.perms and g.state.zone_of(b) == "discard0"
@@ -139,11 +142,11 @@ def test_paralysed_and_poisoned_at_once():
     g = pos.game()
     act(g, "activate", a)
     p = pos.perm(a)
-    assert p.poison == 2 and p.paralysis == 1
+    assert p.markers[Marker.POISON] == 2 and p.markers[Marker.PARALYSIS] == 1
     assert legal(g) == [f"tap c{a}", f"unparalyse c{a} #0", f"unparalyse c{a} #1"]
     act(g, "unparalyse", a, index=0)
     done(g, a)
-    assert p.poison == 2 and p.paralysis == 0 and p.tapped
+    assert p.markers[Marker.POISON] == 2 and p.markers[Marker.PARALYSIS] == 0 and p.tapped
 
 
 @rules("R13.3", "R20.1")
@@ -155,7 +158,7 @@ def test_panic_runs_shy():
     g = pos.game()
     act(g, "activate", a)
     p = pos.perm(a)
-    assert p.field == 3 and p.panic == 1 and p.tapped        # as far as move 2 allows
+    assert p.field == 3 and p.markers[Marker.PANIC] == 1 and p.tapped  # as far as move 2 allows
 
 
 @rules("R13.4", "R20.2")
@@ -168,7 +171,7 @@ def test_rage_runs_aggressive_weakest_on_ties():
     g = pos.game()
     act(g, "activate", a)
     p = pos.perm(a)
-    assert p.rage == 0 and p.tapped
+    assert p.markers[Marker.RAGE] == 0 and p.tapped
     assert g.state.config.geometry.dist(p.field, pos.f(3, 2)) == 1
     assert pos.perm(weak).damage == 2 and pos.perm(strong).damage == 0
 
@@ -179,7 +182,7 @@ def test_shy_without_enemies_stays():
     a = pos.put(SOLDIER, 0, 2, 2, panic=1)
     g = pos.game()
     act(g, "activate", a)
-    assert pos.perm(a).field == pos.f(2, 2) and pos.perm(a).panic == 0
+    assert pos.perm(a).field == pos.f(2, 2) and pos.perm(a).markers[Marker.PANIC] == 0
 
 
 @rules("R13.5")
@@ -191,7 +194,7 @@ def test_protection_markers_prevent_all_damage():
     g = pos.game()
     act(g, "activate", o)
     act(g, "attack", o, d)
-    assert pos.perm(d).damage == 0 and pos.perm(d).protection == 0
+    assert pos.perm(d).damage == 0 and pos.perm(d).markers[Marker.PROTECTION] == 0
 
 
 @rules("R13.5")
@@ -202,7 +205,7 @@ def test_removes_as_many_markers_as_damage_prevented():
     g = pos.game()
     act(g, "activate", o)
     act(g, "attack", o, d)
-    assert pos.perm(d).damage == 0 and pos.perm(d).protection == 1
+    assert pos.perm(d).damage == 0 and pos.perm(d).markers[Marker.PROTECTION] == 1
 
 
 @rules("R21.20")
@@ -216,7 +219,7 @@ def test_armor_before_protection():
     g = pos.game()
     act(g, "activate", o)
     act(g, "attack", o, k)
-    assert pos.perm(k).damage == 0 and pos.perm(k).protection == 2
+    assert pos.perm(k).damage == 0 and pos.perm(k).markers[Marker.PROTECTION] == 2
 
 
 @rules("R21.20")
@@ -229,7 +232,7 @@ def test_no_marker_is_spent_when_armor_stops_all_damage():
     g = pos.game()
     act(g, "activate", o)
     act(g, "attack", o, k)
-    assert pos.perm(k).damage == 0 and pos.perm(k).protection == 1
+    assert pos.perm(k).damage == 0 and pos.perm(k).markers[Marker.PROTECTION] == 1
 
 
 # --- R14 push ---------------------------------------------------------------------------------

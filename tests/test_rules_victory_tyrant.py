@@ -6,6 +6,7 @@ import pytest
 
 from engine.actions import Action
 from engine.board import TYRANT
+from engine.markers import Marker
 from tests.builder import (Cost, FreeAction, Keywords, Position, TieBreak, Victory, VictoryKind,
                            act, artifact, board, done, eff, equipment, events, intention, play_out,
                            spell, tgt, unit)
@@ -404,7 +405,7 @@ def test_players_may_respond_to_the_tyrants_intention():
     assert g.current_player() == 0 and f"play c{sh} c{u}" in legal(g)
     act(g, "play", sh, target=u)
     s = g.state
-    assert u in s.perms and s.perms[u].damage == 0 and s.perms[u].protection == 0
+    assert u in s.perms and s.perms[u].damage == 0 and s.perms[u].markers[Marker.PROTECTION] == 0
     assert s.intentions_done == 1 and s.zone_of(d) == "tyrant_discard"
     del t
 
@@ -442,7 +443,8 @@ def test_players_may_respond_to_a_rage_behaviours_attack():
     s = g.state
     assert s.stack[-1].verb == "attack" and g.current_player() == 1
     act(g, "play", sh, target=e)
-    assert s.perms[e].damage == 0 and s.perms[e].protection == 0 and s.perms[a].tapped
+    assert s.perms[e].damage == 0 and s.perms[e].markers[Marker.PROTECTION] == 0
+    assert s.perms[a].tapped
 
 
 @rules("R21.19")
@@ -496,6 +498,6 @@ def test_a_paralysed_tyrant_spends_its_actions_on_the_markers(markers, moved, at
     _marked(pos, m)
     g = _finish_round(pos)
     s = g.state
-    assert s.perms[t].paralysis == 0
+    assert s.perms[t].markers[Marker.PARALYSIS] == 0
     assert (s.perms[t].field != pos.f(0, 0)) is moved
     assert (s.perms[o].damage > 0) is attacked

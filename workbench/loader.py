@@ -22,6 +22,7 @@ from engine.cards import (
     Trigger,
 )
 from engine.language import (
+    CARD_TYPE_WORDS,
     parse_effects,
     parse_free_actions,
     parse_full_actions,
@@ -78,11 +79,8 @@ LANGUAGE_LIMIT = 999
 """The largest number in a card-language cell (`damage N`, `crew N`, `+N attack`, ...)."""
 _LANGUAGE_COLUMNS = ("keywords", "effect", "trigger", "free action", "full action", "modifiers")
 
-_CARD_TYPES = aliases({
-    "unit": ("units", "einheit"), "spell": ("spells", "zauber"),
-    "artifact": ("artifacts", "artefakt"), "equipment": ("ausrüstung",),
-    "potion": ("potions", "trank"), "intention": ("intentions",),
-})
+_CARD_TYPES = aliases({t.value: words for t, words in CARD_TYPE_WORDS.items()})
+"""The `type` column's words: the card language's table (R8.4)."""
 
 
 def _card(rec: Record, set_name: str, names: Names, refs: list[Ref]) -> Card | None:

@@ -9,10 +9,11 @@ from __future__ import annotations
 import math
 
 from engine.agents.heuristic import tyrant_adjacency
-from engine.agents.values import View, hp_left, perm_value
+from engine.agents.values import View, perm_value
 from engine.board import VictoryKind
 from engine.cards import CardType
-from engine.permanents import life
+from engine.markers import Marker
+from engine.permanents import hp_left, life
 from engine.state import GameState
 from engine.victory import area_holders
 
@@ -56,7 +57,7 @@ def evaluate(s: GameState, seat: int) -> float:
             # tables (16.4 rounds to 13.3 on the same 40 seeds, tyrants-throne)
             pv = -8.0 * min(p.damage, life(s, p) + 1)
         if p.cid in s.vips.values():
-            pv = 20.0 + 5.0 * max(0, life(s, p) + 1 - p.damage - p.poison)
+            pv = 20.0 + 5.0 * max(0, life(s, p) + 1 - p.damage - p.markers[Marker.POISON])
         score += sign * pv
         if my_move and sign < 0 and card.type is CardType.UNIT and p.field >= 0:
             ev = their.get(c) or their.setdefault(c, View(s, c))

@@ -45,10 +45,8 @@ from engine.agents.values import (
     card_value,
     effect_value,
     exchange,
-    hp_left,
     perm_value,
     resource_gain,
-    resource_value,
     strike,
 )
 from engine.agents.weights import DEFAULT, Weights
@@ -56,7 +54,7 @@ from engine.board import Terrain, VictoryKind
 from engine.cards import Card, CardType
 from engine.effects import free_action_of
 from engine.game import Game
-from engine.permanents import is_veiled, max_range, profile, protected_from
+from engine.permanents import hp_left, is_veiled, max_range, profile, protected_from
 from engine.state import GameState, Perm
 
 if TYPE_CHECKING:  # drafters import this module: the drafter is imported at use
@@ -176,7 +174,7 @@ def _gain_step(v: View, legal: list[Action], short: int, worth: float) -> Action
     hand cards (discarded cards come back with the discard pile, a defeated unit must be played
     again)."""
     s = v.s
-    rv = resource_value(v)
+    rv = v.resource_value()
     best: dict[int, tuple[float, int, Action]] = {}  # per card: (loss, resource, action)
     used: set[int] = set()
     for a in legal:
@@ -352,7 +350,7 @@ def _main_score(v: View, a: Action) -> float:
         after = pl.resource - (card.play or 0)
         if card.type is CardType.SPELL:
             val = effect_value(v, a.card, card.effects, a.target, a.field)
-            return val - w.spell_cost * (card.play or 0) * resource_value(v) + 0.1
+            return val - w.spell_cost * (card.play or 0) * v.resource_value() + 0.1
         # permanents: the upkeep it adds must be affordable next turn
         up = card.upkeep or 0
         if card.type is CardType.UNIT and up > 0:
@@ -362,7 +360,7 @@ def _main_score(v: View, a: Action) -> float:
                 {e.verb for t in card.triggers for e in t.effects} & {"gain", "steal"}):
             if len([p for p in v.mine if s.cards[p.cid].type is CardType.UNIT]) >= 3:
                 return -1.0
-        val = card_value(card) - w.perm_cost * (card.play or 0) * resource_value(v)
+        val = card_value(card) - w.perm_cost * (card.play or 0) * v.resource_value()
         if a.field < 0:
             # equip the next unit played (R15.6): only with a unit to play this turn
             units = [c for c in pl.hand if s.cards[c].type is CardType.UNIT and
@@ -394,7 +392,7 @@ def _main_score(v: View, a: Action) -> float:
     if k == A.FREE:
         fa = free_action_of(s, a.card, a.index)
         val = effect_value(v, a.card, fa.effects, a.target)
-        cost = fa.cost.resource * resource_value(v) + 0.9 * fa.cost.discard
+        cost = fa.cost.resource * v.resource_value() + 0.9 * fa.cost.discard
         if fa.cost.sacrifice and a.card in s.perms:
             cost += perm_value(s, s.perms[a.card])
         return val - cost + w.free_bias

@@ -6,14 +6,24 @@ Read only from public information and the seat's own cards (see `engine.agents.h
 
 from __future__ import annotations
 
+from engine import verbs
 from engine.actions import PLAYER_TARGET
 from engine.agents.weights import DEFAULT, Weights
 from engine.behaviours import KeptAnswers
 from engine.board import Board, Terrain, VictoryKind
 from engine.cards import Card, CardType, Effect, TargetKind
-from engine.effects import effect_targets, push_origin
+from engine.effects import effect_targets
 from engine.geometry import Geometry
-from engine.permanents import armor, damage_at, life, max_range, profile, protected_from
+from engine.markers import Marker
+from engine.permanents import (
+    armor,
+    damage_at,
+    hp_left,
+    life,
+    max_range,
+    profile,
+    protected_from,
+)
 from engine.state import GameState, Perm
 from engine.victory import area_counts
 
@@ -22,22 +32,18 @@ from engine.victory import area_counts
 _VALUE_CACHE: dict[int, tuple[Card, float]] = {}
 """card_value by id(card); the entry keeps its card, so a reused id cannot hit a stale value."""
 
-VERB_BASE = {"damage": 1.5, "heal": 0.5, "draw": 1.3, "gain": 1.0, "steal": 1.6, "burn": 0.7,
-             "discard": -0.8, "push": 0.8, "paralyse": 1.2, "poison": 1.0, "panic": 0.8,
-             "rage": 0.5, "protect": 1.0, "destroy": 5.0, "sacrifice": -1.5, "create": 2.5,
-             "score": 2.0, "repair": 0.4}
-
-
 def effects_value(effects: tuple[Effect, ...]) -> float:
-    """A rough, target-free value of an effect list (card values, drafting, buying)."""
+    """A rough, target-free value of an effect list (card values, drafting, buying): each
+    verb's `card_worth` (engine.verbs), more for `each`, against the card when it hurts itself."""
     v = 0.0
     for e in effects:
-        base = VERB_BASE.get(e.verb, 0.5)
+        verb = verbs.VERBS[e.verb]
+        base = verb.card_worth
         if e.target.each:
             base *= 1.5
-        if e.target.kind is TargetKind.SELF and e.verb in ("damage", "destroy", "sacrifice"):
+        if e.target.kind is TargetKind.SELF and verb.hurts:
             base = -abs(base)
-        v += base * max(1, e.amount) if e.verb not in ("destroy", "sacrifice") else base
+        v += base * max(1, e.amount) if verb.amount else base
     return v
 
 
@@ -181,6 +187,16 @@ class View:
             x = self._pv[p.cid] = perm_value(self.s, p)
         return x
 
+    def card_value(self, card: Card) -> float:
+        """card_value (for a verb's value, `engine.verbs.Appraiser`)."""
+        return card_value(card)
+
+    def resource_value(self) -> float:
+        """One resource's worth to the seat: twice as much on the resource race (R19.2)."""
+        if self.kind is VictoryKind.RESOURCE:
+            return 2.0 * self.w.resource
+        return self.w.resource
+
     # goals: fields the seat's units should approach
     def goals(self) -> list[int]:
         if self._goals is not None:
@@ -240,8 +256,9 @@ class View:
             return d
         s, row = self.s, self.geo._dist[f]
         total = 0
+        paralysis = Marker.PARALYSIS
         for e in self.enemy_units:
-            if e.paralysis:
+            if e.markers[paralysis]:
                 continue
             c = s.cards[e.cid]
             if row[e.field] <= (c.move or 0) + (c.range or 1):
@@ -290,9 +307,9 @@ def perm_value(s: GameState, p: Perm) -> float:
         lf = life(s, p)
         for c in p.stack:
             v += 0.8 * card_value(s.cards[c])
-        hp = max(0, lf - p.damage - p.poison)
+        hp = max(0, lf - p.damage - p.markers[Marker.POISON])
         v *= 0.4 + 0.6 * hp / max(1, lf)
-        if p.paralysis:
+        if p.markers[Marker.PARALYSIS]:
             v *= 0.8
     elif card.keywords.building:
         v = 12.0 + 2.0 * max(0, (card.keywords.solid or 0) - p.damage)
@@ -301,15 +318,11 @@ def perm_value(s: GameState, p: Perm) -> float:
     return v
 
 
-def hp_left(s: GameState, p: Perm) -> int:
-    """Damage it can still take before it is defeated (R12.2: more damage than life)."""
-    return life(s, p) - p.damage + 1
-
-
 def strike(s: GameState, attacker: Perm, target: Perm, d: int) -> int:
     """Damage `attacker` would deal to `target` at distance d (R12.7, R12.8, R13.5, R11.4)."""
     dealt = damage_at(profile(s, attacker), d)
-    if dealt <= 0 or target.protection > 0 or protected_from(s, target, s.cards[attacker.cid]):
+    if dealt <= 0 or target.markers[Marker.PROTECTION] > 0 or protected_from(
+            s, target, s.cards[attacker.cid]):
         return 0
     return max(0, dealt - armor(s, target))
 
@@ -348,94 +361,10 @@ def exchange(v: View, u: Perm, t: Perm, d: int) -> float:
 def effect_value(v: View, source: int, effects: tuple[Effect, ...], target: int,
                  origin: int = -1) -> float:
     """What carrying out `effects` (with the chosen `target` and push `origin`) is worth to
-    the seat."""
-    return sum(_one_effect(v, source, e, effect_targets(v.s, v.seat, source, e, target), origin)
+    the seat: each verb's `value` (engine.verbs)."""
+    return sum(verbs.VERBS[e.verb].value(v, source, e, effect_targets(v.s, v.seat, source, e,
+                                                                      target), origin)
                for e in effects)
-
-
-def _one_effect(v: View, source: int, e: Effect, targets: list[int], origin: int) -> float:
-    s, seat, verb, n = v.s, v.seat, e.verb, e.amount
-    if verb == "gain":
-        return n * resource_value(v)
-    if verb == "draw":
-        return 1.3 * n
-    if verb == "score":
-        return 4.0 * n if v.kind is VictoryKind.CAPTURE else 0.2 * n
-    if verb == "discard":
-        return -0.8 * n
-    if verb == "create":
-        card = s.config.catalog.get((e.card or "").casefold())
-        return n * (0.7 * card_value(card) if card is not None else 1.0)
-    if verb in ("steal", "burn"):
-        seats = [t - PLAYER_TARGET for t in targets if t >= PLAYER_TARGET] or [
-            x for x in range(len(s.players)) if s.enemies(seat, x)][:1]
-        got = sum(min(n, s.players[x].resource) for x in seats)
-        mult = 2.0 if verb == "steal" else 0.7
-        if v.kind is VictoryKind.RESOURCE:
-            mult *= 2.0
-        return got * mult * resource_value(v) / 1.0
-    total = 0.0
-    for cid in targets:
-        p = s.perms.get(cid)
-        if p is None:
-            continue
-        friendly = p.controller == seat or (p.controller >= 0 and seat >= 0 and not s.enemies(
-            seat, p.controller))
-        sign = 1.0 if not friendly else -1.0
-        card = s.cards[p.cid]
-        pv = perm_value(s, p)
-        is_unit = card.type is CardType.UNIT
-        if verb == "damage":
-            if protected_from(s, p, s.cards[source]) or p.protection > 0:
-                continue
-            dealt = max(0, n - armor(s, p))
-            left = hp_left(s, p)
-            val = pv + 2.0 if dealt >= left else pv * 0.7 * dealt / max(1, left)
-            if cid in v.objectives:
-                val += 5.0 * dealt
-            total += sign * val
-        elif verb == "destroy" or verb == "sacrifice":
-            total += sign * (pv + 1.0) * (1.0 if verb == "destroy" else 0.9)
-        elif verb == "heal":
-            if is_unit and friendly:
-                total += min(p.damage, n) * 0.6 * card_value(card) / max(1, life(s, p))
-        elif verb in ("paralyse", "poison", "panic"):
-            if is_unit and not card.keywords.tyrant or verb == "poison":
-                w = {"paralyse": 0.25, "poison": 0.15, "panic": 0.15}[verb]
-                total += sign * pv * min(1.0, w * n)
-            elif is_unit:
-                total += sign * 0.5
-        elif verb == "rage":
-            total += -0.3 if friendly else 0.3
-        elif verb == "protect":
-            if is_unit:
-                threat = v.danger(s.perm_field(p)) if p.field >= 0 else 0
-                total += -sign * min(n, 2) * (0.3 + (0.5 if threat else 0.0)) * pv / 4.0
-        elif verb == "push":
-            total += sign * (1.0 + _push_kill(v, source, p, n, origin) * (pv + 2.0))
-        elif verb == "repair":
-            total += -sign * 0.4 * n
-    return total
-
-
-def _push_kill(v: View, source: int, p: Perm, n: int, chosen: int) -> float:
-    """1 when pushing `p` n steps from its origin (R14.1) would drown it (R14.4), else 0."""
-    s = v.s
-    origin = push_origin(s, source, chosen)
-    if p.field < 0 or origin < 0 or origin == p.field:
-        return 0.0
-    geo = v.geo
-    swim = any(s.cards[p.cid].keywords.swimming for _ in (0,))
-    cur = p.field
-    for _ in range(n):
-        nxt = geo.push_step(origin, cur)
-        if nxt is None or s.occ[nxt] >= 0:
-            return 0.0
-        terr = v.board.fields[nxt].terrain
-        if (terr is Terrain.DEEP_WATER) != swim or terr is Terrain.BLOCKED:
-            return 1.0
-        cur = nxt
-    return 0.0
 
 
 def resource_gain(v: View, source: int, effects: tuple[Effect, ...], target: int) -> int:
@@ -452,10 +381,3 @@ def resource_gain(v: View, source: int, effects: tuple[Effect, ...], target: int
                 x for x in range(len(s.players)) if s.enemies(v.seat, x)][:1]
             got += sum(min(e.amount, s.players[x].resource) for x in seats)
     return got
-
-
-def resource_value(v: View) -> float:
-    """One resource's worth to the seat: twice as much on the resource race (R19.2)."""
-    if v.kind is VictoryKind.RESOURCE:
-        return 2.0 * v.w.resource
-    return v.w.resource

@@ -9,6 +9,7 @@ on each field and compares what was applied.
 from __future__ import annotations
 
 from engine.cards import Card, CardType, Protection
+from engine.markers import Marker
 from workbench.check.core import GameCheck, Hook
 from workbench.check.ranges import effect_lists, reach
 from workbench.check.table import Piece
@@ -85,7 +86,7 @@ def _combat(g: GameCheck, i: int) -> None:
         kind, cid = g.ev.kind[j], g.ev.card_id[j]
         if kind == "damage" and g.ev.detail[j] in ("attack", "retaliation") and cid in taken:
             taken[cid] += g.ev.amount[j]
-        elif kind == "marker" and g.ev.detail[j] == "protection" and cid in spent:
+        elif kind == "marker" and g.ev.detail[j] == Marker.PROTECTION and cid in spent:
             spent[cid] -= g.ev.amount[j]
         elif kind != "prevent":
             break
@@ -97,7 +98,7 @@ def _combat(g: GameCheck, i: int) -> None:
     stated = _stated(g.ev.detail[i])
     for p, amount, source, told, rule in ((d, dealt, a.card, stated.get("dealt"), "R12.7"),
                                           (a, back, d.card, stated.get("back"), "R21.10")):
-        markers = p.markers["protection"] + spent[p.cid]
+        markers = p.markers[Marker.PROTECTION] + spent[p.cid]
         want = hit(g, p, amount, source, markers)
         if want == (taken[p.cid], spent[p.cid]):
             continue
@@ -118,9 +119,9 @@ def _prevent(g: GameCheck, i: int) -> None:
         return
     j = i + 1
     spent = -g.ev.amount[j] if (j < len(g.ev) and g.ev.kind[j] == "marker"
-                                and g.ev.detail[j] == "protection"
+                                and g.ev.detail[j] == Marker.PROTECTION
                                 and g.ev.card_id[j] == p.cid) else 0
-    markers, armor = p.markers["protection"], g.t.armor(p)
+    markers, armor = p.markers[Marker.PROTECTION], g.t.armor(p)
     want = min(markers, max(0, g.ev.amount[i] - armor))
     if spent != want:
         g.flag("R21.20" if armor else "R13.5",
@@ -144,11 +145,11 @@ def _damage(g: GameCheck, i: int) -> None:
         return
     raw = amounts.pop()
     source = g.resolving_card if detail == "effect" else None
-    want = hit(g, p, raw, source, p.markers["protection"])
+    want = hit(g, p, raw, source, p.markers[Marker.PROTECTION])
     if want != (g.ev.amount[i], 0):
-        g.flag(_why(g, p, source, p.markers["protection"]),
+        g.flag(_why(g, p, source, p.markers[Marker.PROTECTION]),
                f"{g.name(p.cid)} took {g.ev.amount[i]} of {raw} {detail} damage; with armor "
-               f"{g.t.armor(p)} and {p.markers['protection']} protection markers it takes "
+               f"{g.t.armor(p)} and {p.markers[Marker.PROTECTION]} protection markers it takes "
                f"{want[0]}")
 
 

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from engine.board import Board
 from engine.cards import Card
+from engine.markers import Marker
 from workbench.check.table import Piece, Table
 
 
@@ -130,7 +131,7 @@ class GameCheck:
     """movement: the direction of each push in the resolving action (R14.2)."""
     defeated: set[int] = field(default_factory=set)
     """markers: permanents with more damage or poison than life since the last action."""
-    activation: tuple[int, list[str]] | None = None
+    activation: tuple[int, list[Marker]] | None = None
     """markers: the activated unit and the markers its activation must still change."""
     capture_due: int | None = None
     capture_areas: list[str] = field(default_factory=list)
@@ -260,7 +261,7 @@ def _marker(g: GameCheck, i: int) -> None:
         return
     p = g.piece(g.ev.card_id[i])
     if p is not None and detail in p.markers:
-        p.markers[detail] += g.ev.amount[i]
+        p.markers[Marker(detail)] += g.ev.amount[i]
 
 
 def _intention(g: GameCheck, i: int) -> None:

@@ -6,18 +6,19 @@ then (R12.2, R13.2).
 
 from __future__ import annotations
 
+from engine.markers import Marker
 from workbench.check.core import GameCheck, Hook
 from workbench.check.table import Piece
 from workbench.check.turn import SLOW_VERBS
 
-ON_ACTIVATION = {"poison": ("R13.2", 1), "panic": ("R13.3", -1), "rage": ("R13.4", -1)}
-"""A marker that changes when its unit is activated: the rule and the change."""
+ON_ACTIVATION = {Marker.POISON: 1, Marker.PANIC: -1, Marker.RAGE: -1}
+"""A marker that changes when its unit is activated, and the change (its rule: `Marker.rule`)."""
 
 
 def _paralysed(g: GameCheck, p: Piece, what: str) -> None:
-    if p.markers["paralysis"] > 0:
-        g.flag("R13.1", f"{g.name(p.cid)} {what} with {p.markers['paralysis']} paralysis "
-                        "markers")
+    if p.markers[Marker.PARALYSIS] > 0:
+        g.flag(Marker.PARALYSIS.rule, f"{g.name(p.cid)} {what} with "
+                                      f"{p.markers[Marker.PARALYSIS]} paralysis markers")
 
 
 def _announce(g: GameCheck, i: int) -> None:
@@ -39,10 +40,10 @@ def _activate(g: GameCheck, i: int) -> None:
     p = g.piece(g.ev.card_id[i])
     if p is not None:
         due = [m for m in ON_ACTIVATION if p.markers[m] > 0]
-        if "panic" in due and "rage" in due:
+        if Marker.PANIC in due and Marker.RAGE in due:
             # RULES.md leaves panic with rage open; the engine's reading (docs/engine.md): the
             # panic marker goes first, the rage marker waits for a later activation
-            due.remove("rage")
+            due.remove(Marker.RAGE)
         g.activation = (p.cid, due)
 
 
@@ -51,8 +52,8 @@ def _marker(g: GameCheck, i: int) -> None:
         return
     due = g.activation[1]
     name = g.ev.detail[i]
-    if name in due and g.ev.amount[i] == ON_ACTIVATION[name][1]:
-        due.remove(name)
+    if name in due and g.ev.amount[i] == ON_ACTIVATION[Marker(name)]:
+        due.remove(Marker(name))
 
 
 def _activation_done(g: GameCheck) -> None:
@@ -61,10 +62,10 @@ def _activation_done(g: GameCheck) -> None:
     cid, due = g.activation
     g.activation = None
     if cid in g.t.pieces:
-        for name in due:
-            rule, change = ON_ACTIVATION[name]
-            g.flag(rule, f"{g.name(cid)} was activated with {name} markers and did not "
-                         f"{'gain' if change > 0 else 'lose'} one")
+        for marker in due:
+            change = ON_ACTIVATION[marker]
+            g.flag(marker.rule, f"{g.name(cid)} was activated with {marker} markers and did not "
+                                f"{'gain' if change > 0 else 'lose'} one")
 
 
 def defeated(g: GameCheck, p: Piece) -> bool:
@@ -73,7 +74,7 @@ def defeated(g: GameCheck, p: Piece) -> bool:
     if not p.is_unit and p.card.keywords.solid is None:
         return False
     life = g.t.life(p)
-    return p.damage > life or p.markers["poison"] > life
+    return p.damage > life or p.markers[Marker.POISON] > life
 
 
 def _maybe_defeated(g: GameCheck, i: int) -> None:
@@ -90,7 +91,7 @@ def _leaves(g: GameCheck, i: int) -> None:
     g.defeated.discard(p.cid)
     if g.ev.detail[i] in ("damage", "poison") and not defeated(g, p):
         g.flag("R12.2", f"{g.name(p.cid)} was destroyed with {p.damage} damage and "
-                        f"{p.markers['poison']} poison markers, life {g.t.life(p)}")
+                        f"{p.markers[Marker.POISON]} poison markers, life {g.t.life(p)}")
 
 
 def _boundary(g: GameCheck, i: int) -> None:
@@ -102,7 +103,7 @@ def _boundary(g: GameCheck, i: int) -> None:
         p = g.piece(cid)
         if p is not None and defeated(g, p):
             g.flag("R12.2", f"{g.name(cid)} stayed on the board with {p.damage} damage and "
-                            f"{p.markers['poison']} poison markers, life {g.t.life(p)}")
+                            f"{p.markers[Marker.POISON]} poison markers, life {g.t.life(p)}")
     g.defeated.clear()
 
 

@@ -6,6 +6,7 @@ next to the unit (R15.3, R15.6), pushes in a straight line (R14).
 
 from __future__ import annotations
 
+from engine.markers import Marker
 from workbench.check.core import GameCheck, Hook
 from workbench.check.table import Piece
 
@@ -96,7 +97,7 @@ def _fizzle(g: GameCheck, i: int) -> None:
     p = g.piece(g.ev.card_id[i])
     if p is None or g.move_from.pop(p.cid, g.t.field_of(p)) != g.t.field_of(p):
         return
-    if not p.markers["paralysis"] and _legal_move(g, p, g.field_at(i)):
+    if not p.markers[Marker.PARALYSIS] and _legal_move(g, p, g.field_at(i)):
         rider = p.under >= 0
         g.flag("R12.9" if rider else "R6.4",
                f"{g.name(p.cid)}'s move to {g.ev.x[i]},{g.ev.y[i]} was refused although it "

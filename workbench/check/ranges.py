@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.cards import Effect
+from engine.markers import Marker
 from workbench.check.core import GameCheck, Hook
 
-EFFECT_VERBS = {"paralysis": "paralyse", "poison": "poison", "panic": "panic", "rage": "rage",
-                "protection": "protect"}
+EFFECT_VERBS = {m.value: m.verb for m in Marker}
 """A marker's name -> the card-language verb that puts it on (docs/card-language.md)."""
 
 

@@ -13,10 +13,8 @@ from dataclasses import dataclass, field
 
 from engine.board import Board, Terrain
 from engine.cards import Card, CardType, Keywords
+from engine.markers import no_markers
 from workbench.check.geometry import Grid
-
-MARKERS = ("paralysis", "poison", "panic", "rage", "protection")
-"""The states of R13 kept as counts of markers on a permanent."""
 
 
 class Piece:
@@ -46,7 +44,7 @@ class Piece:
         self.under = -1
         self.stack: list[int] = []
         self.damage = 0
-        self.markers = dict.fromkeys(MARKERS, 0)
+        self.markers = no_markers()  # R13's states, as counts
         self.tapped = False
         self.moves = 0
         self.attacks = 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import duckdb
 
+from engine.markers import Marker
 from workbench.check.core import GameCheck, Hook, Violation
 from workbench.check.table import Piece
 
@@ -241,7 +242,7 @@ def _announce(g: GameCheck, i: int) -> None:
 
 def _unparalyse(g: GameCheck, i: int) -> None:
     """R13.1: removing a paralysis marker spends one of the unit's actions."""
-    if g.ev.detail[i] == "paralysis" and g.ev.amount[i] < 0:
+    if g.ev.detail[i] == Marker.PARALYSIS and g.ev.amount[i] < 0:
         p = g.piece(g.ev.card_id[i])
         if p is not None:
             use_action(g, p, "unparalyse")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from engine.board import TYRANT, TieBreak, VictoryKind
+from engine.markers import Marker
 from workbench.check.core import GameCheck, Hook
 
 RULE = {VictoryKind.VIP: "R19.1", VictoryKind.RESOURCE: "R19.2",
@@ -213,7 +214,7 @@ def _tyrant_turn(g: GameCheck, i: int) -> None:
         return
     tyrant = next((p for p in g.t.pieces.values() if p.card.keywords.tyrant), None)
     mf = _marker_field(g) if g.t.marker_card >= 0 else -1
-    if tyrant is not None and mf >= 0 and tyrant.markers["paralysis"] == 0 and \
+    if tyrant is not None and mf >= 0 and tyrant.markers[Marker.PARALYSIS] == 0 and \
             g.t.grid.dist(g.t.field_of(tyrant), mf) <= 1:
         g.tyrant_due = tyrant.cid
 

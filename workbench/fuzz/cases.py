@@ -1,9 +1,10 @@
 """Generating fuzz cases (issue 20): random **valid** card sets and boards, as the text of the
 spreadsheets a designer would type, loaded by the same loader as `workbench simulate`.
 
-The card language's own tables (`engine/language.py`) drive the choice of verbs, trigger events,
-keywords, costs and target forms, so a new verb is fuzzed at once; the boards cover every
-terrain, field mark and victory kind, 2-4 players, teams and the Tyrant.
+The card language's own tables (`engine/language.py`, the verb registry `engine/verbs`) drive the
+choice of verbs, trigger events, keywords, costs and target forms, so a new verb is fuzzed at
+once; the boards cover every terrain, field mark and victory kind, 2-4 players, teams and the
+Tyrant.
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ from engine.cards import (
     Target,
     TargetKind,
 )
-from engine.language import TRIGGER_EVENTS, VERB_SPECS
+from engine.language import TRIGGER_EVENTS
 from engine.state import GameConfig
+from engine.verbs import VERBS
 from engine.wording import (
     render_effects,
     render_free_actions,
@@ -136,13 +138,13 @@ class _Generator:
         each = self.chance(0.3)
         if kind is TargetKind.OPPONENT:
             return Target(kind, each=each)
-        side = Side.FRIENDLY if verb == "sacrifice" else self.rng.choice(list(Side))
+        side = Side.FRIENDLY if VERBS[verb].own else self.rng.choice(list(Side))
         reach = self.number(0, 5) if self.chance(0.6) else None
         return Target(kind, side, each, reach)
 
     def effect(self) -> Effect:
-        verb = self.rng.choice(sorted(VERB_SPECS))
-        spec = VERB_SPECS[verb]
+        verb = self.rng.choice(sorted(VERBS))
+        spec = VERBS[verb]
         amount = self.number(0, 3) if spec.amount else 1
         if spec.card:
             if not self.tokens:
@@ -160,8 +162,8 @@ class _Generator:
             e = self.effect()
             first = next((o.target for o in out if o.target.is_chosen), None)
             if e.target.is_chosen and first is not None and self.chance(0.8):
-                if first.kind not in VERB_SPECS[e.verb].targets or (
-                        e.verb == "sacrifice" and first.side is Side.ENEMY):
+                if first.kind not in VERBS[e.verb].targets or (
+                        VERBS[e.verb].own and first.side is Side.ENEMY):
                     continue
                 e = replace(e, target=first)
             out.append(e)

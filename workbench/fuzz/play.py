@@ -128,9 +128,9 @@ CLONE_EVERY = 7
 def fingerprint(game: Game) -> tuple[object, ...]:
     """What a game's future depends on, to compare a clone with its original."""
     s = game.state
-    perms = tuple((c, p.controller, p.field, p.damage, p.paralysis, p.poison, p.panic, p.rage,
-                   p.protection, p.used_move, p.used_attack, p.tapped, tuple(p.stack), p.under,
-                   p.durability) for c, p in sorted(s.perms.items()))
+    perms = tuple((c, p.controller, p.field, p.damage, tuple(p.markers.items()), p.used_move,
+                   p.used_attack, p.tapped, tuple(p.stack), p.under, p.durability)
+                  for c, p in sorted(s.perms.items()))
     players = tuple((tuple(pl.deck), tuple(pl.hand), tuple(pl.discard), tuple(pl.store),
                      tuple(pl.equip_next), pl.resource, pl.points) for pl in s.players)
     return (s.phase, s.active, s.round, s.turn, s.steps, s.winners, players, perms,
