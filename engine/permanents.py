@@ -142,6 +142,17 @@ def _matches(pr: Protection, card: Card) -> bool:
 
 # --- where permanents may stand --------------------------------------------------------------
 
+def standing(state: GameState, p: Perm) -> int:
+    """The field a permanent counts as standing on: its stack's (R11.5), or, while it waits for
+    its controller to choose where it lands (R11.6), the field its stack dropped from; -1 if
+    neither (its ranges then count from nowhere, R10.1)."""
+    here = state.perm_field(p)
+    if here >= 0:
+        return here
+    return next((pd.origin for pd in state.pending if pd.kind == "place" and pd.card == p.cid),
+                -1)
+
+
 def origins(state: GameState, player: int, source: int) -> list[int]:
     """Fields ranges count from (R10.1): the source permanent's field, or the field it left
     the board from (a death trigger, a free action that sacrificed it); for a spell every field
@@ -149,7 +160,8 @@ def origins(state: GameState, player: int, source: int) -> list[int]:
     if state.cards[source].type.is_permanent:
         sp = state.perms.get(source)
         if sp is not None:
-            return [state.perm_field(sp)]
+            here = standing(state, sp)
+            return [here] if here >= 0 else []
         gone = state.left_from.get(source, -1)
         return [gone] if gone >= 0 else []
     return [p.field for p in state.perms.values() if p.controller == player and p.field >= 0]
@@ -280,10 +292,9 @@ def destroy(state: GameState, p: Perm, cause: str, player: int, at: int = -1) ->
     card = state.cards[cid]
     if card.keywords.tyrant:
         state.killer = player
-    field_ = state.perm_field(p) if p.field >= 0 or p.under >= 0 else at
-    if field_ < 0:  # waiting for its field (R11.6): its stack dropped from the drop's origin
-        field_ = next((pd.origin for pd in state.pending
-                       if pd.kind == "place" and pd.card == cid), -1)
+    field_ = standing(state, p) if p.field >= 0 or p.under >= 0 else at
+    if field_ < 0:
+        field_ = standing(state, p)
     detach(state, p)
     if p.field >= 0 and state.occ[p.field] == cid:
         state.occ[p.field] = -1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.cards import CardType
-from engine.permanents import deal_damage, destroy, is_swimming, relocate, terrain_ok
+from engine.permanents import deal_damage, destroy, is_swimming, relocate, standing, terrain_ok
 from engine.state import GameState, Perm
 
 
@@ -42,10 +42,11 @@ def push(state: GameState, origin: int, p: Perm, steps: int, player: int) -> Non
 
 def push_origin(state: GameState, source: int, chosen: int) -> int:
     """R14.1: a push starts from the pushing permanent's field (the field it left, if it is
-    gone); when no permanent pushes (a spell), from the field its controller chose."""
+    gone, the field it dropped from while it waits for its own, R11.6); when no permanent
+    pushes (a spell), from the field its controller chose."""
     if not state.cards[source].type.is_permanent:
         return chosen
     sp = state.perms.get(source)
     if sp is not None:
-        return state.perm_field(sp)
+        return standing(state, sp)
     return state.left_from.get(source, -1)

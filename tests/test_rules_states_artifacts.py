@@ -14,7 +14,7 @@ from engine.actions import parse_action
 from engine.invariants import check_invariants
 from engine.permanents import life, profile
 from engine.markers import Marker
-from tests.builder import (Cost, FreeAction, Keywords, Modifiers, Position, act,
+from tests.builder import (Cost, FreeAction, Keywords, Modifiers, Position, Trigger, act,
                            done, events, play_out,
                            artifact, board, eff, equipment, potion, spell, tgt,
                            unit)
@@ -742,3 +742,28 @@ def test_a_move_blocked_in_response_walks_another_path_to_its_destination():
     assert pos.perm(r).field == pos.f(2, 1)
     (path,) = [e[5].split() for e in events(g.state, "move")]
     assert path[-1] == "2,1" and "1,1" not in path and len(path) == 3
+
+
+@rules("R10.1", "R11.6", "R15.7")
+def test_an_equipment_waiting_for_its_field_counts_its_ranges_from_where_it_dropped():
+    """R10.1: a range counts from the source permanent's field. The Thorn's upkeep trigger
+    first destroys its own carrier; the Thorn drops (R11.6, R15.7) and waits for its
+    controller to choose among three fields, while its second effect still resolves. Its
+    "enemy permanent in range 1" counts from the field it dropped from, (0,0): the enemy at
+    (1,1) is destroyed, the one in the far corner is not. The engine used to measure from field
+    -1, read as the last field of the board (found by the fuzzer, game 76945 of seed 2036)."""
+    thorn = equipment("Thorn", durability=2, triggers=(Trigger("upkeep", (
+        eff("destroy", 1, tgt("unit", each=True, range_=0)),
+        eff("destroy", 1, tgt("permanent", "enemy", each=True, range_=1)))),))
+    pos = Position(board(". . . . . .\n. . . . . .\n. . . . . .\n. . . . . ."),
+                   [thorn, SOLDIER])
+    carrier = pos.put(SOLDIER, 0, 0, 0)
+    t = pos.stack_on(carrier, thorn)
+    near = pos.put(SOLDIER, 1, 1, 1)
+    far = pos.put(SOLDIER, 1, 5, 3)                  # the board's last field
+    pos.idle(0, 3, 0)
+    g = pos.game(phase="start", advance=True)
+    s = g.state
+    assert carrier not in s.perms and t in s.perms and s.perms[t].field < 0   # waiting
+    assert near not in s.perms
+    assert far in s.perms
