@@ -12,7 +12,6 @@ from dataclasses import asdict, dataclass
 
 import duckdb
 import polars as pl
-from scipy import stats as sstats
 
 from reports import charts
 from reports.html import Chart, FindingList, Section, Table
@@ -265,13 +264,7 @@ def draft_section(r: Run) -> Section:
 def costs_section(r: Run) -> Section:
     curve = costs.cost_curve(r.con, r.runs)
     priced = costs.price_check(costs.pool_cards(r.con, r.runs), r.cards)
-    fit = priced.filter((pl.col("in_store") >= MIN_SAMPLE) & pl.col("buy").is_not_null()
-                        & pl.col("buy_rate").is_not_null())
-    line = None
-    if fit.height >= 3 and fit.get_column("buy").n_unique() > 1:
-        lr = sstats.linregress(fit.get_column("buy").to_numpy(),
-                               fit.get_column("buy_rate").to_numpy())
-        line = (float(lr.intercept), float(lr.slope))
+    line = costs.buy_rate_line(priced)
     return Section("costs", "Cost curves", "How each set spends buy, play and upkeep costs, "
                    "and what a price buys, so mispriced cards stand out.", [
         Chart("Cards per cost, per set", charts.grouped_counts(

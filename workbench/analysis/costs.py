@@ -15,7 +15,7 @@ import duckdb
 import polars as pl
 from scipy import stats
 
-from workbench.analysis.source import run_list, query
+from workbench.analysis.source import query, run_list
 from workbench.analysis.stats import MIN_SAMPLE
 
 COSTS = ("buy", "play", "upkeep")
@@ -46,6 +46,23 @@ def cost_curve(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFr
         "set", "kind", "cost")
 
 
+def fitted(cards: pl.DataFrame) -> pl.DataFrame:
+    """The cards the price line is fitted to: a buy cost, a buy rate, and at least MIN_SAMPLE
+    seats with the card in store (so noise alone does not bend the line)."""
+    return cards.filter((pl.col("in_store") >= MIN_SAMPLE) & pl.col("buy").is_not_null()
+                        & pl.col("buy_rate").is_not_null())
+
+
+def buy_rate_line(cards: pl.DataFrame) -> tuple[float, float] | None:
+    """(intercept, slope) of the least-squares line of buy rate on buy cost over `fitted`
+    cards; None with fewer than 3 of them or a single price."""
+    fit = fitted(cards)
+    if fit.height < 3 or fit.get_column("buy").n_unique() < 2:
+        return None
+    line = stats.linregress(fit.get_column("buy").to_numpy(), fit.get_column("buy_rate").to_numpy())
+    return float(line.intercept), float(line.slope)
+
+
 def price_check(cards: pl.DataFrame, results: pl.DataFrame) -> pl.DataFrame:
     """Cards with their costs, stats, buy rate and win rate when bought, and a pricing flag.
 
@@ -55,16 +72,16 @@ def price_check(cards: pl.DataFrame, results: pl.DataFrame) -> pl.DataFrame:
     df = cards.rename({"name": "card"}).join(
         results.select("card", "in_store", "buy_rate", "bought", "wr_bought", "bought_gain"),
         on="card", how="left")
-    fit = df.filter((pl.col("in_store") >= MIN_SAMPLE) & pl.col("buy").is_not_null()
-                    & pl.col("buy_rate").is_not_null())
-    if fit.height < 3 or fit.get_column("buy").n_unique() < 2:
+    fit = fitted(df)
+    line = buy_rate_line(df)
+    if line is None:
         return df.with_columns(pl.lit(None, dtype=pl.Float64).alias("buy_rate_residual"),
                                pl.lit(None, dtype=pl.Float64).alias("residual_z"),
                                pl.lit("").alias("pricing"))
-    line = stats.linregress(fit.get_column("buy").to_numpy(), fit.get_column("buy_rate").to_numpy())
-    resid = pl.col("buy_rate") - (line.intercept + line.slope * pl.col("buy"))
-    spread = float((fit.get_column("buy_rate")
-                    - (line.intercept + line.slope * fit.get_column("buy"))).std() or 0.0)
+    intercept, slope = line
+    resid = pl.col("buy_rate") - (intercept + slope * pl.col("buy"))
+    spread = float((fit.get_column("buy_rate").to_numpy()
+                    - (intercept + slope * fit.get_column("buy").to_numpy())).std(ddof=1))
     df = df.with_columns(resid.alias("buy_rate_residual")).with_columns(
         (pl.col("buy_rate_residual") / spread if spread > 0 else pl.lit(None, pl.Float64))
         .alias("residual_z"))
