@@ -9,28 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-PICK = "pick"
-PAY = "pay"
-REFUSE = "refuse"
-PLAY = "play"
-ACTIVATE = "activate"
-MOVE = "move"
-ATTACK = "attack"
-FULL = "full"
-CARRY = "carry"
-SWAP = "swap"
-EQUIP = "equip"
-UNPARALYSE = "unparalyse"
-FREE = "free"
-CONVERT = "convert"
-TAP = "tap"
-PASS = "pass"
-BUY = "buy"
-DISCARD = "discard"
-END = "end"
-PLACE = "place"
-TARGET = "target"
-
+from engine.vocab import ActionKind
 
 SPEND_MOVE = 0
 SPEND_ATTACK = 1
@@ -45,7 +24,7 @@ class Action(NamedTuple):
     """One decision's answer. Unused slots are -1; `index` picks a free or full action, or the
     action a swap, equip or unparalyse spends (SPEND_MOVE, SPEND_ATTACK)."""
 
-    kind: str
+    kind: ActionKind
     card: int = -1
     target: int = -1
     field: int = -1
@@ -57,7 +36,7 @@ class Action(NamedTuple):
 
         With the board's `width`, fields print as x,y; without it, as an index.
         """
-        parts = [self.kind]
+        parts: list[str] = [self.kind]
         if self.card >= 0:
             parts.append(f"c{self.card}")
         if self.other >= 0:
@@ -73,10 +52,10 @@ class Action(NamedTuple):
         return " ".join(parts)
 
 
-PASS_ACTION = Action(PASS)
-END_ACTION = Action(END)
-CONVERT_ACTION = Action(CONVERT)
-REFUSE_ACTION = Action(REFUSE)
+PASS_ACTION = Action(ActionKind.PASS)
+END_ACTION = Action(ActionKind.END)
+CONVERT_ACTION = Action(ActionKind.CONVERT)
+REFUSE_ACTION = Action(ActionKind.REFUSE)
 """Refuse to pay any more upkeep: the units still unpaid are defeated (R5.3, R21.7)."""
 
 
@@ -85,7 +64,7 @@ def parse_action(text: str, width: int) -> Action:
     words = text.split()
     if not words:
         raise ValueError("empty action")
-    kind, cards, target, field, index = words[0], [], -1, -1, -1
+    kind, cards, target, field, index = ActionKind(words[0]), [], -1, -1, -1
     for w in words[1:]:
         if w.startswith("c") and w[1:].isdigit():
             cards.append(int(w[1:]))
@@ -103,7 +82,7 @@ def parse_action(text: str, width: int) -> Action:
     if len(cards) == 3:
         other, target = cards[1], cards[2]
     elif len(cards) == 2:
-        if kind in (CARRY, SWAP, EQUIP, CONVERT):
+        if kind in (ActionKind.CARRY, ActionKind.SWAP, ActionKind.EQUIP, ActionKind.CONVERT):
             other = cards[1]
         else:
             target = cards[1]

@@ -12,6 +12,7 @@ from engine.cards import Card
 from engine.flow import start_turn
 from engine.permanents import put_onto_board
 from engine.state import GameState
+from engine.vocab import EventKind
 from engine.zones import draw
 
 
@@ -33,7 +34,8 @@ def deal_packs(state: GameState) -> None:
     full = len(ids) // size * size
     state.unopened = [ids[i:i + size] for i in range(0, full, size)]
     state.out.extend(ids[full:])
-    state.emit("deal", -1, amount=len(state.unopened), detail=f"{len(ids) - full} left over")
+    state.emit(EventKind.DEAL, -1, amount=len(state.unopened),
+               detail=f"{len(ids) - full} left over")
     open_pack_round(state)
 
 
@@ -63,7 +65,7 @@ def pick(state: GameState, cid: int) -> None:
     pack.remove(cid)
     state.owner[cid] = seat
     state.players[seat].store.append(cid)
-    state.emit("pick", seat, cid, amount=state.picks_made[seat])
+    state.emit(EventKind.PICK, seat, cid, amount=state.picks_made[seat])
     state.draft_seat += 1
     if state.draft_seat < len(state.players):
         return
@@ -105,5 +107,5 @@ def start_game(state: GameState) -> None:
     state.rng.shuffle(state.tyrant_deck)
     state.round = 1
     state.active = 0
-    state.emit("round", -1, amount=1)
+    state.emit(EventKind.ROUND, -1, amount=1)
     start_turn(state)

@@ -16,6 +16,7 @@ from engine.permanents import (available, deal_damage, destroy, is_veiled, prote
                                put_onto_board)
 from engine.push import push
 from engine.state import GameState, Pending, Perm
+from engine.vocab import EventKind
 from engine.zones import draw, gain, lose
 
 STATE_MARKERS = ("paralysis", "poison", "panic", "rage", "protection")
@@ -120,7 +121,7 @@ def resolve(state: GameState, player: int, source: int, effects: Sequence[Effect
     chosen_ok = spec is not None and chosen >= 0 and target_legal(state, player, source, spec,
                                                                    chosen)
     if spec is not None and not chosen_ok:
-        state.emit("fizzle", player, source, chosen if 0 <= chosen < PLAYER_TARGET else -1)
+        state.emit(EventKind.FIZZLE, player, source, chosen if 0 <= chosen < PLAYER_TARGET else -1)
     # the shared target must suit each effect's own words too (side, kind, range), checked
     # now, as the action resolves: an earlier effect that moves it does not change that
     suits = {e.target: chosen_ok and (e.target == spec or target_legal(
@@ -217,7 +218,7 @@ def _heal(state: GameState, player: int, source: int, e: Effect, targets: list[i
         healed = min(p.damage, e.amount)
         if healed:
             p.damage -= healed
-            state.emit("heal", player, p.cid, amount=healed)
+            state.emit(EventKind.HEAL, player, p.cid, amount=healed)
 
 
 def _draw(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
@@ -267,7 +268,7 @@ def _marker(name: str) -> Verb:
             if name != "protection" and state.cards[p.cid].type is not CardType.UNIT:
                 continue
             setattr(p, name, getattr(p, name) + e.amount)
-            state.emit("marker", player, p.cid, amount=e.amount, detail=name)
+            state.emit(EventKind.MARKER, player, p.cid, amount=e.amount, detail=name)
     return apply
 
 
@@ -299,7 +300,7 @@ def _create(state: GameState, player: int, source: int, e: Effect, targets: list
         state.cards.append(card)
         state.owner.append(player)
         state.token.append(True)
-        state.emit("create", player, cid)
+        state.emit(EventKind.CREATE, player, cid)
         if not card.type.is_permanent:
             if player >= 0:
                 state.players[player].hand.append(cid)
@@ -310,7 +311,7 @@ def _create(state: GameState, player: int, source: int, e: Effect, targets: list
         spot = next((f for f in near + zone if available(state, cid, f)), -1)
         if spot < 0:
             state.out.append(cid)
-            state.emit("leave", player, cid, detail="no room")
+            state.emit(EventKind.LEAVE, player, cid, detail="no room")
         else:
             put_onto_board(state, cid, player, spot)
             state.entered.append(cid)
@@ -319,14 +320,14 @@ def _create(state: GameState, player: int, source: int, e: Effect, targets: list
 def _score(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
     if player >= 0:
         state.players[player].points += e.amount
-        state.emit("points", player, amount=e.amount, detail="effect")
+        state.emit(EventKind.POINTS, player, amount=e.amount, detail="effect")
 
 
 def _repair(state: GameState, player: int, source: int, e: Effect, targets: list[int]) -> None:
     for p in _perms(state, targets):
         if state.cards[p.cid].type.is_equipment:
             p.durability += e.amount
-            state.emit("durability", player, p.cid, amount=e.amount)
+            state.emit(EventKind.DURABILITY, player, p.cid, amount=e.amount)
 
 
 VERBS: dict[str, Verb] = {

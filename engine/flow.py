@@ -8,6 +8,8 @@ decisions and a replay of the recorded actions reproduces the game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.actions import PLAYER_TARGET
 from engine.behaviours import next_action, path_to
 from engine.board import VictoryKind
@@ -21,6 +23,7 @@ from engine.state import BehaviourRun, GameState, Pending, Perm, StackItem
 from engine.victory import (check_victory, end_game, round_limit_reached,
                             score_capture_points, staff_holder)
 from engine import tyrant
+from engine.vocab import BehaviourKind, EventKind, Phase, StackKind, UnitVerb
 from engine.zones import draw, gain, lose, pay, shuffle_discard_into_deck
 
 HAND_TARGET = 3
@@ -40,7 +43,7 @@ def open_priority(state: GameState) -> None:
 def announce(state: GameState, item: StackItem) -> None:
     """R6.4, R6.9: an announced action (its cost already paid) goes on the stack."""
     state.stack.append(item)
-    state.emit("announce", item.player, item.source, item.target if 0 <= item.target <
+    state.emit(EventKind.ANNOUNCE, item.player, item.source, item.target if 0 <= item.target <
                PLAYER_TARGET else -1, item.field, detail=item.kind + (
                    ":" + item.verb if item.verb else ""))
     open_priority(state)
@@ -50,7 +53,7 @@ def resolve_top(state: GameState) -> None:
     """Resolve the top of the stack (last in, first out), then the state-based checks."""
     item = state.stack.pop()
     state.acting = item.player
-    state.emit("resolve", item.player, item.source, detail=item.kind)
+    state.emit(EventKind.RESOLVE, item.player, item.source, detail=item.kind)
     RESOLVERS[item.kind](state, item)
     after_resolution(state)
 
@@ -104,15 +107,15 @@ def queue_trigger(state: GameState, cid: int, index: int, controller: int) -> No
     spec = chosen_spec(effects)
     options = [] if spec is None else candidates(state, controller, cid, spec, targeting=True)
     waits = len(options) > 1 and controller >= 0
-    state.emit("trigger", controller, cid, amount=len(options) if waits else 0,
+    state.emit(EventKind.TRIGGER, controller, cid, amount=len(options) if waits else 0,
                detail="enters" if index < 0 else card.triggers[index].event)
     if spec is None:
-        announce(state, StackItem("trigger", controller, cid, index))
+        announce(state, StackItem(StackKind.TRIGGER, controller, cid, index))
         return
     if not options:
-        state.emit("fizzle", controller, cid, detail="no target")
+        state.emit(EventKind.FIZZLE, controller, cid, detail="no target")
     elif not waits:
-        announce(state, StackItem("trigger", controller, cid, index, options[0]))
+        announce(state, StackItem(StackKind.TRIGGER, controller, cid, index, options[0]))
     else:
         state.pending.append(Pending("target", controller, cid, index, tuple(options)))
 
@@ -125,10 +128,10 @@ def _resolve_card(state: GameState, item: StackItem) -> None:
     if card.type.is_permanent:
         if item.field < 0:
             state.players[item.player].equip_next.append(cid)
-            state.emit("equip_next", item.player, cid)
+            state.emit(EventKind.EQUIP_NEXT, item.player, cid)
             return
         if not available(state, cid, item.field):
-            state.emit("fizzle", item.player, cid, field_=item.field)
+            state.emit(EventKind.FIZZLE, item.player, cid, field_=item.field)
             _card_to_discard(state, cid)
             return
         p = put_onto_board(state, cid, item.player, item.field)
@@ -175,8 +178,9 @@ def _resolve_unit(state: GameState, item: StackItem) -> None:
     """A unit's action resolves; its targets and path are checked again (R6.4)."""
     unit = state.perms.get(item.source)
     if unit is None:
-        state.emit("fizzle", item.player, item.source, detail=item.verb)
+        state.emit(EventKind.FIZZLE, item.player, item.source, detail=item.verb or "")
         return
+    assert item.verb is not None, "a unit's action names its verb"
     UNIT_VERBS[item.verb](state, item, unit)
 
 
@@ -192,10 +196,10 @@ def _move(state: GameState, item: StackItem, unit: Perm) -> bool:
     occupant = state.occ[dest] if dest >= 0 else -1
     if path is None or (occupant >= 0 and not can_take_rider(state, state.perms[occupant],
                                                                unit)):
-        state.emit("fizzle", item.player, unit.cid, field_=dest, detail="move")
+        state.emit(EventKind.FIZZLE, item.player, unit.cid, field_=dest, detail="move")
         return False
     w = state.config.board.width
-    state.emit("move", item.player, unit.cid, field_=dest, amount=len(path),
+    state.emit(EventKind.MOVE, item.player, unit.cid, field_=dest, amount=len(path),
                detail=" ".join(f"{f % w},{f // w}" for f in path))
     detach(state, unit)
     if occupant >= 0:
@@ -217,7 +221,7 @@ def _attack(state: GameState, item: StackItem, unit: Perm) -> None:
     geo = state.config.geometry
     if target is None or target.field < 0 or geo.dist(
             state.perm_field(unit), target.field) > max_range(profile(state, unit)):
-        state.emit("fizzle", item.player, unit.cid, item.target if target else -1,
+        state.emit(EventKind.FIZZLE, item.player, unit.cid, item.target if target else -1,
                    detail="attack")
         return
     combat(state, unit, target, item.player)
@@ -238,14 +242,14 @@ def _carry(state: GameState, item: StackItem, unit: Perm) -> None:
     art = state.perms.get(item.other)
     if (art is None or art.field < 0 or state.perm_field(unit) != item.origin
             or state.config.geometry.dist(item.origin, art.field) > 1):
-        state.emit("fizzle", item.player, unit.cid, detail="carry")
+        state.emit(EventKind.FIZZLE, item.player, unit.cid, detail="carry")
         return
     if not _move(state, item, unit):
         return
     origin = state.perm_field(unit)
     state.occ[art.field] = -1
     art.field = -1
-    state.emit("carry", item.player, unit.cid, art.cid, origin)
+    state.emit(EventKind.CARRY, item.player, unit.cid, art.cid, origin)
     drop(state, art, origin, item.player, wear=False)  # R15.2: carrying is no drop (R15.7)
 
 
@@ -256,37 +260,40 @@ def _swap(state: GameState, item: StackItem, unit: Perm) -> None:
     if (art is None or art.field < 0 or unit.field != item.origin
             or state.config.geometry.dist(unit.field, art.field) > 1
             or not can_swap(state, unit, art)):   # R9.5: each ends on a field available to it
-        state.emit("fizzle", item.player, unit.cid, detail="swap")
+        state.emit(EventKind.FIZZLE, item.player, unit.cid, detail="swap")
         return
     a, b = unit.field, art.field
     unit.field, art.field = b, a
     state.occ[a], state.occ[b] = art.cid, unit.cid
-    state.emit("swap", item.player, unit.cid, art.cid, b)
+    state.emit(EventKind.SWAP, item.player, unit.cid, art.cid, b)
 
 
 def _equip(state: GameState, item: StackItem, unit: Perm) -> None:
     """R15.6: equip an equipment in range 1; it joins the unit's stack."""
     eq = state.perms.get(item.other)
     if eq is None or not _next_to(state, unit, eq):
-        state.emit("fizzle", item.player, unit.cid, detail="equip")
+        state.emit(EventKind.FIZZLE, item.player, unit.cid, detail="equip")
         return
     eq.controller = unit.controller
     attach(state, unit, eq)
 
 
-UNIT_VERBS = {"move": _move, "attack": _attack, "full": _full, "carry": _carry, "swap": _swap,
-              "equip": _equip}
-RESOLVERS = {"card": _resolve_card, "free": _resolve_free, "convert": _resolve_convert,
-             "trigger": _resolve_trigger, "unit": _resolve_unit,
-             "play_intention": tyrant.resolve_play, "intention": tyrant.resolve_intention}
+UNIT_VERBS: dict[UnitVerb, Callable[[GameState, StackItem, Perm], object]] = {
+    UnitVerb.MOVE: _move, UnitVerb.ATTACK: _attack, UnitVerb.FULL: _full,
+    UnitVerb.CARRY: _carry, UnitVerb.SWAP: _swap, UnitVerb.EQUIP: _equip}
+RESOLVERS: dict[StackKind, Callable[[GameState, StackItem], None]] = {
+    StackKind.CARD: _resolve_card, StackKind.FREE: _resolve_free,
+    StackKind.CONVERT: _resolve_convert, StackKind.TRIGGER: _resolve_trigger,
+    StackKind.UNIT: _resolve_unit, StackKind.PLAY_INTENTION: tyrant.resolve_play,
+    StackKind.INTENTION: tyrant.resolve_intention}
 
 
 # --- the turn (R4) ---------------------------------------------------------------------------
 
-def set_phase(state: GameState, phase: str) -> None:
+def set_phase(state: GameState, phase: Phase) -> None:
     """Enter a step of the turn (R4), with its event."""
     state.phase = phase
-    state.emit("phase", state.active, detail=phase)
+    state.emit(EventKind.PHASE, state.active, detail=phase)
 
 
 def start_turn(state: GameState) -> None:
@@ -296,8 +303,8 @@ def start_turn(state: GameState) -> None:
     state.actions_this_turn = 0
     pl = state.players[seat]
     pl.bought = False
-    set_phase(state, "start")
-    state.emit("turn", seat, amount=state.turn)
+    set_phase(state, Phase.START)
+    state.emit(EventKind.TURN, seat, amount=state.turn)
     for p in state.perms.values():
         if p.controller == seat:
             p.tapped = False
@@ -305,7 +312,7 @@ def start_turn(state: GameState) -> None:
     if not pl.deck and pl.discard:
         shuffle_discard_into_deck(state, seat)
     draw(state, seat, HAND_TARGET - len(pl.hand))
-    set_phase(state, "upkeep")
+    set_phase(state, Phase.UPKEEP)
 
 
 def upkeep(state: GameState) -> None:
@@ -331,7 +338,7 @@ def upkeep(state: GameState) -> None:
     check_victory(state)
     for cid in sorted(p.cid for p in state.perms.values() if p.controller == seat):
         queue_triggers(state, cid, "upkeep", seat)
-    set_phase(state, "upkeep_pay")
+    set_phase(state, Phase.UPKEEP_PAY)
 
 
 def queue_upkeep(state: GameState) -> None:
@@ -342,7 +349,7 @@ def queue_upkeep(state: GameState) -> None:
     state.upkeep_due = [cid for cid in sorted(state.perms)
                         if state.perms[cid].controller == seat
                         and cards[cid].type is CardType.UNIT and (cards[cid].upkeep or 0) > 0]
-    set_phase(state, "upkeep_due" if state.upkeep_due else "main")
+    set_phase(state, Phase.UPKEEP_DUE if state.upkeep_due else Phase.ACTION)
 
 
 def upkeep_owed(state: GameState) -> bool:
@@ -362,7 +369,7 @@ def pay_upkeep(state: GameState, cid: int) -> None:
     pay(state, seat, up, "upkeep")
     state.players[seat].upkeep_paid += up
     state.upkeep_due.remove(cid)
-    state.emit("upkeep", seat, cid, amount=up, detail="paid")
+    state.emit(EventKind.UPKEEP, seat, cid, amount=up, detail="paid")
 
 
 def refuse_upkeep(state: GameState) -> None:
@@ -373,7 +380,8 @@ def refuse_upkeep(state: GameState) -> None:
         p = state.perms.get(cid)
         if p is None:  # gone with a stack destroyed before it (R11.6)
             continue
-        state.emit("upkeep", seat, cid, amount=state.cards[cid].upkeep or 0, detail="refused")
+        state.emit(EventKind.UPKEEP, seat, cid, amount=state.cards[cid].upkeep or 0,
+                   detail="refused")
         pl.upkeep_deaths += 1
         destroy(state, p, "upkeep", seat)
     state.upkeep_due.clear()
@@ -382,7 +390,7 @@ def refuse_upkeep(state: GameState) -> None:
 
 def end_upkeep(state: GameState) -> None:
     """Every due unit is paid for or defeated: the action phase begins (R4.4)."""
-    set_phase(state, "main")
+    set_phase(state, Phase.ACTION)
 
 
 def end_action_phase(state: GameState) -> None:
@@ -393,7 +401,7 @@ def end_action_phase(state: GameState) -> None:
             p.tapped = True
     state.activated = -1
     state.players[state.active].buy_resource = state.players[state.active].resource
-    set_phase(state, "buy")
+    set_phase(state, Phase.BUY)
 
 
 def end_turn(state: GameState) -> None:
@@ -408,7 +416,7 @@ def end_turn(state: GameState) -> None:
                         len(pl.store), units, pl.points, pl.resource_start, pl.card_gain,
                         pl.card_loss, pl.buy_resource, int(pl.bought))
     pl.reset_counters()
-    state.emit("end_turn", seat)
+    state.emit(EventKind.END_TURN, seat)
     if seat + 1 < len(state.players):
         state.active = seat + 1
         start_turn(state)
@@ -424,7 +432,7 @@ def next_round(state: GameState) -> None:
         return
     state.round += 1
     state.active = 0
-    state.emit("round", -1, amount=state.round)
+    state.emit(EventKind.ROUND, -1, amount=state.round)
     start_turn(state)
 
 
@@ -435,18 +443,18 @@ def activate(state: GameState, cid: int) -> None:
     still loses its marker on activation, the unit does nothing and is done for the turn."""
     p = state.perms[cid]
     state.activated = cid
-    state.emit("activate", p.controller, cid)
+    state.emit(EventKind.ACTIVATE, p.controller, cid)
     if p.poison > 0:
         p.poison += 1
-        state.emit("marker", p.controller, cid, amount=1, detail="poison")
+        state.emit(EventKind.MARKER, p.controller, cid, amount=1, detail="poison")
         after_resolution(state)
         if cid not in state.perms:
             state.activated = -1
             return
-    for marker, behaviour in (("panic", "shy"), ("rage", "aggressive")):
+    for marker, behaviour in (("panic", BehaviourKind.SHY), ("rage", BehaviourKind.AGGRESSIVE)):
         if getattr(p, marker) > 0:
             setattr(p, marker, getattr(p, marker) - 1)
-            state.emit("marker", p.controller, cid, amount=-1, detail=marker)
+            state.emit(EventKind.MARKER, p.controller, cid, amount=-1, detail=marker)
             if p.paralysis > 0:
                 finish_unit(state, p)
                 state.activated = -1
@@ -459,7 +467,7 @@ def continue_behaviour(state: GameState, run: BehaviourRun) -> None:
     """Announce the running behaviour's next action (it goes on the stack, R21.6), or end the
     behaviour: the unit's activation (R13.3, R13.4) or the Tyrant's turn (R21.15)."""
     unit = state.perms.get(run.unit)
-    if run.kind == "tyrant":
+    if run.kind == BehaviourKind.TYRANT:
         item = tyrant.next_action(state, run)
     else:   # R13.1: a unit paralysed meanwhile (a response) takes no further action
         item = next_action(state, run) if unit is not None and unit.paralysis <= 0 else None
@@ -467,7 +475,7 @@ def continue_behaviour(state: GameState, run: BehaviourRun) -> None:
         announce(state, item)
         return
     state.behaviour = None
-    if run.kind == "tyrant":
+    if run.kind == BehaviourKind.TYRANT:
         next_round(state)
         return
     if run.unit in state.perms:
@@ -478,7 +486,7 @@ def continue_behaviour(state: GameState, run: BehaviourRun) -> None:
 def finish_unit(state: GameState, p: Perm) -> None:
     p.tapped = True
     p.used_move = p.used_attack = True
-    state.emit("tap", p.controller, p.cid)
+    state.emit(EventKind.TAP, p.controller, p.cid)
 
 
 def guard(state: GameState) -> bool:

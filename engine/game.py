@@ -18,6 +18,7 @@ from engine.effects import free_action_of
 from engine.permanents import destroy
 from engine.state import GameConfig, GameState, Pending, Perm, StackItem
 from engine.victory import check_victory
+from engine.vocab import ActionKind, EventKind, Phase, StackKind, UnitVerb
 from engine.zones import discard_from_hand, pay
 
 
@@ -107,9 +108,9 @@ class Game:
             if s.behaviour is not None and not (s.pending or s.priority or s.stack):
                 flow.continue_behaviour(s, s.behaviour)
                 continue
-            if s.pending or s.priority or s.phase in ("draft", "main", "buy", "discard") or (
-                    s.phase == "upkeep_due" and flow.upkeep_owed(s)):
-                if s.phase == "draft" or s.pending:
+            if s.pending or s.priority or s.phase in _DECIDING or (
+                    s.phase == Phase.UPKEEP_DUE and flow.upkeep_owed(s)):
+                if s.phase == Phase.DRAFT or s.pending:
                     options = legal_actions(s)
                 elif s.priority:
                     options = legal_actions(s)
@@ -138,58 +139,59 @@ class Game:
 
     def _do(self, a: Action) -> None:
         s = self.state
-        if s.phase != "draft" and flow.guard(s):
+        if s.phase != Phase.DRAFT and flow.guard(s):
             return
         k = a.kind
-        if k == A.PICK:
+        if k == ActionKind.PICK:
             draft.pick(s, a.card)
-        elif s.pending and k in (A.DISCARD, A.PLACE, A.TARGET):
+        elif s.pending and k in (ActionKind.DISCARD, ActionKind.PLACE, ActionKind.TARGET):
             self._answer_pending(a)
-        elif k == A.PAY:
+        elif k == ActionKind.PAY:
             flow.pay_upkeep(s, a.card)
-        elif k == A.REFUSE:
+        elif k == ActionKind.REFUSE:
             flow.refuse_upkeep(s)
-        elif k == A.PASS:
+        elif k == ActionKind.PASS:
             if s.priority:
                 s.priority.pop(0)
                 if not s.priority and s.stack:
                     flow.resolve_top(s)
-            elif s.phase == "main":
+            elif s.phase == Phase.ACTION:
                 flow.end_action_phase(s)
-            elif s.phase == "buy":
-                flow.set_phase(s, "discard")
-        elif k == A.PLAY:
+            elif s.phase == Phase.BUY:
+                flow.set_phase(s, Phase.DISCARD)
+        elif k == ActionKind.PLAY:
             self._play(a)
-        elif k == A.FREE:
+        elif k == ActionKind.FREE:
             self._free(a)
-        elif k == A.CONVERT:
+        elif k == ActionKind.CONVERT:
             seat = current_player(s)
             s.pending.append(Pending("discard", seat, -1, 2))
-            flow.announce(s, StackItem("convert", seat, -1))
-        elif k == A.ACTIVATE:
+            flow.announce(s, StackItem(StackKind.CONVERT, seat, -1))
+        elif k == ActionKind.ACTIVATE:
             flow.activate(s, a.card)
-        elif k == A.TAP:
+        elif k == ActionKind.TAP:
             flow.finish_unit(s, s.perms[a.card])
             s.activated = -1
-        elif k == A.UNPARALYSE:
+        elif k == ActionKind.UNPARALYSE:
             p = s.perms[a.card]
             _spend(p, a.index)
             p.paralysis -= 1
-            s.emit("marker", p.controller, p.cid, amount=-1, detail="paralysis")
+            s.emit(EventKind.MARKER, p.controller, p.cid, amount=-1, detail="paralysis")
             self._after_unit_action(p.cid)
-        elif k in (A.MOVE, A.ATTACK, A.FULL, A.CARRY, A.SWAP, A.EQUIP):
+        elif k in (ActionKind.MOVE, ActionKind.ATTACK, ActionKind.FULL, ActionKind.CARRY,
+                   ActionKind.SWAP, ActionKind.EQUIP):
             self._unit_action(a)
-        elif k == A.BUY:
+        elif k == ActionKind.BUY:
             pl = s.players[s.active]
             pay(s, s.active, s.cards[a.card].buy or 0, "buy")
             pl.store.remove(a.card)
             pl.discard.append(a.card)
             pl.bought = True
-            s.emit("buy", s.active, a.card, amount=s.cards[a.card].buy or 0)
-            flow.set_phase(s, "discard")
-        elif k == A.DISCARD:
+            s.emit(EventKind.BUY, s.active, a.card, amount=s.cards[a.card].buy or 0)
+            flow.set_phase(s, Phase.DISCARD)
+        elif k == ActionKind.DISCARD:
             discard_from_hand(s, s.active, a.card, "end of turn")
-        elif k == A.END:
+        elif k == ActionKind.END:
             flow.end_turn(s)
         else:
             raise IllegalAction(f"unknown action kind {k!r}")
@@ -204,7 +206,7 @@ class Game:
         elif pd.kind == "place":
             flow.place_dropped(s, pd.card, a.field)
         else:
-            flow.announce(s, StackItem("trigger", pd.player, pd.card, pd.count, a.target))
+            flow.announce(s, StackItem(StackKind.TRIGGER, pd.player, pd.card, pd.count, a.target))
 
     def _play(self, a: Action) -> None:
         """R6.2, R6.4: pay the play cost, the card leaves the hand onto the stack."""
@@ -213,9 +215,9 @@ class Game:
         card = s.cards[a.card]
         pay(s, seat, card.play or 0, "play")
         s.players[seat].hand.remove(a.card)
-        s.emit("play", seat, a.card, a.target if 0 <= a.target < A.PLAYER_TARGET else -1,
+        s.emit(EventKind.PLAY, seat, a.card, a.target if 0 <= a.target < A.PLAYER_TARGET else -1,
                a.field, amount=card.play or 0)
-        flow.announce(s, StackItem("card", seat, a.card, target=a.target, field=a.field))
+        flow.announce(s, StackItem(StackKind.CARD, seat, a.card, target=a.target, field=a.field))
 
     def _free(self, a: Action) -> None:
         """R6.7: pay the cost (resource, discards, sacrifice), then the action is announced."""
@@ -224,7 +226,7 @@ class Game:
         where = s.perm_field(s.perms[a.card])
         fa = free_action_of(s, a.card, a.index, where)
         pay(s, seat, fa.cost.resource, "free action")
-        item = StackItem("free", seat, a.card, a.index, a.target, where)
+        item = StackItem(StackKind.FREE, seat, a.card, a.index, a.target, where)
         if fa.cost.discard:
             s.pending.append(Pending("discard", seat, a.card, fa.cost.discard))
         if fa.cost.sacrifice and a.card in s.perms:
@@ -240,18 +242,18 @@ class Game:
         s = self.state
         p = s.perms[a.card]
         path: tuple[int, ...] = ()
-        if a.kind in (A.MOVE, A.CARRY):
+        if a.kind in (ActionKind.MOVE, ActionKind.CARRY):
             path = path_to(s, p, a.field) or (a.field,)
-        if a.kind == A.MOVE:
+        if a.kind == ActionKind.MOVE:
             p.used_move = True
-        elif a.kind == A.ATTACK:
+        elif a.kind == ActionKind.ATTACK:
             p.used_attack = True
-        elif a.kind in (A.FULL, A.CARRY):
+        elif a.kind in (ActionKind.FULL, ActionKind.CARRY):
             p.used_move = p.used_attack = True
         else:
             _spend(p, a.index)
-        flow.announce(s, StackItem("unit", p.controller, p.cid, a.index, a.target, a.field,
-                                   a.kind, path, a.other, s.perm_field(p)))
+        flow.announce(s, StackItem(StackKind.UNIT, p.controller, p.cid, a.index, a.target, a.field,
+                                   UnitVerb(a.kind), path, a.other, s.perm_field(p)))
         self._after_unit_action(p.cid)
 
     def _after_unit_action(self, cid: int) -> None:
@@ -277,11 +279,14 @@ def _stale(s: GameState, pd: Pending) -> bool:
     return pd.kind == "place" and pd.card not in s.perms
 
 
+_DECIDING = (Phase.DRAFT, Phase.ACTION, Phase.BUY, Phase.DISCARD)
+"""The phases in which the current player has a decision, stack or not."""
+
 STEPS = {
-    "start": flow.start_turn,
-    "upkeep": flow.upkeep,
-    "upkeep_pay": flow.queue_upkeep,
-    "upkeep_due": flow.end_upkeep,
+    Phase.START: flow.start_turn,
+    Phase.UPKEEP: flow.upkeep,
+    Phase.UPKEEP_PAY: flow.queue_upkeep,
+    Phase.UPKEEP_DUE: flow.end_upkeep,
 }
 
 __all__ = ["Game", "IllegalAction", "TYRANT"]

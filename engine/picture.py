@@ -21,6 +21,7 @@ from engine.actions import PLAYER_TARGET
 from engine.board import NEUTRAL, TYRANT, Terrain
 from engine.permanents import life
 from engine.state import GameState, Perm, StackItem
+from engine.vocab import Phase
 
 TERRAIN_GLYPH = {Terrain.PLAIN: ".", Terrain.DEEP_WATER: "~", Terrain.HIGH_GROUND: "^",
                  Terrain.BLOCKED: "#"}
@@ -70,7 +71,7 @@ def picture(state: GameState) -> str:
     lines.extend(_player_line(state, seat) for seat in range(len(state.players)))
     lines.append("stack: " + ("empty" if not state.stack else
                               " | ".join(_stack_text(state, it) for it in reversed(state.stack))))
-    if state.phase == "upkeep_due" and state.upkeep_due:
+    if state.phase == Phase.UPKEEP_DUE and state.upkeep_due:
         lines.append("upkeep due: " + ", ".join(f"{state.name(c)} (c{c}) "
                                                 f"{state.cards[c].upkeep or 0}"
                                                 for c in state.upkeep_due))
@@ -130,7 +131,7 @@ def _legend(state: GameState, p: Perm) -> str:
 
 def _player_line(state: GameState, seat: int) -> str:
     pl = state.players[seat]
-    mark = "*" if seat == state.active and state.phase != "draft" else " "
+    mark = "*" if seat == state.active and state.phase != Phase.DRAFT else " "
     return (f"{mark}{seat_name(seat)}  resource {pl.resource}  points {pl.points}  "
             f"hand {len(pl.hand)}  deck {len(pl.deck)}  discard {len(pl.discard)}  "
             f"store {len(pl.store)}")

@@ -14,6 +14,7 @@ from engine.agents.registry import Agent
 from engine.game import Game
 from engine.record import GameRecord
 from engine.state import GameConfig
+from engine.vocab import Phase
 
 
 def derive_seed(*parts: int | str) -> int:
@@ -31,6 +32,6 @@ def play_game(config: GameConfig, seed: int, agents: Sequence[Agent],
     while not game.is_terminal():
         seat = game.current_player()
         legal = game.legal_actions()
-        who = drafters[seat] if game.state.phase == "draft" else agents[seat]
+        who = drafters[seat] if game.state.phase == Phase.DRAFT else agents[seat]
         game.apply(who.act(game, legal, rngs[seat]), check=False)
     return game.record()

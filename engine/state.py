@@ -18,6 +18,7 @@ from engine.cards import Card
 from engine.events import EventLog
 from engine.geometry import Geometry
 from engine.record import PICK_COLUMNS, SNAPSHOT_COLUMNS, Columns
+from engine.vocab import BehaviourKind, EventKind, Phase, StackKind, UnitVerb
 
 
 @dataclass(frozen=True)
@@ -155,13 +156,13 @@ class StackItem(NamedTuple):
     was announced from; it resolves only if the unit still stands there (R6.4).
     """
 
-    kind: str
+    kind: StackKind
     player: int
     source: int
     index: int = -1  # type: ignore[assignment]  # shadows tuple.index on purpose
     target: int = -1
     field: int = -1
-    verb: str = ""
+    verb: UnitVerb | None = None
     path: tuple[int, ...] = ()
     other: int = -1
     origin: int = -1
@@ -173,7 +174,7 @@ class BehaviourRun(NamedTuple):
     step, `target` the permanent it goes for. The flow asks for the next action whenever the
     stack is empty (R21.6)."""
 
-    kind: str
+    kind: BehaviourKind
     unit: int
     step: int = 0
     target: int = -1
@@ -215,7 +216,7 @@ class GameState:
         self.draft_seat = 0
         self.pack_round = 0
         self.picks_made: list[int] = [0] * config.players
-        self.phase = "draft"
+        self.phase: Phase = Phase.DRAFT
         self.active = 0
         self.round = 0
         self.turn = 0
@@ -307,7 +308,7 @@ class GameState:
         s.action_log = list(self.action_log)
         return s
 
-    def emit(self, kind: str, player: int = -1, card: int = -1, target: int = -1,
+    def emit(self, kind: EventKind, player: int = -1, card: int = -1, target: int = -1,
              field_: int = -1, amount: int = 0, detail: str = "") -> None:
         """Record one event (issue 3: every change of state emits one)."""
         if not self.events.enabled:
@@ -352,7 +353,8 @@ class GameState:
                 return f"equip_next{seat}"
         if cid in self.perms:
             return "board"
-        if any(it.source == cid and it.kind in ("card", "play_intention") for it in self.stack):
+        if any(it.source == cid and it.kind in (StackKind.CARD, StackKind.PLAY_INTENTION)
+               for it in self.stack):
             return "stack"
         if cid in self.set_aside:
             return "set_aside"

@@ -21,6 +21,7 @@ from engine.events import EVENT_COLUMNS
 from engine.game import Game
 from engine.picture import seat_name
 from engine.state import GameConfig, GameState
+from engine.vocab import ActionKind
 from workbench.analysis.source import AnalysisError, open_db
 from workbench.stored import StoredRunError, stored_config
 
@@ -169,10 +170,10 @@ def _close(frames: list[Frame], s: GameState) -> None:
 def _arrows(s: GameState, a: Action) -> list[Arrow]:
     """Where a unit action goes, drawn from where the unit stands when it is announced."""
     p = s.perms.get(a.card)
-    if p is None or a.kind not in (A.MOVE, A.CARRY, A.ATTACK):
+    if p is None or a.kind not in (ActionKind.MOVE, ActionKind.CARRY, ActionKind.ATTACK):
         return []
     start = s.xy(s.perm_field(p))
-    if a.kind == A.ATTACK:
+    if a.kind == ActionKind.ATTACK:
         target = s.perms.get(a.target)
         if target is None:
             return []

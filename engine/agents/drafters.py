@@ -60,6 +60,7 @@ from engine.board import Terrain, VictoryKind
 from engine.cards import Card, CardType
 from engine.game import Game
 from engine.state import GameConfig, GameState
+from engine.vocab import Phase
 
 # --- synergy: what a pick adds to the store held so far ----------------------------------------
 
@@ -144,7 +145,7 @@ class NumbersDrafter:
 
     def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
         s = game.state
-        if s.phase == "draft":
+        if s.phase == Phase.DRAFT:
             return self.pick(s, legal)
         return choose(s, legal, rng)
 
@@ -471,7 +472,7 @@ class HeuristicDrafter:
 
     def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
         s = game.state
-        if s.phase == "draft":
+        if s.phase == Phase.DRAFT:
             return self.pick(s, legal)
         return choose(s, legal, rng)
 
@@ -529,7 +530,7 @@ class RatingsDrafter:
 
     def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
         s = game.state
-        if s.phase == "draft":
+        if s.phase == Phase.DRAFT:
             return self.pick(s, legal)
         return choose(s, legal, rng)
 

@@ -58,6 +58,7 @@ from engine.effects import free_action_of
 from engine.game import Game
 from engine.permanents import is_veiled, max_range, profile, protected_from
 from engine.state import GameState, Perm
+from engine.vocab import ActionKind, Phase
 
 if TYPE_CHECKING:  # drafters import this module: the drafter is imported at use
     from engine.agents.drafters import HeuristicDrafter
@@ -105,7 +106,7 @@ class HeuristicAgent:
 def choose(s: GameState, legal: list[Action], rng: random.Random,
            agent: HeuristicAgent | None = None) -> Action:
     """The heuristic's choice for any decision."""
-    if s.phase == "draft":
+    if s.phase == Phase.DRAFT:
         from engine.agents.drafters import HeuristicDrafter
         d = agent.drafter() if agent is not None else HeuristicDrafter()
         return d.pick(s, legal)
@@ -114,7 +115,7 @@ def choose(s: GameState, legal: list[Action], rng: random.Random,
         return _pending(s, legal, w)
     if s.priority:
         return A.PASS_ACTION if A.PASS_ACTION in legal else legal[0]
-    if s.phase == "upkeep_due":
+    if s.phase == Phase.UPKEEP_DUE:
         return _upkeep(s, legal, w)
     scored = score_actions(s, legal, w)
     best = max(scored, key=lambda x: x[0])
@@ -127,9 +128,9 @@ def score_actions(s: GameState, legal: list[Action],
     keep the engine's order). The search agent uses these scores to pick its candidates."""
     seat = s.active if not s.priority else s.priority[0]
     v = View(s, seat, w)
-    if s.phase == "buy":
+    if s.phase == Phase.BUY:
         return [(_buy_score(v, a), a) for a in legal]
-    if s.phase == "discard":
+    if s.phase == Phase.DISCARD:
         return [(_end_discard_score(v, a), a) for a in legal]
     if s.activated >= 0 and s.activated in s.perms:
         return _unit_scores(v, s.perms[s.activated], legal)
@@ -157,7 +158,7 @@ def _upkeep(s: GameState, legal: list[Action], w: Weights) -> Action:
         if worth < w.upkeep_keep * up:
             continue
         if up <= res:
-            return Action(A.PAY, cid)
+            return Action(ActionKind.PAY, cid)
         step = _gain_step(v, legal, up - res, worth)
         if step is not None:
             return step
@@ -180,10 +181,10 @@ def _gain_step(v: View, legal: list[Action], short: int, worth: float) -> Action
     best: dict[int, tuple[float, int, Action]] = {}  # per card: (loss, resource, action)
     used: set[int] = set()
     for a in legal:
-        if a.kind == A.PLAY:
+        if a.kind == ActionKind.PLAY:
             effects = s.cards[a.card].effects
             spent, loss = s.cards[a.card].play or 0, 0.0
-        elif a.kind == A.FREE:
+        elif a.kind == ActionKind.FREE:
             fa = free_action_of(s, a.card, a.index)
             effects, spent = fa.effects, fa.cost.resource
             loss = 0.9 * fa.cost.discard + (v.pv(s.perms[a.card]) if fa.cost.sacrifice else 0.0)
@@ -195,7 +196,7 @@ def _gain_step(v: View, legal: list[Action], short: int, worth: float) -> Action
         loss += max(0.0, got * rv - effect_value(v, a.card, effects, a.target))
         if a.card not in best or loss < best[a.card][0]:
             best[a.card] = (loss, got - spent, a)
-        if a.kind == A.PLAY:
+        if a.kind == ActionKind.PLAY:
             used.add(a.card)
     steps = list(best.values())
     if A.CONVERT_ACTION in legal:
@@ -294,7 +295,7 @@ def saves(save_for: float, score: float, w: Weights = DEFAULT) -> bool:
 def _buy_score(v: View, a: Action) -> float:
     s = v.s
     pl = s.players[v.seat]
-    if a.kind != A.BUY:
+    if a.kind != ActionKind.BUY:
         return v.w.buy_min
     card = s.cards[a.card]
     if v.kind is VictoryKind.RESOURCE:
@@ -326,7 +327,7 @@ def _buy_plan(v: View) -> tuple[int, float]:
 
 def _end_discard_score(v: View, a: Action) -> float:
     """R4.6: discard cards worse than an average card of the own deck (known multiset)."""
-    if a.kind == A.END:
+    if a.kind == ActionKind.END:
         return 0.0
     s = v.s
     pl = s.players[v.seat]
@@ -345,9 +346,9 @@ def _main_score(v: View, a: Action) -> float:
     k = a.kind
     pl = s.players[seat]
     w = v.w
-    if k == A.PASS:
+    if k == ActionKind.PASS:
         return 0.0
-    if k == A.PLAY:
+    if k == ActionKind.PLAY:
         card = s.cards[a.card]
         after = pl.resource - (card.play or 0)
         if card.type is CardType.SPELL:
@@ -381,7 +382,7 @@ def _main_score(v: View, a: Action) -> float:
             return w.deploy_base + val
         near = sum(1 for p in v.mine if v.geo._dist[a.field][p.field] <= 1)
         return 1.0 + val + 0.3 * near - 0.05 * v.goal_dist(a.field)
-    if k == A.ACTIVATE:
+    if k == ActionKind.ACTIVATE:
         p = s.perms[a.card]
         if p.cid == v.my_vip:
             return 0.5 if any(v.geo._dist[p.field][e.field] <= 2 for e in v.enemy_units) else -1
@@ -391,14 +392,14 @@ def _main_score(v: View, a: Action) -> float:
             dt = v.geo._dist[p.field][v.tyrant_field]
             urgent = 0.5 if p.cid == v.marked else 0.3 if dt <= 1 else 0.1 if dt == 2 else 0.0
         return 4.0 + urgent - 0.01 * v.goal_dist(s.perm_field(p))
-    if k == A.FREE:
+    if k == ActionKind.FREE:
         fa = free_action_of(s, a.card, a.index)
         val = effect_value(v, a.card, fa.effects, a.target)
         cost = fa.cost.resource * resource_value(v) + 0.9 * fa.cost.discard
         if fa.cost.sacrifice and a.card in s.perms:
             cost += perm_value(s, s.perms[a.card])
         return val - cost + w.free_bias
-    if k == A.CONVERT:
+    if k == ActionKind.CONVERT:
         return _convert_score(v)
     return -5.0
 
@@ -500,12 +501,12 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
         return 0.01 if (a.index == A.SPEND_MOVE) == spend_move else 0.0
     for a in legal:
         k = a.kind
-        if k == A.TAP:
+        if k == ActionKind.TAP:
             out.append((0.0, a))
-        elif k == A.ATTACK:
+        elif k == ActionKind.ATTACK:
             t = s.perms[a.target]
             out.append((exchange(v, u, t, geo.dist(here, s.perm_field(t))) + w.attack_bias, a))
-        elif k == A.MOVE:
+        elif k == ActionKind.MOVE:
             if s.occ[a.field] >= 0:
                 # riding a crew unit (R12.9)
                 out.append((0.5 + position(a.field) - base + (1.0 if (card.range or 1) > 1
@@ -515,21 +516,21 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
             if can_attack:
                 gain += w.attack_look * best_attack_from(a.field) - w.attack_look * att_here
             out.append((gain - 0.05, a))
-        elif k == A.FULL:
+        elif k == ActionKind.FULL:
             val = effect_value(v, u.cid, card.full_actions[a.index], a.target)
             out.append((val - 1.0 - 0.5 * att_here, a))
-        elif k == A.EQUIP:
+        elif k == ActionKind.EQUIP:
             eq = s.cards[a.other]
             if eq.keywords.staff:
                 out.append((100.0 + kept(a), a))
             else:
                 out.append((card_value(eq) - 0.5 + kept(a), a))
-        elif k == A.SWAP:
+        elif k == ActionKind.SWAP:
             art = s.cards[a.other]
             out.append((-1.0 + kept(a) if not art.keywords.staff else -0.5 + kept(a), a))
-        elif k == A.CARRY:
+        elif k == ActionKind.CARRY:
             out.append((-2.0, a))
-        elif k == A.UNPARALYSE:
+        elif k == ActionKind.UNPARALYSE:
             out.append((0.5 + kept(a), a))
         else:
             out.append((_main_score(v, a) - 0.5, a))
