@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.actions import PLAYER_TARGET
+from engine.actions import permanent_target
 from engine.behaviours import next_action, path_to
 from engine.board import VictoryKind
 from engine.cards import CardType
@@ -19,7 +19,7 @@ from engine.effects import candidates, chosen_spec, free_action_of, resolve
 from engine.permanents import (attach, available, can_swap, can_take_rider, destroy, detach,
                                drop, is_defeated, max_range, place, profile, put_onto_board,
                                relocate)
-from engine.state import BehaviourRun, GameState, Pending, Perm, StackItem
+from engine.state import BehaviourRun, GameState, Perm, StackItem, TargetChoice
 from engine.victory import (check_victory, end_game, round_limit_reached,
                             score_capture_points, staff_holder)
 from engine import tyrant
@@ -43,9 +43,8 @@ def open_priority(state: GameState) -> None:
 def announce(state: GameState, item: StackItem) -> None:
     """R6.4, R6.9: an announced action (its cost already paid) goes on the stack."""
     state.stack.append(item)
-    state.emit(EventKind.ANNOUNCE, item.player, item.source, item.target if 0 <= item.target <
-               PLAYER_TARGET else -1, item.field, detail=item.kind + (
-                   ":" + item.verb if item.verb else ""))
+    state.emit(EventKind.ANNOUNCE, item.player, item.source, permanent_target(item.target),
+               item.field, detail=item.kind + (":" + item.verb if item.verb else ""))
     open_priority(state)
 
 
@@ -117,7 +116,8 @@ def queue_trigger(state: GameState, cid: int, index: int, controller: int) -> No
     elif not waits:
         announce(state, StackItem(StackKind.TRIGGER, controller, cid, index, options[0]))
     else:
-        state.pending.append(Pending("target", controller, cid, index, tuple(options)))
+        state.pending.append(TargetChoice(controller, cid, None if index < 0 else index,
+                                          tuple(options)))
 
 
 # --- resolvers, one per kind of stack item ---------------------------------------------------

@@ -5,6 +5,8 @@ cannot see.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine import actions as A
 from engine import draft, flow
 from engine.actions import Action
@@ -16,7 +18,8 @@ from engine.picture import picture
 from engine.record import GameRecord
 from engine.effects import free_action_of
 from engine.permanents import destroy
-from engine.state import GameConfig, GameState, Pending, Perm, StackItem
+from engine.state import (Decision, DiscardChoice, GameConfig, GameState, Perm, PlaceChoice,
+                          StackItem)
 from engine.victory import check_victory
 from engine.vocab import ActionKind, EventKind, Phase, StackKind, UnitVerb
 from engine.zones import discard_from_hand, pay
@@ -98,10 +101,10 @@ class Game:
                 return
             while s.pending and _stale(s, s.pending[0]):
                 s.pending.pop(0)
-            if s.pending and s.pending[0].kind == "place" and all(
-                    s.occ[f] >= 0 for f in s.pending[0].fields):
+            pd = s.pending[0] if s.pending else None
+            if isinstance(pd, PlaceChoice) and all(s.occ[f] >= 0 for f in pd.fields):
                 # R11.6: no available field left for a dropped permanent: it is destroyed
-                pd = s.pending.pop(0)
+                s.pending.pop(0)
                 destroy(s, s.perms[pd.card], "no room to drop", pd.player, pd.origin)
                 flow.after_resolution(s)
                 continue
@@ -165,7 +168,7 @@ class Game:
             self._free(a)
         elif k == ActionKind.CONVERT:
             seat = current_player(s)
-            s.pending.append(Pending("discard", seat, -1, 2))
+            s.pending.append(DiscardChoice(seat, 2))
             flow.announce(s, StackItem(StackKind.CONVERT, seat, -1))
         elif k == ActionKind.ACTIVATE:
             flow.activate(s, a.card)
@@ -199,14 +202,15 @@ class Game:
     def _answer_pending(self, a: Action) -> None:
         s = self.state
         pd = s.pending.pop(0)
-        if pd.kind == "discard":
+        if isinstance(pd, DiscardChoice):
             discard_from_hand(s, pd.player, a.card, "effect")
             if pd.count > 1:
-                s.pending.insert(0, pd._replace(count=pd.count - 1))
-        elif pd.kind == "place":
+                s.pending.insert(0, replace(pd, count=pd.count - 1))
+        elif isinstance(pd, PlaceChoice):
             flow.place_dropped(s, pd.card, a.field)
         else:
-            flow.announce(s, StackItem(StackKind.TRIGGER, pd.player, pd.card, pd.count, a.target))
+            flow.announce(s, StackItem(StackKind.TRIGGER, pd.player, pd.source,
+                                       -1 if pd.trigger is None else pd.trigger, a.target))
 
     def _play(self, a: Action) -> None:
         """R6.2, R6.4: pay the play cost, the card leaves the hand onto the stack."""
@@ -215,8 +219,8 @@ class Game:
         card = s.cards[a.card]
         pay(s, seat, card.play or 0, "play")
         s.players[seat].hand.remove(a.card)
-        s.emit(EventKind.PLAY, seat, a.card, a.target if 0 <= a.target < A.PLAYER_TARGET else -1,
-               a.field, amount=card.play or 0)
+        s.emit(EventKind.PLAY, seat, a.card, A.permanent_target(a.target), a.field,
+               amount=card.play or 0)
         flow.announce(s, StackItem(StackKind.CARD, seat, a.card, target=a.target, field=a.field))
 
     def _free(self, a: Action) -> None:
@@ -228,7 +232,7 @@ class Game:
         pay(s, seat, fa.cost.resource, "free action")
         item = StackItem(StackKind.FREE, seat, a.card, a.index, a.target, where)
         if fa.cost.discard:
-            s.pending.append(Pending("discard", seat, a.card, fa.cost.discard))
+            s.pending.append(DiscardChoice(seat, fa.cost.discard, a.card))
         if fa.cost.sacrifice and a.card in s.perms:
             destroy(s, s.perms[a.card], "sacrificed", seat)
             check_victory(s)  # R19: a VIP or building paid as a cost is lost at once
@@ -271,12 +275,12 @@ def _spend(p: Perm, which: int) -> None:
         p.used_move = True
 
 
-def _stale(s: GameState, pd: Pending) -> bool:
+def _stale(s: GameState, pd: Decision) -> bool:
     """A choice about a permanent that has since left the board is void, and so is a discard
     from an empty hand."""
-    if pd.kind == "discard":
+    if isinstance(pd, DiscardChoice):
         return not s.players[pd.player].hand
-    return pd.kind == "place" and pd.card not in s.perms
+    return isinstance(pd, PlaceChoice) and pd.card not in s.perms
 
 
 _DECIDING = (Phase.DRAFT, Phase.ACTION, Phase.BUY, Phase.DISCARD)

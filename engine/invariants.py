@@ -11,7 +11,7 @@ from collections import Counter
 
 from engine.board import Terrain
 from engine.cards import CardType
-from engine.state import GameState
+from engine.state import GameState, PlaceChoice
 from engine.vocab import StackKind
 
 
@@ -61,7 +61,7 @@ def _board_violations(state: GameState) -> list[str]:
     drop waits for its field, R9.5 terrain."""
     out: list[str] = []
     fields = state.config.board.fields
-    placing = {pd.card for pd in state.pending if pd.kind == "place"}
+    placing = {pd.card for pd in state.pending if isinstance(pd, PlaceChoice)}
     for cid, p in state.perms.items():
         if p.field >= 0:
             if state.occ[p.field] != cid:

@@ -14,9 +14,9 @@ from engine import actions as A
 from engine.actions import Action
 from engine.behaviours import attackable, destinations, path_onto
 from engine.cards import Card, CardType, Effect, FreeAction
-from engine.effects import FIELD_ACTION, candidates, chosen_spec, push_origins
+from engine.effects import candidates, chosen_spec, push_origins
 from engine.permanents import available, can_swap, can_take_rider, max_range, profile
-from engine.state import GameState, Perm
+from engine.state import DiscardChoice, GameState, Perm, PlaceChoice
 from engine.vocab import ActionKind, Phase
 
 
@@ -83,14 +83,15 @@ def upkeep_actions(state: GameState, seat: int) -> list[Action]:
 
 def _pending_actions(state: GameState) -> list[Action]:
     pd = state.pending[0]
-    if pd.kind == "discard":
+    if isinstance(pd, DiscardChoice):
         hand = state.players[pd.player].hand
         return [Action(ActionKind.DISCARD, c) for c in sorted(set_by_name(state, hand))]
-    if pd.kind == "place":
+    if isinstance(pd, PlaceChoice):
         # R11.6: fields taken since the drop began (another dropped permanent) are no longer
         # available; the game destroys the permanent when none is left (engine.game._advance).
         return [Action(ActionKind.PLACE, pd.card, field=f) for f in pd.fields if state.occ[f] < 0]
-    return [Action(ActionKind.TARGET, pd.card, t, index=pd.count) for t in pd.fields]
+    trigger = -1 if pd.trigger is None else pd.trigger
+    return [Action(ActionKind.TARGET, pd.source, t, index=trigger) for t in pd.options]
 
 
 def _payable_spell(card: Card, resource: int) -> bool:
@@ -114,7 +115,7 @@ def fast_actions(state: GameState, seat: int) -> list[Action]:
         if card.free_actions and (card.type is not CardType.POTION or p.under >= 0):
             out.extend(_free(state, seat, p.cid, card.free_actions, 0))
         if granted:
-            out.extend(_free(state, seat, p.cid, granted, FIELD_ACTION))
+            out.extend(_free(state, seat, p.cid, granted, A.field_action(0)))
     if len(pl.hand) >= 2:
         out.append(A.CONVERT_ACTION)
     return out

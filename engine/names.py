@@ -103,8 +103,9 @@ def _costs(s: GameState, cid: int) -> str:
 
 def _whom(s: GameState, target: int) -> str:
     """A target: a player (`p2`) or a card."""
-    if target >= A.PLAYER_TARGET:
-        return seat_name(target - A.PLAYER_TARGET)
+    seat = A.target_seat(target)
+    if seat is not None:
+        return seat_name(seat)
     return _card(s, target)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.board import Terrain
 from engine.cards import Card, CardType, Keywords, Protection
-from engine.state import GameState, Pending, Perm
+from engine.state import GameState, Perm, PlaceChoice
 from engine.vocab import EventKind
 
 DROP_FIELDS_RADIUS = 1
@@ -264,7 +264,7 @@ def destroy(state: GameState, p: Perm, cause: str, player: int, at: int = -1) ->
     field_ = state.perm_field(p) if p.field >= 0 or p.under >= 0 else at
     if field_ < 0:  # waiting for its field (R11.6): its stack dropped from the drop's origin
         field_ = next((pd.origin for pd in state.pending
-                       if pd.kind == "place" and pd.card == cid), -1)
+                       if isinstance(pd, PlaceChoice) and pd.card == cid), -1)
     detach(state, p)
     if p.field >= 0 and state.occ[p.field] == cid:
         state.occ[p.field] = -1
@@ -313,8 +313,7 @@ def drop(state: GameState, p: Perm, origin: int, chooser: int, wear: bool = True
     elif len(options) == 1 or chooser < 0:
         place(state, p, options[0])
     else:
-        state.pending.append(Pending("place", chooser, p.cid, fields=tuple(sorted(options)),
-                                     origin=origin))
+        state.pending.append(PlaceChoice(chooser, p.cid, tuple(sorted(options)), origin))
 
 
 def to_owner_discard(state: GameState, cid: int) -> None:

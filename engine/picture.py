@@ -17,10 +17,10 @@ seat). Pure: reads the state, never changes it. Layout:
 
 from __future__ import annotations
 
-from engine.actions import PLAYER_TARGET
+from engine.actions import target_seat
 from engine.board import NEUTRAL, TYRANT, Terrain
 from engine.permanents import life
-from engine.state import GameState, Perm, StackItem
+from engine.state import Decision, GameState, Perm, PlaceChoice, StackItem
 from engine.vocab import Phase
 
 TERRAIN_GLYPH = {Terrain.PLAIN: ".", Terrain.DEEP_WATER: "~", Terrain.HIGH_GROUND: "^",
@@ -76,11 +76,14 @@ def picture(state: GameState) -> str:
                                                 f"{state.cards[c].upkeep or 0}"
                                                 for c in state.upkeep_due))
     if state.pending:
-        lines.append("pending: " + " | ".join(
-            f"{pd.kind} {seat_name(pd.player)}"
-            + (f" {state.name(pd.card)} (c{pd.card})" if pd.card >= 0 else "")
-            for pd in state.pending))
+        lines.append("pending: " + " | ".join(_decision_text(state, pd) for pd in state.pending))
     return "\n".join(lines)
+
+
+def _decision_text(state: GameState, pd: Decision) -> str:
+    cid = pd.card if isinstance(pd, PlaceChoice) else pd.source
+    return f"{pd.kind} {seat_name(pd.player)}" + (
+        f" {state.name(cid)} (c{cid})" if cid is not None and cid >= 0 else "")
 
 
 def _header(state: GameState) -> str:
@@ -142,8 +145,9 @@ def _stack_text(state: GameState, it: StackItem) -> str:
     text = f"{seat_name(it.player)} {what}"
     if it.source >= 0:
         text += f" {state.name(it.source)} (c{it.source})"
-    if it.target >= PLAYER_TARGET:
-        text += f" -> {seat_name(it.target - PLAYER_TARGET)}"
+    seat = target_seat(it.target)
+    if seat is not None:
+        text += f" -> {seat_name(seat)}"
     elif it.target >= 0:
         text += f" -> {state.name(it.target)} (c{it.target})"
     if it.field >= 0:

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from engine.board import Board, VictoryKind
 from engine.cards import Card
 from engine.events import EventLog
 from engine.geometry import Geometry
 from engine.record import PICK_COLUMNS, SNAPSHOT_COLUMNS, Columns
-from engine.vocab import BehaviourKind, EventKind, Phase, StackKind, UnitVerb
+from engine.vocab import BehaviourKind, DecisionKind, EventKind, Phase, StackKind, UnitVerb
 
 
 @dataclass(frozen=True)
@@ -180,19 +180,46 @@ class BehaviourRun(NamedTuple):
     target: int = -1
 
 
-class Pending(NamedTuple):
-    """A choice the rules hand to a player in the middle of the flow (R11.6, discards, targets).
+@dataclass(frozen=True, slots=True)
+class DiscardChoice:
+    """`player` discards `count` cards from the hand, one choice at a time: the cost of a free
+    action (R6.7) or of converting (R8.6), or an effect's discard; `source` is the card that
+    asks, if any."""
 
-    `kind`: "discard" (discard `count` cards), "place" (put the dropped permanent `card` on one of
-    `fields`, R11.6; its stack dropped from `origin`), "target" (the chosen target of a trigger).
-    """
-
-    kind: str
     player: int
-    card: int = -1
-    count: int = 0  # type: ignore[assignment]  # shadows tuple.count on purpose
-    fields: tuple[int, ...] = ()
-    origin: int = -1
+    count: int
+    source: int | None = None
+    kind: ClassVar[DecisionKind] = DecisionKind.DISCARD
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceChoice:
+    """R11.6: `player` puts the dropped permanent `card` on one of `fields`, the available
+    fields in range 1 of `origin`, the field its stack dropped from."""
+
+    player: int
+    card: int
+    fields: tuple[int, ...]
+    origin: int
+    kind: ClassVar[DecisionKind] = DecisionKind.PLACE
+
+
+@dataclass(frozen=True, slots=True)
+class TargetChoice:
+    """R6.4: `player` chooses among `options` (permanents or player targets) the target of the
+    triggered action of `source`: its trigger number `trigger`, or None for the card's own
+    effects as it enters (R6.1)."""
+
+    player: int
+    source: int
+    trigger: int | None
+    options: tuple[int, ...]
+    kind: ClassVar[DecisionKind] = DecisionKind.TARGET
+
+
+Decision = DiscardChoice | PlaceChoice | TargetChoice
+"""A choice the rules hand to a player in the middle of the flow, answered by the action of
+the same kind (`engine.vocab.DecisionKind`)."""
 
 
 class GameState:
@@ -222,7 +249,7 @@ class GameState:
         self.turn = 0
         self.actions_this_turn = 0
         self.steps = 0
-        self.pending: list[Pending] = []
+        self.pending: list[Decision] = []
         self.upkeep_due: list[int] = []
         self.priority: list[int] = []
         self.activated = -1

@@ -57,7 +57,7 @@ from engine.cards import Card, CardType
 from engine.effects import free_action_of
 from engine.game import Game
 from engine.permanents import is_veiled, max_range, profile, protected_from
-from engine.state import GameState, Perm
+from engine.state import DiscardChoice, GameState, Perm, PlaceChoice
 from engine.vocab import ActionKind, Phase
 
 if TYPE_CHECKING:  # drafters import this module: the drafter is imported at use
@@ -218,14 +218,13 @@ def _gain_step(v: View, legal: list[Action], short: int, worth: float) -> Action
 def _pending(s: GameState, legal: list[Action], w: Weights) -> Action:
     pd = s.pending[0]
     v = View(s, pd.player, w)
-    if pd.kind == "discard":
+    if isinstance(pd, DiscardChoice):
         return min(legal, key=lambda a: (_keep_value(v, a.card), a.card))
-    if pd.kind == "place":
+    if isinstance(pd, PlaceChoice):
         return min(legal, key=lambda a: (v.goal_dist(a.field), a.field))
-    # a chosen target for a trigger
-    card = s.cards[pd.card]
-    effects = card.effects if pd.count < 0 else card.triggers[pd.count].effects
-    return max(legal, key=lambda a: effect_value(v, pd.card, effects, a.target))
+    card = s.cards[pd.source]
+    effects = card.effects if pd.trigger is None else card.triggers[pd.trigger].effects
+    return max(legal, key=lambda a: effect_value(v, pd.source, effects, a.target))
 
 
 def _keep_value(v: View, cid: int) -> float:

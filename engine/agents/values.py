@@ -6,7 +6,7 @@ Read only from public information and the seat's own cards (see `engine.agents.h
 
 from __future__ import annotations
 
-from engine.actions import PLAYER_TARGET
+from engine.actions import target_seats
 from engine.agents.weights import DEFAULT, Weights
 from engine.behaviours import KeptAnswers
 from engine.board import Board, Terrain, VictoryKind
@@ -367,7 +367,7 @@ def _one_effect(v: View, source: int, e: Effect, targets: list[int], origin: int
         card = s.config.catalog.get((e.card or "").casefold())
         return n * (0.7 * card_value(card) if card is not None else 1.0)
     if verb in ("steal", "burn"):
-        seats = [t - PLAYER_TARGET for t in targets if t >= PLAYER_TARGET] or [
+        seats = target_seats(targets) or [
             x for x in range(len(s.players)) if s.enemies(seat, x)][:1]
         got = sum(min(n, s.players[x].resource) for x in seats)
         mult = 2.0 if verb == "steal" else 0.7
@@ -448,7 +448,7 @@ def resource_gain(v: View, source: int, effects: tuple[Effect, ...], target: int
         elif e.verb == "steal":
             s = v.s
             targets = effect_targets(s, v.seat, source, e, target)
-            seats = [t - PLAYER_TARGET for t in targets if t >= PLAYER_TARGET] or [
+            seats = target_seats(targets) or [
                 x for x in range(len(s.players)) if s.enemies(v.seat, x)][:1]
             got += sum(min(e.amount, s.players[x].resource) for x in seats)
     return got
