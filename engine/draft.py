@@ -7,11 +7,12 @@ pack round when the parameter says so).
 
 from __future__ import annotations
 
+from engine.actions import Action
 from engine.board import TYRANT
 from engine.cards import Card
-from engine.flow import start_turn
 from engine.permanents import put_onto_board
 from engine.state import GameState
+from engine.turn import start_turn
 from engine.vocab import EventKind
 from engine.zones import draw
 
@@ -55,8 +56,9 @@ def open_pack_round(state: GameState) -> bool:
     return True
 
 
-def pick(state: GameState, cid: int) -> None:
-    """The current seat takes `cid` from the pack in front of it (R3.3)."""
+def pick(state: GameState, a: Action) -> None:
+    """The current seat takes card `a.card` from the pack in front of it (R3.3)."""
+    cid = a.card
     seat = state.draft_seat
     pack = state.packs[seat]
     state.picks_made[seat] += 1

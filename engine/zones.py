@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.actions import Action
 from engine.state import GameState
 from engine.vocab import EventKind
 
@@ -89,3 +90,8 @@ def discard_from_hand(state: GameState, seat: int, cid: int, reason: str) -> Non
         state.emit(EventKind.LEAVE, seat, cid, detail="token")
     else:
         pl.discard.append(cid)
+
+
+def discard_at_end_of_turn(state: GameState, a: Action) -> None:
+    """R4.6: after buying, the player may discard any number of hand cards, one at a time."""
+    discard_from_hand(state, state.active, a.card, "end of turn")
