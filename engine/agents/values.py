@@ -6,6 +6,8 @@ Read only from public information and the seat's own cards (see `engine.agents.h
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.actions import target_seats
 from engine.agents.weights import DEFAULT, Weights
 from engine.behaviours import KeptAnswers
@@ -18,9 +20,6 @@ from engine.state import GameState, Perm
 from engine.victory import area_counts
 
 # --- static card values ------------------------------------------------------------------------
-
-_VALUE_CACHE: dict[int, tuple[Card, float]] = {}
-"""card_value by id(card); the entry keeps its card, so a reused id cannot hit a stale value."""
 
 VERB_BASE = {"damage": 1.5, "heal": 0.5, "draw": 1.3, "gain": 1.0, "steal": 1.6, "burn": 0.7,
              "discard": -0.8, "push": 0.8, "paralyse": 1.2, "poison": 1.0, "panic": 0.8,
@@ -41,12 +40,10 @@ def effects_value(effects: tuple[Effect, ...]) -> float:
     return v
 
 
+@lru_cache(maxsize=4096)
 def card_value(card: Card) -> float:
-    """What a card is worth on its own: stats, keywords, effects (independent of the board)."""
-    key = id(card)
-    hit = _VALUE_CACHE.get(key)
-    if hit is not None and hit[0] is card:
-        return hit[1]
+    """What a card is worth on its own: stats, keywords, effects (independent of the board).
+    A pure function of the card's value, cached by it (cards are frozen)."""
     kw = card.keywords
     v = 0.0
     if card.type is CardType.UNIT:
@@ -70,7 +67,6 @@ def card_value(card: Card) -> float:
         v += 0.6 * max(0.0, effects_value(fa.effects) - fa.cost.resource - fa.cost.discard)
     for fx in card.full_actions:
         v += 0.6 * max(0.0, effects_value(fx))
-    _VALUE_CACHE[key] = (card, v)
     return v
 
 
