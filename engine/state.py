@@ -147,13 +147,13 @@ class Player:
 class StackItem(NamedTuple):
     """An announced action waiting on the action stack (R6.9).
 
-    `kind`: "card" (a played card `cid`; `field`: where a permanent goes, or the origin a spell
-    pushes from, R14.1), "free" (free action `index` of `source`), "convert"
-    (R8.6), "unit" (a unit's action: `verb` is move/attack/full/carry/swap/equip), "trigger"
-    (`index` into the source card's triggers), "play_intention" (the Tyrant plays intention
-    `source` onto `target`, R17.2; `other` is the Tyrant's unit), "intention" (the full action
-    of R17.3 carrying out intention `index`). `origin`: the field a unit's move, carry or swap
-    was announced from; it resolves only if the unit still stands there (R6.4).
+    `kind` (`StackKind`): CARD (a played card `source`; `field`: where a permanent goes, or the
+    origin a spell pushes from, R14.1), FREE (free action `index` of `source`), CONVERT (R8.6),
+    UNIT (a unit's action: its `verb`), TRIGGER (`index` into the source card's triggers, -1
+    for its own effects as it enters), PLAY_INTENTION (the Tyrant plays intention `source` onto
+    `target`, R17.2; `other` is the Tyrant's unit), INTENTION (the full action of R17.3
+    carrying out intention `index`). `origin`: the field a unit's move, carry or swap was
+    announced from; it resolves only if the unit still stands there (R6.4).
     """
 
     kind: StackKind
@@ -170,7 +170,7 @@ class StackItem(NamedTuple):
 
 class BehaviourRun(NamedTuple):
     """A behaviour deciding a unit's actions one at a time (R13.3, R13.4 panic and rage; the
-    Tyrant's turn, R21.15, R21.19): `kind` is "shy", "aggressive" or "tyrant", `step` the next
+    Tyrant's turn, R21.15, R21.19): `kind` says which (`BehaviourKind`), `step` the next
     step, `target` the permanent it goes for. The flow asks for the next action whenever the
     stack is empty (R21.6)."""
 
