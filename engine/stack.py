@@ -12,13 +12,24 @@ from engine.behaviours import path_to
 from engine.cards import CardType
 from engine.combat import combat
 from engine.effects import candidates, chosen_spec, free_action_of, resolve
-from engine.permanents import (attach, available, can_swap, can_take_rider, destroy, detach,
-                               drop, is_defeated, max_range, profile, put_onto_board, relocate)
+from engine.permanents import (
+    attach,
+    available,
+    can_swap,
+    can_take_rider,
+    destroy,
+    detach,
+    drop,
+    is_defeated,
+    max_range,
+    profile,
+    put_onto_board,
+    relocate,
+)
 from engine.state import GameState, Perm, StackItem, TargetChoice
 from engine.victory import check_victory
 from engine.vocab import EventKind, StackKind, UnitVerb
 from engine.zones import gain
-
 
 # --- the response windows and the action stack (R6.9, R21.6) --------------------------------
 

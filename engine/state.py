@@ -18,7 +18,14 @@ from engine.cards import Card
 from engine.events import EventLog
 from engine.geometry import Geometry
 from engine.record import PICK_COLUMNS, SNAPSHOT_COLUMNS, Columns
-from engine.vocab import BehaviourKind, DecisionKind, EventKind, Phase, StackKind, UnitVerb
+from engine.vocab import (
+    BehaviourKind,
+    DecisionKind,
+    EventKind,
+    Phase,
+    StackKind,
+    UnitVerb,
+)
 
 
 @dataclass(frozen=True)

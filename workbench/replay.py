@@ -15,7 +15,6 @@ from pathlib import Path
 
 import duckdb
 
-from engine import actions as A
 from engine.actions import Action, parse_action
 from engine.events import EVENT_COLUMNS
 from engine.game import Game

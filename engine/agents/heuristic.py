@@ -39,6 +39,14 @@ from typing import TYPE_CHECKING
 
 from engine import actions as A
 from engine.actions import Action
+from engine.agents.buy_policy import (
+    buy_score,
+    buy_value,
+    race_buy,
+    saves,
+    seat_income,
+    upkeep_load,
+)
 from engine.agents.values import (
     View,
     board_affinity,
@@ -51,8 +59,6 @@ from engine.agents.values import (
     resource_value,
     strike,
 )
-from engine.agents.buy_policy import (buy_score, buy_value, race_buy, saves, seat_income,
-                                       upkeep_load)
 from engine.agents.weights import DEFAULT, Weights
 from engine.board import Terrain, VictoryKind
 from engine.cards import Card, CardType
