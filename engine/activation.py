@@ -102,8 +102,12 @@ def unit_action(state: GameState, a: Action) -> None:
     else:
         _spend(p, a.index)
     announce(state, StackItem(StackKind.UNIT, p.controller, p.cid, a.index, a.target, a.field,
-                              UnitVerb(a.kind), path, a.other, state.perm_field(p)))
+                              _VERBS[a.kind], path, a.other, state.perm_field(p)))
     _after_unit_action(state, p.cid)
+
+
+_VERBS = {ActionKind(verb.value): verb for verb in UnitVerb}
+"""The unit verb each unit action announces (a dict: calling `UnitVerb(kind)` costs ~1 us)."""
 
 
 def _after_unit_action(state: GameState, cid: int) -> None:

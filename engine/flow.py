@@ -75,6 +75,7 @@ def advance(state: GameState) -> list[Action] | None:
     """Run automatic steps, taking forced single choices (they are not logged), until a player
     has a real decision: its legal actions; None once the game is over."""
     limit = state.config.game_guard
+    draft_, upkeep_due = Phase.DRAFT, Phase.UPKEEP_DUE  # a member read is slow on Python 3.11
     while state.winners is None:
         state.steps += 1
         if state.steps > limit:
@@ -86,13 +87,13 @@ def advance(state: GameState) -> list[Action] | None:
             activation.continue_behaviour(state, state.behaviour)
             continue
         if not (state.pending or state.priority or state.phase in _DECIDING or (
-                state.phase == Phase.UPKEEP_DUE and upkeep.upkeep_owed(state))):
+                state.phase == upkeep_due and upkeep.upkeep_owed(state))):
             if state.stack:
                 resolve_top(state)
             else:
                 STEPS[state.phase](state)
             continue
-        waiting = state.phase == Phase.DRAFT or bool(state.pending)
+        waiting = state.phase == draft_ or bool(state.pending)
         if not waiting and not state.priority and state.stack:
             resolve_top(state)
             continue

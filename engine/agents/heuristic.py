@@ -68,6 +68,28 @@ from engine.permanents import is_veiled, max_range, profile, protected_from
 from engine.state import DiscardChoice, GameState, Perm, PlaceChoice
 from engine.vocab import ActionKind, Phase
 
+# The words as module constants: on Python 3.11 reading an enum member (`ActionKind.MOVE`)
+# goes through EnumType.__getattr__ (~0.3 us), too slow once per generated or scored action.
+_ACTIVATE = ActionKind.ACTIVATE
+_ATTACK = ActionKind.ATTACK
+_CARRY = ActionKind.CARRY
+_CONVERT = ActionKind.CONVERT
+_END = ActionKind.END
+_EQUIP = ActionKind.EQUIP
+_FREE = ActionKind.FREE
+_FULL = ActionKind.FULL
+_MOVE = ActionKind.MOVE
+_PASS = ActionKind.PASS
+_PAY = ActionKind.PAY
+_PLAY = ActionKind.PLAY
+_SWAP = ActionKind.SWAP
+_TAP = ActionKind.TAP
+_UNPARALYSE = ActionKind.UNPARALYSE
+_PHASE_BUY = Phase.BUY
+_PHASE_DISCARD = Phase.DISCARD
+_PHASE_DRAFT = Phase.DRAFT
+_PHASE_UPKEEP_DUE = Phase.UPKEEP_DUE
+
 if TYPE_CHECKING:  # drafters import this module: the drafter is imported at use
     from engine.agents.drafters import HeuristicDrafter
 
@@ -114,7 +136,7 @@ class HeuristicAgent:
 def choose(s: GameState, legal: list[Action], rng: random.Random,
            agent: HeuristicAgent | None = None) -> Action:
     """The heuristic's choice for any decision."""
-    if s.phase == Phase.DRAFT:
+    if s.phase == _PHASE_DRAFT:
         from engine.agents.drafters import HeuristicDrafter
         d = agent.drafter() if agent is not None else HeuristicDrafter()
         return d.pick(s, legal)
@@ -123,7 +145,7 @@ def choose(s: GameState, legal: list[Action], rng: random.Random,
         return _pending(s, legal, w)
     if s.priority:
         return A.PASS_ACTION if A.PASS_ACTION in legal else legal[0]
-    if s.phase == Phase.UPKEEP_DUE:
+    if s.phase == _PHASE_UPKEEP_DUE:
         return _upkeep(s, legal, w)
     scored = score_actions(s, legal, w)
     best = max(scored, key=lambda x: x[0])
@@ -136,9 +158,9 @@ def score_actions(s: GameState, legal: list[Action],
     keep the engine's order). The search agent uses these scores to pick its candidates."""
     seat = s.active if not s.priority else s.priority[0]
     v = View(s, seat, w)
-    if s.phase == Phase.BUY:
+    if s.phase == _PHASE_BUY:
         return [(buy_score(v, a), a) for a in legal]
-    if s.phase == Phase.DISCARD:
+    if s.phase == _PHASE_DISCARD:
         return [(_end_discard_score(v, a), a) for a in legal]
     if s.activated >= 0 and s.activated in s.perms:
         return _unit_scores(v, s.perms[s.activated], legal)
@@ -166,7 +188,7 @@ def _upkeep(s: GameState, legal: list[Action], w: Weights) -> Action:
         if worth < w.upkeep_keep * up:
             continue
         if up <= res:
-            return Action(ActionKind.PAY, cid)
+            return Action(_PAY, cid)
         step = _gain_step(v, legal, up - res, worth)
         if step is not None:
             return step
@@ -189,10 +211,10 @@ def _gain_step(v: View, legal: list[Action], short: int, worth: float) -> Action
     best: dict[int, tuple[float, int, Action]] = {}  # per card: (loss, resource, action)
     used: set[int] = set()
     for a in legal:
-        if a.kind == ActionKind.PLAY:
+        if a.kind == _PLAY:
             effects = s.cards[a.card].effects
             spent, loss = s.cards[a.card].play or 0, 0.0
-        elif a.kind == ActionKind.FREE:
+        elif a.kind == _FREE:
             fa = free_action_of(s, a.card, a.index)
             effects, spent = fa.effects, fa.cost.resource
             loss = 0.9 * fa.cost.discard + (v.pv(s.perms[a.card]) if fa.cost.sacrifice else 0.0)
@@ -204,7 +226,7 @@ def _gain_step(v: View, legal: list[Action], short: int, worth: float) -> Action
         loss += max(0.0, got * rv - effect_value(v, a.card, effects, a.target))
         if a.card not in best or loss < best[a.card][0]:
             best[a.card] = (loss, got - spent, a)
-        if a.kind == ActionKind.PLAY:
+        if a.kind == _PLAY:
             used.add(a.card)
     steps = list(best.values())
     if A.CONVERT_ACTION in legal:
@@ -246,7 +268,7 @@ def _keep_value(v: View, cid: int) -> float:
 
 def _end_discard_score(v: View, a: Action) -> float:
     """R4.6: discard cards worse than an average card of the own deck (known multiset)."""
-    if a.kind == ActionKind.END:
+    if a.kind == _END:
         return 0.0
     s = v.s
     pl = s.players[v.seat]
@@ -265,11 +287,11 @@ def _main_score(v: View, a: Action) -> float:
     s = v.s
     k = a.kind
     w = v.w
-    if k == ActionKind.PASS:
+    if k == _PASS:
         return 0.0
-    if k == ActionKind.PLAY:
+    if k == _PLAY:
         return _play_score(v, a)
-    if k == ActionKind.ACTIVATE:
+    if k == _ACTIVATE:
         p = s.perms[a.card]
         if p.cid == v.my_vip:
             return 0.5 if any(v.geo._dist[p.field][e.field] <= 2 for e in v.enemy_units) else -1
@@ -279,14 +301,14 @@ def _main_score(v: View, a: Action) -> float:
             dt = v.geo._dist[p.field][v.tyrant_field]
             urgent = 0.5 if p.cid == v.marked else 0.3 if dt <= 1 else 0.1 if dt == 2 else 0.0
         return 4.0 + urgent - 0.01 * v.goal_dist(s.perm_field(p))
-    if k == ActionKind.FREE:
+    if k == _FREE:
         fa = free_action_of(s, a.card, a.index)
         val = effect_value(v, a.card, fa.effects, a.target)
         cost = fa.cost.resource * resource_value(v) + 0.9 * fa.cost.discard
         if fa.cost.sacrifice and a.card in s.perms:
             cost += perm_value(s, s.perms[a.card])
         return val - cost + w.free_bias
-    if k == ActionKind.CONVERT:
+    if k == _CONVERT:
         return _convert_score(v)
     return -5.0
 
@@ -441,12 +463,12 @@ class _UnitLook:
         s, w = v.s, v.w
         kept = 0.01 if (a.index == A.SPEND_MOVE) == spend_move else 0.0
         k = a.kind
-        if k == ActionKind.TAP:
+        if k == _TAP:
             return 0.0
-        if k == ActionKind.ATTACK:
+        if k == _ATTACK:
             t = s.perms[a.target]
             return exchange(v, u, t, v.geo.dist(here, s.perm_field(t))) + w.attack_bias
-        if k == ActionKind.MOVE:
+        if k == _MOVE:
             if s.occ[a.field] >= 0:
                 # riding a crew unit (R12.9)
                 return 0.5 + self.position(a.field) - base + (1.0 if (card.range or 1) > 1
@@ -455,18 +477,18 @@ class _UnitLook:
             if self.can_attack:
                 gain += w.attack_look * self.best_attack_from(a.field) - w.attack_look * att_here
             return gain - 0.05
-        if k == ActionKind.FULL:
+        if k == _FULL:
             val = effect_value(v, u.cid, card.full_actions[a.index], a.target)
             return val - 1.0 - 0.5 * att_here
-        if k == ActionKind.EQUIP:
+        if k == _EQUIP:
             eq = s.cards[a.other]
             return 100.0 + kept if eq.keywords.staff else card_value(eq) - 0.5 + kept
-        if k == ActionKind.SWAP:
+        if k == _SWAP:
             art = s.cards[a.other]
             return -1.0 + kept if not art.keywords.staff else -0.5 + kept
-        if k == ActionKind.CARRY:
+        if k == _CARRY:
             return -2.0
-        if k == ActionKind.UNPARALYSE:
+        if k == _UNPARALYSE:
             return 0.5 + kept
         return _main_score(v, a) - 0.5
 
