@@ -228,6 +228,9 @@ class Projection:
 class _Run:
     """The projected seat's resource, deck and board as the rounds pass."""
 
+    __slots__ = ("deck_n", "deployed", "eco", "perm_income", "r", "spell_gain", "units", "up",
+                 "waiting")
+
     def __init__(self, eco: Economy, start: list[int]) -> None:
         self.eco = eco
         self.r = 0.0
@@ -312,6 +315,8 @@ class _Run:
 class _Shop:
     """The projected store: its cards' rows in the economy's tables, their prices (the
     cheapest first) and which are bought."""
+
+    __slots__ = ("by_price", "eco", "gone", "idx", "prices", "rows", "store")
 
     def __init__(self, eco: Economy, store: Sequence[Card]) -> None:
         self.eco = eco
