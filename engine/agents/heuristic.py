@@ -70,25 +70,12 @@ from engine.vocab import ActionKind, Phase
 
 # The words as module constants: on Python 3.11 reading an enum member (`ActionKind.MOVE`)
 # goes through EnumType.__getattr__ (~0.3 us), too slow once per generated or scored action.
-_ACTIVATE = ActionKind.ACTIVATE
-_ATTACK = ActionKind.ATTACK
-_CARRY = ActionKind.CARRY
-_CONVERT = ActionKind.CONVERT
-_END = ActionKind.END
-_EQUIP = ActionKind.EQUIP
-_FREE = ActionKind.FREE
-_FULL = ActionKind.FULL
-_MOVE = ActionKind.MOVE
-_PASS = ActionKind.PASS
-_PAY = ActionKind.PAY
-_PLAY = ActionKind.PLAY
-_SWAP = ActionKind.SWAP
-_TAP = ActionKind.TAP
-_UNPARALYSE = ActionKind.UNPARALYSE
-_PHASE_BUY = Phase.BUY
-_PHASE_DISCARD = Phase.DISCARD
-_PHASE_DRAFT = Phase.DRAFT
-_PHASE_UPKEEP_DUE = Phase.UPKEEP_DUE
+(_ACTIVATE, _ATTACK, _CARRY, _CONVERT, _END, _EQUIP, _FREE, _FULL, _MOVE, _PASS, _PAY, _PLAY,
+ _SWAP, _TAP, _UNPARALYSE, _PHASE_BUY, _PHASE_DISCARD, _PHASE_DRAFT, _PHASE_UPKEEP_DUE) = (
+    ActionKind.ACTIVATE, ActionKind.ATTACK, ActionKind.CARRY, ActionKind.CONVERT,
+    ActionKind.END, ActionKind.EQUIP, ActionKind.FREE, ActionKind.FULL, ActionKind.MOVE,
+    ActionKind.PASS, ActionKind.PAY, ActionKind.PLAY, ActionKind.SWAP, ActionKind.TAP,
+    ActionKind.UNPARALYSE, Phase.BUY, Phase.DISCARD, Phase.DRAFT, Phase.UPKEEP_DUE)
 
 if TYPE_CHECKING:  # drafters import this module: the drafter is imported at use
     from engine.agents.drafters import HeuristicDrafter
