@@ -9,6 +9,7 @@ import math
 import time
 from typing import Any
 
+import duckdb
 import numpy as np
 from rich.console import Console
 
@@ -16,9 +17,10 @@ from app.cmd_simulate import UsageError
 from app.study_args import add_run_options, base_spec, int_list
 from workbench import ab
 from workbench.fairvalue import Counts, card_counts
-from workbench.runner import Job, WorkerPool, prepare
+from workbench.runner import Job, Prepared, WorkerPool, prepare
 from workbench.store import (
     MAX_GAMES,
+    RunSpec,
     BatchWriter,
     StoreError,
     create_run,
@@ -26,7 +28,7 @@ from workbench.store import (
     open_store,
     set_execution,
 )
-from workbench.study import record_results, variant_spec
+from workbench.study import Variant, record_results, variant_spec
 from workbench.sweep import card_variants
 from workbench.tables import ValidationError
 from workbench.variants import CARD_FIELDS
@@ -95,6 +97,19 @@ def paired(counts: Counts, a: set[int], b: set[int]) -> Counts:
                   counts.w_b[:, keep])
 
 
+def _create_run(con: duckdb.DuckDBPyConnection, study: int, card: str, v: Variant,
+                spec: RunSpec, prep: Prepared, args: argparse.Namespace,
+                console: Console) -> Job:
+    """One value's run, recorded as a member of the study."""
+    run_id = create_run(con, spec, prep.boards, prep.cards, prep.pool, prep.params,
+                        prep.files, prep.content_hash, "local", args.workers)
+    con.execute("INSERT INTO sweeps VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [study, "ab", run_id, card, args.field, v.value, v.label])
+    set_execution(con, run_id, "local", args.workers)
+    console.print(f"ab {study}: run {run_id} = {v.label}", highlight=False)
+    return Job(run_id, spec, prep.configs)
+
+
 def run_ab(args: argparse.Namespace,
            console: Console) -> tuple[list[ab.Look], str, str, int, int]:
     """Play the study into --db; every look, the labels of A and B, the games played per value
@@ -112,15 +127,8 @@ def run_ab(args: argparse.Namespace,
     try:
         study = int(con.execute("SELECT coalesce(max(sweep_id), 0) + 1 FROM sweeps")
                     .fetchall()[0][0])
-        jobs = []
-        for v, spec, prep in zip(variants, specs, prepared, strict=True):
-            run_id = create_run(con, spec, prep.boards, prep.cards, prep.pool, prep.params,
-                                prep.files, prep.content_hash, "local", args.workers)
-            con.execute("INSERT INTO sweeps VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        [study, "ab", run_id, card, args.field, v.value, v.label])
-            set_execution(con, run_id, "local", args.workers)
-            jobs.append(Job(run_id, spec, prep.configs))
-            console.print(f"ab {study}: run {run_id} = {v.label}", highlight=False)
+        jobs = [_create_run(con, study, card, v, spec, prep, args, console)
+                for v, spec, prep in zip(variants, specs, prepared, strict=True)]
         runs = [j.run_id for j in jobs]
         played = 0
         with WorkerPool(args.workers) as pool:

@@ -51,6 +51,16 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--label", default="", help="a note stored with the run")
 
 
+def _other_seats(agents: str, players: int) -> list[str]:
+    """The agent specs of the seats other than the person's: one for all, or one each."""
+    others = [a.strip() for a in agents.split(",")]
+    if len(others) == 1:
+        others *= players - 1
+    if len(others) != players - 1:
+        raise ValueError(f"--agents lists {len(others)} specs for {players - 1} other seats")
+    return others
+
+
 def run(args: argparse.Namespace, inp: Lines | None = None, out: Sink | None = None) -> int:
     """Play one game with a person at `args.seat`; 0 stored, 1 abandoned, 2 bad arguments.
     Nothing is created before the arguments are checked, and nothing for an abandoned game.
@@ -74,12 +84,7 @@ def run(args: argparse.Namespace, inp: Lines | None = None, out: Sink | None = N
         if not 0 <= seat < board.players:
             raise ValueError(f"--seat {args.seat}: board {board.name!r} has seats "
                              f"1..{board.players}")
-        others = [a.strip() for a in args.agents.split(",")]
-        if len(others) == 1:
-            others *= board.players - 1
-        if len(others) != board.players - 1:
-            raise ValueError(f"--agents lists {len(others)} specs for {board.players - 1} "
-                             "other seats")
+        others = _other_seats(args.agents, board.players)
         bots = [make_agent(a) for a in others]
         specs = (*others[:seat], "human", *others[seat:])
         spec = RunSpec(sets, (args.board,), 1, board.players, specs, specs, seed, args.label)

@@ -16,6 +16,7 @@ from engine.agents.registry import make_agent
 from engine.game import Game
 from engine.legal import legal_actions
 from engine.play import play_game
+from engine.vocab import Phase
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS, load_setup
 
 
@@ -40,7 +41,7 @@ def midgame_positions(count: int) -> list[Game]:
         game, rng = Game(setup.config, seed), random.Random(seed)
         seed += 1
         while not game.is_terminal():
-            if game.state.round >= 5 and game.state.phase == "main":
+            if game.state.round >= 5 and game.state.phase == Phase.ACTION:
                 out.append(game.clone())
                 break
             legal = game.legal_actions()

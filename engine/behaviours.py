@@ -12,6 +12,7 @@ from engine.cards import CardType
 from engine.permanents import (can_take_rider, is_swimming, is_veiled, life, max_range,
                                movement, profile, protected_from, terrain_ok)
 from engine.state import BehaviourRun, GameState, Perm, StackItem
+from engine.vocab import BehaviourKind, StackKind, UnitVerb
 
 
 def destinations(state: GameState, p: Perm) -> dict[int, tuple[int, ...]]:
@@ -115,8 +116,8 @@ def attackable(state: GameState, attacker: Perm, target: Perm) -> bool:
 
 def move_item(state: GameState, p: Perm, dest: int, path: tuple[int, ...]) -> StackItem:
     """A behaviour's move to `dest` along a path `destinations` found, as a unit action."""
-    return StackItem("unit", p.controller, p.cid, field=dest, verb="move", path=path,
-                     origin=state.perm_field(p))
+    return StackItem(StackKind.UNIT, p.controller, p.cid, field=dest, verb=UnitVerb.MOVE,
+                     path=path, origin=state.perm_field(p))
 
 
 def nearest_target(state: GameState, p: Perm, exclude: int = -1) -> Perm | None:
@@ -158,7 +159,7 @@ def next_action(state: GameState, run: BehaviourRun) -> StackItem | None:
     p = state.perms.get(run.unit)
     if p is None:
         return None
-    if run.kind == "shy":
+    if run.kind == BehaviourKind.SHY:
         if run.step > 0:
             return None
         state.behaviour = run._replace(step=1)
@@ -174,7 +175,8 @@ def next_action(state: GameState, run: BehaviourRun) -> StackItem | None:
         state.behaviour = run._replace(step=2)
         t = state.perms.get(run.target)
         if t is not None and attackable(state, p, t) and in_reach(state, p, t):
-            return StackItem("unit", p.controller, p.cid, target=t.cid, verb="attack")
+            return StackItem(StackKind.UNIT, p.controller, p.cid, target=t.cid,
+                             verb=UnitVerb.ATTACK)
     return None
 
 

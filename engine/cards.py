@@ -189,6 +189,11 @@ class Card:
     modifiers: Modifiers = field(default_factory=Modifiers)
     text: str = ""
 
+    def __hash__(self) -> int:
+        """By name and set only, so a card keys a cache cheaply: copies share a definition, and
+        the variants a study makes (same name, other numbers) compare unequal."""
+        return hash((self.name, self.set))
+
     @property
     def draftable(self) -> bool:
         """Only cards with a buy price take part in a draft (R3.1)."""

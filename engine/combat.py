@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.cards import CardType
 from engine.permanents import damage_at, deal_damage, max_range, profile
 from engine.state import GameState, Perm
+from engine.vocab import EventKind
 
 
 def combat(state: GameState, attacker: Perm, defender: Perm, player: int) -> tuple[int, int]:
@@ -26,7 +27,7 @@ def combat(state: GameState, attacker: Perm, defender: Perm, player: int) -> tup
     a_card, d_card = state.cards[attacker.cid], state.cards[defender.cid]
     taken = deal_damage(state, defender, dealt, a_card, player, "attack")
     returned = deal_damage(state, attacker, back, d_card, defender.controller, "retaliation")
-    state.emit("combat", player, attacker.cid, defender.cid, state.perm_field(defender),
+    state.emit(EventKind.COMBAT, player, attacker.cid, defender.cid, state.perm_field(defender),
                amount=taken, detail=f"distance {d}; dealt {dealt}; back {back}; "
                                     f"took {returned}")
     return taken, returned

@@ -7,11 +7,13 @@ pack round when the parameter says so).
 
 from __future__ import annotations
 
+from engine.actions import Action
 from engine.board import TYRANT
 from engine.cards import Card
-from engine.flow import start_turn
 from engine.permanents import put_onto_board
 from engine.state import GameState
+from engine.turn import start_turn
+from engine.vocab import EventKind
 from engine.zones import draw
 
 
@@ -33,7 +35,8 @@ def deal_packs(state: GameState) -> None:
     full = len(ids) // size * size
     state.unopened = [ids[i:i + size] for i in range(0, full, size)]
     state.out.extend(ids[full:])
-    state.emit("deal", -1, amount=len(state.unopened), detail=f"{len(ids) - full} left over")
+    state.emit(EventKind.DEAL, -1, amount=len(state.unopened),
+               detail=f"{len(ids) - full} left over")
     open_pack_round(state)
 
 
@@ -53,8 +56,9 @@ def open_pack_round(state: GameState) -> bool:
     return True
 
 
-def pick(state: GameState, cid: int) -> None:
-    """The current seat takes `cid` from the pack in front of it (R3.3)."""
+def pick(state: GameState, a: Action) -> None:
+    """The current seat takes card `a.card` from the pack in front of it (R3.3)."""
+    cid = a.card
     seat = state.draft_seat
     pack = state.packs[seat]
     state.picks_made[seat] += 1
@@ -63,7 +67,7 @@ def pick(state: GameState, cid: int) -> None:
     pack.remove(cid)
     state.owner[cid] = seat
     state.players[seat].store.append(cid)
-    state.emit("pick", seat, cid, amount=state.picks_made[seat])
+    state.emit(EventKind.PICK, seat, cid, amount=state.picks_made[seat])
     state.draft_seat += 1
     if state.draft_seat < len(state.players):
         return
@@ -105,5 +109,5 @@ def start_game(state: GameState) -> None:
     state.rng.shuffle(state.tyrant_deck)
     state.round = 1
     state.active = 0
-    state.emit("round", -1, amount=1)
+    state.emit(EventKind.ROUND, -1, amount=1)
     start_turn(state)

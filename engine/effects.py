@@ -12,23 +12,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import verbs
-from engine.actions import PLAYER_TARGET
+from engine.actions import field_action_number, permanent_target, player_target
 from engine.cards import CardType, Effect, FreeAction, Side, Target, TargetKind
 from engine.permanents import is_veiled, origins, protected_from
 from engine.state import GameState, Perm
-
-FIELD_ACTION = 100
-"""Free-action indices from here on are the actions the unit's field grants (R9.3)."""
+from engine.vocab import EventKind
 
 
 def free_action_of(state: GameState, source: int, index: int, field_: int = -1) -> FreeAction:
-    """Free action `index` of permanent `source`: its card's own, or from FIELD_ACTION on, one
-    its field grants (`field_`, default the field it stands on now)."""
-    if index < FIELD_ACTION:
+    """Free action `index` of permanent `source`: its card's own, or one its field grants
+    (`field_`, default the field it stands on now; `engine.actions.field_action`)."""
+    granted = field_action_number(index)
+    if granted is None:
         return state.cards[source].free_actions[index]
     if field_ < 0:
         field_ = state.perm_field(state.perms[source])
-    return state.config.board.fields[field_].actions[index - FIELD_ACTION]
+    return state.config.board.fields[field_].actions[granted]
 
 
 def chosen_spec(effects: Sequence[Effect]) -> Target | None:
@@ -70,7 +69,7 @@ def candidates(state: GameState, player: int, source: int, spec: Target,
     no rule keeps them from being targeted.
     """
     if spec.kind is TargetKind.OPPONENT:
-        return [PLAYER_TARGET + s for s in range(len(state.players)) if state.enemies(player, s)]
+        return [player_target(s) for s in range(len(state.players)) if state.enemies(player, s)]
     geo = state.config.geometry
     src_card = state.cards[source]
     froms = origins(state, player, source) if spec.range is not None else []
@@ -104,7 +103,7 @@ def resolve(state: GameState, player: int, source: int, effects: Sequence[Effect
     chosen_ok = spec is not None and chosen >= 0 and target_legal(state, player, source, spec,
                                                                    chosen)
     if spec is not None and not chosen_ok:
-        state.emit("fizzle", player, source, chosen if 0 <= chosen < PLAYER_TARGET else -1)
+        state.emit(EventKind.FIZZLE, player, source, permanent_target(chosen))
     # the shared target must suit each effect's own words too (side, kind, range), checked
     # now, as the action resolves: an earlier effect that moves it does not change that
     suits = {e.target: chosen_ok and (e.target == spec or target_legal(

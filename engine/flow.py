@@ -1,510 +1,109 @@
-"""The flow of a game: turns, upkeep, the action stack and its response windows, buying, the end
-of turn and of the game (R4, R5, R6.8, R6.9, R7, R21.3-R21.7, R21.13, R21.18, R21.21).
+"""The flow of a game: each player action reaches the rule it carries out through one table
+keyed by its kind (`ACTIONS`), and `advance` runs every automatic step (the turn's steps, the
+stack's resolutions, behaviours, void decisions) until some player has a real decision (more
+than one legal action) or the game is over. Forced single choices are taken here, so agents only
+see real decisions and a replay of the recorded actions reproduces the game.
 
-`advance` runs every automatic step until some player has a real decision (more than one legal
-action) or the game is over. Forced single choices are taken here, so agents only see real
-decisions and a replay of the recorded actions reproduces the game.
+The rules live in the modules named after them: `draft` (R3), `turn` (R4, R21.5, R21.18),
+`upkeep` (R5), `costs` (R6.2, R6.7, R8.6), `activation` (R6.8, R12.4, R13), `stack` (R6.9,
+R21.6), `buying` (R7), `zones` (R4.6, R8), `decisions` (R6.4, R11.6).
 """
 
 from __future__ import annotations
 
-from engine.actions import PLAYER_TARGET
-from engine.behaviours import next_action, path_to
-from engine.board import VictoryKind
-from engine.cards import CardType
-from engine.combat import combat
-from engine.effects import candidates, chosen_spec, free_action_of, resolve
-from engine.markers import Marker
-from engine.permanents import (attach, available, can_swap, can_take_rider, destroy, detach,
-                               drop, is_defeated, max_range, place, profile, put_onto_board,
-                               relocate)
-from engine.state import BehaviourRun, GameState, Pending, Perm, StackItem
-from engine.victory import (check_victory, end_game, round_limit_reached,
-                            score_capture_points, staff_holder)
-from engine import tyrant
-from engine.zones import draw, gain, lose, pay, shuffle_discard_into_deck
+from collections.abc import Callable
 
-HAND_TARGET = 3
+from engine import activation, buying, costs, decisions, draft, turn, upkeep, zones
+from engine.actions import Action
+from engine.legal import legal_actions
+from engine.stack import pass_priority, resolve_top
+from engine.state import GameState
+from engine.vocab import ActionKind, Phase
+
+ACTIONS: dict[ActionKind, Callable[[GameState, Action], None]] = {
+    ActionKind.PICK: draft.pick,
+    ActionKind.PAY: upkeep.pay_upkeep,
+    ActionKind.REFUSE: upkeep.refuse_upkeep,
+    ActionKind.PLAY: costs.play,
+    ActionKind.FREE: costs.free,
+    ActionKind.CONVERT: costs.convert,
+    ActionKind.ACTIVATE: activation.activate,
+    ActionKind.TAP: activation.tap,
+    ActionKind.UNPARALYSE: activation.unparalyse,
+    ActionKind.MOVE: activation.unit_action,
+    ActionKind.ATTACK: activation.unit_action,
+    ActionKind.FULL: activation.unit_action,
+    ActionKind.CARRY: activation.unit_action,
+    ActionKind.SWAP: activation.unit_action,
+    ActionKind.EQUIP: activation.unit_action,
+    ActionKind.PASS: turn.pass_,
+    ActionKind.BUY: buying.buy,
+    ActionKind.DISCARD: zones.discard_at_end_of_turn,
+    ActionKind.END: turn.end,
+    ActionKind.PLACE: decisions.answer,
+    ActionKind.TARGET: decisions.answer,
+}
+"""The rule each kind of action carries out. While a decision waits (`state.pending`), every
+legal action answers it (`decisions.answer`), a discard too."""
+
+STEPS: dict[Phase, Callable[[GameState], None]] = {
+    Phase.START: turn.start_turn,
+    Phase.UPKEEP: upkeep.upkeep,
+    Phase.UPKEEP_PAY: upkeep.queue_upkeep,
+    Phase.UPKEEP_DUE: upkeep.end_upkeep,
+}
+"""The automatic step each phase without a decision takes."""
+
+_DECIDING = (Phase.DRAFT, Phase.ACTION, Phase.BUY, Phase.DISCARD)
+"""The phases in which the current player has a decision, stack or not."""
 
 
-# --- the response windows and the action stack (R6.9, R21.6) --------------------------------
-
-def open_priority(state: GameState) -> None:
-    """R21.6: every other player in seat order, then the active player, may respond."""
-    n = len(state.players)
-    if state.active < 0:
-        state.priority = list(range(n))
+def apply(state: GameState, a: Action) -> None:
+    """Carry out one action of the current player (counted by the turn's guard, R21.18)."""
+    if state.phase != Phase.DRAFT and turn.guard(state):
         return
-    state.priority = [(state.active + k) % n for k in range(1, n)] + [state.active]
-
-
-def announce(state: GameState, item: StackItem) -> None:
-    """R6.4, R6.9: an announced action (its cost already paid) goes on the stack."""
-    state.stack.append(item)
-    state.emit("announce", item.player, item.source, item.target if 0 <= item.target <
-               PLAYER_TARGET else -1, item.field, detail=item.kind + (
-                   ":" + item.verb if item.verb else ""))
-    open_priority(state)
-
-
-def resolve_top(state: GameState) -> None:
-    """Resolve the top of the stack (last in, first out), then the state-based checks."""
-    item = state.stack.pop()
-    state.acting = item.player
-    state.emit("resolve", item.player, item.source, detail=item.kind)
-    RESOLVERS[item.kind](state, item)
-    after_resolution(state)
-
-
-def after_resolution(state: GameState) -> None:
-    """Deaths (R12.2, R13.2), triggers of what died or entered (R6.1), victory (R19)."""
-    check_deaths(state)
-    while state.entered:
-        cid = state.entered.pop(0)
-        if cid in state.perms:
-            card = state.cards[cid]
-            if card.effects:
-                queue_trigger(state, cid, -1, state.perms[cid].controller)
-            queue_triggers(state, cid, "enters", state.perms[cid].controller)
-    while state.dead:
-        cid, controller, _ = state.dead.pop(0)
-        queue_triggers(state, cid, "dies", controller)
-    if state.activated >= 0 and state.activated not in state.perms:
-        state.activated = -1
-    check_victory(state)
-    if state.stack and not state.priority and state.winners is None:
-        open_priority(state)
-
-
-def check_deaths(state: GameState) -> None:
-    """Destroy every defeated permanent, repeatedly (a death can drop a stack)."""
-    while True:
-        doomed = [p for p in state.perms.values() if p.field >= 0 or p.under >= 0
-                  if is_defeated(state, p)]
-        if not doomed:
-            return
-        for p in doomed:
-            if p.cid in state.perms:
-                cause = "poison" if p.markers[Marker.POISON] > p.damage else "damage"
-                destroy(state, p, cause, state.acting)
-
-
-def queue_triggers(state: GameState, cid: int, event: str, controller: int) -> None:
-    for i, trig in enumerate(state.cards[cid].triggers):
-        if trig.event == event:
-            queue_trigger(state, cid, i, controller)
-
-
-def queue_trigger(state: GameState, cid: int, index: int, controller: int) -> None:
-    """Put a triggered action on the stack; a chosen target is the controller's choice (R6.4).
-    The `trigger` event's amount is the number of targets the controller chooses among, 0 when
-    the action is announced at once (no choice, or one target) or fizzles: it tells a reader
-    which announcement belongs to which trigger (R6.1, R6.9: those that wait come later)."""
-    card = state.cards[cid]
-    effects = card.effects if index < 0 else card.triggers[index].effects
-    spec = chosen_spec(effects)
-    options = [] if spec is None else candidates(state, controller, cid, spec, targeting=True)
-    waits = len(options) > 1 and controller >= 0
-    state.emit("trigger", controller, cid, amount=len(options) if waits else 0,
-               detail="enters" if index < 0 else card.triggers[index].event)
-    if spec is None:
-        announce(state, StackItem("trigger", controller, cid, index))
+    if state.pending:
+        decisions.answer(state, a)
         return
-    if not options:
-        state.emit("fizzle", controller, cid, detail="no target")
-    elif not waits:
-        announce(state, StackItem("trigger", controller, cid, index, options[0]))
-    else:
-        state.pending.append(Pending("target", controller, cid, index, tuple(options)))
+    handler = ACTIONS.get(a.kind)
+    if handler is None:
+        raise ValueError(f"unknown action kind {a.kind!r}")
+    handler(state, a)
 
 
-# --- resolvers, one per kind of stack item ---------------------------------------------------
-
-def _resolve_card(state: GameState, item: StackItem) -> None:
-    cid = item.source
-    card = state.cards[cid]
-    if card.type.is_permanent:
-        if item.field < 0:
-            state.players[item.player].equip_next.append(cid)
-            state.emit("equip_next", item.player, cid)
-            return
-        if not available(state, cid, item.field):
-            state.emit("fizzle", item.player, cid, field_=item.field)
-            _card_to_discard(state, cid)
-            return
-        p = put_onto_board(state, cid, item.player, item.field)
-        state.entered.append(cid)
-        if card.type is CardType.UNIT:
-            pl = state.players[item.player]
-            for eq in pl.equip_next:
-                e = put_onto_board(state, eq, item.player, item.field)
-                state.occ[item.field] = cid
-                e.field = -1
-                attach(state, p, e)
-            pl.equip_next.clear()
-        return
-    resolve(state, item.player, cid, card.effects, item.target, item.field)  # R14.1 origin
-    _card_to_discard(state, cid)
-
-
-def _card_to_discard(state: GameState, cid: int) -> None:
-    """R16.1: a spell goes to the discard pile after it resolves (a token leaves, R8.8)."""
-    owner = state.owner[cid]
-    if state.token[cid] or owner < 0:
-        state.out.append(cid)
-    else:
-        state.players[owner].discard.append(cid)
-
-
-def _resolve_free(state: GameState, item: StackItem) -> None:
-    fa = free_action_of(state, item.source, item.index, item.field)
-    resolve(state, item.player, item.source, fa.effects, item.target)
-
-
-def _resolve_convert(state: GameState, item: StackItem) -> None:
-    """R8.6: discard 2 cards: gain 1 resource (the discards were the cost)."""
-    gain(state, item.player, 1, "discard 2")
-
-
-def _resolve_trigger(state: GameState, item: StackItem) -> None:
-    card = state.cards[item.source]
-    effects = card.effects if item.index < 0 else card.triggers[item.index].effects
-    resolve(state, item.player, item.source, effects, item.target)
-
-
-def _resolve_unit(state: GameState, item: StackItem) -> None:
-    """A unit's action resolves; its targets and path are checked again (R6.4)."""
-    unit = state.perms.get(item.source)
-    if unit is None:
-        state.emit("fizzle", item.player, item.source, detail=item.verb)
-        return
-    UNIT_VERBS[item.verb](state, item, unit)
-
-
-def _move(state: GameState, item: StackItem, unit: Perm) -> bool:
-    """R10.3: a move names its destination. It resolves (R6.4) only if the unit still stands
-    where it was announced and the destination is still in reach, along the cheapest path now
-    (the announced one unless a response blocked it). Onto a crew unit it joins the stack, and a
-    rider's move (from the stack's field, R11.5) takes it off its crew unit first (R12.9).
-    Returns whether the unit moved."""
-    dest = item.path[-1] if item.path else -1
-    path = path_to(state, unit, dest) if (
-        dest >= 0 and state.perm_field(unit) == item.origin) else None
-    occupant = state.occ[dest] if dest >= 0 else -1
-    if path is None or (occupant >= 0 and not can_take_rider(state, state.perms[occupant],
-                                                               unit)):
-        state.emit("fizzle", item.player, unit.cid, field_=dest, detail="move")
-        return False
-    w = state.config.board.width
-    state.emit("move", item.player, unit.cid, field_=dest, amount=len(path),
-               detail=" ".join(f"{f % w},{f // w}" for f in path))
-    detach(state, unit)
-    if occupant >= 0:
-        attach(state, state.perms[occupant], unit)
-    else:
-        relocate(state, unit, dest)
-    return True
-
-
-def _next_to(state: GameState, unit: Perm, other: Perm | None) -> bool:
-    """R15.2, R15.3, R15.6, checked again when the action resolves (R6.4): the permanent is
-    still on the board next to the unit (a response may have pushed either away)."""
-    return other is not None and other.field >= 0 and state.config.geometry.dist(
-        state.perm_field(unit), other.field) <= 1
-
-
-def _attack(state: GameState, item: StackItem, unit: Perm) -> None:
-    target = state.perms.get(item.target)
-    geo = state.config.geometry
-    if target is None or target.field < 0 or geo.dist(
-            state.perm_field(unit), target.field) > max_range(profile(state, unit)):
-        state.emit("fizzle", item.player, unit.cid, item.target if target else -1,
-                   detail="attack")
-        return
-    combat(state, unit, target, item.player)
-    check_deaths(state)
-    if unit.cid in state.perms:
-        queue_triggers(state, unit.cid, "attacks", unit.controller)
-        if item.target not in state.perms:
-            queue_triggers(state, unit.cid, "kills", unit.controller)
-
-
-def _full(state: GameState, item: StackItem, unit: Perm) -> None:
-    resolve(state, item.player, unit.cid, state.cards[unit.cid].full_actions[item.index],
-            item.target)
-
-
-def _carry(state: GameState, item: StackItem, unit: Perm) -> None:
-    """R15.2: carry an adjacent artifact as far as the unit moves; it lands next to the unit."""
-    art = state.perms.get(item.other)
-    if (art is None or art.field < 0 or state.perm_field(unit) != item.origin
-            or state.config.geometry.dist(item.origin, art.field) > 1):
-        state.emit("fizzle", item.player, unit.cid, detail="carry")
-        return
-    if not _move(state, item, unit):
-        return
-    origin = state.perm_field(unit)
-    state.occ[art.field] = -1
-    art.field = -1
-    state.emit("carry", item.player, unit.cid, art.cid, origin)
-    drop(state, art, origin, item.player, wear=False)  # R15.2: carrying is no drop (R15.7)
-
-
-def _swap(state: GameState, item: StackItem, unit: Perm) -> None:
-    """R15.3: swap fields with an adjacent artifact; both must still stand where the swap was
-    announced, next to each other (R6.4)."""
-    art = state.perms.get(item.other)
-    if (art is None or art.field < 0 or unit.field != item.origin
-            or state.config.geometry.dist(unit.field, art.field) > 1
-            or not can_swap(state, unit, art)):   # R9.5: each ends on a field available to it
-        state.emit("fizzle", item.player, unit.cid, detail="swap")
-        return
-    a, b = unit.field, art.field
-    unit.field, art.field = b, a
-    state.occ[a], state.occ[b] = art.cid, unit.cid
-    state.emit("swap", item.player, unit.cid, art.cid, b)
-
-
-def _equip(state: GameState, item: StackItem, unit: Perm) -> None:
-    """R15.6: equip an equipment in range 1; it joins the unit's stack."""
-    eq = state.perms.get(item.other)
-    if eq is None or not _next_to(state, unit, eq):
-        state.emit("fizzle", item.player, unit.cid, detail="equip")
-        return
-    eq.controller = unit.controller
-    attach(state, unit, eq)
-
-
-UNIT_VERBS = {"move": _move, "attack": _attack, "full": _full, "carry": _carry, "swap": _swap,
-              "equip": _equip}
-RESOLVERS = {"card": _resolve_card, "free": _resolve_free, "convert": _resolve_convert,
-             "trigger": _resolve_trigger, "unit": _resolve_unit,
-             "play_intention": tyrant.resolve_play, "intention": tyrant.resolve_intention}
-
-
-# --- the turn (R4) ---------------------------------------------------------------------------
-
-def set_phase(state: GameState, phase: str) -> None:
-    """Enter a step of the turn (R4), with its event."""
-    state.phase = phase
-    state.emit("phase", state.active, detail=phase)
-
-
-def start_turn(state: GameState) -> None:
-    """R21.4 untap; R4.1 refill an empty deck; R4.2 draw up to 3 (R1.4); then upkeep (R4.3)."""
-    seat = state.active
-    state.turn += 1
-    state.actions_this_turn = 0
-    pl = state.players[seat]
-    pl.bought = False
-    set_phase(state, "start")
-    state.emit("turn", seat, amount=state.turn)
-    for p in state.perms.values():
-        if p.controller == seat:
-            p.tapped = False
-            p.used_move = p.used_attack = False
-    if not pl.deck and pl.discard:
-        shuffle_discard_into_deck(state, seat)
-    draw(state, seat, HAND_TARGET - len(pl.hand))
-    set_phase(state, "upkeep")
-
-
-def upkeep(state: GameState) -> None:
-    """R5: the staff (R21.12) and capture points (R21.14) at its start, income (R5.1, R18.2),
-    upkeep triggers (R5.2); paying for units follows once the triggers resolved (R5.3)."""
-    seat = state.active
-    board = state.config.board
-    if board.victory.kind is VictoryKind.STAFF and staff_holder(state) == seat:
-        end_game(state, _team_of(state, seat), "staff of victory")
-        return
-    if board.victory.kind is VictoryKind.CAPTURE:
-        score_capture_points(state, seat)
-        if state.winners is not None:
-            return
-    units = [p for p in state.perms.values()
-             if p.controller == seat and state.cards[p.cid].type is CardType.UNIT]
-    fields_income = sum(board.fields[p.field].income for p in units if p.field >= 0)
-    income = board.income + board.unit_income * len(units) + fields_income
-    if income > 0:
-        gain(state, seat, income, "income")
-    elif income < 0:
-        lose(state, seat, -income, "income")
-    check_victory(state)
-    for cid in sorted(p.cid for p in state.perms.values() if p.controller == seat):
-        queue_triggers(state, cid, "upkeep", seat)
-    set_phase(state, "upkeep_pay")
-
-
-def queue_upkeep(state: GameState) -> None:
-    """R5.3, R21.16: once the upkeep triggers resolved (R5.2), the units that cost upkeep are
-    due; paying is the player's decision (R21.21, phase `upkeep_due`)."""
-    seat = state.active
-    cards = state.cards
-    state.upkeep_due = [cid for cid in sorted(state.perms)
-                        if state.perms[cid].controller == seat
-                        and cards[cid].type is CardType.UNIT and (cards[cid].upkeep or 0) > 0]
-    set_phase(state, "upkeep_due" if state.upkeep_due else "main")
-
-
-def upkeep_owed(state: GameState) -> bool:
-    """Whether units still wait for payment; drops the ones that left the board or changed
-    controller (a fast action may have removed them)."""
-    due = state.upkeep_due
-    if due:
-        due[:] = [c for c in due if c in state.perms
-                  and state.perms[c].controller == state.active]
-    return bool(due)
-
-
-def pay_upkeep(state: GameState, cid: int) -> None:
-    """R5.3: pay one due unit's upkeep."""
-    seat = state.active
-    up = state.cards[cid].upkeep or 0
-    pay(state, seat, up, "upkeep")
-    state.players[seat].upkeep_paid += up
-    state.upkeep_due.remove(cid)
-    state.emit("upkeep", seat, cid, amount=up, detail="paid")
-
-
-def refuse_upkeep(state: GameState) -> None:
-    """R5.3, R21.7: the player pays no more; every unit still unpaid is defeated."""
-    seat = state.active
-    pl = state.players[seat]
-    for cid in state.upkeep_due:
-        p = state.perms.get(cid)
-        if p is None:  # gone with a stack destroyed before it (R11.6)
+def advance(state: GameState) -> list[Action] | None:
+    """Run automatic steps, taking forced single choices (they are not logged), until a player
+    has a real decision: its legal actions; None once the game is over."""
+    limit = state.config.game_guard
+    draft_, upkeep_due = Phase.DRAFT, Phase.UPKEEP_DUE  # a member read is slow on Python 3.11
+    while state.winners is None:
+        state.steps += 1
+        if state.steps > limit:
+            turn.stop_at_game_guard(state)
+            return None
+        if decisions.settle(state):
             continue
-        state.emit("upkeep", seat, cid, amount=state.cards[cid].upkeep or 0, detail="refused")
-        pl.upkeep_deaths += 1
-        destroy(state, p, "upkeep", seat)
-    state.upkeep_due.clear()
-    after_resolution(state)
-
-
-def end_upkeep(state: GameState) -> None:
-    """Every due unit is paid for or defeated: the action phase begins (R4.4)."""
-    set_phase(state, "main")
-
-
-def end_action_phase(state: GameState) -> None:
-    """R21.5: remaining untapped permanents are tapped; then buy (R4.5) with the resource
-    held now (snapshotted: what the store's prices are measured against)."""
-    for p in state.perms.values():
-        if p.controller == state.active:
-            p.tapped = True
-    state.activated = -1
-    state.players[state.active].buy_resource = state.players[state.active].resource
-    set_phase(state, "buy")
-
-
-def end_turn(state: GameState) -> None:
-    """Snapshot the economy; the next seat, or the Tyrant and a new round (R21.15)."""
-    seat = state.active
-    pl = state.players[seat]
-    units = sum(1 for p in state.perms.values()
-                if p.controller == seat and state.cards[p.cid].type is CardType.UNIT)
-    state.snapshots.add(state.round, seat, pl.resource, pl.income, pl.spend_buy, pl.spend_play,
-                        pl.spend_upkeep, pl.spend_free, pl.discard_gain, pl.upkeep_paid,
-                        pl.upkeep_deaths, len(pl.hand), len(pl.deck), len(pl.discard),
-                        len(pl.store), units, pl.points, pl.resource_start, pl.card_gain,
-                        pl.card_loss, pl.buy_resource, int(pl.bought))
-    pl.reset_counters()
-    state.emit("end_turn", seat)
-    if seat + 1 < len(state.players):
-        state.active = seat + 1
-        start_turn(state)
-        return
-    if state.config.board.victory.kind is VictoryKind.TYRANT and tyrant.begin_turn(state):
-        return  # the Tyrant's turn runs as a behaviour; the new round follows it
-    next_round(state)
-
-
-def next_round(state: GameState) -> None:
-    """The round limit (R21.13), else a new round from the first seat."""
-    if round_limit_reached(state):
-        return
-    state.round += 1
-    state.active = 0
-    state.emit("round", -1, amount=state.round)
-    start_turn(state)
-
-
-def activate(state: GameState, cid: int) -> None:
-    """R6.8 activation; R13.2 poison grows, R13.3/R13.4 panic and rage run a behaviour.
-
-    A paralysed unit takes none of its actions (R13.1), a behaviour's neither: panic or rage
-    still loses its marker on activation, the unit does nothing and is done for the turn."""
-    p = state.perms[cid]
-    state.activated = cid
-    state.emit("activate", p.controller, cid)
-    if p.markers[Marker.POISON] > 0:
-        p.markers[Marker.POISON] += 1
-        state.emit("marker", p.controller, cid, amount=1, detail=Marker.POISON)
-        after_resolution(state)
-        if cid not in state.perms:
-            state.activated = -1
-            return
-    for marker, behaviour in ((Marker.PANIC, "shy"), (Marker.RAGE, "aggressive")):
-        if p.markers[marker] > 0:
-            p.markers[marker] -= 1
-            state.emit("marker", p.controller, cid, amount=-1, detail=marker)
-            if p.markers[Marker.PARALYSIS] > 0:
-                finish_unit(state, p)
-                state.activated = -1
+        if state.behaviour is not None and not (state.pending or state.priority or state.stack):
+            activation.continue_behaviour(state, state.behaviour)
+            continue
+        if not (state.pending or state.priority or state.phase in _DECIDING or (
+                state.phase == upkeep_due and upkeep.upkeep_owed(state))):
+            if state.stack:
+                resolve_top(state)
             else:
-                state.behaviour = BehaviourRun(behaviour, cid)
-            return
-
-
-def continue_behaviour(state: GameState, run: BehaviourRun) -> None:
-    """Announce the running behaviour's next action (it goes on the stack, R21.6), or end the
-    behaviour: the unit's activation (R13.3, R13.4) or the Tyrant's turn (R21.15)."""
-    unit = state.perms.get(run.unit)
-    if run.kind == "tyrant":
-        item = tyrant.next_action(state, run)
-    else:   # R13.1: a unit paralysed meanwhile (a response) takes no further action
-        item = next_action(state, run) if unit is not None and unit.markers[Marker.PARALYSIS] <= 0 else None
-    if item is not None:
-        announce(state, item)
-        return
-    state.behaviour = None
-    if run.kind == "tyrant":
-        next_round(state)
-        return
-    if run.unit in state.perms:
-        finish_unit(state, state.perms[run.unit])
-    state.activated = -1
-
-
-def finish_unit(state: GameState, p: Perm) -> None:
-    p.tapped = True
-    p.used_move = p.used_attack = True
-    state.emit("tap", p.controller, p.cid)
-
-
-def guard(state: GameState) -> bool:
-    """R21.18: a turn with more than the guard's number of actions ends the game as a draw."""
-    state.actions_this_turn += 1
-    if state.actions_this_turn > state.config.action_guard:
-        state.guard_stopped = True
-        end_game(state, (), "action guard")
-        return True
-    return False
-
-
-def stop_at_game_guard(state: GameState) -> None:
-    """R21.18 for a whole game: the per-turn guard misses an endless round limit on a board
-    nobody can win, and a chain of triggers that needs no decision; a game that takes more
-    than the game guard's number of steps (`state.steps`, counted by the game's loop) ends as
-    a draw, flagged like the per-turn guard."""
-    state.guard_stopped = True
-    end_game(state, (), "game guard")
-
-
-def _team_of(state: GameState, seat: int) -> tuple[int, ...]:
-    team = state.players[seat].team
-    return tuple(s for s, pl in enumerate(state.players) if pl.team == team)
-
-
-def place_dropped(state: GameState, cid: int, field_: int) -> None:
-    place(state, state.perms[cid], field_)
+                STEPS[state.phase](state)
+            continue
+        waiting = state.phase == draft_ or bool(state.pending)
+        if not waiting and not state.priority and state.stack:
+            resolve_top(state)
+            continue
+        options = legal_actions(state)
+        if not waiting and state.priority and len(options) == 1:
+            pass_priority(state)  # only passing: the window does not need the seat (R21.6)
+            continue
+        if len(options) > 1:
+            return options
+        if not options:
+            raise RuntimeError(f"no legal action in phase {state.phase}")
+        apply(state, options[0])
+    return None

@@ -1,25 +1,19 @@
 """The state API every agent uses, and nothing else (OpenSpiel's shape): whose decision it is,
 the legal actions, apply, terminal, returns, clone, and an observation that hides what a player
-cannot see.
+cannot see. The rules run in `engine.flow` and the modules named after them.
 """
 
 from __future__ import annotations
 
-from engine import actions as A
 from engine import draft, flow
 from engine.actions import Action
-from engine.behaviours import path_to
 from engine.board import TYRANT
 from engine.legal import current_player, legal_actions
 from engine.markers import Marker
 from engine.observation import Observation, observe
 from engine.picture import picture
 from engine.record import GameRecord
-from engine.effects import free_action_of
-from engine.permanents import destroy
-from engine.state import GameConfig, GameState, Pending, Perm, StackItem
-from engine.victory import check_victory
-from engine.zones import discard_from_hand, pay
+from engine.state import GameConfig, GameState
 
 
 class IllegalAction(ValueError):
@@ -36,9 +30,7 @@ class Game:
             return
         self.state = GameState(config, seed)
         draft.deal_packs(self.state)
-        self._advance()
-
-    # --- the API -----------------------------------------------------------------------------
+        self._legal = flow.advance(self.state)
 
     def current_player(self) -> int:
         return current_player(self.state)
@@ -75,9 +67,8 @@ class Game:
             raise IllegalAction(f"{action.text(self.state.config.board.width)} is not legal "
                                 f"for seat {current_player(self.state) + 1} now, in\n{self}")
         self.state.action_log.append(action.text())
-        self._legal = None
-        self._do(action)
-        self._advance()
+        flow.apply(self.state, action)
+        self._legal = flow.advance(self.state)
 
     def record(self) -> GameRecord:
         s = self.state
@@ -85,206 +76,5 @@ class Game:
                           s.guard_stopped, s.events, s.picks, s.snapshots, s.action_log,
                           [[s.cards[c].name for c in p.store] for p in s.players])
 
-    # --- inside ------------------------------------------------------------------------------
-
-    def _advance(self) -> None:
-        """Run automatic steps; take forced single choices (they are not logged)."""
-        s = self.state
-        limit = s.config.game_guard
-        while s.winners is None:
-            s.steps += 1
-            if s.steps > limit:
-                flow.stop_at_game_guard(s)
-                return
-            while s.pending and _stale(s, s.pending[0]):
-                s.pending.pop(0)
-            if s.pending and s.pending[0].kind == "place" and all(
-                    s.occ[f] >= 0 for f in s.pending[0].fields):
-                # R11.6: no available field left for a dropped permanent: it is destroyed
-                pd = s.pending.pop(0)
-                destroy(s, s.perms[pd.card], "no room to drop", pd.player, pd.origin)
-                flow.after_resolution(s)
-                continue
-            if s.behaviour is not None and not (s.pending or s.priority or s.stack):
-                flow.continue_behaviour(s, s.behaviour)
-                continue
-            if s.pending or s.priority or s.phase in ("draft", "main", "buy", "discard") or (
-                    s.phase == "upkeep_due" and flow.upkeep_owed(s)):
-                if s.phase == "draft" or s.pending:
-                    options = legal_actions(s)
-                elif s.priority:
-                    options = legal_actions(s)
-                    if len(options) == 1:
-                        # only passing: the window does not need the seat (R21.6)
-                        s.priority.pop(0)
-                        if not s.priority and s.stack:
-                            flow.resolve_top(s)
-                        continue
-                else:
-                    if s.stack:
-                        flow.resolve_top(s)
-                        continue
-                    options = legal_actions(s)
-                if len(options) > 1:
-                    self._legal = options
-                    return
-                if not options:
-                    raise RuntimeError(f"no legal action in phase {s.phase}")
-                self._do(options[0])
-                continue
-            if s.stack:
-                flow.resolve_top(s)
-                continue
-            STEPS[s.phase](s)
-
-    def _do(self, a: Action) -> None:
-        s = self.state
-        if s.phase != "draft" and flow.guard(s):
-            return
-        k = a.kind
-        if k == A.PICK:
-            draft.pick(s, a.card)
-        elif s.pending and k in (A.DISCARD, A.PLACE, A.TARGET):
-            self._answer_pending(a)
-        elif k == A.PAY:
-            flow.pay_upkeep(s, a.card)
-        elif k == A.REFUSE:
-            flow.refuse_upkeep(s)
-        elif k == A.PASS:
-            if s.priority:
-                s.priority.pop(0)
-                if not s.priority and s.stack:
-                    flow.resolve_top(s)
-            elif s.phase == "main":
-                flow.end_action_phase(s)
-            elif s.phase == "buy":
-                flow.set_phase(s, "discard")
-        elif k == A.PLAY:
-            self._play(a)
-        elif k == A.FREE:
-            self._free(a)
-        elif k == A.CONVERT:
-            seat = current_player(s)
-            s.pending.append(Pending("discard", seat, -1, 2))
-            flow.announce(s, StackItem("convert", seat, -1))
-        elif k == A.ACTIVATE:
-            flow.activate(s, a.card)
-        elif k == A.TAP:
-            flow.finish_unit(s, s.perms[a.card])
-            s.activated = -1
-        elif k == A.UNPARALYSE:
-            p = s.perms[a.card]
-            _spend(p, a.index)
-            p.markers[Marker.PARALYSIS] -= 1
-            s.emit("marker", p.controller, p.cid, amount=-1, detail=Marker.PARALYSIS)
-            self._after_unit_action(p.cid)
-        elif k in (A.MOVE, A.ATTACK, A.FULL, A.CARRY, A.SWAP, A.EQUIP):
-            self._unit_action(a)
-        elif k == A.BUY:
-            # R7.2: into the discard pile, and the buy step ends: one card a turn
-            pl = s.players[s.active]
-            pay(s, s.active, s.cards[a.card].buy or 0, "buy")
-            pl.store.remove(a.card)
-            pl.discard.append(a.card)
-            pl.bought = True
-            s.emit("buy", s.active, a.card, amount=s.cards[a.card].buy or 0)
-            flow.set_phase(s, "discard")
-        elif k == A.DISCARD:
-            discard_from_hand(s, s.active, a.card, "end of turn")
-        elif k == A.END:
-            flow.end_turn(s)
-        else:
-            raise IllegalAction(f"unknown action kind {k!r}")
-
-    def _answer_pending(self, a: Action) -> None:
-        s = self.state
-        pd = s.pending.pop(0)
-        if pd.kind == "discard":
-            discard_from_hand(s, pd.player, a.card, "effect")
-            if pd.count > 1:
-                s.pending.insert(0, pd._replace(count=pd.count - 1))
-        elif pd.kind == "place":
-            flow.place_dropped(s, pd.card, a.field)
-        else:
-            flow.announce(s, StackItem("trigger", pd.player, pd.card, pd.count, a.target))
-
-    def _play(self, a: Action) -> None:
-        """R6.2, R6.4: pay the play cost, the card leaves the hand onto the stack."""
-        s = self.state
-        seat = current_player(s)
-        card = s.cards[a.card]
-        pay(s, seat, card.play or 0, "play")
-        s.players[seat].hand.remove(a.card)
-        s.emit("play", seat, a.card, a.target if 0 <= a.target < A.PLAYER_TARGET else -1,
-               a.field, amount=card.play or 0)
-        flow.announce(s, StackItem("card", seat, a.card, target=a.target, field=a.field))
-
-    def _free(self, a: Action) -> None:
-        """R6.7: pay the cost (resource, discards, sacrifice), then the action is announced."""
-        s = self.state
-        seat = current_player(s)
-        where = s.perm_field(s.perms[a.card])
-        fa = free_action_of(s, a.card, a.index, where)
-        pay(s, seat, fa.cost.resource, "free action")
-        item = StackItem("free", seat, a.card, a.index, a.target, where)
-        if fa.cost.discard:
-            s.pending.append(Pending("discard", seat, a.card, fa.cost.discard))
-        if fa.cost.sacrifice and a.card in s.perms:
-            destroy(s, s.perms[a.card], "sacrificed", seat)
-            check_victory(s)  # R19: a VIP or building paid as a cost is lost at once
-            if s.winners is not None:
-                return
-        flow.announce(s, item)
-
-    def _unit_action(self, a: Action) -> None:
-        """R6.3: using a unit is an action, announced onto the stack. R12.4: move and attack use
-        their action; a full action (carry too) uses both; swapping and equipping use the one
-        the player chose (R15.3, R15.6)."""
-        s = self.state
-        p = s.perms[a.card]
-        path: tuple[int, ...] = ()
-        if a.kind in (A.MOVE, A.CARRY):
-            path = path_to(s, p, a.field) or (a.field,)
-        if a.kind == A.MOVE:
-            p.used_move = True
-        elif a.kind == A.ATTACK:
-            p.used_attack = True
-        elif a.kind in (A.FULL, A.CARRY):
-            p.used_move = p.used_attack = True
-        else:
-            _spend(p, a.index)
-        flow.announce(s, StackItem("unit", p.controller, p.cid, a.index, a.target, a.field,
-                                   a.kind, path, a.other, s.perm_field(p)))
-        self._after_unit_action(p.cid)
-
-    def _after_unit_action(self, cid: int) -> None:
-        p = self.state.perms.get(cid)
-        if p is not None and p.used_move and p.used_attack:
-            flow.finish_unit(self.state, p)
-            self.state.activated = -1
-
-
-def _spend(p: Perm, which: int) -> None:
-    """Spend the action a swap, an equip or removing paralysis names (R13.1, R15.3, R15.6)."""
-    if which == A.SPEND_ATTACK:
-        p.used_attack = True
-    else:
-        p.used_move = True
-
-
-def _stale(s: GameState, pd: Pending) -> bool:
-    """A choice about a permanent that has since left the board is void, and so is a discard
-    from an empty hand."""
-    if pd.kind == "discard":
-        return not s.players[pd.player].hand
-    return pd.kind == "place" and pd.card not in s.perms
-
-
-STEPS = {
-    "start": flow.start_turn,
-    "upkeep": flow.upkeep,
-    "upkeep_pay": flow.queue_upkeep,
-    "upkeep_due": flow.end_upkeep,
-}
 
 __all__ = ["Game", "IllegalAction", "TYRANT"]

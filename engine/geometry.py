@@ -192,14 +192,18 @@ class Geometry:
         ok: Callable[[int], bool] = passable if callable(passable) else passable.__getitem__
         if move <= 0:
             return {}
+        return _cheapest_paths(self._cost_buckets(start, move, ok), start)
+
+    def _cost_buckets(self, start: int, move: int,
+                      ok: Callable[[int], bool]) -> list[dict[int, tuple[int, ...]]]:
+        """The search of `reach`: for each cost, {state: smallest path} of the states reached.
+
+        A state is 2 * field + parity; parity 1 means the next diagonal step costs 2. Costs are
+        small ints, so instead of a heap keep one bucket per cost. Processing the buckets in
+        cost order finalises each state with its cheapest path, and among those the
+        lexicographically smallest (prefixes of such paths are themselves cheapest-then-smallest,
+        so keeping only the best path per state is exact)."""
         steps = self._steps
-        result: dict[int, tuple[int, ...]] = {}
-        result_cost: dict[int, int] = {}
-        # A state is 2 * field + parity; parity 1 means the next diagonal step costs 2. Costs
-        # are small ints, so instead of a heap keep one bucket per cost: {state: smallest path}.
-        # Processing the buckets in cost order finalises each state with its cheapest path, and
-        # among those the lexicographically smallest (prefixes of such paths are themselves
-        # cheapest-then-smallest, so keeping only the best path per state is exact).
         done: set[int] = {2 * start, 2 * start + 1}
         buckets: list[dict[int, tuple[int, ...]]] = [{} for _ in range(move + 1)]
         buckets[0][2 * start] = ()
@@ -207,18 +211,9 @@ class Geometry:
         for cost in range(move + 1):
             bucket = buckets[cost]
             for state, path in bucket.items():
-                if cost:
-                    if state in done:
-                        continue
-                    field = state >> 1
-                    seen = result_cost.get(field)
-                    if seen is None:
-                        result[field] = path
-                        result_cost[field] = cost
-                    elif seen == cost and path < result[field]:
-                        result[field] = path
-                else:
-                    field = start
+                if cost and state in done:
+                    continue
+                field = state >> 1 if cost else start
                 parity = state & 1
                 for nxt, diagonal in steps[field]:
                     if diagonal:
@@ -240,7 +235,7 @@ class Geometry:
                     if old is None or candidate < old:
                         target[nstate] = candidate
             done.update(bucket)
-        return result
+        return buckets
 
     def path_cost(self, start: int, path: Sequence[int]) -> int:
         """Movement cost of walking `path` from `start` (R10.3); steps must be adjacent."""
@@ -280,3 +275,27 @@ class Geometry:
         if (dx == 0 and dy == 0) or not (0 <= nx < self.width and 0 <= ny < self.height):
             return None
         return ny * self.width + nx
+
+
+def _cheapest_paths(buckets: list[dict[int, tuple[int, ...]]],
+                    start: int) -> dict[int, tuple[int, ...]]:
+    """{field: path} from the search's buckets: each state counts at the first cost it was
+    reached at, and each field takes its cheapest state's path (the smaller path on a tie), in
+    order of increasing cost."""
+    result: dict[int, tuple[int, ...]] = {}
+    result_cost: dict[int, int] = {}
+    done: set[int] = {2 * start, 2 * start + 1}
+    for cost in range(1, len(buckets)):
+        bucket = buckets[cost]
+        for state, path in bucket.items():
+            if state in done:
+                continue
+            field = state >> 1
+            seen = result_cost.get(field)
+            if seen is None:
+                result[field] = path
+                result_cost[field] = cost
+            elif seen == cost and path < result[field]:
+                result[field] = path
+        done.update(bucket)
+    return result

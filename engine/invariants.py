@@ -11,7 +11,8 @@ from collections import Counter
 
 from engine.board import Terrain
 from engine.cards import CardType
-from engine.state import GameState
+from engine.state import GameState, PlaceChoice
+from engine.vocab import StackKind
 
 
 def zone_occurrences(state: GameState) -> Counter[int]:
@@ -21,7 +22,8 @@ def zone_occurrences(state: GameState) -> Counter[int]:
         for z in (pl.deck, pl.hand, pl.discard, pl.store, pl.equip_next):
             count.update(z)
     count.update(state.perms.keys())
-    count.update(it.source for it in state.stack if it.kind in ("card", "play_intention"))
+    count.update(it.source for it in state.stack
+                 if it.kind in (StackKind.CARD, StackKind.PLAY_INTENTION))
     count.update(state.set_aside)
     count.update(state.tyrant_deck)
     count.update(state.tyrant_discard)
@@ -59,7 +61,7 @@ def _board_violations(state: GameState) -> list[str]:
     drop waits for its field, R9.5 terrain."""
     out: list[str] = []
     fields = state.config.board.fields
-    placing = {pd.card for pd in state.pending if pd.kind == "place"}
+    placing = {pd.card for pd in state.pending if isinstance(pd, PlaceChoice)}
     for cid, p in state.perms.items():
         if p.field >= 0:
             if state.occ[p.field] != cid:

@@ -14,17 +14,43 @@ from engine import actions as A
 from engine.actions import Action
 from engine.behaviours import attackable, destinations, path_onto
 from engine.cards import Card, CardType, Effect, FreeAction
-from engine.effects import FIELD_ACTION, candidates, chosen_spec, push_origins
+from engine.effects import candidates, chosen_spec, push_origins
 from engine.markers import Marker
 from engine.permanents import available, can_swap, can_take_rider, max_range, profile
-from engine.state import GameState, Perm
+from engine.state import DiscardChoice, GameState, Perm, PlaceChoice
+from engine.vocab import ActionKind, Phase
+
+# The words as module constants: on Python 3.11 reading an enum member (`ActionKind.MOVE`)
+# goes through EnumType.__getattr__ (~0.3 us), too slow once per generated or scored action.
+_ACTIVATE = ActionKind.ACTIVATE
+_ATTACK = ActionKind.ATTACK
+_BUY = ActionKind.BUY
+_CARRY = ActionKind.CARRY
+_DISCARD = ActionKind.DISCARD
+_EQUIP = ActionKind.EQUIP
+_FREE = ActionKind.FREE
+_FULL = ActionKind.FULL
+_MOVE = ActionKind.MOVE
+_PAY = ActionKind.PAY
+_PICK = ActionKind.PICK
+_PLACE = ActionKind.PLACE
+_PLAY = ActionKind.PLAY
+_SWAP = ActionKind.SWAP
+_TAP = ActionKind.TAP
+_TARGET = ActionKind.TARGET
+_UNPARALYSE = ActionKind.UNPARALYSE
+_PHASE_ACTION = Phase.ACTION
+_PHASE_BUY = Phase.BUY
+_PHASE_DISCARD = Phase.DISCARD
+_PHASE_DRAFT = Phase.DRAFT
+_PHASE_UPKEEP_DUE = Phase.UPKEEP_DUE
 
 
 def current_player(state: GameState) -> int:
     """Whose decision it is; -1 when the game is over."""
     if state.winners is not None:
         return -1
-    if state.phase == "draft":
+    if state.phase == _PHASE_DRAFT:
         return state.draft_seat
     if state.pending:
         return state.pending[0].player
@@ -36,30 +62,31 @@ def current_player(state: GameState) -> int:
 def legal_actions(state: GameState) -> list[Action]:
     if state.winners is not None:
         return []
-    if state.phase == "draft":
-        return [Action(A.PICK, c) for c in sorted(state.packs[state.draft_seat])]
+    if state.phase == _PHASE_DRAFT:
+        return [Action(_PICK, c) for c in sorted(state.packs[state.draft_seat])]
     if state.pending:
         return _pending_actions(state)
     if state.priority:
         return [A.PASS_ACTION, *fast_actions(state, state.priority[0])]
     seat = state.active
-    if state.phase == "main":
+    if state.phase == _PHASE_ACTION:
         if state.activated >= 0:
             return unit_actions(state, state.perms[state.activated])
         return main_actions(state, seat)
-    if state.phase == "upkeep_due":
+    if state.phase == _PHASE_UPKEEP_DUE:
         return upkeep_actions(state, seat)
-    if state.phase == "buy":
+    if state.phase == _PHASE_BUY:
         # R1.3, R7.1: from the player's own store, at the card's buy price, into the deck
         pl = state.players[seat]
         prices = {c: state.cards[c].buy for c in set_by_name(state, pl.store)}
-        buys = [Action(A.BUY, c) for c in sorted(prices)   # R7.3: no buy price, no buy
+        buys = [Action(_BUY, c) for c in sorted(prices)   # R7.3: no buy price, no buy
                 if (price := prices[c]) is not None and price <= pl.resource]
         return [A.PASS_ACTION, *buys]
-    if state.phase == "discard":
+    if state.phase == _PHASE_DISCARD:
         # R4.6: any number of hand cards, one at a time, until the player ends the turn
         hand = state.players[seat].hand
-        return [A.END_ACTION, *(Action(A.DISCARD, c) for c in sorted(set_by_name(state, hand)))]
+        return [A.END_ACTION,
+                *(Action(_DISCARD, c) for c in sorted(set_by_name(state, hand)))]
     return []
 
 
@@ -76,7 +103,7 @@ def upkeep_actions(state: GameState, seat: int) -> list[Action]:
     R6.7, R8.6, e.g. to gain the resource), or refuse: the units still unpaid are defeated."""
     res = state.players[seat].resource
     cards = state.cards
-    out = [Action(A.PAY, c) for c in state.upkeep_due if (cards[c].upkeep or 0) <= res]
+    out = [Action(_PAY, c) for c in state.upkeep_due if (cards[c].upkeep or 0) <= res]
     out.append(A.REFUSE_ACTION)
     out.extend(fast_actions(state, seat))
     return out
@@ -84,14 +111,15 @@ def upkeep_actions(state: GameState, seat: int) -> list[Action]:
 
 def _pending_actions(state: GameState) -> list[Action]:
     pd = state.pending[0]
-    if pd.kind == "discard":
+    if isinstance(pd, DiscardChoice):
         hand = state.players[pd.player].hand
-        return [Action(A.DISCARD, c) for c in sorted(set_by_name(state, hand))]
-    if pd.kind == "place":
+        return [Action(_DISCARD, c) for c in sorted(set_by_name(state, hand))]
+    if isinstance(pd, PlaceChoice):
         # R11.6: fields taken since the drop began (another dropped permanent) are no longer
         # available; the game destroys the permanent when none is left (engine.game._advance).
-        return [Action(A.PLACE, pd.card, field=f) for f in pd.fields if state.occ[f] < 0]
-    return [Action(A.TARGET, pd.card, t, index=pd.count) for t in pd.fields]
+        return [Action(_PLACE, pd.card, field=f) for f in pd.fields if state.occ[f] < 0]
+    trigger = -1 if pd.trigger is None else pd.trigger
+    return [Action(_TARGET, pd.source, t, index=trigger) for t in pd.options]
 
 
 def _payable_spell(card: Card, resource: int) -> bool:
@@ -105,7 +133,7 @@ def fast_actions(state: GameState, seat: int) -> list[Action]:
     cards = state.cards
     spells = [c for c in pl.hand if _payable_spell(cards[c], pl.resource)]
     for c in set_by_name(state, spells) if spells else ():
-        out.extend(_with_targets(state, seat, c, Action(A.PLAY, c), cards[c].effects))
+        out.extend(_with_targets(state, seat, c, Action(_PLAY, c), cards[c].effects))
     fields = state.config.board.fields
     for p in state.perms.values():
         if p.controller != seat:
@@ -116,7 +144,7 @@ def fast_actions(state: GameState, seat: int) -> list[Action]:
         if card.free_actions and (card.type is not CardType.POTION or p.under >= 0):
             out.extend(_free(state, seat, p.cid, card.free_actions, 0))
         if granted:
-            out.extend(_free(state, seat, p.cid, granted, FIELD_ACTION))
+            out.extend(_free(state, seat, p.cid, granted, A.field_action(0)))
     if len(pl.hand) >= 2:
         out.append(A.CONVERT_ACTION)
     return out
@@ -129,7 +157,7 @@ def _free(state: GameState, seat: int, source: int, options: Sequence[FreeAction
     out: list[Action] = []
     for i, fa in enumerate(options, first):
         if fa.cost.resource <= pl.resource and fa.cost.discard <= len(pl.hand):
-            out.extend(_with_targets(state, seat, source, Action(A.FREE, source, index=i),
+            out.extend(_with_targets(state, seat, source, Action(_FREE, source, index=i),
                                      fa.effects))
     return out
 
@@ -158,14 +186,14 @@ def main_actions(state: GameState, seat: int) -> list[Action]:
             card = state.cards[c]
             if not card.is_permanent or card.play is None or card.play > pl.resource:
                 continue
-            out.extend(Action(A.PLAY, c, field=f) for f in zone if available(state, c, f))
+            out.extend(Action(_PLAY, c, field=f) for f in zone if available(state, c, f))
             if card.type.is_equipment:
-                out.append(Action(A.PLAY, c))
+                out.append(Action(_PLAY, c))
         for cid in sorted(state.perms):
             p = state.perms[cid]
             if (p.controller == seat and not p.tapped
                     and state.cards[cid].type is CardType.UNIT):
-                out.append(Action(A.ACTIVATE, cid))
+                out.append(Action(_ACTIVATE, cid))
     out.extend(fast_actions(state, seat))
     return out
 
@@ -173,33 +201,33 @@ def main_actions(state: GameState, seat: int) -> list[Action]:
 def unit_actions(state: GameState, p: Perm) -> list[Action]:
     """R12.4, R13.1, R15.2, R15.3, R15.6: what an activated unit can do, or tap it."""
     seat = p.controller
-    out = [Action(A.TAP, p.cid)]
+    out = [Action(_TAP, p.cid)]
     can_move, can_attack = not p.used_move, not p.used_attack
     # R13.1, R15.3, R15.6: the player chooses which unused action these spend
     spend = [i for i, unused in ((A.SPEND_MOVE, can_move), (A.SPEND_ATTACK, can_attack))
              if unused]
     if p.markers[Marker.PARALYSIS] > 0:
-        out.extend(Action(A.UNPARALYSE, p.cid, index=i) for i in spend)
+        out.extend(Action(_UNPARALYSE, p.cid, index=i) for i in spend)
         return out + fast_actions(state, seat)
     geo = state.config.geometry
     here = state.perm_field(p)
     moves = destinations(state, p) if can_move else {}
-    out.extend(Action(A.MOVE, p.cid, field=f) for f in sorted(moves))
+    out.extend(Action(_MOVE, p.cid, field=f) for f in sorted(moves))
     if can_move:
         for b in state.perms.values():
             if (b.field >= 0 and b.field != here and can_take_rider(state, b, p)
                     and path_onto(state, p, b.field) is not None):
-                out.append(Action(A.MOVE, p.cid, field=b.field))
+                out.append(Action(_MOVE, p.cid, field=b.field))
     if can_attack and p.under < 0:
         reach = max_range(profile(state, p))
         for t in sorted(state.perms):
             tp = state.perms[t]
             if tp.field >= 0 and geo.dist(here, tp.field) <= reach and attackable(state, p, tp):
-                out.append(Action(A.ATTACK, p.cid, t))
+                out.append(Action(_ATTACK, p.cid, t))
     card = state.cards[p.cid]
     if can_move and can_attack:
         for i, effects in enumerate(card.full_actions):
-            out.extend(_with_targets(state, seat, p.cid, Action(A.FULL, p.cid, index=i),
+            out.extend(_with_targets(state, seat, p.cid, Action(_FULL, p.cid, index=i),
                                      effects))
     if (can_move or can_attack) and p.under < 0:
         for a in geo.adjacent(here):
@@ -211,10 +239,10 @@ def unit_actions(state: GameState, p: Perm) -> list[Action]:
                            and state.enemies(seat, ap.controller))
             if not enemy_solid:
                 if can_swap(state, p, ap):
-                    out.extend(Action(A.SWAP, p.cid, other=ap.cid, index=i) for i in spend)
+                    out.extend(Action(_SWAP, p.cid, other=ap.cid, index=i) for i in spend)
                 if can_move and can_attack:
-                    out.extend(Action(A.CARRY, p.cid, field=f, other=ap.cid) for f in
+                    out.extend(Action(_CARRY, p.cid, field=f, other=ap.cid) for f in
                                sorted(moves))
             if state.cards[ap.cid].type.is_equipment and not enemy_solid:
-                out.extend(Action(A.EQUIP, p.cid, other=ap.cid, index=i) for i in spend)
+                out.extend(Action(_EQUIP, p.cid, other=ap.cid, index=i) for i in spend)
     return out + fast_actions(state, seat)

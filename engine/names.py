@@ -10,6 +10,7 @@ from __future__ import annotations
 from engine import actions as A
 from engine.actions import Action
 from engine.effects import free_action_of
+from engine.vocab import ActionKind, Phase
 from engine.wording import render_cost, render_effects
 from engine.game import Game
 from engine.legal import current_player
@@ -22,24 +23,24 @@ def describe(game: Game, action: Action) -> str:
     s = game.state
     k = action.kind
     card = _card(s, action.card)
-    if k == A.PASS:
+    if k == ActionKind.PASS:
         return _pass_meaning(s)
-    if k == A.END:
+    if k == ActionKind.END:
         return "end the turn"
-    if k == A.CONVERT:
+    if k == ActionKind.CONVERT:
         return "discard 2 cards: gain 1 resource"
-    if k == A.PICK:
+    if k == ActionKind.PICK:
         return f"pick {s.name(action.card)}" + _costs(s, action.card)
-    if k == A.BUY:
+    if k == ActionKind.BUY:
         return f"buy {s.name(action.card)} for {s.cards[action.card].buy or 0}"
-    if k == A.DISCARD:
+    if k == ActionKind.DISCARD:
         return f"discard {s.name(action.card)}"
-    if k == A.PAY:
+    if k == ActionKind.PAY:
         return f"pay upkeep {s.cards[action.card].upkeep or 0} for {card}"
-    if k == A.REFUSE:
+    if k == ActionKind.REFUSE:
         return "pay no more upkeep: " + ", ".join(_card(s, c) for c in s.upkeep_due) + (
             " is defeated" if len(s.upkeep_due) == 1 else " are defeated")
-    if k == A.PLAY:
+    if k == ActionKind.PLAY:
         text = f"play {s.name(action.card)}" + _costs(s, action.card)
         if action.field >= 0 and s.cards[action.card].type.is_permanent:
             text += f" at {field_text(s, action.field)}"
@@ -47,32 +48,32 @@ def describe(game: Game, action: Action) -> str:
         if action.field >= 0 and not s.cards[action.card].type.is_permanent:
             text += f", pushing away from {field_text(s, action.field)}"  # R14.1
         return text
-    if k == A.PLACE:
+    if k == ActionKind.PLACE:
         return f"place {card} at {field_text(s, action.field)}"
-    if k == A.TARGET:
+    if k == ActionKind.TARGET:
         return f"{card}'s trigger targets {_whom(s, action.target)}"
-    if k == A.MOVE:
+    if k == ActionKind.MOVE:
         return f"move {card} to {field_text(s, action.field)}" + _onto(s, action.field)
-    if k == A.ATTACK:
+    if k == ActionKind.ATTACK:
         return f"{card} attacks {_whom(s, action.target)}"
-    if k == A.FULL:
+    if k == ActionKind.FULL:
         effects = s.cards[action.card].full_actions[action.index]
         return f"{card}: full action ({render_effects(effects)})" + _target(s, action.target)
-    if k == A.FREE:
+    if k == ActionKind.FREE:
         fa = free_action_of(s, action.card, action.index)
         return (f"{card}: free action ({render_cost(fa.cost)}: {render_effects(fa.effects)})"
                 + _target(s, action.target))
-    if k == A.CARRY:
+    if k == ActionKind.CARRY:
         return f"{card} carries {_card(s, action.other)} to {field_text(s, action.field)}"
-    if k == A.SWAP:
+    if k == ActionKind.SWAP:
         return f"{card} swaps fields with {_card(s, action.other)}" + _spends(action)
-    if k == A.EQUIP:
+    if k == ActionKind.EQUIP:
         return f"{card} equips {_card(s, action.other)}" + _spends(action)
-    if k == A.UNPARALYSE:
+    if k == ActionKind.UNPARALYSE:
         return f"{card} removes a paralysis marker" + _spends(action)
-    if k == A.ACTIVATE:
+    if k == ActionKind.ACTIVATE:
         return f"activate {card}"
-    if k == A.TAP:
+    if k == ActionKind.TAP:
         return f"tap {card} (done with it)"
     return action.text(s.config.board.width)
 
@@ -102,8 +103,9 @@ def _costs(s: GameState, cid: int) -> str:
 
 def _whom(s: GameState, target: int) -> str:
     """A target: a player (`p2`) or a card."""
-    if target >= A.PLAYER_TARGET:
-        return seat_name(target - A.PLAYER_TARGET)
+    seat = A.target_seat(target)
+    if seat is not None:
+        return seat_name(seat)
     return _card(s, target)
 
 
@@ -121,8 +123,8 @@ def _onto(s: GameState, field: int) -> str:
 def _pass_meaning(s: GameState) -> str:
     if s.priority:
         return "pass (let the stack resolve)" if s.stack else "pass"
-    if s.phase == "main":
+    if s.phase == Phase.ACTION:
         return "pass: end the action phase"
-    if s.phase == "buy":
+    if s.phase == Phase.BUY:
         return "buy nothing"
     return "pass"

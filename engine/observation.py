@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.state import GameState
+from engine.vocab import Phase
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,7 @@ class PermanentView:
 @dataclass(frozen=True)
 class Observation:
     player: int
-    phase: str
+    phase: Phase
     round: int
     active: int
     hand: tuple[str, ...]
@@ -50,7 +51,7 @@ def observe(state: GameState, player: int) -> Observation:
                                    tuple(names[c].name for c in p.stack), p.tapped))
     pls = state.players
     pack: tuple[str, ...] = ()
-    if state.phase == "draft" and state.draft_seat == player:
+    if state.phase == Phase.DRAFT and state.draft_seat == player:
         pack = tuple(sorted(names[c].name for c in state.packs[player]))
     return Observation(
         player, state.phase, state.round, state.active,

@@ -11,7 +11,8 @@ from __future__ import annotations
 from engine.board import Terrain
 from engine.cards import Card, CardType, Keywords, Protection
 from engine.markers import Marker
-from engine.state import GameState, Pending, Perm
+from engine.state import GameState, Perm, PlaceChoice
+from engine.vocab import EventKind
 
 DROP_FIELDS_RADIUS = 1
 """R11.6: a dropped permanent lands on an available field in range 1 of the stack's field."""
@@ -149,8 +150,8 @@ def standing(state: GameState, p: Perm) -> int:
     here = state.perm_field(p)
     if here >= 0:
         return here
-    return next((pd.origin for pd in state.pending if pd.kind == "place" and pd.card == p.cid),
-                -1)
+    return next((pd.origin for pd in state.pending
+                 if isinstance(pd, PlaceChoice) and pd.card == p.cid), -1)
 
 
 def origins(state: GameState, player: int, source: int) -> list[int]:
@@ -207,7 +208,7 @@ def put_onto_board(state: GameState, cid: int, controller: int, field_: int) -> 
     p = Perm(cid, controller, field_, durability)
     state.perms[cid] = p
     state.occ[field_] = cid
-    state.emit("enter", controller, cid, field_=field_)
+    state.emit(EventKind.ENTER, controller, cid, field_=field_)
     return p
 
 
@@ -218,7 +219,7 @@ def attach(state: GameState, base: Perm, top: Perm) -> None:
     top.field = -1
     top.under = base.cid
     base.stack.append(top.cid)
-    state.emit("stack", top.controller, top.cid, base.cid, state.perm_field(base))
+    state.emit(EventKind.STACK, top.controller, top.cid, base.cid, state.perm_field(base))
 
 
 def detach(state: GameState, p: Perm) -> None:
@@ -233,7 +234,7 @@ def place(state: GameState, p: Perm, field_: int) -> None:
     """Put a permanent that stands nowhere (dropped, carried) onto `field_`."""
     p.field = field_
     state.occ[field_] = p.cid
-    state.emit("place", p.controller, p.cid, field_=field_)
+    state.emit(EventKind.PLACE, p.controller, p.cid, field_=field_)
 
 
 def relocate(state: GameState, p: Perm, field_: int) -> None:
@@ -260,13 +261,13 @@ def deal_damage(state: GameState, target: Perm, amount: int, source: Card | None
         removed = min(shields, taken)
         target.markers[Marker.PROTECTION] -= removed
         # the damage that met the unit, so a reader can check armor came first (R21.20)
-        state.emit("prevent", player, target.cid, amount=amount, detail=cause)
-        state.emit("marker", target.controller, target.cid, amount=-removed,
+        state.emit(EventKind.PREVENT, player, target.cid, amount=amount, detail=cause)
+        state.emit(EventKind.MARKER, target.controller, target.cid, amount=-removed,
                    detail=Marker.PROTECTION)
         return 0
     if taken:
         target.damage += taken
-        state.emit("damage", player, target.cid, amount=taken, detail=cause)
+        state.emit(EventKind.DAMAGE, player, target.cid, amount=taken, detail=cause)
     return taken
 
 
@@ -301,8 +302,8 @@ def destroy(state: GameState, p: Perm, cause: str, player: int, at: int = -1) ->
     del state.perms[cid]
     if field_ >= 0:
         state.left_from[cid] = field_
-    state.emit("death" if card.type is CardType.UNIT else "destroy", player, cid, field_=field_,
-               detail=cause)
+    state.emit(EventKind.DEATH if card.type is CardType.UNIT else EventKind.DESTROY, player, cid,
+               field_=field_, detail=cause)
     if state.marker_perm == cid:
         _intention_leaves(state)
     for top in list(p.stack):
@@ -314,7 +315,7 @@ def destroy(state: GameState, p: Perm, cause: str, player: int, at: int = -1) ->
 
 def _intention_leaves(state: GameState) -> None:
     """R17.4: a marker on a unit is removed when the unit leaves; R17.2: the card is discarded."""
-    state.emit("marker", -2, state.marker_card, detail="intention removed")
+    state.emit(EventKind.MARKER, -2, state.marker_card, detail="intention removed")
     state.tyrant_discard.append(state.marker_card)
     state.set_aside.remove(state.marker_card)
     state.marker_card = state.marker_perm = state.marker_field = -1
@@ -330,7 +331,7 @@ def drop(state: GameState, p: Perm, origin: int, chooser: int, wear: bool = True
     card = state.cards[p.cid]
     if card.type.is_equipment and wear:
         p.durability -= 1
-        state.emit("durability", p.controller, p.cid, amount=-1)
+        state.emit(EventKind.DURABILITY, p.controller, p.cid, amount=-1)
         if p.durability < 1:
             destroy(state, p, "durability", p.controller, origin)
             return
@@ -343,8 +344,7 @@ def drop(state: GameState, p: Perm, origin: int, chooser: int, wear: bool = True
     elif len(options) == 1 or chooser < 0:
         place(state, p, options[0])
     else:
-        state.pending.append(Pending("place", chooser, p.cid, fields=tuple(sorted(options)),
-                                     origin=origin))
+        state.pending.append(PlaceChoice(chooser, p.cid, tuple(sorted(options)), origin))
 
 
 def to_owner_discard(state: GameState, cid: int) -> None:
@@ -355,6 +355,6 @@ def to_owner_discard(state: GameState, cid: int) -> None:
             state.tyrant_discard.append(cid)
             return
         state.out.append(cid)
-        state.emit("leave", owner, cid, detail="token" if state.token[cid] else "neutral")
+        state.emit(EventKind.LEAVE, owner, cid, detail="token" if state.token[cid] else "neutral")
         return
     state.players[owner].discard.append(cid)

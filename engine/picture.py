@@ -17,10 +17,11 @@ seat). Pure: reads the state, never changes it. Layout:
 
 from __future__ import annotations
 
-from engine.actions import PLAYER_TARGET
+from engine.actions import target_seat
 from engine.board import NEUTRAL, TYRANT, Terrain
 from engine.permanents import life
-from engine.state import GameState, Perm, StackItem
+from engine.state import Decision, GameState, Perm, PlaceChoice, StackItem
+from engine.vocab import Phase
 
 TERRAIN_GLYPH = {Terrain.PLAIN: ".", Terrain.DEEP_WATER: "~", Terrain.HIGH_GROUND: "^",
                  Terrain.BLOCKED: "#"}
@@ -69,16 +70,19 @@ def picture(state: GameState) -> str:
     lines.extend(_player_line(state, seat) for seat in range(len(state.players)))
     lines.append("stack: " + ("empty" if not state.stack else
                               " | ".join(_stack_text(state, it) for it in reversed(state.stack))))
-    if state.phase == "upkeep_due" and state.upkeep_due:
+    if state.phase == Phase.UPKEEP_DUE and state.upkeep_due:
         lines.append("upkeep due: " + ", ".join(f"{state.name(c)} (c{c}) "
                                                 f"{state.cards[c].upkeep or 0}"
                                                 for c in state.upkeep_due))
     if state.pending:
-        lines.append("pending: " + " | ".join(
-            f"{pd.kind} {seat_name(pd.player)}"
-            + (f" {state.name(pd.card)} (c{pd.card})" if pd.card >= 0 else "")
-            for pd in state.pending))
+        lines.append("pending: " + " | ".join(_decision_text(state, pd) for pd in state.pending))
     return "\n".join(lines)
+
+
+def _decision_text(state: GameState, pd: Decision) -> str:
+    cid = pd.card if isinstance(pd, PlaceChoice) else pd.source
+    return f"{pd.kind} {seat_name(pd.player)}" + (
+        f" {state.name(cid)} (c{cid})" if cid is not None and cid >= 0 else "")
 
 
 def _header(state: GameState) -> str:
@@ -129,7 +133,7 @@ def _legend(state: GameState, p: Perm) -> str:
 
 def _player_line(state: GameState, seat: int) -> str:
     pl = state.players[seat]
-    mark = "*" if seat == state.active and state.phase != "draft" else " "
+    mark = "*" if seat == state.active and state.phase != Phase.DRAFT else " "
     return (f"{mark}{seat_name(seat)}  resource {pl.resource}  points {pl.points}  "
             f"hand {len(pl.hand)}  deck {len(pl.deck)}  discard {len(pl.discard)}  "
             f"store {len(pl.store)}")
@@ -140,8 +144,9 @@ def _stack_text(state: GameState, it: StackItem) -> str:
     text = f"{seat_name(it.player)} {what}"
     if it.source >= 0:
         text += f" {state.name(it.source)} (c{it.source})"
-    if it.target >= PLAYER_TARGET:
-        text += f" -> {seat_name(it.target - PLAYER_TARGET)}"
+    seat = target_seat(it.target)
+    if seat is not None:
+        text += f" -> {seat_name(seat)}"
     elif it.target >= 0:
         text += f" -> {state.name(it.target)} (c{it.target})"
     if it.field >= 0:

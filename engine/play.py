@@ -15,6 +15,7 @@ from engine.actions import Action
 from engine.game import Game
 from engine.record import GameRecord
 from engine.state import GameConfig
+from engine.vocab import Phase
 
 
 class Agent(Protocol):
@@ -41,6 +42,6 @@ def play_game(config: GameConfig, seed: int, agents: Sequence[Agent],
     while not game.is_terminal():
         seat = game.current_player()
         legal = game.legal_actions()
-        who = drafters[seat] if game.state.phase == "draft" else agents[seat]
+        who = drafters[seat] if game.state.phase == Phase.DRAFT else agents[seat]
         game.apply(who.act(game, legal, rngs[seat]), check=False)
     return game.record()

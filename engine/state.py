@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from engine.board import Board, VictoryKind
 from engine.cards import Card
@@ -21,6 +21,14 @@ from engine.events import EventLog
 from engine.geometry import Geometry
 from engine.markers import no_markers
 from engine.record import PICK_COLUMNS, SNAPSHOT_COLUMNS, Columns
+from engine.vocab import (
+    BehaviourKind,
+    DecisionKind,
+    EventKind,
+    Phase,
+    StackKind,
+    UnitVerb,
+)
 
 
 @dataclass(frozen=True)
@@ -163,22 +171,22 @@ _copy_player = slot_copier(Player, PLAYER_FIELDS)
 class StackItem(NamedTuple):
     """An announced action waiting on the action stack (R6.9).
 
-    `kind`: "card" (a played card `cid`; `field`: where a permanent goes, or the origin a spell
-    pushes from, R14.1), "free" (free action `index` of `source`), "convert"
-    (R8.6), "unit" (a unit's action: `verb` is move/attack/full/carry/swap/equip), "trigger"
-    (`index` into the source card's triggers), "play_intention" (the Tyrant plays intention
-    `source` onto `target`, R17.2; `other` is the Tyrant's unit), "intention" (the full action
-    of R17.3 carrying out intention `index`). `origin`: the field a unit's move, carry or swap
-    was announced from; it resolves only if the unit still stands there (R6.4).
+    `kind` (`StackKind`): CARD (a played card `source`; `field`: where a permanent goes, or the
+    origin a spell pushes from, R14.1), FREE (free action `index` of `source`), CONVERT (R8.6),
+    UNIT (a unit's action: its `verb`), TRIGGER (`index` into the source card's triggers, -1
+    for its own effects as it enters), PLAY_INTENTION (the Tyrant plays intention `source` onto
+    `target`, R17.2; `other` is the Tyrant's unit), INTENTION (the full action of R17.3
+    carrying out intention `index`). `origin`: the field a unit's move, carry or swap was
+    announced from; it resolves only if the unit still stands there (R6.4).
     """
 
-    kind: str
+    kind: StackKind
     player: int
     source: int
     index: int = -1  # type: ignore[assignment]  # shadows tuple.index on purpose
     target: int = -1
     field: int = -1
-    verb: str = ""
+    verb: UnitVerb | None = None
     path: tuple[int, ...] = ()
     other: int = -1
     origin: int = -1
@@ -186,29 +194,56 @@ class StackItem(NamedTuple):
 
 class BehaviourRun(NamedTuple):
     """A behaviour deciding a unit's actions one at a time (R13.3, R13.4 panic and rage; the
-    Tyrant's turn, R21.15, R21.19): `kind` is "shy", "aggressive" or "tyrant", `step` the next
+    Tyrant's turn, R21.15, R21.19): `kind` says which (`BehaviourKind`), `step` the next
     step, `target` the permanent it goes for. The flow asks for the next action whenever the
     stack is empty (R21.6)."""
 
-    kind: str
+    kind: BehaviourKind
     unit: int
     step: int = 0
     target: int = -1
 
 
-class Pending(NamedTuple):
-    """A choice the rules hand to a player in the middle of the flow (R11.6, discards, targets).
+@dataclass(frozen=True, slots=True)
+class DiscardChoice:
+    """`player` discards `count` cards from the hand, one choice at a time: the cost of a free
+    action (R6.7) or of converting (R8.6), or an effect's discard; `source` is the card that
+    asks, if any."""
 
-    `kind`: "discard" (discard `count` cards), "place" (put the dropped permanent `card` on one of
-    `fields`, R11.6; its stack dropped from `origin`), "target" (the chosen target of a trigger).
-    """
-
-    kind: str
     player: int
-    card: int = -1
-    count: int = 0  # type: ignore[assignment]  # shadows tuple.count on purpose
-    fields: tuple[int, ...] = ()
-    origin: int = -1
+    count: int
+    source: int | None = None
+    kind: ClassVar[DecisionKind] = DecisionKind.DISCARD
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceChoice:
+    """R11.6: `player` puts the dropped permanent `card` on one of `fields`, the available
+    fields in range 1 of `origin`, the field its stack dropped from."""
+
+    player: int
+    card: int
+    fields: tuple[int, ...]
+    origin: int
+    kind: ClassVar[DecisionKind] = DecisionKind.PLACE
+
+
+@dataclass(frozen=True, slots=True)
+class TargetChoice:
+    """R6.4: `player` chooses among `options` (permanents or player targets) the target of the
+    triggered action of `source`: its trigger number `trigger`, or None for the card's own
+    effects as it enters (R6.1)."""
+
+    player: int
+    source: int
+    trigger: int | None
+    options: tuple[int, ...]
+    kind: ClassVar[DecisionKind] = DecisionKind.TARGET
+
+
+Decision = DiscardChoice | PlaceChoice | TargetChoice
+"""A choice the rules hand to a player in the middle of the flow, answered by the action of
+the same kind (`engine.vocab.DecisionKind`)."""
 
 
 class GameState:
@@ -232,13 +267,13 @@ class GameState:
         self.draft_seat = 0
         self.pack_round = 0
         self.picks_made: list[int] = [0] * config.players
-        self.phase = "draft"
+        self.phase: Phase = Phase.DRAFT
         self.active = 0
         self.round = 0
         self.turn = 0
         self.actions_this_turn = 0
         self.steps = 0
-        self.pending: list[Pending] = []
+        self.pending: list[Decision] = []
         self.upkeep_due: list[int] = []
         self.priority: list[int] = []
         self.activated = -1
@@ -283,7 +318,7 @@ class GameState:
         s.__dict__ = fields
         return s
 
-    def emit(self, kind: str, player: int = -1, card: int = -1, target: int = -1,
+    def emit(self, kind: EventKind, player: int = -1, card: int = -1, target: int = -1,
              field_: int = -1, amount: int = 0, detail: str = "") -> None:
         """Record one event (issue 3: every change of state emits one)."""
         if not self.events.enabled:
@@ -328,7 +363,8 @@ class GameState:
                 return f"equip_next{seat}"
         if cid in self.perms:
             return "board"
-        if any(it.source == cid and it.kind in ("card", "play_intention") for it in self.stack):
+        if any(it.source == cid and it.kind in (StackKind.CARD, StackKind.PLAY_INTENTION)
+               for it in self.stack):
             return "stack"
         if cid in self.set_aside:
             return "set_aside"

@@ -16,6 +16,7 @@ from engine.board import TYRANT
 from engine.effects import candidates, chosen_spec, resolve, target_legal
 from engine.markers import Marker
 from engine.state import BehaviourRun, GameState, Perm, StackItem
+from engine.vocab import BehaviourKind, EventKind, Phase, StackKind, UnitVerb
 
 
 def tyrant_unit(state: GameState) -> Perm | None:
@@ -36,11 +37,11 @@ def begin_turn(state: GameState) -> bool:
     unit = tyrant_unit(state)
     if unit is None:
         return False
-    state.phase = "tyrant"
+    state.phase = Phase.TYRANT
     state.acting = TYRANT
-    state.emit("turn", TYRANT, detail="tyrant")
+    state.emit(EventKind.TURN, TYRANT, detail="tyrant")
     unit.used_move = unit.used_attack = False
-    state.behaviour = BehaviourRun("tyrant", unit.cid)
+    state.behaviour = BehaviourRun(BehaviourKind.TYRANT, unit.cid)
     return True
 
 
@@ -66,7 +67,7 @@ def _intend(state: GameState, unit: Perm) -> StackItem | None:
         state.tyrant_deck = state.tyrant_discard
         state.tyrant_discard = []
         state.rng.shuffle(state.tyrant_deck)
-        state.emit("shuffle", TYRANT, amount=len(state.tyrant_deck), detail="tyrant")
+        state.emit(EventKind.SHUFFLE, TYRANT, amount=len(state.tyrant_deck), detail="tyrant")
     if not state.tyrant_deck:
         return None
     cid = state.tyrant_deck.pop()
@@ -79,11 +80,12 @@ def _intend(state: GameState, unit: Perm) -> StackItem | None:
                    if t in state.perms]
         if not options:
             state.tyrant_discard.append(cid)
-            state.emit("fizzle", TYRANT, cid, detail="intention without target")
+            state.emit(EventKind.FIZZLE, TYRANT, cid, detail="intention without target")
             return None
         target = min(options, key=lambda t: (geo.dist(here, state.perm_field(state.perms[t])),
                                              t))
-    return StackItem("play_intention", TYRANT, cid, target=target, field=here, other=unit.cid)
+    return StackItem(StackKind.PLAY_INTENTION, TYRANT, cid, target=target, field=here,
+                     other=unit.cid)
 
 
 def _shake_off(state: GameState, unit: Perm) -> StackItem | None:
@@ -100,7 +102,7 @@ def _shake_off(state: GameState, unit: Perm) -> StackItem | None:
 
 def _remove_paralysis(state: GameState, unit: Perm) -> None:
     unit.markers[Marker.PARALYSIS] -= 1
-    state.emit("marker", unit.controller, unit.cid, amount=-1, detail=Marker.PARALYSIS)
+    state.emit(EventKind.MARKER, unit.controller, unit.cid, amount=-1, detail=Marker.PARALYSIS)
 
 
 def _act(state: GameState, unit: Perm) -> StackItem | None:
@@ -115,7 +117,7 @@ def _act(state: GameState, unit: Perm) -> StackItem | None:
         return None
     if state.config.geometry.dist(state.perm_field(unit), mf) <= 1:
         unit.used_move = unit.used_attack = True
-        return StackItem("intention", TYRANT, unit.cid, state.marker_card)
+        return StackItem(StackKind.INTENTION, TYRANT, unit.cid, state.marker_card)
     unit.used_move = True
     return approach(state, unit, mf)
 
@@ -132,7 +134,7 @@ def _attack(state: GameState, unit: Perm) -> StackItem | None:
     t = nearest_target(state, unit, exclude=state.marker_perm)
     if t is None or not in_reach(state, unit, t):
         return None
-    return StackItem("unit", TYRANT, unit.cid, target=t.cid, verb="attack")
+    return StackItem(StackKind.UNIT, TYRANT, unit.cid, target=t.cid, verb=UnitVerb.ATTACK)
 
 
 _STEPS = (_intend, _shake_off, _act, _attack)
@@ -146,14 +148,14 @@ def resolve_play(state: GameState, item: StackItem) -> None:
     if target >= 0 and (spec is None or item.other not in state.perms
                         or not target_legal(state, TYRANT, item.other, spec, target)):
         state.tyrant_discard.append(cid)
-        state.emit("fizzle", TYRANT, cid, target if target in state.perms else -1,
+        state.emit(EventKind.FIZZLE, TYRANT, cid, target if target in state.perms else -1,
                    detail="intention")
         return
     field_ = state.perm_field(state.perms[target]) if target >= 0 else item.field
     state.set_aside.append(cid)
     state.marker_card, state.marker_perm = cid, target
     state.marker_field = field_ if target < 0 else -1
-    state.emit("intention", TYRANT, cid, target, field_)
+    state.emit(EventKind.INTENTION, TYRANT, cid, target, field_)
 
 
 def resolve_intention(state: GameState, item: StackItem) -> None:
@@ -161,12 +163,12 @@ def resolve_intention(state: GameState, item: StackItem) -> None:
     action fizzles when the marker has left the board meanwhile (R17.4)."""
     cid, target = state.marker_card, state.marker_perm
     if cid < 0 or cid != item.index or item.source not in state.perms:
-        state.emit("fizzle", TYRANT, item.source, detail="intention")
+        state.emit(EventKind.FIZZLE, TYRANT, item.source, detail="intention")
         return
-    state.emit("marker", TYRANT, cid, target, detail="intention carried out")
+    state.emit(EventKind.MARKER, TYRANT, cid, target, detail="intention carried out")
     state.set_aside.remove(cid)
     state.marker_card = state.marker_perm = state.marker_field = -1
     resolve(state, TYRANT, item.source, state.cards[cid].effects, target)
     state.tyrant_discard.append(cid)
     state.intentions_done += 1
-    state.emit("intentions", TYRANT, amount=state.intentions_done)
+    state.emit(EventKind.INTENTIONS, TYRANT, amount=state.intentions_done)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.board import TYRANT, TieBreak, VictoryKind
 from engine.cards import CardType
 from engine.state import GameState
+from engine.vocab import EventKind, Phase
 
 
 def end_game(state: GameState, winners: tuple[int, ...], reason: str) -> None:
@@ -13,11 +14,11 @@ def end_game(state: GameState, winners: tuple[int, ...], reason: str) -> None:
         return
     state.winners = tuple(sorted(winners))
     state.reason = reason
-    state.phase = "over"
+    state.phase = Phase.OVER
     # unresolved actions stay on the stack: their cards keep a zone (R8, every card in one zone)
     state.priority.clear()
     state.pending.clear()
-    state.emit("game_over", -1, amount=len(winners),
+    state.emit(EventKind.GAME_OVER, -1, amount=len(winners),
                detail=reason + ": " + (",".join(str(w + 1) for w in winners) or "draw"))
 
 
@@ -106,7 +107,7 @@ def score_capture_points(state: GameState, seat: int) -> None:
     held = sum(1 for s in area_holders(state).values() if s == seat)
     if held:
         state.players[seat].points += held
-        state.emit("points", seat, amount=held, detail="capture")
+        state.emit(EventKind.POINTS, seat, amount=held, detail="capture")
     check_victory(state)
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from engine.actions import Action
 from engine.state import GameState
+from engine.vocab import EventKind
 
 HAND_SIZE = 3
 """R4.2: draw until the hand holds 3 cards."""
@@ -14,7 +16,7 @@ def shuffle_discard_into_deck(state: GameState, seat: int) -> None:
     pl.deck = pl.discard + pl.deck
     pl.discard = []
     state.rng.shuffle(pl.deck)
-    state.emit("shuffle", seat, amount=len(pl.deck))
+    state.emit(EventKind.SHUFFLE, seat, amount=len(pl.deck))
 
 
 def draw(state: GameState, seat: int, n: int) -> int:
@@ -24,7 +26,7 @@ def draw(state: GameState, seat: int, n: int) -> int:
     while drawn < n and pl.deck:
         cid = pl.deck.pop()
         pl.hand.append(cid)
-        state.emit("draw", seat, cid)
+        state.emit(EventKind.DRAW, seat, cid)
         drawn += 1
     return drawn
 
@@ -42,7 +44,7 @@ def gain(state: GameState, seat: int, n: int, reason: str) -> None:
         pl.discard_gain += n
     else:
         pl.card_gain += n
-    state.emit("gain", seat, amount=n, detail=reason)
+    state.emit(EventKind.GAIN, seat, amount=n, detail=reason)
 
 
 def pay(state: GameState, seat: int, n: int, reason: str) -> None:
@@ -60,7 +62,7 @@ def pay(state: GameState, seat: int, n: int, reason: str) -> None:
         pl.spend_upkeep += n
     else:
         pl.spend_free += n
-    state.emit("spend", seat, amount=n, detail=reason)
+    state.emit(EventKind.SPEND, seat, amount=n, detail=reason)
 
 
 def lose(state: GameState, seat: int, n: int, reason: str) -> int:
@@ -74,7 +76,7 @@ def lose(state: GameState, seat: int, n: int, reason: str) -> int:
             pl.income -= taken
         else:
             pl.card_loss += taken
-        state.emit("lose", seat, amount=taken, detail=reason)
+        state.emit(EventKind.LOSE, seat, amount=taken, detail=reason)
     return taken
 
 
@@ -82,9 +84,14 @@ def discard_from_hand(state: GameState, seat: int, cid: int, reason: str) -> Non
     """A hand card goes to the discard pile (a token leaves the game instead, R8.8)."""
     pl = state.players[seat]
     pl.hand.remove(cid)
-    state.emit("discard", seat, cid, detail=reason)
+    state.emit(EventKind.DISCARD, seat, cid, detail=reason)
     if state.token[cid]:
         state.out.append(cid)
-        state.emit("leave", seat, cid, detail="token")
+        state.emit(EventKind.LEAVE, seat, cid, detail="token")
     else:
         pl.discard.append(cid)
+
+
+def discard_at_end_of_turn(state: GameState, a: Action) -> None:
+    """R4.6: after buying, the player may discard any number of hand cards, one at a time."""
+    discard_from_hand(state, state.active, a.card, "end of turn")

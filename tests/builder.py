@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from engine import draft
+from engine import draft, flow
 from engine.actions import Action
 from engine.board import Board, Field, Placement, Terrain, TieBreak, Victory, VictoryKind
 from engine.cards import (Card, CardType, Cost, Effect, FreeAction, Keywords, Modifiers,
@@ -29,6 +29,7 @@ from engine.legal import legal_actions
 from engine.markers import Marker
 from engine.permanents import attach, put_onto_board
 from engine.state import GameConfig, GameState, Perm
+from engine.vocab import Phase
 
 __all__ = [
     "Position", "board", "unit", "spell", "artifact", "equipment", "potion", "intention",
@@ -140,7 +141,7 @@ class Position:
         self.config = GameConfig(tuple(pool), cat, the_board,
                                  players=players or the_board.players, **params)
         s = GameState(self.config, seed)
-        s.phase = "main"
+        s.phase = Phase.ACTION
         s.round = 1
         s.turn = 1
         s.active = 0
@@ -217,11 +218,10 @@ class Position:
         """Wrap the state in a Game. `phase="start"` with `advance=True` runs a whole turn
         start (R4.1-R4.3) up to the first real decision."""
         if phase is not None:
-            self.state.phase = phase
-        g = Game(self.config, self.state.seed, _state=self.state)
+            self.state.phase = Phase(phase)
         if advance:
-            g._advance()
-        return g
+            flow.advance(self.state)
+        return Game(self.config, self.state.seed, _state=self.state)
 
 
 # --- reading results -------------------------------------------------------------------------

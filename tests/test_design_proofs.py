@@ -21,6 +21,7 @@ from app.cli import main
 from engine import actions as A
 from engine.agents.explorer import ExplorerAgent
 from engine.agents.registry import make_agent
+from engine.vocab import ActionKind
 from workbench.analysis.source import open_db
 from workbench.fairvalue import card_counts
 from workbench.store import RunSpec
@@ -44,7 +45,7 @@ class _Buying:
 
 
 def test_explorer_buys_uniformly_at_random_and_is_reproducible() -> None:
-    legal = [A.PASS_ACTION, A.Action(A.BUY, 3), A.Action(A.BUY, 7)]
+    legal = [A.PASS_ACTION, A.Action(ActionKind.BUY, 3), A.Action(ActionKind.BUY, 7)]
     agent = make_agent("explorer")
     game = _Buying()
     picks = [agent.act(game, legal, random.Random(5)) for _ in range(2)]  # type: ignore[arg-type]

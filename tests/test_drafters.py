@@ -8,10 +8,10 @@ from engine.agents.drafters import (
     Held,
     HeuristicDrafter,
     NumbersDrafter,
-    Projection,
     numbers_value,
 )
 from engine.agents.heuristic import HeuristicAgent
+from engine.agents.projection import Projection
 from engine.game import Game
 from engine.legal import legal_actions
 from engine.state import GameConfig

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import engine.verbs
-from engine.actions import PLAYER_TARGET
+from engine.actions import player_target
 from engine.agents.values import View, effect_value, effects_value
 from engine.cards import CardType, Effect, Side, Target, TargetKind
 from engine.effects import resolve
@@ -122,7 +122,7 @@ def test_every_verb_has_all_four_parts(name: str) -> None:
         assert parse_effect(text.replace(name, alias, 1)) == e
     pos, leech, soldier = _position()
     kind = e.target.kind
-    chosen = (PLAYER_TARGET + 1 if kind is TargetKind.OPPONENT else soldier
+    chosen = (player_target(1) if kind is TargetKind.OPPONENT else soldier
               if kind is TargetKind.UNIT else pos.state.occ[pos.f(0, 1)]
               if kind is TargetKind.EQUIPMENT else -1)
     worth = verb.value(View(pos.state, 0), leech, e, [chosen] if chosen >= 0 else [], -1)

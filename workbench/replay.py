@@ -19,7 +19,6 @@ from typing import cast
 
 import duckdb
 
-from engine import actions as A
 from engine.actions import Action, parse_action
 from engine.cards import CardType
 from engine.events import EVENT_COLUMNS
@@ -27,6 +26,7 @@ from engine.game import Game
 from engine.permanents import life
 from engine.picture import card_code, picture, seat_name
 from engine.state import GameConfig, GameState
+from engine.vocab import ActionKind
 from workbench.analysis.source import AnalysisError, open_db
 from workbench.stored import StoredRunError, stored_config
 
@@ -259,10 +259,10 @@ def _close(turn: _Turn, frames: Sequence[Frame], s: GameState) -> Frame:
 def _arrows(s: GameState, a: Action) -> list[Arrow]:
     """Where a unit action goes, drawn from where the unit stands when it is announced."""
     p = s.perms.get(a.card)
-    if p is None or a.kind not in (A.MOVE, A.CARRY, A.ATTACK):
+    if p is None or a.kind not in (ActionKind.MOVE, ActionKind.CARRY, ActionKind.ATTACK):
         return []
     start = s.xy(s.perm_field(p))
-    if a.kind == A.ATTACK:
+    if a.kind == ActionKind.ATTACK:
         target = s.perms.get(a.target)
         if target is None:
             return []

@@ -26,6 +26,7 @@ from engine.actions import Action
 from engine.agents.drafters import NumbersDrafter
 from engine.agents.heuristic import HeuristicAgent
 from engine.game import Game
+from engine.vocab import Phase
 
 
 class ExplorerAgent:
@@ -43,9 +44,9 @@ class ExplorerAgent:
 
     def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
         s = game.state
-        if s.phase == "draft":
+        if s.phase == Phase.DRAFT:
             return self.drafter.pick(s, legal)
-        if (s.phase == "buy" and not s.pending and not s.priority and len(legal) > 1
+        if (s.phase == Phase.BUY and not s.pending and not s.priority and len(legal) > 1
                 and (self.p >= 1.0 or rng.random() < self.p)):
             return legal[rng.randrange(len(legal))]
         return self.heuristic.act(game, legal, rng)

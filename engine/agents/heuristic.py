@@ -28,7 +28,8 @@ Its numbers (how much a unit's position, an exchange, a resource, a buy are wort
 `Weights` object (`engine.agents.weights`): `heuristic` plays the hand-set ones, `tuned` those
 `workbench train-agent` found (`engine.agents.tuned`).
 
-What things are worth (cards, permanents, exchanges, effects) lives in `engine.agents.values`.
+What things are worth (cards, permanents, exchanges, effects) lives in `engine.agents.values`,
+its buy policy (R7) in `engine.agents.buy_policy`.
 """
 
 from __future__ import annotations
@@ -38,10 +39,17 @@ from typing import TYPE_CHECKING
 
 from engine import actions as A
 from engine.actions import Action
+from engine.agents.buy_policy import (
+    buy_score,
+    buy_value,
+    race_buy,
+    saves,
+    seat_income,
+    upkeep_load,
+)
 from engine.agents.values import (
     View,
     board_affinity,
-    card_cost,
     card_value,
     effect_value,
     exchange,
@@ -55,7 +63,17 @@ from engine.cards import Card, CardType
 from engine.effects import free_action_of
 from engine.game import Game
 from engine.permanents import hp_left, is_veiled, max_range, profile, protected_from
-from engine.state import GameState, Perm
+from engine.state import DiscardChoice, GameState, Perm, PlaceChoice
+from engine.vocab import ActionKind, Phase
+
+# The words as module constants: on Python 3.11 reading an enum member (`ActionKind.MOVE`)
+# goes through EnumType.__getattr__ (~0.3 us), too slow once per generated or scored action.
+(_ACTIVATE, _ATTACK, _CARRY, _CONVERT, _END, _EQUIP, _FREE, _FULL, _MOVE, _PASS, _PAY, _PLAY,
+ _SWAP, _TAP, _UNPARALYSE, _PHASE_BUY, _PHASE_DISCARD, _PHASE_DRAFT, _PHASE_UPKEEP_DUE) = (
+    ActionKind.ACTIVATE, ActionKind.ATTACK, ActionKind.CARRY, ActionKind.CONVERT,
+    ActionKind.END, ActionKind.EQUIP, ActionKind.FREE, ActionKind.FULL, ActionKind.MOVE,
+    ActionKind.PASS, ActionKind.PAY, ActionKind.PLAY, ActionKind.SWAP, ActionKind.TAP,
+    ActionKind.UNPARALYSE, Phase.BUY, Phase.DISCARD, Phase.DRAFT, Phase.UPKEEP_DUE)
 
 if TYPE_CHECKING:  # drafters import this module: the drafter is imported at use
     from engine.agents.drafters import HeuristicDrafter
@@ -103,7 +121,7 @@ class HeuristicAgent:
 def choose(s: GameState, legal: list[Action], rng: random.Random,
            agent: HeuristicAgent | None = None) -> Action:
     """The heuristic's choice for any decision."""
-    if s.phase == "draft":
+    if s.phase == _PHASE_DRAFT:
         from engine.agents.drafters import HeuristicDrafter
         d = agent.drafter() if agent is not None else HeuristicDrafter()
         return d.pick(s, legal)
@@ -112,7 +130,7 @@ def choose(s: GameState, legal: list[Action], rng: random.Random,
         return _pending(s, legal, w)
     if s.priority:
         return A.PASS_ACTION if A.PASS_ACTION in legal else legal[0]
-    if s.phase == "upkeep_due":
+    if s.phase == _PHASE_UPKEEP_DUE:
         return _upkeep(s, legal, w)
     scored = score_actions(s, legal, w)
     best = max(scored, key=lambda x: x[0])
@@ -125,9 +143,9 @@ def score_actions(s: GameState, legal: list[Action],
     keep the engine's order). The search agent uses these scores to pick its candidates."""
     seat = s.active if not s.priority else s.priority[0]
     v = View(s, seat, w)
-    if s.phase == "buy":
-        return [(_buy_score(v, a), a) for a in legal]
-    if s.phase == "discard":
+    if s.phase == _PHASE_BUY:
+        return [(buy_score(v, a), a) for a in legal]
+    if s.phase == _PHASE_DISCARD:
         return [(_end_discard_score(v, a), a) for a in legal]
     if s.activated >= 0 and s.activated in s.perms:
         return _unit_scores(v, s.perms[s.activated], legal)
@@ -155,7 +173,7 @@ def _upkeep(s: GameState, legal: list[Action], w: Weights) -> Action:
         if worth < w.upkeep_keep * up:
             continue
         if up <= res:
-            return Action(A.PAY, cid)
+            return Action(_PAY, cid)
         step = _gain_step(v, legal, up - res, worth)
         if step is not None:
             return step
@@ -178,10 +196,10 @@ def _gain_step(v: View, legal: list[Action], short: int, worth: float) -> Action
     best: dict[int, tuple[float, int, Action]] = {}  # per card: (loss, resource, action)
     used: set[int] = set()
     for a in legal:
-        if a.kind == A.PLAY:
+        if a.kind == _PLAY:
             effects = s.cards[a.card].effects
             spent, loss = s.cards[a.card].play or 0, 0.0
-        elif a.kind == A.FREE:
+        elif a.kind == _FREE:
             fa = free_action_of(s, a.card, a.index)
             effects, spent = fa.effects, fa.cost.resource
             loss = 0.9 * fa.cost.discard + (v.pv(s.perms[a.card]) if fa.cost.sacrifice else 0.0)
@@ -193,7 +211,7 @@ def _gain_step(v: View, legal: list[Action], short: int, worth: float) -> Action
         loss += max(0.0, got * rv - effect_value(v, a.card, effects, a.target))
         if a.card not in best or loss < best[a.card][0]:
             best[a.card] = (loss, got - spent, a)
-        if a.kind == A.PLAY:
+        if a.kind == _PLAY:
             used.add(a.card)
     steps = list(best.values())
     if A.CONVERT_ACTION in legal:
@@ -215,14 +233,13 @@ def _gain_step(v: View, legal: list[Action], short: int, worth: float) -> Action
 def _pending(s: GameState, legal: list[Action], w: Weights) -> Action:
     pd = s.pending[0]
     v = View(s, pd.player, w)
-    if pd.kind == "discard":
+    if isinstance(pd, DiscardChoice):
         return min(legal, key=lambda a: (_keep_value(v, a.card), a.card))
-    if pd.kind == "place":
+    if isinstance(pd, PlaceChoice):
         return min(legal, key=lambda a: (v.goal_dist(a.field), a.field))
-    # a chosen target for a trigger
-    card = s.cards[pd.card]
-    effects = card.effects if pd.count < 0 else card.triggers[pd.count].effects
-    return max(legal, key=lambda a: effect_value(v, pd.card, effects, a.target))
+    card = s.cards[pd.source]
+    effects = card.effects if pd.trigger is None else card.triggers[pd.trigger].effects
+    return max(legal, key=lambda a: effect_value(v, pd.source, effects, a.target))
 
 
 def _keep_value(v: View, cid: int) -> float:
@@ -234,97 +251,9 @@ def _keep_value(v: View, cid: int) -> float:
     return val
 
 
-# --- buying -----------------------------------------------------------------------------------
-
-def _income(v: View) -> int:
-    if v._income is None:
-        b = v.board
-        units = [p for p in v.mine if v.s.cards[p.cid].type is CardType.UNIT]
-        v._income = b.income + b.unit_income * len(units) + sum(b.fields[p.field].income
-                                                                 for p in units)
-    return v._income
-
-
-def _upkeep_load(v: View) -> int:
-    if v._upkeep is None:
-        cards = v.s.cards
-        v._upkeep = sum(cards[p.cid].upkeep or 0 for p in v.mine
-                        if cards[p.cid].type is CardType.UNIT)
-    return v._upkeep
-
-
-def buy_value(card: Card, kind: VictoryKind, deck_units_upkeep: int, income: int,
-              w: Weights = DEFAULT) -> float:
-    """Value for money of buying `card` now."""
-    val = card_value(card) + board_affinity(card, kind)
-    if card.type is CardType.UNIT:
-        val *= w.buy_unit
-    elif card.type is CardType.SPELL:
-        val *= w.buy_spell
-    else:
-        val *= w.buy_other
-    cost = card_cost(card, w.upkeep_turns)
-    ratio = val / max(1.5, cost)
-    # the upkeep plan: units whose upkeep the income cannot carry are worth less
-    if card.type is CardType.UNIT and (card.upkeep or 0) > 0:
-        if deck_units_upkeep + (card.upkeep or 0) > income + w.buy_margin:
-            ratio *= w.buy_overload
-    return ratio * w.buy_ratio + w.buy_raw * val
-
-
-def race_buy(card: Card, resource: float, target: int, round_: int,
-             w: Weights = DEFAULT) -> float:
-    """The resource race (R19.2): buy only cheap cards that gain or steal, early and while far
-    from the target (a unit's upkeep counted against it by `race_upkeep`); anything else scores
-    below passing."""
-    verbs = {e.verb for e in card.effects} | {e.verb for t in card.triggers for e in t.effects}
-    if resource - (card.buy or 0) < 0.35 * target and round_ < 8 and (
-            verbs & {"gain", "steal"}) and (card.buy or 0) <= 4:
-        return 1.0 + card_value(card) / 10 - w.race_upkeep * (card.upkeep or 0)
-    return -1.0
-
-
-def saves(save_for: float, score: float, w: Weights = DEFAULT) -> bool:
-    """The plan: pass on a card of `score` to buy a clearly better one (`save_for`) next turn."""
-    return save_for > score * w.buy_save + 1.0
-
-
-def _buy_score(v: View, a: Action) -> float:
-    s = v.s
-    pl = s.players[v.seat]
-    if a.kind != A.BUY:
-        return v.w.buy_min
-    card = s.cards[a.card]
-    if v.kind is VictoryKind.RESOURCE:
-        return race_buy(card, pl.resource, v.board.victory.target, s.round, v.w)
-    deck_up, save_for = _buy_plan(v)
-    score = buy_value(card, v.kind, deck_up, _income(v), v.w)
-    return v.w.buy_min - 0.5 if saves(save_for, score, v.w) else score
-
-
-def _buy_plan(v: View) -> tuple[int, float]:
-    """(upkeep the deck's units will ask, value of the best card affordable only next turn)."""
-    plan = v._plan
-    if plan is None:
-        s = v.s
-        pl = s.players[v.seat]
-        deck_up = sum(s.cards[c].upkeep or 0 for c in pl.deck + pl.discard + pl.hand
-                      if s.cards[c].type is CardType.UNIT) // 2 + _upkeep_load(v)
-        nxt = pl.resource + _income(v)
-        seen: set[str] = set()
-        best = 0.0
-        for c in pl.store:
-            oc = s.cards[c]
-            if oc.name not in seen and pl.resource < (oc.buy or 0) <= nxt:
-                seen.add(oc.name)
-                best = max(best, buy_value(oc, v.kind, deck_up, _income(v), v.w))
-        plan = v._plan = (deck_up, best)
-    return plan
-
-
 def _end_discard_score(v: View, a: Action) -> float:
     """R4.6: discard cards worse than an average card of the own deck (known multiset)."""
-    if a.kind == A.END:
+    if a.kind == _END:
         return 0.0
     s = v.s
     pl = s.players[v.seat]
@@ -339,47 +268,15 @@ def _end_discard_score(v: View, a: Action) -> float:
 # --- the action phase --------------------------------------------------------------------------
 
 def _main_score(v: View, a: Action) -> float:
-    s, seat = v.s, v.seat
+    """An action of the action phase (R6.8) outside a unit's activation."""
+    s = v.s
     k = a.kind
-    pl = s.players[seat]
     w = v.w
-    if k == A.PASS:
+    if k == _PASS:
         return 0.0
-    if k == A.PLAY:
-        card = s.cards[a.card]
-        after = pl.resource - (card.play or 0)
-        if card.type is CardType.SPELL:
-            val = effect_value(v, a.card, card.effects, a.target, a.field)
-            return val - w.spell_cost * (card.play or 0) * v.resource_value() + 0.1
-        # permanents: the upkeep it adds must be affordable next turn
-        up = card.upkeep or 0
-        if card.type is CardType.UNIT and up > 0:
-            if after + _income(v) < _upkeep_load(v) + up + w.unit_reserve:
-                return -1.0
-        if v.kind is VictoryKind.RESOURCE and (card.play or 0) + 2 * up > 1 and not (
-                {e.verb for t in card.triggers for e in t.effects} & {"gain", "steal"}):
-            if len([p for p in v.mine if s.cards[p.cid].type is CardType.UNIT]) >= 3:
-                return -1.0
-        val = card_value(card) - w.perm_cost * (card.play or 0) * v.resource_value()
-        if a.field < 0:
-            # equip the next unit played (R15.6): only with a unit to play this turn
-            units = [c for c in pl.hand if s.cards[c].type is CardType.UNIT and
-                     (s.cards[c].play or 0) <= after]
-            return val + 1.0 if units else -1.0
-        if card.type is CardType.UNIT:
-            val += 2.0 - w.deploy_goal * v.goal_dist(a.field)
-            if v.tyrant_field >= 0:
-                val -= tyrant_adjacency(v, v.geo._dist[a.field][v.tyrant_field], 0.0)
-            if v.kind is VictoryKind.RESOURCE and v.board.fields[a.field].income > 0:
-                val += 3.0
-            if (card.range or 1) > 1 and v.board.fields[a.field].terrain is Terrain.HIGH_GROUND:
-                val += 1.0
-            if w.unit_crowd:
-                val -= w.unit_crowd * sum(s.cards[p.cid].type is CardType.UNIT for p in v.mine)
-            return w.deploy_base + val
-        near = sum(1 for p in v.mine if v.geo._dist[a.field][p.field] <= 1)
-        return 1.0 + val + 0.3 * near - 0.05 * v.goal_dist(a.field)
-    if k == A.ACTIVATE:
+    if k == _PLAY:
+        return _play_score(v, a)
+    if k == _ACTIVATE:
         p = s.perms[a.card]
         if p.cid == v.my_vip:
             return 0.5 if any(v.geo._dist[p.field][e.field] <= 2 for e in v.enemy_units) else -1
@@ -389,16 +286,56 @@ def _main_score(v: View, a: Action) -> float:
             dt = v.geo._dist[p.field][v.tyrant_field]
             urgent = 0.5 if p.cid == v.marked else 0.3 if dt <= 1 else 0.1 if dt == 2 else 0.0
         return 4.0 + urgent - 0.01 * v.goal_dist(s.perm_field(p))
-    if k == A.FREE:
+    if k == _FREE:
         fa = free_action_of(s, a.card, a.index)
         val = effect_value(v, a.card, fa.effects, a.target)
         cost = fa.cost.resource * v.resource_value() + 0.9 * fa.cost.discard
         if fa.cost.sacrifice and a.card in s.perms:
             cost += perm_value(s, s.perms[a.card])
         return val - cost + w.free_bias
-    if k == A.CONVERT:
+    if k == _CONVERT:
         return _convert_score(v)
     return -5.0
+
+
+def _play_score(v: View, a: Action) -> float:
+    """Playing a card (R6.2): a spell for its effect against its cost; a permanent whose upkeep
+    stays affordable, a unit deployed toward the objective (R12.3)."""
+    s, w = v.s, v.w
+    pl = s.players[v.seat]
+    card = s.cards[a.card]
+    after = pl.resource - (card.play or 0)
+    if card.type is CardType.SPELL:
+        val = effect_value(v, a.card, card.effects, a.target, a.field)
+        return val - w.spell_cost * (card.play or 0) * v.resource_value() + 0.1
+    # permanents: the upkeep it adds must be affordable next turn
+    up = card.upkeep or 0
+    if card.type is CardType.UNIT and up > 0:
+        if after + seat_income(v) < upkeep_load(v) + up + w.unit_reserve:
+            return -1.0
+    if v.kind is VictoryKind.RESOURCE and (card.play or 0) + 2 * up > 1 and not (
+            {e.verb for t in card.triggers for e in t.effects} & {"gain", "steal"}):
+        if len([p for p in v.mine if s.cards[p.cid].type is CardType.UNIT]) >= 3:
+            return -1.0
+    val = card_value(card) - w.perm_cost * (card.play or 0) * v.resource_value()
+    if a.field < 0:
+        # equip the next unit played (R15.6): only with a unit to play this turn
+        units = [c for c in pl.hand if s.cards[c].type is CardType.UNIT and
+                 (s.cards[c].play or 0) <= after]
+        return val + 1.0 if units else -1.0
+    if card.type is CardType.UNIT:
+        val += 2.0 - w.deploy_goal * v.goal_dist(a.field)
+        if v.tyrant_field >= 0:
+            val -= tyrant_adjacency(v, v.geo._dist[a.field][v.tyrant_field], 0.0)
+        if v.kind is VictoryKind.RESOURCE and v.board.fields[a.field].income > 0:
+            val += 3.0
+        if (card.range or 1) > 1 and v.board.fields[a.field].terrain is Terrain.HIGH_GROUND:
+            val += 1.0
+        if w.unit_crowd:
+            val -= w.unit_crowd * sum(s.cards[p.cid].type is CardType.UNIT for p in v.mine)
+        return w.deploy_base + val
+    near = sum(1 for p in v.mine if v.geo._dist[a.field][p.field] <= 1)
+    return 1.0 + val + 0.3 * near - 0.05 * v.goal_dist(a.field)
 
 
 def _convert_score(v: View) -> float:
@@ -409,7 +346,7 @@ def _convert_score(v: View) -> float:
     keep = 0
     for c in hand:
         card = s.cards[c]
-        if card.play is not None and card.play <= pl.resource + _income(v) and card_value(
+        if card.play is not None and card.play <= pl.resource + seat_income(v) and card_value(
                 card) >= v.w.convert_keep:
             keep += 1
     if len(hand) - keep < 2:
@@ -419,39 +356,56 @@ def _convert_score(v: View) -> float:
 
 def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Action]]:
     """The activated unit: attack when favourable, move toward the objective, or tap."""
-    s, w = v.s, v.w
-    geo = v.geo
-    here = s.perm_field(u)
-    card = s.cards[u.cid]
-    uv = v.pv(u)
-    can_attack = not u.used_attack and u.under < 0
-    is_vip = u.cid == v.my_vip
-    holds_staff = u.cid == v.staff_base
-    reach = max_range(profile(s, u)) if can_attack else 0
-    targets = [t for t in v.enemy if t.field >= 0]
-    hp = hp_left(s, u)
-    own_range = card.range or 1
-    ranged = own_range > 1
-    harmless = v.tyrant_field >= 0 and all(
-        strike(s, u, s.perms[c], 1) <= 0 for c in v.objectives)
+    look = _UnitLook(v, u)
+    here = v.s.perm_field(u)
+    base = look.position(here)
+    att_here = look.best_attack_from(here)
+    # swap, equip and unparalyse spend the move or the attack (R13.1, R15.3, R15.6): keep the
+    # attack when one is worth making from here, else the move
+    spend_move = att_here > 0
+    return [(look.score(a, here, base, att_here, spend_move), a) for a in legal]
 
-    def position(f: int) -> float:
+
+class _UnitLook:
+    """What the activated unit weighs (R12.4): how good a field is to stand on, the best attack
+    it could make from a field, and each of its legal actions."""
+
+    def __init__(self, v: View, u: Perm) -> None:
+        s = v.s
+        self.v, self.u = v, u
+        self.card = card = s.cards[u.cid]
+        self.uv = v.pv(u)
+        self.can_attack = not u.used_attack and u.under < 0
+        self.is_vip = u.cid == v.my_vip
+        self.holds_staff = u.cid == v.staff_base
+        self.reach = max_range(profile(s, u)) if self.can_attack else 0
+        self.hp = hp_left(s, u)
+        self.own_range = card.range or 1
+        self.ranged = self.own_range > 1
+        self.harmless = v.tyrant_field >= 0 and all(
+            strike(s, u, s.perms[c], 1) <= 0 for c in v.objectives)
+        targets = [t for t in v.enemy if t.field >= 0]
+        self.ok = [t for t in targets if _attackable(s, u, t)] if self.can_attack else []
+        self.memo: dict[tuple[int, int], float] = {}
+
+    def position(self, f: int) -> float:
         """How good it is for this unit to stand on f (before attacking from it)."""
+        v, u, w, geo, uv = self.v, self.u, self.v.w, self.v.geo, self.uv
         sc = 0.0
-        if is_vip or holds_staff:
-            return -1.5 * v.danger(f) - (0.0 if not holds_staff else 0.1 * v.goal_dist(f))
+        if self.is_vip or self.holds_staff:
+            return -1.5 * v.danger(f) - (0.0 if not self.holds_staff else 0.1 * v.goal_dist(f))
         if u.cid == v.marked and v.tyrant_field >= 0:
             # R17.3/R17.4: the Tyrant must reach its marker; keep the marked unit away
             return 3.0 * min(6, geo._dist[f][v.tyrant_field])
         gd = v.goal_dist(f)
         if v.tyrant_field >= 0:
             sc -= tyrant_adjacency(v, geo._dist[f][v.tyrant_field], uv)
-        if harmless:
+        if self.harmless:
             # it cannot hurt the Tyrant through its armor: keep clear, out of everyone's way
             sc -= 1.0 * abs(gd - 4)
-        elif ranged and v.objectives and v.kind is not VictoryKind.CAPTURE:
+        elif self.ranged and v.objectives and v.kind is not VictoryKind.CAPTURE:
             # ranged units keep their distance from what they shoot at
-            sc -= 1.0 * abs(gd - own_range) + (1.5 if gd <= 1 else 0.0)
+            sc -= 1.0 * abs(gd - self.own_range) + (1.5 if gd <= 1 else 0.0)
         else:
             sc -= w.goal_pull * gd
         if v.kind is VictoryKind.CAPTURE and v.board.fields[f].area is not None:
@@ -461,77 +415,67 @@ def _unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Act
         if v.kind is VictoryKind.STAFF and gd == 1 and v.staff_base < 0:
             sc += 3.0
         dg = v.danger(f)
-        if dg >= hp:
+        if dg >= self.hp:
             sc -= w.danger_fear * uv
         elif dg and w.danger_soft:
-            sc -= w.danger_soft * uv * dg / hp
-        if (card.range or 1) > 1 and v.board.fields[f].terrain is Terrain.HIGH_GROUND:
+            sc -= w.danger_soft * uv * dg / self.hp
+        if (self.card.range or 1) > 1 and v.board.fields[f].terrain is Terrain.HIGH_GROUND:
             sc += 0.5
         return sc
 
-    ok = [t for t in targets if _attackable(s, u, t)] if can_attack else []
-    memo: dict[tuple[int, int], float] = {}
-
-    def best_attack_from(f: int) -> float:
-        if not can_attack:
+    def best_attack_from(self, f: int) -> float:
+        """The best exchange (R12.11) it could start from f, 0 for none."""
+        if not self.can_attack:
             return 0.0
         best = 0.0
-        row = geo._dist[f]
-        for t in ok:
+        row = self.v.geo._dist[f]
+        memo, reach = self.memo, self.reach
+        for t in self.ok:
             d = row[t.field]
             if d <= reach:
                 key = (t.cid, d)
                 x = memo.get(key)
                 if x is None:
-                    x = memo[key] = exchange(v, u, t, d)
+                    x = memo[key] = exchange(self.v, self.u, t, d)
                 best = max(best, x)
         return best
 
-    out: list[tuple[float, Action]] = []
-    base = position(here)
-    att_here = best_attack_from(here)
-    # swap, equip and unparalyse spend the move or the attack (R13.1, R15.3, R15.6): keep the
-    # attack when one is worth making from here, else the move
-    spend_move = att_here > 0
-
-    def kept(a: Action) -> float:
-        return 0.01 if (a.index == A.SPEND_MOVE) == spend_move else 0.0
-    for a in legal:
+    def score(self, a: Action, here: int, base: float, att_here: float,
+              spend_move: bool) -> float:
+        """One legal action of the activated unit; `base` and `att_here` are the position and
+        the best attack where it stands."""
+        v, u, card = self.v, self.u, self.card
+        s, w = v.s, v.w
+        kept = 0.01 if (a.index == A.SPEND_MOVE) == spend_move else 0.0
         k = a.kind
-        if k == A.TAP:
-            out.append((0.0, a))
-        elif k == A.ATTACK:
+        if k == _TAP:
+            return 0.0
+        if k == _ATTACK:
             t = s.perms[a.target]
-            out.append((exchange(v, u, t, geo.dist(here, s.perm_field(t))) + w.attack_bias, a))
-        elif k == A.MOVE:
+            return exchange(v, u, t, v.geo.dist(here, s.perm_field(t))) + w.attack_bias
+        if k == _MOVE:
             if s.occ[a.field] >= 0:
                 # riding a crew unit (R12.9)
-                out.append((0.5 + position(a.field) - base + (1.0 if (card.range or 1) > 1
-                                                             else 0.0) - 0.5, a))
-                continue
-            gain = position(a.field) - base
-            if can_attack:
-                gain += w.attack_look * best_attack_from(a.field) - w.attack_look * att_here
-            out.append((gain - 0.05, a))
-        elif k == A.FULL:
+                return 0.5 + self.position(a.field) - base + (1.0 if (card.range or 1) > 1
+                                                              else 0.0) - 0.5
+            gain = self.position(a.field) - base
+            if self.can_attack:
+                gain += w.attack_look * self.best_attack_from(a.field) - w.attack_look * att_here
+            return gain - 0.05
+        if k == _FULL:
             val = effect_value(v, u.cid, card.full_actions[a.index], a.target)
-            out.append((val - 1.0 - 0.5 * att_here, a))
-        elif k == A.EQUIP:
+            return val - 1.0 - 0.5 * att_here
+        if k == _EQUIP:
             eq = s.cards[a.other]
-            if eq.keywords.staff:
-                out.append((100.0 + kept(a), a))
-            else:
-                out.append((card_value(eq) - 0.5 + kept(a), a))
-        elif k == A.SWAP:
+            return 100.0 + kept if eq.keywords.staff else card_value(eq) - 0.5 + kept
+        if k == _SWAP:
             art = s.cards[a.other]
-            out.append((-1.0 + kept(a) if not art.keywords.staff else -0.5 + kept(a), a))
-        elif k == A.CARRY:
-            out.append((-2.0, a))
-        elif k == A.UNPARALYSE:
-            out.append((0.5 + kept(a), a))
-        else:
-            out.append((_main_score(v, a) - 0.5, a))
-    return out
+            return -1.0 + kept if not art.keywords.staff else -0.5 + kept
+        if k == _CARRY:
+            return -2.0
+        if k == _UNPARALYSE:
+            return 0.5 + kept
+        return _main_score(v, a) - 0.5
 
 
 def tyrant_adjacency(v: View, dt: int, uv: float) -> float:

@@ -61,6 +61,7 @@ from engine.agents.evaluation import evaluate
 from engine.agents.heuristic import HeuristicAgent, choose, score_actions
 from engine.game import Game
 from engine.state import GameState, Perm, Player
+from engine.vocab import Phase
 
 _NOT_PLAY = frozenset({"events", "picks", "snapshots", "action_log", "reach_cache", "steps"})
 """GameState attributes that do not steer play: the records (written, never read, while a
@@ -186,7 +187,7 @@ class SearchAgent:
         if len(legal) == 1:
             return legal[0]
         s = game.state
-        if s.phase != "main" or s.pending or s.priority:
+        if s.phase != Phase.ACTION or s.pending or s.priority:
             return choose(s, legal, rng, self._policy)
         scored = score_actions(s, legal)
         order = sorted(range(len(scored)), key=lambda i: -scored[i][0])

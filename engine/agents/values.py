@@ -6,8 +6,10 @@ Read only from public information and the seat's own cards (see `engine.agents.h
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine import verbs
-from engine.actions import PLAYER_TARGET
+from engine.actions import target_seats
 from engine.agents.weights import DEFAULT, Weights
 from engine.behaviours import KeptAnswers
 from engine.board import Board, Terrain, VictoryKind
@@ -29,8 +31,6 @@ from engine.victory import area_counts
 
 # --- static card values ------------------------------------------------------------------------
 
-_VALUE_CACHE: dict[int, tuple[Card, float]] = {}
-"""card_value by id(card); the entry keeps its card, so a reused id cannot hit a stale value."""
 
 def effects_value(effects: tuple[Effect, ...]) -> float:
     """A rough, target-free value of an effect list (card values, drafting, buying): each
@@ -47,12 +47,10 @@ def effects_value(effects: tuple[Effect, ...]) -> float:
     return v
 
 
+@lru_cache(maxsize=4096)
 def card_value(card: Card) -> float:
-    """What a card is worth on its own: stats, keywords, effects (independent of the board)."""
-    key = id(card)
-    hit = _VALUE_CACHE.get(key)
-    if hit is not None and hit[0] is card:
-        return hit[1]
+    """What a card is worth on its own: stats, keywords, effects (independent of the board).
+    A pure function of the card's value, cached by it (cards are frozen)."""
     kw = card.keywords
     v = 0.0
     if card.type is CardType.UNIT:
@@ -76,7 +74,6 @@ def card_value(card: Card) -> float:
         v += 0.6 * max(0.0, effects_value(fa.effects) - fa.cost.resource - fa.cost.discard)
     for fx in card.full_actions:
         v += 0.6 * max(0.0, effects_value(fx))
-    _VALUE_CACHE[key] = (card, v)
     return v
 
 
@@ -377,7 +374,7 @@ def resource_gain(v: View, source: int, effects: tuple[Effect, ...], target: int
         elif e.verb == "steal":
             s = v.s
             targets = effect_targets(s, v.seat, source, e, target)
-            seats = [t - PLAYER_TARGET for t in targets if t >= PLAYER_TARGET] or [
+            seats = target_seats(targets) or [
                 x for x in range(len(s.players)) if s.enemies(v.seat, x)][:1]
             got += sum(min(e.amount, s.players[x].resource) for x in seats)
     return got

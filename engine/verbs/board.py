@@ -9,6 +9,7 @@ from engine.markers import Marker
 from engine.permanents import armor, deal_damage, destroy, hp_left, life, protected_from
 from engine.push import push, push_origin
 from engine.state import GameState, Perm
+from engine.vocab import EventKind
 from engine.verbs.entry import (
     PERMANENTS,
     Appraiser,
@@ -33,7 +34,7 @@ def _heal(state: GameState, player: int, source: int, e: Effect, targets: list[i
         healed = min(p.damage, e.amount)
         if healed:
             p.damage -= healed
-            state.emit("heal", player, p.cid, amount=healed)
+            state.emit(EventKind.HEAL, player, p.cid, amount=healed)
 
 
 def _push(state: GameState, player: int, source: int, e: Effect, targets: list[int],
@@ -70,7 +71,7 @@ def _repair(state: GameState, player: int, source: int, e: Effect, targets: list
     for p in perms(state, targets):
         if state.cards[p.cid].type.is_equipment:
             p.durability += e.amount
-            state.emit("durability", player, p.cid, amount=e.amount)
+            state.emit(EventKind.DURABILITY, player, p.cid, amount=e.amount)
 
 
 # --- values to the agents: for one permanent reached, positive when it helps the seat ---------

@@ -14,7 +14,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Protocol
 
-from engine.actions import PLAYER_TARGET
+from engine.actions import target_seats
 from engine.board import VictoryKind
 from engine.cards import Card, Effect, TargetKind
 from engine.state import GameState, Perm
@@ -56,7 +56,7 @@ class Appraiser(Protocol):
 
 Act = Callable[[GameState, int, int, Effect, list[int], int], None]
 """An effect: (state, acting player, source permanent or card, the effect, its targets, the
-push origin its controller chose or -1). Targets are permanent ids or PLAYER_TARGET + seat."""
+push origin its controller chose or -1). Targets are permanent ids or player targets (`engine.actions.player_target`)."""
 Value = Callable[[Appraiser, int, Effect, list[int], int], float]
 """A value to an agent: (its view, source, the effect, its targets, the push origin)."""
 PerTarget = Callable[[Appraiser, int, Effect, Perm, int], float]
@@ -139,7 +139,7 @@ def perms(state: GameState, targets: list[int]) -> list[Perm]:
 
 def seats(state: GameState, player: int, targets: list[int]) -> list[int]:
     """The seats among `targets`; with no target at all, the first opponent."""
-    chosen = [t - PLAYER_TARGET for t in targets if t >= PLAYER_TARGET]
+    chosen = target_seats(targets)
     if not chosen and not targets:
         chosen = [s for s in range(len(state.players)) if state.enemies(player, s)][:1]
     return chosen

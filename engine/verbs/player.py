@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-from engine.actions import PLAYER_TARGET
+from engine.actions import target_seats
 from engine.board import VictoryKind
 from engine.cards import Effect, TargetKind
 from engine.permanents import available, origins, put_onto_board
-from engine.state import GameState, Pending
+from engine.state import DiscardChoice, GameState
 from engine.verbs.entry import PLAYERS, Appraiser, Value, Verb, seats
+from engine.vocab import EventKind
 from engine.zones import draw, gain, lose
 
 
@@ -43,14 +44,14 @@ def _discard(state: GameState, player: int, source: int, e: Effect, targets: lis
     """The acting player discards N cards, one choice at a time: as many as the hand holds
     when they choose (another discard of the same action may have emptied it)."""
     if player >= 0 and e.amount > 0:
-        state.pending.append(Pending("discard", player, source, count=e.amount))
+        state.pending.append(DiscardChoice(player, e.amount, source))
 
 
 def _score(state: GameState, player: int, source: int, e: Effect, targets: list[int],
            origin: int) -> None:
     if player >= 0:
         state.players[player].points += e.amount
-        state.emit("points", player, amount=e.amount, detail="effect")
+        state.emit(EventKind.POINTS, player, amount=e.amount, detail="effect")
 
 
 def _create(state: GameState, player: int, source: int, e: Effect, targets: list[int],
@@ -67,7 +68,7 @@ def _create(state: GameState, player: int, source: int, e: Effect, targets: list
         state.cards.append(card)
         state.owner.append(player)
         state.token.append(True)
-        state.emit("create", player, cid)
+        state.emit(EventKind.CREATE, player, cid)
         if not card.type.is_permanent:
             if player >= 0:
                 state.players[player].hand.append(cid)
@@ -78,7 +79,7 @@ def _create(state: GameState, player: int, source: int, e: Effect, targets: list
         spot = next((f for f in near + zone if available(state, cid, f)), -1)
         if spot < 0:
             state.out.append(cid)
-            state.emit("leave", player, cid, detail="no room")
+            state.emit(EventKind.LEAVE, player, cid, detail="no room")
         else:
             put_onto_board(state, cid, player, spot)
             state.entered.append(cid)
@@ -114,7 +115,7 @@ def _robbery(share: float) -> Value:
     resource each, twice that on the resource race (R19.2)."""
     def value(a: Appraiser, source: int, e: Effect, targets: list[int], origin: int) -> float:
         s = a.s
-        robbed = [t - PLAYER_TARGET for t in targets if t >= PLAYER_TARGET] or [
+        robbed = target_seats(targets) or [
             x for x in range(len(s.players)) if s.enemies(a.seat, x)][:1]
         got = sum(min(e.amount, s.players[x].resource) for x in robbed)
         mult = share * 2.0 if a.kind is VictoryKind.RESOURCE else share

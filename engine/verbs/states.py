@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.cards import CardType, Effect, TargetKind
 from engine.markers import Marker
 from engine.state import GameState, Perm
+from engine.vocab import EventKind
 from engine.verbs.entry import (
     UNITS,
     Act,
@@ -26,7 +27,7 @@ def _mark(marker: Marker) -> Act:
             if marker.units_only and state.cards[p.cid].type is not CardType.UNIT:
                 continue
             p.markers[marker] += e.amount
-            state.emit("marker", player, p.cid, amount=e.amount, detail=marker)
+            state.emit(EventKind.MARKER, player, p.cid, amount=e.amount, detail=marker)
     return apply
 
 

@@ -1,0 +1,23 @@
+"""Buying (R4.5, R7): in the buy step the player may buy one card (R7.2) from their own store
+(R7.1) by paying its buy price (R7.3: a card without one cannot be bought); it goes to the
+discard pile (R7.2), and the turn moves on to discarding (R4.6)."""
+
+from __future__ import annotations
+
+from engine.actions import Action
+from engine.state import GameState
+from engine.turn import set_phase
+from engine.vocab import EventKind, Phase
+from engine.zones import pay
+
+
+def buy(state: GameState, a: Action) -> None:
+    """R7.1, R7.2: pay the buy price; the card leaves the store for the discard pile."""
+    seat, price = state.active, state.cards[a.card].buy or 0
+    pl = state.players[seat]
+    pay(state, seat, price, "buy")
+    pl.store.remove(a.card)
+    pl.discard.append(a.card)
+    pl.bought = True
+    state.emit(EventKind.BUY, seat, a.card, amount=price)
+    set_phase(state, Phase.DISCARD)
