@@ -25,17 +25,25 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 
 from engine.agents.registry import make_agent
 from engine.play import derive_seed, play_game
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
 from workbench.runner import Prepared, prepare
 from workbench.shards import SHARD_GAMES, claim, ingest, write_shards
-from workbench.store import BatchWriter, PlayedGame, RunSpec, batch_tables, create_run, \
-    open_store
+from workbench.store import (
+    BatchWriter,
+    PlayedGame,
+    RunSpec,
+    batch_tables,
+    create_run,
+    open_store,
+)
 
 SPEC = RunSpec(DEFAULT_SETS, (DEFAULT_BOARD,), 0, 2, ("random", "random"), ("random", "random"),
                seed=1, label="bench")
@@ -57,6 +65,27 @@ def new_store(path: Path, prep: Prepared, games: int) -> tuple[duckdb.DuckDBPyCo
 
 def size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def write(con: duckdb.DuckDBPyConnection, batches: list[dict[str, pa.Table]]) -> None:
+    """Today's path: the batches through one BatchWriter."""
+    writer = BatchWriter(con)
+    for tables in batches:
+        writer.add(16, tables)
+    writer.flush()
+    con.execute("CHECKPOINT")
+
+
+def shard(folder: Path, batches: list[tuple[int, int, dict[str, pa.Table]]]) -> None:
+    """What the Ray workers do after playing, here one after the other."""
+    for first, last, tables in batches:
+        write_shards(folder, first, last, tables)
+
+
+def bulk(con: duckdb.DuckDBPyConnection, run_id: int, folder: Path) -> None:
+    """The driver's ingest at the end of a run."""
+    ingest(con, run_id, folder)
+    con.execute("CHECKPOINT")
 
 
 def per_game_cpu(prep: Prepared, agent: str, games: int) -> float:
@@ -96,14 +125,7 @@ def main() -> None:
             con.execute("CHECKPOINT")
             empty = size(root)
 
-            def write() -> None:
-                writer = BatchWriter(con)
-                for tables in batches:
-                    writer.add(16, tables)
-                writer.flush()
-                con.execute("CHECKPOINT")
-
-            rates["writer"].append(timed(write))
+            rates["writer"].append(timed(partial(write, con, batches)))
             con.close()
             sizes["file"].append(size(root) - empty)
             # shards: what each Ray worker writes, then the driver's bulk ingest
@@ -114,18 +136,10 @@ def main() -> None:
                               batch_tables(run_id, played[i:i + SHARD_GAMES]))
                              for i in range(0, len(played), SHARD_GAMES)]
 
-            def shard() -> None:
-                for first, last, tables in shard_batches:
-                    write_shards(folder, first, last, tables)
-
-            rates["shards"].append(timed(shard))
+            rates["shards"].append(timed(partial(shard, folder, shard_batches)))
             sizes["shards"].append(size(folder))
 
-            def bulk() -> None:
-                ingest(con, run_id, folder)
-                con.execute("CHECKPOINT")
-
-            rates["ingest"].append(timed(bulk))
+            rates["ingest"].append(timed(partial(bulk, con, run_id, folder)))
             con.close()
     med = statistics.median
     print(f"default setup ({', '.join(DEFAULT_SETS)} on {DEFAULT_BOARD}), random agents, "
