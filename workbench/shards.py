@@ -293,10 +293,11 @@ def execute(con: duckdb.DuckDBPyConnection, job: Job, indices: Sequence[int], wo
                                 f"in shards under {folder}; resume the run to play them")
     finish_run(con, run_id)
     shutil.rmtree(folder)
-    try:
-        root.rmdir()  # the default folder beside the file goes when its last run is in
-    except OSError:
-        pass
+    if cluster.shards is None:
+        try:
+            root.rmdir()  # the default folder beside the file goes when its last run is in
+        except OSError:
+            pass
     if nodes:
         console.print(f"run {run_id}: {len(todo)} games played on {len(nodes)} Ray "
                       f"node{'s' if len(nodes) > 1 else ''}, ingested from {folder}",
