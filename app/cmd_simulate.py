@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import importlib.util
 import os
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from workbench.agents import check_spec, make_agent
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
 from workbench.tables import ValidationError
 from workbench.runner import BACKENDS, Job, Prepared, execute, prepare, summary
+from workbench.shards import Cluster
 from workbench.store import MAX_GAMES, MAX_SEED, RunSpec, StoreError, board_hashes, create_run, \
     engine_version, failed_games, load_run, missing_games, open_store, set_execution
 
@@ -58,7 +60,12 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="worker processes (default: all cores)")
     parser.add_argument("--backend", choices=sorted(BACKENDS), default="local",
-                        help="local processes or a Ray cluster (RAY_ADDRESS, else a local one)")
+                        help="local processes, or Ray workers writing Parquet shards that this "
+                        "process ingests when the games are played (docs/scale.md)")
+    parser.add_argument("--address", help="with --backend ray: the cluster's address (default: "
+                        "RAY_ADDRESS, else a local Ray)")
+    parser.add_argument("--shards", help="with --backend ray: a folder every node and this "
+                        "machine share for the shards (default: beside --db, DB.shards)")
     parser.add_argument("--db", default=DEFAULT_DB, help=f"DuckDB file (default: {DEFAULT_DB})")
     parser.add_argument("--label", help="a note stored with the run")
     parser.add_argument("--resume", type=int, metavar="RUN",
@@ -123,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
         err.print(f"workbench simulate: error: --workers must be at least 1, not {args.workers}")
         return 2
     try:
+        cluster = _cluster(args)
         con, run_id, spec, prepared = (_resume(args) if args.resume is not None
                                        else _start(args))
     except (UsageError, StoreError, LookupError, ValueError, ValidationError) as exc:
@@ -131,10 +139,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         todo = missing_games(con, run_id, spec.games)
-        if todo:
+        if todo or load_run(con, run_id)[1] != "finished":  # killed after its last game
             set_execution(con, run_id, args.backend, args.workers)
             execute(con, Job(run_id, spec, prepared.configs), todo, args.backend,
-                    args.workers, err)
+                    args.workers, err, cluster=cluster)
         console.print(summary(con, run_id, args.db))
         failed = failed_games(con, run_id)
         if failed:
@@ -156,6 +164,22 @@ def run(args: argparse.Namespace) -> int:
         return 1
     finally:
         con.close()
+
+
+def _cluster(args: argparse.Namespace) -> Cluster | None:
+    """The Ray cluster and shard folder of --backend ray; refuses --address and --shards
+    without it."""
+    if args.backend != "ray":
+        given = [f"--{a}" for a in ("address", "shards") if getattr(args, a) is not None]
+        if given:
+            raise UsageError(f"{' and '.join(given)} go with --backend ray")
+        return None
+    if importlib.util.find_spec("ray") is None:
+        raise UsageError("--backend ray needs ray: pip install -e '.[ray]'")
+    shards = Path(args.shards) if args.shards is not None else None
+    if shards is not None and shards.exists() and not shards.is_dir():
+        raise UsageError(f"--shards {shards} is a file, not a folder")
+    return Cluster(args.address, shards)
 
 
 def _cause(exc: BaseException, db: str) -> str:

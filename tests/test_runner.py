@@ -19,7 +19,7 @@ import pytest
 from app.cli import main
 from engine.play import derive_seed
 from engine.state import GameConfig
-from workbench import runner
+from workbench import runner, summary
 from workbench.store import GAME_TABLES
 
 GAMES = ["--games", "6", "--seed", "11", "--label", "same"]
@@ -29,11 +29,15 @@ RUN_COLUMNS = ("run_id, label, status, seed, games, players, sets, boards, agent
 
 
 def content(path: Path) -> dict[str, list[tuple[object, ...]]]:
-    """Every table's rows, sorted, without the execution columns of `runs`."""
+    """Every table's rows, sorted, without the execution columns of `runs` and the build
+    time of the summaries."""
     con = duckdb.connect(str(path), read_only=True)
     try:
         tables = {t: con.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall()
-                  for t in (*GAME_TABLES, "run_cards", "run_boards")}
+                  for t in (*GAME_TABLES, "run_cards", "run_boards", *summary.TABLES)
+                  if t != "summaries"}
+        tables["summaries"] = con.execute("SELECT run_id, version, games FROM summaries "
+                                          "ORDER BY ALL").fetchall()
         tables["runs"] = con.execute(f"SELECT {RUN_COLUMNS} FROM runs ORDER BY 1").fetchall()
         return tables
     finally:
@@ -156,6 +160,23 @@ def test_a_run_killed_at_random_points_resumes_to_the_uninterrupted_content(
                               ).fetchall() == [(0,)]
     unfinished.close()
     assert simulate(*(resume if _has_run(db) else start)) == 0
+    assert content(db) == reference
+
+
+def test_a_run_killed_after_its_last_game_is_finished_by_the_resume(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        reference: dict[str, list[tuple[object, ...]]]) -> None:
+    """Every game stored, killed while building the summaries: the resume has no game to play
+    and still builds them and marks the run finished."""
+    def killed(*args: Any) -> None:
+        raise KeyboardInterrupt
+
+    db = tmp_path / "last.duckdb"
+    monkeypatch.setattr(runner, "finish_run", killed)
+    assert simulate(*GAMES, "--workers", "1", "--db", str(db)) == 130
+    assert content(db)["runs"][0][2] == "unfinished" and len(content(db)["games"]) == 6
+    monkeypatch.undo()
+    assert simulate("--workers", "1", "--db", str(db), "--resume", "1") == 0
     assert content(db) == reference
 
 

@@ -1,4 +1,5 @@
-"""Playing a run's games on local processes or on Ray, with one writer storing whole batches.
+"""Playing a run's games on local processes, with one writer storing whole batches, or on a
+Ray cluster whose workers write Parquet shards that the driver ingests (workbench/shards.py).
 
 Game i is seeded from (run seed, i) and its board and seat rotation follow from i alone, so the
 stored content is the same whatever the workers, the backend, the batching or the interruptions.
@@ -18,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, fields
 from functools import partial
-from typing import Self
+from typing import TYPE_CHECKING, Final, Self
 
 import duckdb
 import pyarrow as pa
@@ -36,6 +37,9 @@ from workbench.config import content_hash, load_setup
 from workbench.variants import apply_change
 from workbench.store import BatchWriter, BoardSource, FailedGame, PlayedGame, RunSpec, \
     batch_tables, failed_games, finish_run
+
+if TYPE_CHECKING:
+    from workbench.shards import Cluster
 
 BATCH_GAMES = 16
 """Most games per batch: about 30k events, a few MB of Arrow, one transaction."""
@@ -225,56 +229,38 @@ class WorkerPool:
         self.close()
 
 
-def stream_ray(job: Job, indices: Sequence[int], workers: int) -> Iterator[Batch]:
-    """Batches from Ray tasks; joins the cluster in RAY_ADDRESS or starts a local one."""
-    import ray
-
-    if not ray.is_initialized():
-        if os.environ.get("RAY_ADDRESS"):
-            ray.init()
-        else:
-            ray.init(num_cpus=workers, include_dashboard=False)
-    resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
-    slots = max(1, int(resources.get("CPU", workers)))
-    remote = ray.remote(play_games)
-    job_ref = ray.put(job)
-    pending: list[ray.ObjectRef[Batch]] = []
-    try:
-        for chunk in chunks(indices, slots):
-            if len(pending) >= 2 * slots:
-                ready, pending = ray.wait(pending, num_returns=1)
-                yield ray.get(ready[0])
-            pending.append(remote.remote(job_ref, chunk))
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            yield ray.get(ready[0])
-    finally:
-        for ref in pending:
-            ray.cancel(ref)
+BACKENDS: Final = ("local", "ray")
+"""Local processes (stream_local, WorkerPool), or a Ray cluster writing shards (shards.py)."""
 
 
-BACKENDS: dict[str, Callable[[Job, Sequence[int], int], Iterator[Batch]]] = {
-    "local": stream_local,
-    "ray": stream_ray,
-}
+def progress_bar(console: Console) -> Progress:
+    """Games stored of the run's total, games per second, time left."""
+    columns = (TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[rate]:.1f} games/s"), TimeRemainingColumn())
+    return Progress(*columns, console=console, transient=False)
 
 
 def execute(con: duckdb.DuckDBPyConnection, job: Job, indices: Sequence[int], backend: str,
-            workers: int, console: Console, pool: WorkerPool | None = None) -> None:
+            workers: int, console: Console, pool: WorkerPool | None = None,
+            cluster: Cluster | None = None) -> None:
     """Play the missing games (on `pool` if given, e.g. a study's), write the batches as they
     arrive, then mark the run finished (which stores its summary tables);
-    say how many of them failed (stored in failed_games), so no study misses it."""
+    say how many of them failed (stored in failed_games), so no study misses it.
+    Backend "ray" plays on `cluster` (a local Ray if None) through shards (shards.py)."""
+    if backend == "ray":
+        from workbench import shards  # it imports this module
+
+        shards.execute(con, job, indices, workers, console, cluster or shards.Cluster(None))
+        return
     total = job.spec.games
     start = time.perf_counter()
-    columns = (TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("{task.fields[rate]:.1f} games/s"), TimeRemainingColumn())
     failed = 0
-    with Progress(*columns, console=console, transient=False) as progress:
+    with progress_bar(console) as progress:
         task = progress.add_task("games", total=total, completed=total - len(indices), rate=0.0)
         played = 0
         writer = BatchWriter(con)
         stream = (pool.stream([(job, indices)]) if pool is not None
-                  else BACKENDS[backend](job, indices, workers))
+                  else stream_local(job, indices, workers))
         for n, tables in stream:
             stored = writer.add(n, tables)
             failed += tables["failed_games"].num_rows

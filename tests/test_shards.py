@@ -1,0 +1,250 @@
+"""`workbench simulate --backend ray` on a two-node Ray cluster: workers write Parquet shards,
+the driver ingests them; the content equals the local backend's, and a run stopped after some
+shards, or while ingesting, or with a half-written shard, resumes to the uninterrupted content."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from tests.test_runner import GAMES, content, simulate
+from workbench import shards
+
+pytestmark = [
+    pytest.mark.skipif(importlib.util.find_spec("ray") is None,
+                       reason="ray is not installed (pip install -e .[ray]); .ci/run installs it"),
+    pytest.mark.cluster,
+]
+
+ROOT = Path(__file__).resolve().parent.parent
+Content = dict[str, list[tuple[object, ...]]]
+
+
+def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    """`ray start --block` stops the node's processes on SIGTERM; whatever is left of the
+    sessions these tests started is killed by their group id."""
+    for proc in reversed(procs):
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+    for proc in reversed(procs):
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def _warm(ray: Any) -> None:
+    """Start a worker on every node and import the workbench there, so that the tests' first
+    tasks find both nodes ready."""
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    def ready() -> str:
+        import workbench.shards  # noqa: F401
+
+        return str(ray.get_runtime_context().get_node_id())
+
+    nodes = [n["NodeID"] for n in ray.nodes() if n["Alive"]]
+    remote = ray.remote(ready)
+    ray.get([remote.options(scheduling_strategy=NodeAffinitySchedulingStrategy(n, soft=False))
+             .remote() for n in nodes])
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A head node and a second node of one CPU each, on a free port of this machine; their
+    workers import this checkout (PYTHONPATH). Skips if they do not come up within a minute."""
+    import ray
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"127.0.0.1:{port}"
+    ray_cli = str(Path(sys.executable).with_name("ray"))
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RAY_USAGE_STATS_ENABLED": "0",
+           "RAY_AUTH_MODE": "disabled"}  # a loopback test cluster
+    temp = tmp_path_factory.mktemp("ray")
+    common = ["--block", "--num-cpus", "1", "--disable-usage-stats"]
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        procs.append(subprocess.Popen(
+            [ray_cli, "start", "--head", "--port", str(port), "--include-dashboard", "false",
+             "--temp-dir", str(temp), *common], env=env, start_new_session=True,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        procs.append(subprocess.Popen(
+            [ray_cli, "start", "--address", address, *common], env=env, start_new_session=True,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        deadline, cpus = time.monotonic() + 60, 0.0
+        while time.monotonic() < deadline and cpus < 2:
+            if any(p.poll() is not None for p in procs):
+                break
+            try:
+                ray.init(address=address, log_to_driver=False)
+                cpus = ray.cluster_resources().get("CPU", 0)  # type: ignore[no-untyped-call]
+                if cpus >= 2:
+                    _warm(ray)
+                ray.shutdown()
+            except ConnectionError:
+                pass
+            if cpus < 2:
+                time.sleep(1)
+        if cpus < 2:
+            pytest.skip(f"a two-node Ray cluster did not start on {address} within 60 s")
+        yield address
+    finally:
+        if ray.is_initialized():
+            ray.shutdown()
+        _stop(procs)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> Content:
+    db = tmp_path_factory.mktemp("local") / "local.duckdb"
+    assert simulate(*GAMES, "--workers", "1", "--db", str(db)) == 0
+    return content(db)
+
+
+def ray_run(db: Path, cluster: str, *args: str) -> int:
+    return simulate("--workers", "2", "--backend", "ray", "--address", cluster, "--db", str(db),
+                    *args)
+
+
+def test_a_sharded_run_on_two_nodes_stores_what_the_local_backend_stores(
+        tmp_path: Path, cluster: str, reference: Content,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "ray.duckdb"
+    assert ray_run(db, cluster, *GAMES) == 0
+    assert "played on 2 Ray nodes" in capsys.readouterr().err
+    assert content(db) == reference
+    assert not (tmp_path / "ray.shards").exists()  # ingested, then removed
+
+
+def _stop_after(monkeypatch: pytest.MonkeyPatch, batches: int) -> None:
+    """The driver stops as if killed once `batches` shards are written (Ctrl-C: the tasks in
+    flight are cancelled, and may leave their shards half-written)."""
+    real = shards._stream
+
+    def stream(*args: Any) -> Iterator[shards.Written]:
+        for n, written in enumerate(real(*args)):
+            if n == batches:
+                raise KeyboardInterrupt
+            yield written
+
+    monkeypatch.setattr(shards, "_stream", stream)
+
+
+def _games_in_shards(folder: Path) -> int:
+    return sum(b - a + 1 for a, b in shards.whole_batches(folder).items())
+
+
+def _status(db: Path) -> tuple[str, int]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return (con.execute("SELECT status FROM runs").fetchall()[0][0],
+                con.execute("SELECT count(*) FROM games").fetchall()[0][0])
+    finally:
+        con.close()
+
+
+def test_a_run_stopped_after_some_shards_resumes_without_replaying_them(
+        tmp_path: Path, cluster: str, reference: Content, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "stopped.duckdb"
+    _stop_after(monkeypatch, 2)
+    assert ray_run(db, cluster, *GAMES) == 130
+    assert _status(db) == ("unfinished", 0)  # nothing ingested
+    folder = tmp_path / "stopped.shards" / "run-1"
+    kept = _games_in_shards(folder)
+    assert kept >= 2
+    monkeypatch.undo()
+    capsys.readouterr()
+    assert ray_run(db, cluster, "--resume", "1") == 0
+    assert f"{kept} games already in shards" in " ".join(capsys.readouterr().err.split())
+    assert content(db) == reference
+
+
+def test_a_half_written_shard_is_ignored_and_its_games_played_again(
+        tmp_path: Path, cluster: str, reference: Content, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "half.duckdb"
+    folder = tmp_path / "elsewhere" / "run-1"
+    _stop_after(monkeypatch, 3)
+    assert ray_run(db, cluster, *GAMES, "--shards", str(folder.parent)) == 130
+    monkeypatch.undo()
+    first, last = min(shards.whole_batches(folder).items())
+    name = shards.shard_name(first, last)
+    # killed between writing a batch's events and renaming its games file
+    (folder / "games" / name).rename(folder / "games" / f".{name}.0123.tmp")
+    (folder / "events" / ".0000000-0000000.parquet.4567.tmp").write_bytes(b"PAR1 half")
+    kept = _games_in_shards(folder)
+    capsys.readouterr()
+    assert ray_run(db, cluster, "--shards", str(folder.parent), "--resume", "1") == 0
+    assert f"{kept} games already in shards" in " ".join(capsys.readouterr().err.split())
+    assert content(db) == reference
+
+
+def test_a_run_killed_while_ingesting_resumes_to_the_same_content(
+        tmp_path: Path, cluster: str, reference: Content,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Killed inside the ingest's transaction: nothing of it stays. Resumed and killed after
+    the ingest, before the summaries: the games stay, the run stays unfinished. Resumed again:
+    nothing is ingested twice, the summaries are built and the shards removed."""
+    db = tmp_path / "ingest.duckdb"
+    real = shards._ingest_table
+    calls: list[str] = []
+
+    def killed_midway(*args: Any) -> int:
+        calls.append(args[1])
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    def killed(*args: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(shards, "_ingest_table", killed_midway)
+    assert ray_run(db, cluster, *GAMES) == 130
+    assert calls == ["games", "game_seats", "picks"]
+    assert _status(db) == ("unfinished", 0)
+    monkeypatch.undo()
+    monkeypatch.setattr(shards, "finish_run", killed)
+    assert ray_run(db, cluster, "--resume", "1") == 130
+    assert _status(db) == ("unfinished", 6)
+    monkeypatch.undo()
+    assert ray_run(db, cluster, "--resume", "1") == 0
+    assert content(db) == reference
+    assert not (tmp_path / "ingest.shards").exists()
+
+
+def test_shards_of_another_database_in_a_shared_folder_are_refused(
+        tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "shared"
+    (folder / "run-1").mkdir(parents=True)
+    (folder / "run-1" / "run.json").write_text('{"run_id": 1, "seed": 5}')
+    assert ray_run(tmp_path / "other.duckdb", cluster, *GAMES, "--shards", str(folder)) == 1
+    assert "holds shards of another run" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--address", "127.0.0.1:1"], "--address go with --backend ray"),
+    (["--shards", "somewhere"], "--shards go with --backend ray"),
+])
+def test_cluster_options_need_the_ray_backend(tmp_path: Path, args: list[str], message: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert simulate(*GAMES, *args, "--db", str(tmp_path / "x.duckdb")) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "x.duckdb").exists()
