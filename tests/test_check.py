@@ -524,6 +524,32 @@ def test_referee_a_move_whose_unit_was_pushed_off_its_start_may_fizzle() -> None
     assert refereed(g, [wave, soldier, IDLE]) == []
 
 
+def test_referee_a_move_onto_a_crew_unit_of_another_player_fizzles() -> None:
+    """R12.9 as docs/engine.md reads it: a crew unit takes units of its own controller only.
+    A unit announces a move onto a free field; in response another player creates a crew unit
+    there, and the move fizzles (R6.4). The referee used to count the other player's crew unit
+    as room for the rider and called the refusal a departure (found by the fuzzer, game 74828
+    of seed 2037)."""
+    wagon = unit("Wagon", life=3, move=0, attack=0, play=None, buy=None,
+                 keywords=Keywords(crew=1))
+    muster = spell("Muster", eff("create", 1, card="Wagon"), play=0)
+    soldier = unit("Soldier", life=3, move=2)
+    pos = Position(ascii_board("0 1 . .\n. . . ."), [wagon, muster, soldier, IDLE])
+    u = pos.put(soldier, 0, 0, 0)
+    pos.idle(0, 0, 1)
+    pos.idle(1, 3, 1)
+    (m,) = pos.hand(1, muster)
+    g = pos.game(phase="start", advance=True)      # the turn's events: seat 0 is active
+    act(g, "activate", u)
+    act(g, "move", u, field=pos.f(1, 0), respond=True)
+    act(g, "play", m, respond=True)
+    play_out(g)
+    s = g.state
+    (w,) = [c for c, p in s.perms.items() if s.cards[c].name == "Wagon"]
+    assert s.perms[w].field == pos.f(1, 0) and s.perms[u].field == pos.f(0, 0)
+    assert refereed(g, [wagon, muster, soldier, IDLE]) == []
+
+
 def test_referee_a_tyrant_intention_whose_marker_left_in_response_fizzles() -> None:
     """R21.19 with R6.4, R17.4: the Tyrant starts its turn next to its marker and takes the
     full action of R17.3; in response a player destroys the marked unit, the marker leaves with

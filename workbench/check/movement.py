@@ -20,8 +20,10 @@ def _path(g: GameCheck, text: str) -> list[int]:
 
 
 def takes_rider(g: GameCheck, base: Piece, rider: Piece) -> bool:
-    """R12.9: a crew unit holds up to n other units in its stack."""
-    return base is not rider and base.under < 0 and len(g.t.riders(base)) < g.t.crew(base)
+    """R12.9: a crew unit holds up to n other units of its controller in its stack (the
+    reading of docs/engine.md)."""
+    return (base is not rider and base.controller == rider.controller and base.under < 0
+            and len(g.t.riders(base)) < g.t.crew(base))
 
 
 def _move(g: GameCheck, i: int) -> None:
