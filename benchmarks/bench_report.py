@@ -17,12 +17,11 @@ import tempfile
 import time
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from workbench.keys import GAME_ID_BASE  # noqa: E402
-from workbench.store import open_store  # noqa: E402
+from workbench.keys import GAME_ID_BASE
+from workbench.store import open_store
 from workbench.summary import write as write_summaries
 
 G = GAME_ID_BASE

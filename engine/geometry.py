@@ -246,7 +246,7 @@ class Geometry:
         for f in path:
             dx = f % width - prev % width
             dy = f // width - prev // width
-            if dx == 0 and dy == 0 or not (-1 <= dx <= 1 and -1 <= dy <= 1):
+            if (dx == 0 and dy == 0) or not (-1 <= dx <= 1 and -1 <= dy <= 1):
                 raise ValueError(f"{prev} -> {f} is not a step")
             if dx and dy:
                 cost += 1 + parity

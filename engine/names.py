@@ -6,16 +6,15 @@ or field indices to choose. Pure: reads the state before the action, never chang
 
 from __future__ import annotations
 
-
 from engine import actions as A
 from engine.actions import Action
 from engine.effects import free_action_of
-from engine.vocab import ActionKind, Phase
-from engine.wording import render_cost, render_effects
 from engine.game import Game
 from engine.legal import current_player
 from engine.picture import field_text, seat_name
 from engine.state import GameState
+from engine.vocab import ActionKind, Phase
+from engine.wording import render_cost, render_effects
 
 
 def describe(game: Game, action: Action) -> str:

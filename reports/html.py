@@ -152,7 +152,7 @@ def render(title: str, summary: Sequence[tuple[str, str]], sections: Sequence[Se
                 items.append(table_html(it))
         parts.append(f'<section id="{s.id}"><h2>{html.escape(s.title)}</h2>'
                      f'<p class="note">{html.escape(s.intro)}</p>{"".join(items)}</section>')
-    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             f"<title>{html.escape(title)}</title><style>{(TEMPLATES / 'report.css').read_text()}"
             f"</style></head><body><h1>{html.escape(title)}</h1>"

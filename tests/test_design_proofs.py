@@ -51,7 +51,7 @@ def test_explorer_buys_uniformly_at_random_and_is_reproducible() -> None:
     picks = [agent.act(game, legal, random.Random(5)) for _ in range(2)]  # type: ignore[arg-type]
     assert picks[0] == picks[1], "same rng seed, same choice"
     rng = random.Random(1)
-    counts = {a: 0 for a in legal}
+    counts = dict.fromkeys(legal, 0)
     for _ in range(3000):
         counts[agent.act(game, legal, rng)] += 1  # type: ignore[arg-type]
     assert all(900 < n < 1100 for n in counts.values()), counts

@@ -4,8 +4,20 @@ R21.16, R21.18) on hand-built positions (tests.builder)."""
 from __future__ import annotations
 
 from engine.cards import CardType
-from tests.builder import (Cost, FreeAction, Position, Trigger, act, artifact, board, eff, spell,
-                           texts, tgt, unit)
+from tests.builder import (
+    Cost,
+    FreeAction,
+    Position,
+    Trigger,
+    act,
+    artifact,
+    board,
+    eff,
+    spell,
+    texts,
+    tgt,
+    unit,
+)
 from tests.rules import rules
 
 B = board("0 . . 1\n. . . .")

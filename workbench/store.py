@@ -23,9 +23,9 @@ import pyarrow as pa
 
 from engine.board import Board
 from engine.cards import Card
-from engine.wording import card_behaviour, render_free_actions
 from engine.events import EVENT_COLUMNS
-from engine.record import GameRecord, PICK_COLUMNS, SNAPSHOT_COLUMNS
+from engine.record import PICK_COLUMNS, SNAPSHOT_COLUMNS, GameRecord
+from engine.wording import card_behaviour, render_free_actions
 from workbench import summary
 from workbench.board_map import field_code
 from workbench.keys import GAME_ID_BASE, SCHEMA_VERSION
@@ -266,7 +266,7 @@ def _create(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("BEGIN TRANSACTION")
     for statement in ddl():
         con.execute(statement)
-    now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     con.executemany("INSERT INTO schema_info VALUES (?, ?)", [
         ("schema_version", SCHEMA_VERSION), ("created_at", now),
         ("created_by", engine_version())])
@@ -274,7 +274,7 @@ def _create(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def _utcnow() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
 def create_run(con: duckdb.DuckDBPyConnection, spec: RunSpec, boards: Sequence[BoardSource],

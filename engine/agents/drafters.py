@@ -48,8 +48,7 @@ Not modelled: combat losses, the opponent's needs. The projection: `engine.agent
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import NamedTuple, Protocol
+from collections.abc import Mapping
 
 from engine.actions import Action
 from engine.agents.heuristic import HeuristicAgent, choose
@@ -79,7 +78,7 @@ class Held:
         self.cards = held
         self.n = len(held)
         self.sets: dict[str, int] = {}
-        self.buckets = {b: 0 for b in CURVE}
+        self.buckets = dict.fromkeys(CURVE, 0)
         self.units = self.ranged = self.crew = 0
         for h in held:
             self.sets[h.set] = self.sets.get(h.set, 0) + 1

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import duckdb
 import polars as pl
 
 from workbench.keys import GAME_ID_BASE, READ_VERSIONS
-
 
 MEMORY_LIMIT = "1GB"
 """DuckDB's working memory for analysis (the rest of 2 GB is Python, polars and matplotlib)."""
