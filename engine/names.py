@@ -84,7 +84,8 @@ def _card(s: GameState, cid: int) -> str:
     p = s.perms.get(cid)
     field = s.perm_field(p) if p is not None else -1
     where = f" at {field_text(s, field)}" if field >= 0 else ""
-    owner = f" of {seat_name(p.controller)}" if p is not None and p.controller != current_player(s) else ""
+    owner = (f" of {seat_name(p.controller)}"
+             if p is not None and p.controller != current_player(s) else "")
     return f"{s.name(cid)} (c{cid}){owner}{where}"
 
 

@@ -144,7 +144,8 @@ def render(title: str, summary: Sequence[tuple[str, str]], sections: Sequence[Se
         items = []
         for it in s.items:
             if isinstance(it, Chart):
-                items.append(f"<h3>{html.escape(it.title)}</h3><img alt=\"{html.escape(it.title)}\" "
+                items.append(f"<h3>{html.escape(it.title)}</h3>"
+                             f"<img alt=\"{html.escape(it.title)}\" "
                              f'src="data:image/png;base64,{it.png_base64}">')
             elif isinstance(it, FindingList):
                 items.append(findings_html(it, titles))
