@@ -229,7 +229,7 @@ class Geometry:
                         good = checked[nxt] = bool(ok(nxt))
                     if not good:
                         continue
-                    candidate = path + (nxt,)
+                    candidate = path + (nxt,)  # noqa: RUF005 - twice as fast as (*path, nxt)
                     target = buckets[ncost]
                     old = target.get(nstate)
                     if old is None or candidate < old:

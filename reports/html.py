@@ -89,7 +89,7 @@ def _rate_cell(r: Mapping[str, object], col: str, n_col: str, extra: str) -> str
 
 def table_html(t: Table) -> str:
     cols = list(t.show) if t.show is not None else [
-        c for c in t.df.columns if not (c.endswith("_lo") or c.endswith("_hi"))]
+        c for c in t.df.columns if not c.endswith(("_lo", "_hi"))]
     head = "".join(
         f'<th class="{"t" if t.df.schema[c] == pl.String else ""}">{html.escape(c)}</th>'
         for c in cols)

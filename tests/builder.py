@@ -136,7 +136,10 @@ def artifact(name: str = "Relic", *, solid: int | None = None, play: int | None 
     return Card(name, set_, CardType.ARTIFACT, buy=buy, play=play, keywords=kws, **kw)
 
 
-def equipment(name: str = "Sword", *, durability: int = 2, modifiers: Modifiers = Modifiers(),
+_NO_MODIFIERS = Modifiers()  # frozen: one default shared by every call
+
+
+def equipment(name: str = "Sword", *, durability: int = 2, modifiers: Modifiers = _NO_MODIFIERS,
               play: int | None = 1, buy: int | None = 1, set_: str = "test",
               **kw: Any) -> Card:
     return Card(name, set_, CardType.EQUIPMENT, buy=buy, play=play, durability=durability,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import random
 from pathlib import Path
+from typing import ClassVar
 
 import duckdb
 import pytest
@@ -40,8 +41,8 @@ class _Buying:
 
     class state:  # noqa: N801 - mimics Game.state
         phase = "buy"
-        pending: list[object] = []
-        priority: list[int] = []
+        pending: ClassVar[list[object]] = []
+        priority: ClassVar[list[int]] = []
 
 
 def test_explorer_buys_uniformly_at_random_and_is_reproducible() -> None:

@@ -508,7 +508,7 @@ def _brute_force(
             ncost = cost + (1 + parity if diagonal else 1)
             if ncost > move:
                 continue
-            npath = path + (nxt,)
+            npath = (*path, nxt)
             if nxt not in best or (ncost, npath) < best[nxt]:
                 best[nxt] = (ncost, npath)
             walk(nxt, ncost, parity ^ 1 if diagonal else parity, npath)

@@ -6,6 +6,7 @@ transaction, so a run stopped at any moment leaves only complete games behind.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import functools
 import hashlib
@@ -378,10 +379,9 @@ def write_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]) -> 
             con.unregister("batch_frame")
         con.execute("COMMIT")
     except BaseException:
-        try:
+        # a failed COMMIT (e.g. a full disk) leaves no transaction: its error matters
+        with contextlib.suppress(duckdb.Error):
             con.execute("ROLLBACK")
-        except duckdb.Error:
-            pass  # a failed COMMIT (e.g. a full disk) leaves no transaction: its error matters
         raise
 
 
