@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
         "drafts and matches into DuckDB, and report on balance.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, module in COMMANDS.items():
+    for module in COMMANDS.values():
         importlib.import_module(module).add_parser(sub)
     return parser
 

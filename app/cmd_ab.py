@@ -20,8 +20,8 @@ from workbench.fairvalue import Counts, card_counts
 from workbench.runner import Job, Prepared, WorkerPool, prepare
 from workbench.store import (
     MAX_GAMES,
-    RunSpec,
     BatchWriter,
+    RunSpec,
     StoreError,
     create_run,
     finish_run,

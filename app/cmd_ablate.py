@@ -17,10 +17,10 @@ from reports.html import Section, Table
 from workbench.ablation import Ablation, ablate
 from workbench.analysis import study_findings
 from workbench.analysis.source import AnalysisError, open_db
-from workbench.tables import ValidationError
 from workbench.store import StoreError
 from workbench.study import Variant, record_results, run_study
 from workbench.sweep import card_metrics
+from workbench.tables import ValidationError
 from workbench.variants import Change
 
 RATES = {"pick_rate": "seen", "buy_rate": "in_store", "wr_in_store": "in_store",

@@ -18,12 +18,22 @@ from engine.picture import seat_name
 from engine.play import Agent, derive_seed, play_game
 from workbench.agents import make_agent
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS, load_setup
-from workbench.tables import ValidationError
+from workbench.keys import GAME_ID_BASE
 from workbench.play_human import Abandoned, HumanSeat, Lines, Printable, Sink
 from workbench.runner import prepare
-from workbench.keys import GAME_ID_BASE
-from workbench.store import MAX_SEED, PlayedGame, RunSpec, StoreError, batch_tables, \
-    check_store, create_run, finish_run, open_store, write_batch
+from workbench.store import (
+    MAX_SEED,
+    PlayedGame,
+    RunSpec,
+    StoreError,
+    batch_tables,
+    check_store,
+    create_run,
+    finish_run,
+    open_store,
+    write_batch,
+)
+from workbench.tables import ValidationError
 
 DEFAULT_DB = "runs.duckdb"
 

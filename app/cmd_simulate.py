@@ -18,11 +18,23 @@ from rich.console import Console
 
 from workbench.agents import check_spec, make_agent
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
-from workbench.tables import ValidationError
 from workbench.runner import BACKENDS, Job, Prepared, execute, prepare, summary
 from workbench.shards import Cluster
-from workbench.store import MAX_GAMES, MAX_SEED, RunSpec, StoreError, board_hashes, create_run, \
-    engine_version, failed_games, load_run, missing_games, open_store, set_execution
+from workbench.store import (
+    MAX_GAMES,
+    MAX_SEED,
+    RunSpec,
+    StoreError,
+    board_hashes,
+    create_run,
+    engine_version,
+    failed_games,
+    load_run,
+    missing_games,
+    open_store,
+    set_execution,
+)
+from workbench.tables import ValidationError
 
 DEFAULT_DB = "runs.duckdb"
 DEFAULT_GAMES = 1000

@@ -16,10 +16,10 @@ from reports.html import Chart, Section, Table
 from workbench.agents import make_agent
 from workbench.analysis import stability, study_findings
 from workbench.analysis.source import AnalysisError, open_db
-from workbench.tables import ValidationError
 from workbench.skill import agent_variants, skill_table, skill_verdicts
 from workbench.store import StoreError
 from workbench.study import record_results, run_study
+from workbench.tables import ValidationError
 
 
 def add_parser(subparsers: Any) -> None:

@@ -15,10 +15,10 @@ from app.study_args import add_run_options, base_spec, int_list
 from reports import balance, design, html
 from workbench.analysis import study_findings
 from workbench.analysis.source import AnalysisError, open_db
-from workbench.tables import ValidationError
 from workbench.store import StoreError
 from workbench.study import record_results, run_study
 from workbench.sweep import SweepResult, analyse, board_variants, card_variants, result_rows
+from workbench.tables import ValidationError
 from workbench.variants import BOARD_SETTINGS, CARD_FIELDS
 
 

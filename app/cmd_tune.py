@@ -19,12 +19,19 @@ from reports.html import Section, Table
 from workbench.analysis import study_findings
 from workbench.analysis.source import AnalysisError, open_db, resolve_runs
 from workbench.config import DEFAULT_SETS, load_setup
-from workbench.tables import ValidationError
 from workbench.proposals import Proposal, write_copy
 from workbench.runner import Job, execute, prepare
 from workbench.store import RunSpec, StoreError, create_run, load_run, open_store
-from workbench.tune import NEVER_MIN_STORE, RARE_SHARE, CardTuning, before_after, flag, \
-    rare_rate, tune_card
+from workbench.tables import ValidationError
+from workbench.tune import (
+    NEVER_MIN_STORE,
+    RARE_SHARE,
+    CardTuning,
+    before_after,
+    flag,
+    rare_rate,
+    tune_card,
+)
 
 
 def add_parser(subparsers: Any) -> None:

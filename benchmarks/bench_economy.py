@@ -23,8 +23,8 @@ import polars as pl
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from workbench.analysis.economy import per_round  # noqa: E402
-from workbench.analysis.source import in_runs, open_db, query  # noqa: E402
+from workbench.analysis.economy import per_round
+from workbench.analysis.source import in_runs, open_db, query
 
 WINDOWS = ((1, 4), (5, 9), (10, 99))
 

@@ -42,11 +42,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.actions import Action  # noqa: E402
-from engine.agents.registry import make_agent  # noqa: E402
-from engine.game import Game  # noqa: E402
-from engine.play import Agent, derive_seed, play_game  # noqa: E402
-from workbench.train_agent import BOARDS, setup_for, table_rank  # noqa: E402
+from engine.actions import Action
+from engine.agents.registry import make_agent
+from engine.game import Game
+from engine.play import Agent, derive_seed, play_game
+from workbench.train_agent import BOARDS, setup_for, table_rank
 
 Row = dict[str, Any]
 

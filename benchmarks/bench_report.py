@@ -17,12 +17,11 @@ import tempfile
 import time
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from workbench.keys import GAME_ID_BASE  # noqa: E402
-from workbench.store import open_store  # noqa: E402
+from workbench.keys import GAME_ID_BASE
+from workbench.store import open_store
 from workbench.summary import write as write_summaries
 
 G = GAME_ID_BASE
@@ -52,7 +51,8 @@ def synthesise(path: Path, games: int) -> None:
         THEN 1 ELSE -1 END, '' FROM games g, range(2) t(s)""")
     con.execute(f"""INSERT INTO picks SELECT {G} + g, p + 1, p // 10 + 1, s,
         'card' || hash(g, s, p) % 40,
-        array_to_string(list_transform(range(10 - p % 10), lambda k: 'card' || hash(g, s, p, k) % 40)
+        array_to_string(list_transform(range(10 - p % 10),
+                                       lambda k: 'card' || hash(g, s, p, k) % 40)
                         || ['card' || hash(g, s, p) % 40], '|')
         FROM range({games}) a(g), range(2) b(s), range(30) c(p)""")
     con.execute(f"""INSERT INTO snapshots SELECT {G} + g, r, s, hash(g, r, s) % 5, 2 + s,

@@ -98,6 +98,41 @@ def per_game_cpu(prep: Prepared, agent: str, games: int) -> float:
     return (time.process_time() - t) / games
 
 
+def measure(prep: Prepared, played: list[PlayedGame], repeats: int
+            ) -> tuple[dict[str, list[tuple[float, float]]], dict[str, list[int]]]:
+    """(wall, CPU) seconds of each path and the bytes each leaves, per repeat."""
+    rates: dict[str, list[tuple[float, float]]] = {"writer": [], "shards": [], "ingest": []}
+    sizes: dict[str, list[int]] = {"file": [], "shards": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(repeats):
+            root = Path(tmp) / str(r)
+            root.mkdir()
+            # today's path: batches built by workers, one writer in the main process
+            con, run_id = new_store(root / "writer.duckdb", prep, len(played))
+            batches = [batch_tables(run_id, played[i:i + 16])
+                       for i in range(0, len(played), 16)]
+            con.execute("CHECKPOINT")
+            empty = size(root)
+
+            rates["writer"].append(timed(partial(write, con, batches)))
+            con.close()
+            sizes["file"].append(size(root) - empty)
+            # shards: what each Ray worker writes, then the driver's bulk ingest
+            con, run_id = new_store(root / "ingest.duckdb", prep, len(played))
+            folder = root / "ingest.shards" / f"run-{run_id}"
+            claim(folder, con, run_id)
+            shard_batches = [(i, min(i + SHARD_GAMES, len(played)) - 1,
+                              batch_tables(run_id, played[i:i + SHARD_GAMES]))
+                             for i in range(0, len(played), SHARD_GAMES)]
+
+            rates["shards"].append(timed(partial(shard, folder, shard_batches)))
+            sizes["shards"].append(size(folder))
+
+            rates["ingest"].append(timed(partial(bulk, con, run_id, folder)))
+            con.close()
+    return rates, sizes
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=640)
@@ -112,35 +147,7 @@ def main() -> None:
                          play_game(config, derive_seed(SPEC.seed, i), agents))
               for i in range(args.games)]
     events = sum(len(g.record.events) for g in played)
-    rates: dict[str, list[tuple[float, float]]] = {"writer": [], "shards": [], "ingest": []}
-    sizes: dict[str, list[int]] = {"file": [], "shards": []}
-    with tempfile.TemporaryDirectory() as tmp:
-        for r in range(args.repeats):
-            root = Path(tmp) / str(r)
-            root.mkdir()
-            # today's path: batches built by workers, one writer in the main process
-            con, run_id = new_store(root / "writer.duckdb", prep, args.games)
-            batches = [batch_tables(run_id, played[i:i + 16])
-                       for i in range(0, len(played), 16)]
-            con.execute("CHECKPOINT")
-            empty = size(root)
-
-            rates["writer"].append(timed(partial(write, con, batches)))
-            con.close()
-            sizes["file"].append(size(root) - empty)
-            # shards: what each Ray worker writes, then the driver's bulk ingest
-            con, run_id = new_store(root / "ingest.duckdb", prep, args.games)
-            folder = root / "ingest.shards" / f"run-{run_id}"
-            claim(folder, con, run_id)
-            shard_batches = [(i, min(i + SHARD_GAMES, len(played)) - 1,
-                              batch_tables(run_id, played[i:i + SHARD_GAMES]))
-                             for i in range(0, len(played), SHARD_GAMES)]
-
-            rates["shards"].append(timed(partial(shard, folder, shard_batches)))
-            sizes["shards"].append(size(folder))
-
-            rates["ingest"].append(timed(partial(bulk, con, run_id, folder)))
-            con.close()
+    rates, sizes = measure(prep, played, args.repeats)
     med = statistics.median
     print(f"default setup ({', '.join(DEFAULT_SETS)} on {DEFAULT_BOARD}), random agents, "
           f"{args.games} games ({events / args.games:.0f} events/game) x {args.repeats} "

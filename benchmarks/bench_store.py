@@ -30,8 +30,15 @@ from engine.play import derive_seed, play_game
 from engine.state import GameConfig
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
 from workbench.runner import Job, Prepared, execute, prepare
-from workbench.store import FLUSH_ROWS, BatchWriter, PlayedGame, RunSpec, batch_tables, create_run, \
-    open_store
+from workbench.store import (
+    FLUSH_ROWS,
+    BatchWriter,
+    PlayedGame,
+    RunSpec,
+    batch_tables,
+    create_run,
+    open_store,
+)
 
 SPEC = RunSpec(DEFAULT_SETS, (DEFAULT_BOARD,), 0, 2, ("random", "random"), ("random", "random"),
                seed=1, label="bench")

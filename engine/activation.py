@@ -52,7 +52,8 @@ def continue_behaviour(state: GameState, run: BehaviourRun) -> None:
     if run.kind == BehaviourKind.TYRANT:
         item = tyrant.next_action(state, run)
     else:   # R13.1: a unit paralysed meanwhile (a response) takes no further action
-        item = next_action(state, run) if unit is not None and unit.markers[Marker.PARALYSIS] <= 0 else None
+        item = (next_action(state, run)
+                if unit is not None and unit.markers[Marker.PARALYSIS] <= 0 else None)
     if item is not None:
         announce(state, item)
         return

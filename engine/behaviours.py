@@ -9,8 +9,17 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import CardType
-from engine.permanents import (can_take_rider, is_swimming, is_veiled, life, max_range,
-                               movement, profile, protected_from, terrain_ok)
+from engine.permanents import (
+    can_take_rider,
+    is_swimming,
+    is_veiled,
+    life,
+    max_range,
+    movement,
+    profile,
+    protected_from,
+    terrain_ok,
+)
 from engine.state import BehaviourRun, GameState, Perm, StackItem
 from engine.vocab import BehaviourKind, StackKind, UnitVerb
 

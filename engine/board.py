@@ -1,8 +1,8 @@
 """Boards as typed, immutable data: the fields and the scenario (R9, R19, R21.8, R21.13).
 
 A board is a whole scenario (R1.5, R9.1): its map of fields, who plays, how they win, the income,
-the start cards and what stands on the board at the start. Coordinates are (x, y), 0-based, x the column;
-a field's index is `y * width + x`. Seats are 0-based here; spreadsheets write them 1-4.
+the start cards and what stands on the board at the start. Coordinates are (x, y), 0-based, x the
+column; a field's index is `y * width + x`. Seats are 0-based here; spreadsheets write them 1-4.
 """
 
 from __future__ import annotations

@@ -76,9 +76,8 @@ def pick(state: GameState, a: Action) -> None:
     backwards = state.config.alternate_pass and state.pack_round % 2 == 0
     shift = -1 if not backwards else 1
     state.packs = [state.packs[(s + shift) % n] for s in range(n)]
-    if not any(state.packs):
-        if not open_pack_round(state):
-            start_game(state)
+    if not any(state.packs) and not open_pack_round(state):
+        start_game(state)
 
 
 def start_game(state: GameState) -> None:

@@ -83,4 +83,4 @@ class EventLog:
 
     def rows(self) -> list[tuple[object, ...]]:
         """The events as tuples in EVENT_COLUMNS order (tests and replay checks)."""
-        return list(zip(*(getattr(self, name) for name in EVENT_COLUMNS)))
+        return list(zip(*(getattr(self, name) for name in EVENT_COLUMNS), strict=True))

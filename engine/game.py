@@ -9,7 +9,6 @@ from engine import draft, flow
 from engine.actions import Action
 from engine.board import TYRANT
 from engine.legal import current_player, legal_actions
-from engine.markers import Marker
 from engine.observation import Observation, observe
 from engine.picture import picture
 from engine.record import GameRecord
@@ -77,4 +76,4 @@ class Game:
                           [[s.cards[c].name for c in p.store] for p in s.players])
 
 
-__all__ = ["Game", "IllegalAction", "TYRANT"]
+__all__ = ["TYRANT", "Game", "IllegalAction"]

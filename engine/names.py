@@ -6,16 +6,15 @@ or field indices to choose. Pure: reads the state before the action, never chang
 
 from __future__ import annotations
 
-
 from engine import actions as A
 from engine.actions import Action
 from engine.effects import free_action_of
-from engine.vocab import ActionKind, Phase
-from engine.wording import render_cost, render_effects
 from engine.game import Game
 from engine.legal import current_player
 from engine.picture import field_text, seat_name
 from engine.state import GameState
+from engine.vocab import ActionKind, Phase
+from engine.wording import render_cost, render_effects
 
 
 def describe(game: Game, action: Action) -> str:
@@ -85,7 +84,8 @@ def _card(s: GameState, cid: int) -> str:
     p = s.perms.get(cid)
     field = s.perm_field(p) if p is not None else -1
     where = f" at {field_text(s, field)}" if field >= 0 else ""
-    owner = f" of {seat_name(p.controller)}" if p is not None and p.controller != current_player(s) else ""
+    owner = (f" of {seat_name(p.controller)}"
+             if p is not None and p.controller != current_player(s) else "")
     return f"{s.name(cid)} (c{cid}){owner}{where}"
 
 

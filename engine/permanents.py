@@ -129,8 +129,8 @@ def _matches(pr: Protection, card: Card) -> bool:
     if pr.card is not None:
         return pr.card.casefold() == card.name.casefold()
     if pr.type is not None and not (card.type is pr.type
-                                    or pr.type is CardType.ARTIFACT and card.type.is_artifact
-                                    or pr.type is CardType.EQUIPMENT and card.type.is_equipment):
+                                    or (pr.type is CardType.ARTIFACT and card.type.is_artifact)
+                                    or (pr.type is CardType.EQUIPMENT and card.type.is_equipment)):
         return False
     if pr.stat is None:
         return True

@@ -43,7 +43,7 @@ class Columns:
         return len(self.data[self.names[0]])
 
     def rows(self) -> list[tuple[object, ...]]:
-        return list(zip(*(self.data[n] for n in self.names)))
+        return list(zip(*(self.data[n] for n in self.names), strict=True))
 
     def copy(self) -> Columns:
         other = Columns(self.names)

@@ -86,8 +86,8 @@ def slot_copier(cls: type[_Record], rules: Mapping[str, CopyRule]) -> Callable[[
 
 PERM_FIELDS: dict[str, CopyRule] = {
     "cid": SAME, "controller": SAME, "field": SAME, "damage": SAME, "markers": dict.copy,
-    "used_move": SAME, "used_attack": SAME, "tapped": SAME, "stack": list, "under": SAME, "durability": SAME,
-    "intention": SAME,
+    "used_move": SAME, "used_attack": SAME, "tapped": SAME, "stack": list, "under": SAME,
+    "durability": SAME, "intention": SAME,
 }
 """Perm's fields (its `__slots__`) and how `Perm.copy` copies each."""
 

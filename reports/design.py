@@ -74,7 +74,7 @@ def category_bars(df: pl.DataFrame, label: str, panels: Sequence[tuple[str, str,
                         fmt="o", color=colour, capsize=3)
         ax.set_xticks(range(len(names)), names, rotation=20, fontsize=7)
         ax.set_title(text, fontsize=9)
-        if col.endswith("gain") or col.endswith("change"):
+        if col.endswith(("gain", "change")):
             ax.axhline(0, color="#888", linestyle=":")
     fig.suptitle(title, fontsize=10)
     return _png(fig)

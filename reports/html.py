@@ -89,7 +89,7 @@ def _rate_cell(r: Mapping[str, object], col: str, n_col: str, extra: str) -> str
 
 def table_html(t: Table) -> str:
     cols = list(t.show) if t.show is not None else [
-        c for c in t.df.columns if not (c.endswith("_lo") or c.endswith("_hi"))]
+        c for c in t.df.columns if not c.endswith(("_lo", "_hi"))]
     head = "".join(
         f'<th class="{"t" if t.df.schema[c] == pl.String else ""}">{html.escape(c)}</th>'
         for c in cols)
@@ -144,7 +144,8 @@ def render(title: str, summary: Sequence[tuple[str, str]], sections: Sequence[Se
         items = []
         for it in s.items:
             if isinstance(it, Chart):
-                items.append(f"<h3>{html.escape(it.title)}</h3><img alt=\"{html.escape(it.title)}\" "
+                items.append(f"<h3>{html.escape(it.title)}</h3>"
+                             f"<img alt=\"{html.escape(it.title)}\" "
                              f'src="data:image/png;base64,{it.png_base64}">')
             elif isinstance(it, FindingList):
                 items.append(findings_html(it, titles))
@@ -152,7 +153,7 @@ def render(title: str, summary: Sequence[tuple[str, str]], sections: Sequence[Se
                 items.append(table_html(it))
         parts.append(f'<section id="{s.id}"><h2>{html.escape(s.title)}</h2>'
                      f'<p class="note">{html.escape(s.intro)}</p>{"".join(items)}</section>')
-    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             f"<title>{html.escape(title)}</title><style>{(TEMPLATES / 'report.css').read_text()}"
             f"</style></head><body><h1>{html.escape(title)}</h1>"

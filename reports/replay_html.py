@@ -91,7 +91,7 @@ def draw_curves(curves: Sequence[Curve]) -> Figure:
     """Resource and victory points at the end of every turn, per player, over the rounds."""
     fig = Figure(figsize=(7.5, 2.6))
     axes = fig.subplots(1, 2)
-    for ax, column in zip(axes, ("resource", "points")):
+    for ax, column in zip(axes, ("resource", "points"), strict=True):
         for curve in curves:
             ax.plot(curve.rounds, curve.resource if column == "resource" else curve.points,
                     color=seat_colour(curve.seat), label=curve.seat, linewidth=1.5)
@@ -151,10 +151,11 @@ def _frame_html(index: int, frame: Frame) -> str:
     head = "".join(f"<th>{n}</th>" for n in EVENT_HEADER)
     rows = "\n".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>"
                      for row in map(readable, frame.events))
-    return f"""<section class="frame" id="frame-{index}" data-title="{html.escape(frame.title)}" hidden>
+    title = html.escape(frame.title)
+    return f"""<section class="frame" id="frame-{index}" data-title="{title}" hidden>
 <div class="board">{svg_text(draw_frame(frame))}</div>
 <div class="side">
-<h2>{html.escape(frame.title)}</h2>
+<h2>{title}</h2>
 <details><summary>{len(frame.actions)} action(s)</summary><ol>{actions}</ol></details>
 <details open><summary>{len(frame.events)} event(s)</summary>
 <table class="events"><thead><tr>{head}</tr></thead><tbody>

@@ -22,8 +22,20 @@ from typing import Any
 from engine import draft, flow
 from engine.actions import Action
 from engine.board import Board, Field, Placement, Terrain, TieBreak, Victory, VictoryKind
-from engine.cards import (Card, CardType, Cost, Effect, FreeAction, Keywords, Modifiers,
-                          Protection, Side, Target, TargetKind, Trigger)
+from engine.cards import (
+    Card,
+    CardType,
+    Cost,
+    Effect,
+    FreeAction,
+    Keywords,
+    Modifiers,
+    Protection,
+    Side,
+    Target,
+    TargetKind,
+    Trigger,
+)
 from engine.game import Game
 from engine.legal import legal_actions
 from engine.markers import Marker
@@ -32,10 +44,40 @@ from engine.state import GameConfig, GameState, Perm
 from engine.vocab import Phase
 
 __all__ = [
-    "Position", "board", "unit", "spell", "artifact", "equipment", "potion", "intention",
-    "Card", "CardType", "Cost", "Effect", "FreeAction", "Keywords", "Modifiers", "Protection",
-    "Side", "Target", "TargetKind", "Trigger", "Victory", "VictoryKind", "TieBreak", "Terrain",
-    "Placement", "texts", "kinds", "eff", "tgt", "events", "act", "play_out", "IDLE", "done",
+    "IDLE",
+    "Card",
+    "CardType",
+    "Cost",
+    "Effect",
+    "FreeAction",
+    "Keywords",
+    "Modifiers",
+    "Placement",
+    "Position",
+    "Protection",
+    "Side",
+    "Target",
+    "TargetKind",
+    "Terrain",
+    "TieBreak",
+    "Trigger",
+    "Victory",
+    "VictoryKind",
+    "act",
+    "artifact",
+    "board",
+    "done",
+    "eff",
+    "equipment",
+    "events",
+    "intention",
+    "kinds",
+    "play_out",
+    "potion",
+    "spell",
+    "texts",
+    "tgt",
+    "unit",
 ]
 
 _TERRAIN = {".": Terrain.PLAIN, "~": Terrain.DEEP_WATER, "^": Terrain.HIGH_GROUND,
@@ -94,7 +136,10 @@ def artifact(name: str = "Relic", *, solid: int | None = None, play: int | None 
     return Card(name, set_, CardType.ARTIFACT, buy=buy, play=play, keywords=kws, **kw)
 
 
-def equipment(name: str = "Sword", *, durability: int = 2, modifiers: Modifiers = Modifiers(),
+_NO_MODIFIERS = Modifiers()  # frozen: one default shared by every call
+
+
+def equipment(name: str = "Sword", *, durability: int = 2, modifiers: Modifiers = _NO_MODIFIERS,
               play: int | None = 1, buy: int | None = 1, set_: str = "test",
               **kw: Any) -> Card:
     return Card(name, set_, CardType.EQUIPMENT, buy=buy, play=play, durability=durability,

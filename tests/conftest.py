@@ -27,8 +27,8 @@ class Shipped:
     """The shipped card sets and boards; setups are loaded lazily and cached."""
 
     def __init__(self) -> None:
-        from workbench.loader import shipped_cardsets
         from engine.cards import CardType
+        from workbench.loader import shipped_cardsets
         sets = shipped_cardsets()
         # draftable sets: those with cards that have a buy price (not starter/tyrant)
         self.sets = sorted(s.name for s in sets

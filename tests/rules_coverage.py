@@ -1,7 +1,8 @@
 """Map every rule id of RULES.md to the tests that check it and to the engine code that carries it
 out, and write docs/rules-coverage.md.
 
-Run from the repository root: `python -m tests.rules_coverage` (or `python tests/rules_coverage.py`).
+Run from the repository root: `python -m tests.rules_coverage` (or
+`python tests/rules_coverage.py`).
 A test names its rule ids with `@rules("R12.7", ...)` (tests/rules.py), read here from the
 source (ast); the engine cites them in a docstring or comment where it carries them out, spelled
 the same, so `grep -rn "R12.7"` finds the rule, its code and its tests. The R1 ideas are mapped

@@ -23,7 +23,8 @@ LEFT_IN_NAME = re.compile(r"(?:^|_)R\d+_")
 
 
 def split_name(name: str) -> tuple[list[str], str]:
-    """(rule ids, name without them) of a test name: `test_R8_R9_2_x` -> (["R8", "R9.2"], "test_x")."""
+    """(rule ids, name without them) of a test name:
+    `test_R8_R9_2_x` -> (["R8", "R9.2"], "test_x")."""
     words = name.removeprefix("test_").split("_")
     ids: list[str] = []
     while len(words) > 1 and ID_TOKEN.fullmatch(words[0]):

@@ -111,7 +111,7 @@ def test_determinize_keeps_what_the_seat_sees() -> None:
     after = d.observation(seat)
     assert after == before
     s0, s1 = game.state, d.state
-    for x, (p0, p1) in enumerate(zip(s0.players, s1.players)):
+    for x, (p0, p1) in enumerate(zip(s0.players, s1.players, strict=True)):
         assert len(p0.hand) == len(p1.hand) and len(p0.deck) == len(p1.deck)
         assert sorted(p0.deck + (p0.hand if x != seat else [])) == sorted(
             p1.deck + (p1.hand if x != seat else [])) or x != seat
@@ -194,8 +194,8 @@ def test_evaluate_a_staff_holder_the_enemy_can_reach_counts_little() -> None:
 
 
 def test_evaluate_a_hit_on_the_tyrant_is_worth_standing_next_to_it() -> None:
-    """On a Tyrant board the players win by bringing the Tyrant down (R21.15): 2 damage dealt from the
-    field next to it is worth more than keeping clear with the Tyrant untouched, and a fresh
+    """On a Tyrant board the players win by bringing the Tyrant down (R21.15): 2 damage dealt from
+    the field next to it is worth more than keeping clear with the Tyrant untouched, and a fresh
     Tyrant leaves the value in tanh's steep middle (with its whole life counted, a position with
     the shipped Tyrant near full life scored below -0.95 and search tables kept clear of it)."""
     from engine.agents.evaluation import evaluate
@@ -216,8 +216,8 @@ def test_evaluate_a_hit_on_the_tyrant_is_worth_standing_next_to_it() -> None:
 
 
 def test_evaluate_counts_the_areas_held_now() -> None:
-    """On a capture board (R19.3) an area the seat holds now is worth about the point it brings at the
-    next upkeep: the same units, the enemy's one in the seat's area (a tie, nobody holds it)
+    """On a capture board (R19.3) an area the seat holds now is worth about the point it brings at
+    the next upkeep: the same units, the enemy's one in the seat's area (a tie, nobody holds it)
     or outside it, differ by about that much."""
     from engine.agents.evaluation import evaluate
     from tests.builder import Position, Victory, VictoryKind, board, unit
@@ -266,9 +266,10 @@ def test_evaluate_counts_the_exposed_units_of_the_side_not_to_move() -> None:
 
 
 def test_search_looks_through_its_own_next_turn() -> None:
-    """On a VIP board (R19.1), from budget 16 the search plays a candidate on through the enemy's answer and the seat's
-    own next turn: a runner two moves from the enemy VIP wins then if it moves now, which only
-    that look-ahead sees (through the answer alone neither choice reaches the win)."""
+    """On a VIP board (R19.1), from budget 16 the search plays a candidate on through the enemy's
+    answer and the seat's own next turn: a runner two moves from the enemy VIP wins then if it
+    moves now, which only that look-ahead sees (through the answer alone neither choice reaches
+    the win)."""
     from engine.agents.search import SearchAgent
     from tests.builder import Position, Victory, board, unit
     king = unit("King", life=9, move=0, attack=0)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import random
 from pathlib import Path
+from typing import ClassVar
 
 import duckdb
 import pytest
@@ -40,8 +41,8 @@ class _Buying:
 
     class state:  # noqa: N801 - mimics Game.state
         phase = "buy"
-        pending: list[object] = []
-        priority: list[int] = []
+        pending: ClassVar[list[object]] = []
+        priority: ClassVar[list[int]] = []
 
 
 def test_explorer_buys_uniformly_at_random_and_is_reproducible() -> None:
@@ -51,7 +52,7 @@ def test_explorer_buys_uniformly_at_random_and_is_reproducible() -> None:
     picks = [agent.act(game, legal, random.Random(5)) for _ in range(2)]  # type: ignore[arg-type]
     assert picks[0] == picks[1], "same rng seed, same choice"
     rng = random.Random(1)
-    counts = {a: 0 for a in legal}
+    counts = dict.fromkeys(legal, 0)
     for _ in range(3000):
         counts[agent.act(game, legal, rng)] += 1  # type: ignore[arg-type]
     assert all(900 < n < 1100 for n in counts.values()), counts

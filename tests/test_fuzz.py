@@ -19,10 +19,10 @@ from engine.verbs import VERBS
 from engine.zones import gain
 from tests.builder import IDLE, Position, board
 from workbench import fuzz
-from workbench.fuzz import play as fuzz_play
 from workbench.check.core import Events, GameInfo, Violation
 from workbench.check.run import walk
 from workbench.config import load_setup
+from workbench.fuzz import play as fuzz_play
 
 CASES = 40
 SAMPLE_GAMES = 12

@@ -239,7 +239,7 @@ def test_range_tables_9x9(name: str, r: int, picture: str) -> None:
 def test_centre_counts() -> None:
     centre = GEO9.index(4, 4)
     assert centre == 40
-    assert [len(GEO9.in_range_fields(centre, r)) for r in range(0, 5)] == [0, 8, 20, 36, 60]
+    assert [len(GEO9.in_range_fields(centre, r)) for r in range(5)] == [0, 8, 20, 36, 60]
 
 
 @rules("R10.1")
@@ -283,7 +283,7 @@ def test_symmetric_reading() -> None:
             d = distance(dx, dy)
             for ex, ey in ((-dx, dy), (dx, -dy), (-dx, -dy), (dy, dx), (-dy, -dx)):
                 assert distance(ex, ey) == d
-            for r in range(0, 8):
+            for r in range(8):
                 assert in_range(dx, dy, r) == (d <= r)
 
 
@@ -508,7 +508,7 @@ def _brute_force(
             ncost = cost + (1 + parity if diagonal else 1)
             if ncost > move:
                 continue
-            npath = path + (nxt,)
+            npath = (*path, nxt)
             if nxt not in best or (ncost, npath) < best[nxt]:
                 best[nxt] = (ncost, npath)
             walk(nxt, ncost, parity ^ 1 if diagonal else parity, npath)

@@ -41,7 +41,7 @@ def test_registry_names() -> None:
     assert set(VERBS) == {"damage", "heal", "draw", "gain", "steal", "burn", "discard", "push",
                      "paralyse", "poison", "panic", "rage", "protect", "destroy", "sacrifice",
                      "create", "score", "repair"}
-    assert TRIGGER_EVENTS == {"enters", "dies", "upkeep", "attacks", "kills"}
+    assert {"enters", "dies", "upkeep", "attacks", "kills"} == TRIGGER_EVENTS
     assert VERBS["damage"].takes_target and VERBS["damage"].default is None
     assert not VERBS["draw"].takes_target
 

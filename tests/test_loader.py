@@ -1,4 +1,5 @@
-"""Loading card sets and boards from .csv, .xlsx and .ods (docs/card-language.md, docs/boards.md)."""
+"""Loading card sets and boards from .csv, .xlsx and .ods (docs/card-language.md,
+docs/boards.md)."""
 
 from __future__ import annotations
 
@@ -209,7 +210,8 @@ def test_empty_cost_is_none_and_zero_is_a_cost(tmp_path: Path) -> None:
 # --- card sets: malformed ----------------------------------------------------------------
 
 @pytest.mark.parametrize(("rows", "problem"), [
-    ([["name", "type", "buy"], ["X", "spell", "abc"]], "row 2, column buy (C): 'abc': not a number"),
+    ([["name", "type", "buy"], ["X", "spell", "abc"]],
+     "row 2, column buy (C): 'abc': not a number"),
     ([["name", "type", "buy"], ["X", "spell", -1]], "row 2, column buy (C): '-1': must be 0 to 99"),
     ([["name", "type", "buy"], ["X", "spell", 2.5]],
      "row 2, column buy (C): '2.5': not a whole number"),

@@ -192,7 +192,8 @@ def test_game_shape(con: duckdb.DuckDBPyConnection) -> None:
     lead = shape.leads(con, [1])
     g0, g1 = row(lead, game_id=1 * 10**9), row(lead, game_id=1 * 10**9 + 1)
     # g0: seat 0 leads rounds 1 and 2 and wins in round 3; g1: seat 0 then seat 1, who wins
-    assert (g0["lead_changes"], g0["decided_round"], g0["decided_at"]) == (0, 1, pytest.approx(1 / 3))
+    assert (g0["lead_changes"], g0["decided_round"], g0["decided_at"]) == (
+        0, 1, pytest.approx(1 / 3))
     assert (g1["lead_changes"], g1["decided_round"], g1["decided_at"]) == (1, 2, 1.0)
     summ = row(shape.summary(con, [1]), board="all")
     assert (summ["games"], summ["draws"], summ["round_limit"], summ["guard_stopped"]) == (

@@ -4,11 +4,11 @@ Run 1, board "plain" (capture points, income 2, 1 per unit, round limit 5), sets
 B (b1, b2), one pack round of two picks. Seat 0 is agent/drafter "random", seat 1 "heuristic";
 seat 0 always starts.
 
-| game | seat 0 picks (pack)           | seat 1 picks (pack)           | result         | rounds |
-|------|-------------------------------|-------------------------------|----------------|--------|
-| 0    | a1 [a1,b1], b2 [b2]           | a2 [a2,b2], b1 [b1]           | seat 0 wins    | 3      |
-| 1    | b1 [a1,b1], b2 [b2]           | a2 [a2,b2], a1 [a1]           | seat 1 wins    | 2      |
-| 2, 3 | as game 0                     | as game 0                     | 2: seat 0; 3: draw (round limit) | 4, 5 |
+| game | seat 0 picks (pack) | seat 1 picks (pack) | result                           | rounds |
+|------|---------------------|---------------------|----------------------------------|--------|
+| 0    | a1 [a1,b1], b2 [b2] | a2 [a2,b2], b1 [b1] | seat 0 wins                      | 3      |
+| 1    | b1 [a1,b1], b2 [b2] | a2 [a2,b2], a1 [a1] | seat 1 wins                      | 2      |
+| 2, 3 | as game 0           | as game 0           | 2: seat 0; 3: draw (round limit) | 4, 5   |
 
 Buys (round): g0 s0 a1 (2), s1 b1 (3); g1 s0 b1 (1); g2 s0 a1 (1), s0 b2 (2), s1 a2 (2).
 Plays: g0 s0 a1; g2 s0 a1, s1 a2. Events of g0: a combat a1 -> b1 (2 dealt, 1 back), an effect
@@ -38,9 +38,10 @@ CARDS = [  # name, set, type, buy, play, upkeep, life, move, attack, range
     ("a1", "A", "unit", 3, 2, 1, 2, 1, 2, 1), ("a2", "A", "unit", 2, 1, 1, 1, 1, 1, 1),
     ("b1", "B", "spell", 2, 1, None, None, None, None, None),
     ("b2", "B", "spell", 4, 3, None, None, None, None, None)]
-# snapshot columns (the money columns per turn, as the engine writes them): round, player, resource, income, spend_buy, spend_play, spend_upkeep,
-# spend_free, discard_gain, upkeep_paid, upkeep_deaths, hand, deck, discard, store, units, points,
-# then resource_start, card_gain, card_loss, buy_resource, bought (every row balances)
+# snapshot columns (the money columns per turn, as the engine writes them): round, player, resource,
+# income, spend_buy, spend_play, spend_upkeep, spend_free, discard_gain, upkeep_paid,
+# upkeep_deaths, hand, deck, discard, store, units, points, then resource_start, card_gain,
+# card_loss, buy_resource, bought (every row balances)
 SNAPSHOTS = {
     0: [(1, 0, 1, 2, 0, 1, 0, 0, 0, 0, 0, 3, 5, 0, 2, 1, 1, 0, 0, 0, 1, 0),
         (1, 1, 2, 2, 0, 0, 0, 0, 0, 0, 0, 3, 5, 0, 2, 0, 0, 0, 0, 0, 2, 0),

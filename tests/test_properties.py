@@ -56,7 +56,7 @@ def play_checked(config, seed: int) -> Game:
 def events_of(state_or_record) -> list[tuple[object, ...]]:
     ev = state_or_record.events
     return list(zip(ev.round, ev.turn, ev.phase, ev.player, ev.kind, ev.card, ev.target, ev.x,
-                    ev.y, ev.amount, ev.detail))
+                    ev.y, ev.amount, ev.detail, strict=True))
 
 
 @rules("R8", "R9.2", "R18.1")

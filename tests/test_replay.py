@@ -156,7 +156,7 @@ def test_the_replay_needs_only_the_database(tmp_path: Path) -> None:
                  "--workers", "1", "--seed", "4"]) == 0
     for part in folder.glob("*.csv"):
         part.unlink()
-    g, replay, notes = replay_stored(db, GAME)
+    g, replay, _notes = replay_stored(db, GAME)
     assert replay.divergence is None, str(replay.divergence)
     assert len(g.events) > 0
 

@@ -6,8 +6,21 @@ import pytest
 
 from engine.actions import Action
 from engine.markers import Marker
-from tests.builder import (Cost, FreeAction, Position, Trigger, act, artifact, board, eff, events,
-                           spell, texts, tgt, unit)
+from tests.builder import (
+    Cost,
+    FreeAction,
+    Position,
+    Trigger,
+    act,
+    artifact,
+    board,
+    eff,
+    events,
+    spell,
+    texts,
+    tgt,
+    unit,
+)
 from tests.rules import rules
 
 B = board("0 0 . . .\n. . . . .\n. . . 1 1")

@@ -12,15 +12,30 @@ import pytest
 
 from engine.cards import Card
 from engine.invariants import check_invariants
-from engine.permanents import damage_at, life, max_range, profile
 from engine.markers import Marker
-from tests.builder import (Cost, FreeAction, Keywords, Modifiers, Position, Protection, Trigger,
-                           act, done,
-                           artifact, board, eff, equipment, events, spell, tgt,
-                           unit, CardType)
+from engine.permanents import damage_at, life, max_range, profile
+from tests.builder import (
+    CardType,
+    Cost,
+    FreeAction,
+    Keywords,
+    Modifiers,
+    Position,
+    Protection,
+    Trigger,
+    act,
+    artifact,
+    board,
+    done,
+    eff,
+    equipment,
+    events,
+    spell,
+    tgt,
+    unit,
+)
 from tests.pieces import ARCHER, DUMMY, OPEN5, SOLDIER, crew, destroy_spell, legal
 from tests.rules import rules
-
 
 # --- R9 board and fields ----------------------------------------------------------------------
 

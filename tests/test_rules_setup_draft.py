@@ -7,7 +7,7 @@ from collections import Counter
 from engine.draft import start_game
 from engine.game import Game
 from engine.state import GameConfig
-from tests.builder import Placement, Position, board, equipment, spell, unit, Keywords
+from tests.builder import Keywords, Placement, Position, board, equipment, spell, unit
 from tests.rules import rules
 
 A = unit("A", buy=1, copies=10)

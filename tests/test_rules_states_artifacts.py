@@ -8,19 +8,32 @@ from __future__ import annotations
 
 import pytest
 
-
-
 from engine.actions import parse_action
 from engine.invariants import check_invariants
-from engine.permanents import life, profile
 from engine.markers import Marker
-from tests.builder import (Cost, FreeAction, Keywords, Modifiers, Position, Trigger, act,
-                           done, events, play_out,
-                           artifact, board, eff, equipment, potion, spell, tgt,
-                           unit)
+from engine.permanents import life, profile
+from tests.builder import (
+    Cost,
+    FreeAction,
+    Keywords,
+    Modifiers,
+    Position,
+    Trigger,
+    act,
+    artifact,
+    board,
+    done,
+    eff,
+    equipment,
+    events,
+    play_out,
+    potion,
+    spell,
+    tgt,
+    unit,
+)
 from tests.pieces import DUMMY, OPEN5, SOLDIER, crew, destroy_spell, legal
 from tests.rules import rules
-
 
 # --- R13 states -------------------------------------------------------------------------------
 

@@ -4,8 +4,20 @@ R21.16, R21.18) on hand-built positions (tests.builder)."""
 from __future__ import annotations
 
 from engine.cards import CardType
-from tests.builder import (Cost, FreeAction, Position, Trigger, act, artifact, board, eff, spell,
-                           texts, tgt, unit)
+from tests.builder import (
+    Cost,
+    FreeAction,
+    Position,
+    Trigger,
+    act,
+    artifact,
+    board,
+    eff,
+    spell,
+    texts,
+    tgt,
+    unit,
+)
 from tests.rules import rules
 
 B = board("0 . . 1\n. . . .")
@@ -195,19 +207,19 @@ def _buy_position(resource: int):
 
 @rules("R7.1", "R7.3")
 def test_buy_from_own_store_at_price_no_buy_price_never():
-    pos, g, store = _buy_position(5)
+    _pos, g, store = _buy_position(5)
     assert legal(g) == sorted(["pass", f"buy c{store[0]}", f"buy c{store[1]}"])
 
 
 @rules("R7.1")
 def test_only_what_the_resource_pays_for():
-    pos, g, store = _buy_position(2)
+    _pos, g, store = _buy_position(2)
     assert legal(g) == sorted(["pass", f"buy c{store[0]}"])
 
 
 @rules("R7.2")
 def test_one_card_per_turn_into_the_discard_pile():
-    pos, g, store = _buy_position(9)
+    _pos, g, store = _buy_position(9)
     act(g, "buy", store[0])
     s = g.state
     assert s.phase == "discard" and not any(t.startswith("buy") for t in legal(g))

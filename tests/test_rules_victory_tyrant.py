@@ -7,9 +7,26 @@ import pytest
 from engine.actions import Action
 from engine.board import TYRANT
 from engine.markers import Marker
-from tests.builder import (Cost, FreeAction, Keywords, Position, TieBreak, Victory, VictoryKind,
-                           act, artifact, board, done, eff, equipment, events, intention, play_out,
-                           spell, tgt, unit)
+from tests.builder import (
+    Cost,
+    FreeAction,
+    Keywords,
+    Position,
+    TieBreak,
+    Victory,
+    VictoryKind,
+    act,
+    artifact,
+    board,
+    done,
+    eff,
+    equipment,
+    intention,
+    play_out,
+    spell,
+    tgt,
+    unit,
+)
 from tests.pieces import legal
 from tests.rules import rules
 

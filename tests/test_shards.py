@@ -4,6 +4,7 @@ shards, or while ingesting, or with a half-written shard, resumes to the uninter
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import signal
@@ -38,14 +39,10 @@ def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
     for proc in reversed(procs):
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            pass
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
 def _warm(ray: Any) -> None:

@@ -12,9 +12,22 @@ import pytest
 from engine.agents.registry import make_agent
 from engine.play import derive_seed, play_game
 from workbench.runner import prepare
-from workbench.store import GAME_ID_BASE, TABLES, PlayedGame, RunSpec, StoreError, \
-    BatchWriter, FailedGame, batch_tables, create_run, ddl, load_run, missing_games, open_store, \
-    write_batch
+from workbench.store import (
+    GAME_ID_BASE,
+    TABLES,
+    BatchWriter,
+    FailedGame,
+    PlayedGame,
+    RunSpec,
+    StoreError,
+    batch_tables,
+    create_run,
+    ddl,
+    load_run,
+    missing_games,
+    open_store,
+    write_batch,
+)
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "schema.md"
 SPEC = RunSpec(("iron-legion", "tide-callers"), ("kings-crossing",), 3, 2, ("random", "random"),

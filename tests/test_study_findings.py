@@ -16,7 +16,7 @@ from workbench.fairvalue import FairValue
 from workbench.sweep import SweepResult
 from workbench.tune import CardTuning
 
-CHANGE_SCHEMA = {c: pl.String for c in ("what", "name", "field", "base", "candidate", "change")}
+CHANGE_SCHEMA = dict.fromkeys(("what", "name", "field", "base", "candidate", "change"), pl.String)
 SIG_SCHEMA = {"what": pl.String, "name": pl.String, "metric": pl.String, "base": pl.Float64,
               "candidate": pl.Float64, "change": pl.Float64, "n_base": pl.Int64,
               "n_candidate": pl.Int64, "p": pl.Float64, "p_holm": pl.Float64}

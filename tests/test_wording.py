@@ -4,10 +4,28 @@ from __future__ import annotations
 
 import pytest
 
-from engine.cards import Card, Cost, Effect, FreeAction, Keywords, Modifiers, Protection, Side
-from engine.cards import CardType, Target, TargetKind, Trigger
-from engine.language import (parse_effects, parse_free_actions, parse_full_actions,
-                             parse_keywords, parse_modifiers, parse_triggers)
+from engine.cards import (
+    Card,
+    CardType,
+    Cost,
+    Effect,
+    FreeAction,
+    Keywords,
+    Modifiers,
+    Protection,
+    Side,
+    Target,
+    TargetKind,
+    Trigger,
+)
+from engine.language import (
+    parse_effects,
+    parse_free_actions,
+    parse_full_actions,
+    parse_keywords,
+    parse_modifiers,
+    parse_triggers,
+)
 from engine.wording import card_behaviour, render_effect, render_keywords, render_modifiers
 from workbench.loader import shipped_cardsets
 

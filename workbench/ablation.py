@@ -16,8 +16,8 @@ import numpy as np
 from scipy import stats
 
 from workbench.analysis.source import in_runs, query
-from workbench.keys import GAME_ID_BASE
 from workbench.fairvalue import BOOTSTRAP, LEVEL
+from workbench.keys import GAME_ID_BASE
 
 
 @dataclass(frozen=True)

@@ -104,7 +104,7 @@ def _read_placements(table: Table, players: int, board_map: BoardMap | None, ref
         if rec.text("owner") is None:
             rec.fail("owner", "missing owner: a seat 1-4, neutral or tyrant")
         x, y = rec.count("x"), rec.count("y")
-        for axis, value in (("x", x), ("y", y)):
+        for axis in ("x", "y"):
             if rec.text(axis) is None:
                 rec.fail(axis, f"missing {axis}")
         vip = rec.parse("vip", yes_no) or False

@@ -139,7 +139,7 @@ def _behaviour(rec: Record) -> _Behaviour:
     full = rec.parse("full action", parse_full_actions) or ()
     modifiers = rec.parse("modifiers", parse_modifiers) or Modifiers()
     for column, spec in zip(_LANGUAGE_COLUMNS, (keywords, effects, triggers, free, full,
-                                                 modifiers)):
+                                                 modifiers), strict=True):
         too_large = [n for n in _numbers(spec) if abs(n) > LANGUAGE_LIMIT]
         if too_large:
             rec.fail(column, f"{too_large[0]} is too large: numbers in the card language are "
@@ -288,7 +288,8 @@ def _spreadsheets(folder: Path) -> list[Path]:
     if not folder.is_dir():
         return []
     return sorted(p for p in folder.iterdir() if p.is_file()
-                  and p.suffix.casefold() in SPREADSHEET_SUFFIXES and not p.name.startswith(("~$", ".")))
+                  and p.suffix.casefold() in SPREADSHEET_SUFFIXES
+                  and not p.name.startswith(("~$", ".")))
 
 
 def _named(name: str, folder: Path, candidates: list[Path], what: str) -> Path:

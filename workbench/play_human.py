@@ -111,7 +111,7 @@ class HumanSeat:
 
     def _options(self, legal: list[Action], names: list[str], width: int) -> None:
         self._say("choose one:")
-        for i, (a, name) in enumerate(zip(legal, names), start=1):
+        for i, (a, name) in enumerate(zip(legal, names, strict=True), start=1):
             self._say(f"  {i:>3}. {name}   [{a.text(width)}]")
 
     def _say(self, text: str) -> None:
@@ -124,7 +124,7 @@ def choose(answer: str, legal: list[Action], names: list[str], width: int) -> Ac
         n = int(answer)
         return legal[n - 1] if 1 <= n <= len(legal) else None
     folded = answer.casefold()
-    for a, name in zip(legal, names):
+    for a, name in zip(legal, names, strict=True):
         if folded == name.casefold():
             return a
     try:
@@ -136,7 +136,7 @@ def choose(answer: str, legal: list[Action], names: list[str], width: int) -> Ac
 
 def event_text(row: tuple[object, ...]) -> str:
     """One event as a short line: `p2 move Militia 3,4 (2) 2,4 3,4`."""
-    values = dict(zip(EVENT_COLUMNS, row))
+    values = dict(zip(EVENT_COLUMNS, row, strict=True))
     player = values["player"]
     who = seat_name(player) if isinstance(player, int) and player != -1 else "game"
     parts = [who, str(values["kind"]), str(values["card"])]

@@ -24,8 +24,7 @@ from typing import TYPE_CHECKING, Final, Self
 import duckdb
 import pyarrow as pa
 from rich.console import Console, Group
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
-    TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -34,9 +33,17 @@ from engine.play import derive_seed, play_game
 from engine.state import GameConfig
 from workbench.agents import make_agent
 from workbench.config import content_hash, load_setup
+from workbench.store import (
+    BatchWriter,
+    BoardSource,
+    FailedGame,
+    PlayedGame,
+    RunSpec,
+    batch_tables,
+    failed_games,
+    finish_run,
+)
 from workbench.variants import apply_change
-from workbench.store import BatchWriter, BoardSource, FailedGame, PlayedGame, RunSpec, \
-    batch_tables, failed_games, finish_run
 
 if TYPE_CHECKING:
     from workbench.shards import Cluster

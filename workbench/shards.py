@@ -16,6 +16,7 @@ games the file lacks. A killed ingest commits nothing, so the resume ingests aga
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -126,7 +127,8 @@ def claim(folder: Path, con: duckdb.DuckDBPyConnection, run_id: int) -> None:
     the same id left in a shared --shards folder (its games would be ingested as ours)."""
     row = con.execute("SELECT run_id, seed, content_hash, engine_version, started_at::VARCHAR "
                       "FROM runs WHERE run_id = ?", [run_id]).fetchall()[0]
-    mine = dict(zip(("run_id", "seed", "content_hash", "engine_version", "started_at"), row))
+    mine = dict(zip(("run_id", "seed", "content_hash", "engine_version", "started_at"), row,
+                    strict=True))
     path = folder / "run.json"
     if path.exists():
         theirs = json.loads(path.read_text())
@@ -236,10 +238,8 @@ def ingest(con: duckdb.DuckDBPyConnection, run_id: int, folder: Path) -> int:
             _ingest_table(con, table, [folder / table / n for n in names])
         con.execute("COMMIT")
     except BaseException:
-        try:
-            con.execute("ROLLBACK")
-        except duckdb.Error:
-            pass  # a failed COMMIT leaves no transaction: its own error matters
+        with contextlib.suppress(duckdb.Error):  # a failed COMMIT leaves no transaction:
+            con.execute("ROLLBACK")                # its own error is the one that matters
         raise
     return sum(b - a + 1 for a, b in batches)
 
@@ -294,10 +294,8 @@ def execute(con: duckdb.DuckDBPyConnection, job: Job, indices: Sequence[int], wo
     finish_run(con, run_id)
     shutil.rmtree(folder)
     if cluster.shards is None:
-        try:
-            root.rmdir()  # the default folder beside the file goes when its last run is in
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):  # the default folder beside the file goes when
+            root.rmdir()                     # its last run is in
     if nodes:
         console.print(f"run {run_id}: {len(todo)} games played on {len(nodes)} Ray "
                       f"node{'s' if len(nodes) > 1 else ''}, ingested from {folder}",

@@ -6,6 +6,7 @@ transaction, so a run stopped at any moment leaves only complete games behind.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import functools
 import hashlib
@@ -23,9 +24,9 @@ import pyarrow as pa
 
 from engine.board import Board
 from engine.cards import Card
-from engine.wording import card_behaviour, render_free_actions
 from engine.events import EVENT_COLUMNS
-from engine.record import GameRecord, PICK_COLUMNS, SNAPSHOT_COLUMNS
+from engine.record import PICK_COLUMNS, SNAPSHOT_COLUMNS, GameRecord
+from engine.wording import card_behaviour, render_free_actions
 from workbench import summary
 from workbench.board_map import field_code
 from workbench.keys import GAME_ID_BASE, SCHEMA_VERSION
@@ -266,7 +267,7 @@ def _create(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("BEGIN TRANSACTION")
     for statement in ddl():
         con.execute(statement)
-    now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     con.executemany("INSERT INTO schema_info VALUES (?, ?)", [
         ("schema_version", SCHEMA_VERSION), ("created_at", now),
         ("created_by", engine_version())])
@@ -274,7 +275,7 @@ def _create(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def _utcnow() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
 def create_run(con: duckdb.DuckDBPyConnection, spec: RunSpec, boards: Sequence[BoardSource],
@@ -378,10 +379,9 @@ def write_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]) -> 
             con.unregister("batch_frame")
         con.execute("COMMIT")
     except BaseException:
-        try:
+        # a failed COMMIT (e.g. a full disk) leaves no transaction: its error matters
+        with contextlib.suppress(duckdb.Error):
             con.execute("ROLLBACK")
-        except duckdb.Error:
-            pass  # a failed COMMIT (e.g. a full disk) leaves no transaction: its error matters
         raise
 
 

@@ -14,8 +14,14 @@ import duckdb
 
 from engine.board import Board, Placement, TieBreak, Victory, VictoryKind
 from engine.cards import Card, CardType
-from engine.language import (parse_effects, parse_free_actions, parse_full_actions,
-                             parse_keywords, parse_modifiers, parse_triggers)
+from engine.language import (
+    parse_effects,
+    parse_free_actions,
+    parse_full_actions,
+    parse_keywords,
+    parse_modifiers,
+    parse_triggers,
+)
 from engine.state import GameConfig
 from workbench.board_map import parse_field
 
@@ -40,7 +46,7 @@ def stored_cards(con: duckdb.DuckDBPyConnection, run_id: int) -> tuple[list[Card
         raise StoredRunError(f"run {run_id} has no stored cards")
     catalog, pool = [], []
     for row in rows:
-        r = dict(zip(_CARD_COLUMNS, row))
+        r = dict(zip(_CARD_COLUMNS, row, strict=True))
         card = Card(
             name=r["name"], set=r["set"], type=CardType(r["type"]), copies=r["copies"],
             buy=r["buy"], play=r["play"], upkeep=r["upkeep"], life=r["life"], move=r["move"],
@@ -80,7 +86,7 @@ def stored_board(con: duckdb.DuckDBPyConnection, run_id: int, board: str) -> Boa
                       "WHERE run_id = ? AND board = ?", [run_id, board]).fetchone()
     if row is None:
         raise StoredRunError(f"run {run_id} has no board {board!r}")
-    r = dict(zip(_BOARD_COLUMNS, row))
+    r = dict(zip(_BOARD_COLUMNS, row, strict=True))
     actions = {mark: parse_free_actions(text) for mark, text in
                json.loads(r["field_actions"] or "{}").items()}
     fields = []

@@ -2,9 +2,9 @@
 
 Built in SQL from a run's stored games once, when the run has all its games (store.finish_run,
 before it marks the run finished), and recorded in `summaries` with SUMMARY_VERSION and the
-number of games they cover. A reader whose runs lack current summaries (an interrupted run, a file of
-schema version 3, summaries of another version) builds the same rows into a scratch database that
-shadows the file's tables for the session, so every figure comes from one definition either
+number of games they cover. A reader whose runs lack current summaries (an interrupted run, a file
+of schema version 3, summaries of another version) builds the same rows into a scratch database
+that shadows the file's tables for the session, so every figure comes from one definition either
 way.
 
 Per game: `summary_seats` (per seat: dominant set, set pair, economy totals), `summary_cards`

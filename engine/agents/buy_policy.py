@@ -45,9 +45,9 @@ def buy_value(card: Card, kind: VictoryKind, deck_units_upkeep: int, income: int
     cost = card_cost(card, w.upkeep_turns)
     ratio = val / max(1.5, cost)
     # the upkeep plan: units whose upkeep the income cannot carry are worth less
-    if card.type is CardType.UNIT and (card.upkeep or 0) > 0:
-        if deck_units_upkeep + (card.upkeep or 0) > income + w.buy_margin:
-            ratio *= w.buy_overload
+    if (card.type is CardType.UNIT and (card.upkeep or 0) > 0
+            and deck_units_upkeep + (card.upkeep or 0) > income + w.buy_margin):
+        ratio *= w.buy_overload
     return ratio * w.buy_ratio + w.buy_raw * val
 
 

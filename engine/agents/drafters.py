@@ -13,8 +13,9 @@ drafter here also plays the match (with the heuristic) if it is used as an agent
   heuristic drafter's value. The drafter receives its ratings as data: the spec's
   `ratings:ratings_file=PATH` (a JSON object `{"Card name": score}` or
   `{"Card name": {"score": s, "games": n}}`) and `ratings:db=PATH` are read by the workbench
-  (`workbench.agents.make_agent`), since the engine opens no files. Parameter `weight=W` (default 1) scales ratings against the
-  heuristic value used to break ties; `min_games=N` ignores ratings seen in fewer games.
+  (`workbench.agents.make_agent`), since the engine opens no files. Parameter `weight=W` (default 1)
+  scales ratings against the heuristic value used to break ties; `min_games=N` ignores ratings
+  seen in fewer games.
 
 The heuristic drafter's model: a card is worth what the seat's agent will do with it. Only
 cards it buys ever leave the store (R7.1), at most one a turn (R7.2), out of a store of 30, so
@@ -39,17 +40,17 @@ played at the first later turn with its play cost there (a unit: with its upkeep
 turn). Its value is its value by numbers (`numbers_value`: stats, effects, cost with upkeep,
 the board's victory condition) and its synergy with the store, times its use: the share of the
 game still to come when it is played, above a floor of `NEVER` for a card never bought or never
-played (the projection is rough, and a pick also keeps the card from the next seat). The agent's policy says whether and
-when a card is used; the numbers say what it is worth when it is (the policy's own scores are
-not comparable across boards: the resource race scores every card it buys 1 to 3).
+played (the projection is rough, and a pick also keeps the card from the next seat). The agent's
+policy says whether and when a card is used; the numbers say what it is worth when it is (the
+policy's own scores are not comparable across boards: the resource race scores every card it
+buys 1 to 3).
 Not modelled: combat losses, the opponent's needs. The projection: `engine.agents.projection`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import NamedTuple, Protocol
+from collections.abc import Mapping
 
 from engine.actions import Action
 from engine.agents.heuristic import HeuristicAgent, choose
@@ -79,7 +80,7 @@ class Held:
         self.cards = held
         self.n = len(held)
         self.sets: dict[str, int] = {}
-        self.buckets = {b: 0 for b in CURVE}
+        self.buckets = dict.fromkeys(CURVE, 0)
         self.units = self.ranged = self.crew = 0
         for h in held:
             self.sets[h.set] = self.sets.get(h.set, 0) + 1

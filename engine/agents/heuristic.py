@@ -310,13 +310,13 @@ def _play_score(v: View, a: Action) -> float:
         return val - w.spell_cost * (card.play or 0) * v.resource_value() + 0.1
     # permanents: the upkeep it adds must be affordable next turn
     up = card.upkeep or 0
-    if card.type is CardType.UNIT and up > 0:
-        if after + seat_income(v) < upkeep_load(v) + up + w.unit_reserve:
-            return -1.0
-    if v.kind is VictoryKind.RESOURCE and (card.play or 0) + 2 * up > 1 and not (
-            {e.verb for t in card.triggers for e in t.effects} & {"gain", "steal"}):
-        if len([p for p in v.mine if s.cards[p.cid].type is CardType.UNIT]) >= 3:
-            return -1.0
+    if (card.type is CardType.UNIT and up > 0
+            and after + seat_income(v) < upkeep_load(v) + up + w.unit_reserve):
+        return -1.0
+    if (v.kind is VictoryKind.RESOURCE and (card.play or 0) + 2 * up > 1
+            and not ({e.verb for t in card.triggers for e in t.effects} & {"gain", "steal"})
+            and len([p for p in v.mine if s.cards[p.cid].type is CardType.UNIT]) >= 3):
+        return -1.0
     val = card_value(card) - w.perm_cost * (card.play or 0) * v.resource_value()
     if a.field < 0:
         # equip the next unit played (R15.6): only with a unit to play this turn

@@ -109,9 +109,8 @@ def board_affinity(card: Card, kind: VictoryKind) -> float:
             # only attack above the Tyrant's armor counts, best from out of its reach
             bite = max(0, (card.attack or 0) - 1)
             bonus += 1.5 * bite * (1.5 if (card.range or 1) > 1 else 1.0) - 1.0 * (bite == 0)
-    elif kind is VictoryKind.STAFF:
-        if card.type is CardType.UNIT:
-            bonus += 0.3 * (card.move or 0)
+    elif kind is VictoryKind.STAFF and card.type is CardType.UNIT:
+        bonus += 0.3 * (card.move or 0)
     return bonus
 
 
@@ -204,14 +203,13 @@ class View:
             g = self._capture_goals()
         elif k is VictoryKind.RESOURCE:
             g = [i for i, f in enumerate(self.board.fields) if f.income > 0]
-        elif k is VictoryKind.STAFF:
-            if self.staff >= 0:
-                sp = s.perms[self.staff]
-                if sp.under < 0:
-                    g = [sp.field]
-                elif self.staff_base in s.perms and s.enemies(
-                        self.seat, s.perms[self.staff_base].controller):
-                    g = [s.perm_field(s.perms[self.staff_base])]
+        elif k is VictoryKind.STAFF and self.staff >= 0:
+            sp = s.perms[self.staff]
+            if sp.under < 0:
+                g = [sp.field]
+            elif self.staff_base in s.perms and s.enemies(
+                    self.seat, s.perms[self.staff_base].controller):
+                g = [s.perm_field(s.perms[self.staff_base])]
         if not g and self.objectives:
             g = [s.perm_field(s.perms[c]) for c in self.objectives]
         if not g:

@@ -9,7 +9,6 @@ from engine.markers import Marker
 from engine.permanents import armor, deal_damage, destroy, hp_left, life, protected_from
 from engine.push import push, push_origin
 from engine.state import GameState, Perm
-from engine.vocab import EventKind
 from engine.verbs.entry import (
     PERMANENTS,
     Appraiser,
@@ -20,6 +19,7 @@ from engine.verbs.entry import (
     perms,
     sign,
 )
+from engine.vocab import EventKind
 
 
 def _damage(state: GameState, player: int, source: int, e: Effect, targets: list[int],

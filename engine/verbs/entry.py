@@ -56,7 +56,8 @@ class Appraiser(Protocol):
 
 Act = Callable[[GameState, int, int, Effect, list[int], int], None]
 """An effect: (state, acting player, source permanent or card, the effect, its targets, the
-push origin its controller chose or -1). Targets are permanent ids or player targets (`engine.actions.player_target`)."""
+push origin its controller chose or -1). Targets are permanent ids or player targets
+(`engine.actions.player_target`)."""
 Value = Callable[[Appraiser, int, Effect, list[int], int], float]
 """A value to an agent: (its view, source, the effect, its targets, the push origin)."""
 PerTarget = Callable[[Appraiser, int, Effect, Perm, int], float]

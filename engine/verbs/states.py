@@ -6,7 +6,6 @@ from __future__ import annotations
 from engine.cards import CardType, Effect, TargetKind
 from engine.markers import Marker
 from engine.state import GameState, Perm
-from engine.vocab import EventKind
 from engine.verbs.entry import (
     UNITS,
     Act,
@@ -18,6 +17,7 @@ from engine.verbs.entry import (
     perms,
     sign,
 )
+from engine.vocab import EventKind
 
 
 def _mark(marker: Marker) -> Act:
@@ -37,7 +37,7 @@ def _hindrance(weight: float, spares_tyrant: bool) -> PerTarget:
     def value(a: Appraiser, source: int, e: Effect, p: Perm, origin: int) -> float:
         card = a.s.cards[p.cid]
         is_unit = card.type is CardType.UNIT
-        if is_unit and not card.keywords.tyrant or not spares_tyrant:
+        if (is_unit and not card.keywords.tyrant) or not spares_tyrant:
             return sign(a, p) * a.pv(p) * min(1.0, weight * e.amount)
         return sign(a, p) * 0.5 if is_unit else 0.0
     return value

@@ -19,7 +19,7 @@ import duckdb
 import polars as pl
 
 from workbench import summary
-from workbench.analysis.source import in_runs, run_list, query
+from workbench.analysis.source import in_runs, query, run_list
 from workbench.analysis.stats import with_difference_tests, with_gain_ci, with_rate
 
 

@@ -133,7 +133,7 @@ def content_changes(con: duckdb.DuckDBPyConnection, base: int, cand: int) -> pl.
     for r in out:
         if r["what"] == "run":
             r["name"] = "settings"
-    schema = {c: pl.String for c in ("what", "name", "field", "base", "candidate", "change")}
+    schema = dict.fromkeys(("what", "name", "field", "base", "candidate", "change"), pl.String)
     return pl.DataFrame(out, schema=schema)
 
 

@@ -19,8 +19,8 @@ copy when the summary is built), never from the picks and events:
   the seat-games it was drafted in. In a draft that deals every pack out (R3.3: the default
   setups), every dealt card is drafted by someone, so this list is as much about what the agent
   buys as about the drafter; the drafter's part shows in the card's ATA (taken early or as a
-  leftover) and in the early picks' share above. These two thresholds are the report's `kraken_drafted` and
-  `kraken_bought` (findings.Thresholds takes its defaults from here).
+  leftover) and in the early picks' share above. These two thresholds are the report's
+  `kraken_drafted` and `kraken_bought` (findings.Thresholds takes its defaults from here).
 """
 
 from __future__ import annotations

@@ -41,8 +41,8 @@ def _players(runs: Sequence[int]) -> str:
 def per_round(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
               by: Sequence[str] = ()) -> pl.DataFrame:
     """Mean per player-turn, per round (and board / agent): resource carried over from the
-    previous turn, held, income split, gains, spends, losses, unspent; upkeep's share of income; buys with their share of turns (Wilson) and the
-    resource and store cards at the buy step."""
+    previous turn, held, income split, gains, spends, losses, unspent; upkeep's share of income;
+    buys with their share of turns (Wilson) and the resource and store cards at the buy step."""
     if not set(by) <= {"board", "agent"}:
         raise ValueError(f"group the economy by board and/or agent, not {list(by)}")
     keys = "".join(f"{k}, " for k in by)

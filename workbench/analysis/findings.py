@@ -83,7 +83,8 @@ def seat_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
                                            else "")
         out.append(Finding(
             "seat", sev, f"{who.capitalize()} wins {pct(worst['win_rate'])} of its games"
-            f"{on_board(name, boards)} {span(worst['win_rate_lo'], worst['win_rate_hi'], worst['seats'])}"
+            f"{on_board(name, boards)} "
+            f"{span(worst['win_rate_lo'], worst['win_rate_hi'], worst['seats'])}"
             f"; an even share is {pct(fair)}.", worst["win_rate"], worst["win_rate_lo"],
             worst["win_rate_hi"], worst["seats"], "sets", name,
             abs(worst["win_rate"] - fair) - th.band))
@@ -96,7 +97,8 @@ def seat_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
         if sev is not None:
             out.append(Finding(
                 "seat", sev, f"The first player wins {pct(r['win_rate'])} of games"
-                f"{on_board(r['board'], boards)} {span(r['win_rate_lo'], r['win_rate_hi'], r['seats'])}"
+                f"{on_board(r['board'], boards)} "
+                f"{span(r['win_rate_lo'], r['win_rate_hi'], r['seats'])}"
                 f"; an even share is {pct(fair)}.", r["win_rate"], r["win_rate_lo"],
                 r["win_rate_hi"], r["seats"], "sets", r["board"],
                 abs(r["win_rate"] - fair) - th.band))

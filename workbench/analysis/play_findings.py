@@ -227,7 +227,8 @@ def agent_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thre
                 f"{sweep}): improvement when bought {num(100 * a['estimate'], True)} points "
                 f"{span(a['low'], a['high'], a['n'], ' points')} with {a['agent']}, "
                 f"{num(100 * b['estimate'], True)} points "
-                f"{span(b['low'], b['high'], b['n'], ' points')} with {b['agent']}.", a["estimate"] - b["estimate"], None, None,
+                f"{span(b['low'], b['high'], b['n'], ' points')} with {b['agent']}.",
+                a["estimate"] - b["estimate"], None, None,
                 int(rows.get_column("n").sum()), "cards", str(card),
                 a["estimate"] - b["estimate"]))
     return out

@@ -13,7 +13,7 @@ import duckdb
 import polars as pl
 
 from workbench import summary
-from workbench.analysis.source import run_list, query
+from workbench.analysis.source import query, run_list
 from workbench.analysis.stats import with_rate
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import duckdb
 import polars as pl
 
-from workbench.analysis.source import in_runs, run_list, query
+from workbench.analysis.source import in_runs, query, run_list
 from workbench.analysis.stats import with_rate
 from workbench.summary import ensure as ensure_summaries
 

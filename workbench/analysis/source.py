@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import duckdb
 import polars as pl
 
 from workbench.keys import GAME_ID_BASE, READ_VERSIONS
-
 
 MEMORY_LIMIT = "1GB"
 """DuckDB's working memory for analysis (the rest of 2 GB is Python, polars and matplotlib)."""
@@ -34,10 +34,9 @@ def open_db(path: str | Path) -> duckdb.DuckDBPyConnection:
                                 "it?): wait until it is done, or copy the file and read the "
                                 "copy") from exc
         raise AnalysisError(f"{p}: cannot open as a DuckDB database ({exc})") from exc
-    try:  # the bar would print over the command's output; Jupyter refuses the setting
+    # the bar would print over the command's output; Jupyter refuses the setting
+    with contextlib.suppress(duckdb.Error):
         con.execute("SET enable_progress_bar = false")
-    except duckdb.Error:
-        pass
     # 100,000-game runs must fit a 2 GB machine: DuckDB spills its aggregations beyond this
     con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
     con.execute(f"SET temp_directory = '{tempfile.gettempdir()}'")

@@ -52,7 +52,7 @@ def effect_lists(g: GameCheck) -> list[Sequence[Effect]]:
     if r.kind == "trigger":
         out: list[Sequence[Effect]] = [t.effects for t in card.triggers
                                        if t.event == r.word or not r.word]
-        return out + [card.effects] if r.word in ("enters", "") else out
+        return [*out, card.effects] if r.word in ("enters", "") else out
     if r.kind == "free":
         granted = g.t.board.fields[r.field].actions if r.field >= 0 else ()
         return [fa.effects for fa in (*card.free_actions, *granted)]
