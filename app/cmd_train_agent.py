@@ -47,11 +47,28 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=16, help="seed of the search (default 16)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="worker processes (default: all cores)")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
-                        help="the module to write (default engine/agents/tuned.py)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="the module to write (default engine/agents/tuned.py; with "
+                        "--learned engine/agents/learned_model.py)")
+    learned = parser.add_argument_group(
+        "--learned", "instead of tuning weights, record the teacher's choices in games "
+        "against --against (--games a board) and fit the `learned` agent's model to them "
+        "(workbench/distill.py)")
+    learned.add_argument("--learned", action="store_true", help="train the learned agent")
+    learned.add_argument("--teacher", default="search:budget=16",
+                         help="the agent whose choices are learned (default search:budget=16)")
+    learned.add_argument("--data", type=Path, default=None,
+                         help="JSON-lines file of recorded games, reused and extended")
+    learned.add_argument("--holdout", type=int, default=5,
+                         help="every N-th game is held out to measure agreement (default 5)")
+    learned.add_argument("--l2", type=float, default=1.0,
+                         help="the model's L2 penalty (default 1)")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.learned:
+        from app.cmd_train_learned import run as run_learned
+        return run_learned(args)
     for name in ("trials", "games", "confirm", "top", "workers"):
         if getattr(args, name) < 1:
             print(f"error: --{name} must be at least 1, not {getattr(args, name)}",
@@ -64,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     boards = [b.strip() for b in args.boards.split(",") if b.strip()]
     names = [n.strip() for n in args.weights.split(",") if n.strip()] or list(SPACE)
-    out: Path = args.out
+    out: Path = args.out or DEFAULT_OUT
     if out.is_dir() or not out.parent.is_dir():
         print(f"error: --out {out}: must name a file in an existing folder", file=sys.stderr)
         return 2

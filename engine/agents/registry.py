@@ -33,6 +33,12 @@ def _tuned(params: dict[str, str]) -> Agent:
                           name="tuned")
 
 
+def _learned(params: dict[str, str]) -> Agent:
+    from engine.agents.learned import WIDTH, LearnedAgent
+    from engine.agents.learned_model import COEF
+    return LearnedAgent(COEF, width=int(params.get("width", WIDTH)))
+
+
 def _search(params: dict[str, str]) -> Agent:
     from engine.agents.search import SearchAgent
     return SearchAgent.from_params(params)
@@ -53,6 +59,7 @@ FACTORIES: dict[str, Factory] = {
     # agents (they draft with the heuristic drafter when used as drafters)
     "heuristic": _heuristic,
     "tuned": _tuned,  # the heuristic with the weights `workbench train-agent` found
+    "learned": _learned,  # the heuristic re-ranked by a model of search's choices
     "search": _search,
     "explorer": ExplorerAgent.from_params,  # the heuristic agent with random buys
     # drafters (they play the match as the heuristic agent when used as agents)
@@ -94,6 +101,7 @@ PARAMS: dict[str, dict[str, Param]] = {
     "random": {},
     "heuristic": {"eps": _SHARE},
     "tuned": {"eps": _SHARE},
+    "learned": {"width": Param(int, 1)},
     "search": {"budget": Param(int, 1), "horizon": Param(int, 0), "eps": _SHARE,
                "width": Param(int, 1), "steps": Param(int, 1), "margin": Param(float, 0.0)},
     "explorer": {"p": _SHARE},
