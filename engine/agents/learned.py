@@ -20,15 +20,16 @@ from __future__ import annotations
 
 import random
 
-from engine import actions as A
 from engine.actions import Action
 from engine.agents.heuristic import HeuristicAgent, choose, score_actions
-from engine.agents.values import View, card_value, exchange, hp_left, strike
+from engine.agents.values import View, card_value, exchange, strike
 from engine.board import VictoryKind
 from engine.cards import CardType
 from engine.game import Game
-from engine.permanents import max_range, profile
+from engine.markers import Marker
+from engine.permanents import hp_left, max_range, profile
 from engine.state import GameState, Perm
+from engine.vocab import ActionKind as A
 
 FEATURES: tuple[str, ...] = (
     "gap", "top",
@@ -191,7 +192,7 @@ def _at(v: View, row: list[float], p: Perm | None, f: int, value: float, hp: int
     row[_INDEX["threat_max"]] = max((v.pv(e) for e in near), default=0.0)
     cards = s.cards
     row[_INDEX["solo_kill"]] = float(any(
-        (cards[e.cid].attack or 0) >= hp and not e.paralysis
+        (cards[e.cid].attack or 0) >= hp and not e.markers[Marker.PARALYSIS]
         and dist[e.field] <= (cards[e.cid].move or 0) + (cards[e.cid].range or 1)
         for e in v.enemy_units))
     row[_INDEX["cover"]] = sum(1 for q in v.mine if q is not p and dist[q.field] <= 2
