@@ -7,12 +7,10 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +26,6 @@ pytestmark = [
     pytest.mark.skipif(importlib.util.find_spec("ray") is None,
                        reason="ray is not installed (pip install -e .[ray]); .ci/run installs it"),
     pytest.mark.cluster,
-    pytest.mark.xdist_group("ray-cluster"),  # one cluster, in one worker (`--dist loadgroup`)
 ]
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,7 +62,7 @@ def _warm(ray: Any) -> None:
 
 
 @pytest.fixture(scope="module")
-def cluster() -> Iterator[str]:
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A head node and a second node of one CPU each, on a free port of this machine; their
     workers import this checkout (PYTHONPATH). Skips if they do not come up within a minute."""
     import ray
@@ -77,9 +74,7 @@ def cluster() -> Iterator[str]:
     ray_cli = str(Path(sys.executable).with_name("ray"))
     env = {**os.environ, "PYTHONPATH": str(ROOT), "RAY_USAGE_STATS_ENABLED": "0",
            "RAY_AUTH_MODE": "disabled"}  # a loopback test cluster
-    # a short folder: Ray's socket paths under it must fit AF_UNIX's 107 bytes, which pytest's
-    # per-worker temporary folders (.../popen-gw0/...) exceed under xdist
-    temp = Path(tempfile.mkdtemp(prefix="ray", dir="/tmp"))
+    temp = tmp_path_factory.mktemp("ray")
     common = ["--block", "--num-cpus", "1", "--disable-usage-stats"]
     procs: list[subprocess.Popen[bytes]] = []
     try:
@@ -111,7 +106,6 @@ def cluster() -> Iterator[str]:
         if ray.is_initialized():
             ray.shutdown()
         _stop(procs)
-        shutil.rmtree(temp, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
