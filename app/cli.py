@@ -30,8 +30,11 @@ COMMANDS: dict[str, str] = {
 
 REPORT_FOLDER = "the report is a folder (index.html and tables/)"
 OUT_FOLDERS: dict[str, str] = {
-    "report": REPORT_FOLDER, "compare": REPORT_FOLDER, "sweep": REPORT_FOLDER,
-    "ablate": REPORT_FOLDER, "skill": REPORT_FOLDER,
+    "report": REPORT_FOLDER,
+    "compare": REPORT_FOLDER,
+    "sweep": REPORT_FOLDER,
+    "ablate": REPORT_FOLDER,
+    "skill": REPORT_FOLDER,
     "tune": "the report is a folder (index.html, tables/, proposals.csv, the marked copy)",
     "demo": "the demo writes a folder (demo.duckdb and report/)",
     "replay": "the page goes into a folder (game-ID.html)",
@@ -75,13 +78,19 @@ def attach_negative_values(argv: Sequence[str]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code (2 for bad input, as argparse does). An --out that
     must be a folder but names a file is refused here, before any command writes anything."""
-    args = build_parser().parse_args(attach_negative_values(
-        sys.argv[1:] if argv is None else argv))
+    args = build_parser().parse_args(attach_negative_values(sys.argv[1:] if argv is None else argv))
     out = getattr(args, "out", None)
-    if args.command in OUT_FOLDERS and out is not None and Path(out).exists() \
-            and not Path(out).is_dir():
-        print(f"workbench {args.command}: --out {out} is a file; "
-              f"{OUT_FOLDERS[args.command]}: name a folder", file=sys.stderr)
+    if (
+        args.command in OUT_FOLDERS
+        and out is not None
+        and Path(out).exists()
+        and not Path(out).is_dir()
+    ):
+        print(
+            f"workbench {args.command}: --out {out} is a file; "
+            f"{OUT_FOLDERS[args.command]}: name a folder",
+            file=sys.stderr,
+        )
         return 2
     module = importlib.import_module(COMMANDS[args.command])
     code: int = module.run(args)

@@ -40,7 +40,8 @@ LEVEL = 0.95
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "ab", help="two values of a card field until the difference is clear",
+        "ab",
+        help="two values of a card field until the difference is clear",
         description="Play two values of one card field on the same seeds (paired) in rounds "
         "of --round-games games per value; after every round compute the interval of the "
         "difference (value B minus value A) of the card's improvement when bought or its "
@@ -49,22 +50,42 @@ def add_parser(subparsers: Any) -> None:
         "with a Bonferroni bound: each of the K looks --max-games allows is an interval at "
         "error rate alpha/K, alpha = 1 - --level (Lan & DeMets 1983). Prints the answer, the games "
         "it took and the time; both runs go into --db as an `ab` study (tables sweeps, "
-        "sweep_results), so report and compare read them like any run.")
+        "sweep_results), so report and compare read them like any run.",
+    )
     parser.add_argument("--card", required=True, help="the card to vary")
     parser.add_argument("--field", required=True, choices=CARD_FIELDS, help="its field")
     parser.add_argument("--values", required=True, help="A,B: the two values (none = empty)")
-    parser.add_argument("--metric", choices=sorted(ab.METRICS), default="improvement",
-                        help="improvement (when bought, the default) or win_rate (of the "
-                        "seats that drafted the card)")
-    parser.add_argument("--precision", type=float, default=0.02,
-                        help="stop when the interval is within ± this (default: 0.02, two "
-                        "points)")
-    parser.add_argument("--level", type=float, default=LEVEL,
-                        help=f"confidence over all looks together (default: {LEVEL})")
-    parser.add_argument("--round-games", type=int, default=ROUND_GAMES,
-                        help=f"games per value in a round (default: {ROUND_GAMES})")
-    parser.add_argument("--max-games", type=int, default=MAX_AB_GAMES,
-                        help=f"most games per value (default: {MAX_AB_GAMES})")
+    parser.add_argument(
+        "--metric",
+        choices=sorted(ab.METRICS),
+        default="improvement",
+        help="improvement (when bought, the default) or win_rate (of the "
+        "seats that drafted the card)",
+    )
+    parser.add_argument(
+        "--precision",
+        type=float,
+        default=0.02,
+        help="stop when the interval is within ± this (default: 0.02, two points)",
+    )
+    parser.add_argument(
+        "--level",
+        type=float,
+        default=LEVEL,
+        help=f"confidence over all looks together (default: {LEVEL})",
+    )
+    parser.add_argument(
+        "--round-games",
+        type=int,
+        default=ROUND_GAMES,
+        help=f"games per value in a round (default: {ROUND_GAMES})",
+    )
+    parser.add_argument(
+        "--max-games",
+        type=int,
+        default=MAX_AB_GAMES,
+        help=f"most games per value (default: {MAX_AB_GAMES})",
+    )
     add_run_options(parser, explore=True, games=False, out=False)
 
 
@@ -83,8 +104,10 @@ def check(args: argparse.Namespace) -> tuple[int | None, int | None]:
     if args.round_games < 1:
         raise UsageError(f"--round-games must be at least 1, not {args.round_games}")
     if not args.round_games <= args.max_games <= MAX_GAMES:
-        raise UsageError(f"--max-games must be {args.round_games} (--round-games) to "
-                         f"{MAX_GAMES}, not {args.max_games}")
+        raise UsageError(
+            f"--max-games must be {args.round_games} (--round-games) to "
+            f"{MAX_GAMES}, not {args.max_games}"
+        )
     if args.workers < 1:
         raise UsageError(f"--workers must be at least 1, not {args.workers}")
     return values[0], values[1]
@@ -93,25 +116,44 @@ def check(args: argparse.Namespace) -> tuple[int | None, int | None]:
 def paired(counts: Counts, a: set[int], b: set[int]) -> Counts:
     """Only the game indices stored in both runs (a failed game leaves its pair out)."""
     keep = np.array(sorted(a & b), dtype=np.int64)
-    return Counts(counts.n_a[:, keep], counts.w_a[:, keep], counts.n_b[:, keep],
-                  counts.w_b[:, keep])
+    return Counts(
+        counts.n_a[:, keep], counts.w_a[:, keep], counts.n_b[:, keep], counts.w_b[:, keep]
+    )
 
 
-def _create_run(con: duckdb.DuckDBPyConnection, study: int, card: str, v: Variant,
-                spec: RunSpec, prep: Prepared, args: argparse.Namespace,
-                console: Console) -> Job:
+def _create_run(
+    con: duckdb.DuckDBPyConnection,
+    study: int,
+    card: str,
+    v: Variant,
+    spec: RunSpec,
+    prep: Prepared,
+    args: argparse.Namespace,
+    console: Console,
+) -> Job:
     """One value's run, recorded as a member of the study."""
-    run_id = create_run(con, spec, prep.boards, prep.cards, prep.pool, prep.params,
-                        prep.files, prep.content_hash, "local", args.workers)
-    con.execute("INSERT INTO sweeps VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [study, "ab", run_id, card, args.field, v.value, v.label])
+    run_id = create_run(
+        con,
+        spec,
+        prep.boards,
+        prep.cards,
+        prep.pool,
+        prep.params,
+        prep.files,
+        prep.content_hash,
+        "local",
+        args.workers,
+    )
+    con.execute(
+        "INSERT INTO sweeps VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [study, "ab", run_id, card, args.field, v.value, v.label],
+    )
     set_execution(con, run_id, "local", args.workers)
     console.print(f"ab {study}: run {run_id} = {v.label}", highlight=False)
     return Job(run_id, spec, prep.configs)
 
 
-def run_ab(args: argparse.Namespace,
-           console: Console) -> tuple[list[ab.Look], str, str, int, int]:
+def run_ab(args: argparse.Namespace, console: Console) -> tuple[list[ab.Look], str, str, int, int]:
     """Play the study into --db; every look, the labels of A and B, the games played per value
     and the study's id."""
     values = check(args)
@@ -125,13 +167,17 @@ def run_ab(args: argparse.Namespace,
     alpha = 1 - args.level
     con = open_store(args.db)
     try:
-        study = int(con.execute("SELECT coalesce(max(sweep_id), 0) + 1 FROM sweeps")
-                    .fetchall()[0][0])
-        jobs = [_create_run(con, study, card, v, spec, prep, args, console)
-                for v, spec, prep in zip(variants, specs, prepared, strict=True)]
+        study = int(
+            con.execute("SELECT coalesce(max(sweep_id), 0) + 1 FROM sweeps").fetchall()[0][0]
+        )
+        jobs = [
+            _create_run(con, study, card, v, spec, prep, args, console)
+            for v, spec, prep in zip(variants, specs, prepared, strict=True)
+        ]
         runs = [j.run_id for j in jobs]
         played = 0
         with WorkerPool(args.workers) as pool:
+
             def next_round() -> Counts:
                 nonlocal played
                 indices = range(played, min(played + args.round_games, args.max_games))
@@ -140,28 +186,40 @@ def run_ab(args: argparse.Namespace,
                     writer.add(n, tables)
                 writer.flush()
                 played = indices.stop
-                stored = [{int(r[0]) for r in con.execute(
-                    "SELECT game_index FROM games WHERE run_id = ?", [r]).fetchall()}
-                    for r in runs]
+                stored = [
+                    {
+                        int(r[0])
+                        for r in con.execute(
+                            "SELECT game_index FROM games WHERE run_id = ?", [r]
+                        ).fetchall()
+                    }
+                    for r in runs
+                ]
                 return paired(card_counts(con, runs, card, played), *stored)
 
             found = []
             for look in ab.sequential(next_round, args.metric, args.precision, looks, alpha):
                 found.append(look)
-                console.print(f"look {look.look}: {look.games} paired games, "
-                              f"{100 * look.estimate:+.1f} ± {100 * look.half_width:.1f} points "
-                              f"(at {1 - look.alpha:.4g})", highlight=False)
+                console.print(
+                    f"look {look.look}: {look.games} paired games, "
+                    f"{100 * look.estimate:+.1f} ± {100 * look.half_width:.1f} points "
+                    f"(at {1 - look.alpha:.4g})",
+                    highlight=False,
+                )
         for r in runs:
             con.execute("UPDATE runs SET games = ? WHERE run_id = ?", [played, r])
             finish_run(con, r)
     finally:
         con.close()
     last = found[-1]
-    low, estimate, high = (None if math.isnan(x) else x
-                           for x in (last.low, last.estimate, last.high))
-    note = (f"{variants[1].label} minus {variants[0].label}; {last.games} paired games in "
-            f"{last.look} looks; interval at {1 - last.alpha:.4g} (alpha spending, "
-            f"{args.level:g} over all looks)")
+    low, estimate, high = (
+        None if math.isnan(x) else x for x in (last.low, last.estimate, last.high)
+    )
+    note = (
+        f"{variants[1].label} minus {variants[0].label}; {last.games} paired games in "
+        f"{last.look} looks; interval at {1 - last.alpha:.4g} (alpha spending, "
+        f"{args.level:g} over all looks)"
+    )
     record_results(args.db, study, [(card, f"ab:{args.metric}", estimate, low, high, note)])
     return found, variants[0].label, variants[1].label, played, study
 
@@ -175,10 +233,14 @@ def run(args: argparse.Namespace) -> int:
         err.print(f"workbench ab: error: {exc}", markup=False, highlight=False, soft_wrap=True)
         return 2
     last = looks[-1]
-    for line in (ab.answer(last, args.precision, a, b, args.metric),
-                 (f"games: {played} per value ({2 * played} in all), {last.look} "
-                  f"round{'s' if last.look > 1 else ''} of up to {args.round_games}"),
-                 f"time: {time.perf_counter() - start:.1f} s",
-                 f"ab {study} in {args.db}"):
+    for line in (
+        ab.answer(last, args.precision, a, b, args.metric),
+        (
+            f"games: {played} per value ({2 * played} in all), {last.look} "
+            f"round{'s' if last.look > 1 else ''} of up to {args.round_games}"
+        ),
+        f"time: {time.perf_counter() - start:.1f} s",
+        f"ab {study} in {args.db}",
+    ):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     return 0

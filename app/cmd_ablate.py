@@ -23,64 +23,121 @@ from workbench.sweep import card_metrics
 from workbench.tables import ValidationError
 from workbench.variants import Change
 
-RATES = {"pick_rate": "seen", "buy_rate": "in_store", "wr_in_store": "in_store",
-         "wr_bought": "bought", "bought_gain": "bought"}
+RATES = {
+    "pick_rate": "seen",
+    "buy_rate": "in_store",
+    "wr_in_store": "in_store",
+    "wr_bought": "bought",
+    "bought_gain": "bought",
+}
 
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "ablate", help="a card against a plain baseline on the same seeds",
+        "ablate",
+        help="a card against a plain baseline on the same seeds",
         description="Play the setup twice on the same seeds, once as it is and once with --card "
         "replaced by a plain card of the same type and costs (a unit gets the median body of "
         "the pool's units at its buy price; a spell gains its play cost plus one). Reports the "
         "win rate of the seats that drafted the card against the same seats and seeds with the "
-        "baseline: a causal measure beside the observational improvement when bought.")
+        "baseline: a causal measure beside the observational improvement when bought.",
+    )
     parser.add_argument("--card", required=True, help="the card to replace")
     add_run_options(parser)
 
 
 def study(args: argparse.Namespace, console: Console) -> tuple[int, Ablation, pl.DataFrame]:
     base = base_spec(args)
-    variants = [Variant("original"), Variant("baseline", (Change(card=args.card,
-                                                                 baseline=True),))]
-    st = run_study(args.db, base, "ablate", args.card, "baseline", variants, args.workers,
-                   console)
+    variants = [Variant("original"), Variant("baseline", (Change(card=args.card, baseline=True),))]
+    st = run_study(args.db, base, "ablate", args.card, "baseline", variants, args.workers, console)
     con = open_db(args.db)
     try:
         result = ablate(con, st.run_ids[0], st.run_ids[1], args.card)
         metrics = card_metrics(con, st, args.card)
     finally:
         con.close()
-    record_results(args.db, st.sweep_id, [
-        (args.card, "ablation_win_rate_change", result.change, result.low, result.high,
-         f"{result.seats} seat-games: win rate {result.with_card:.3f} with the card, "
-         f"{result.with_baseline:.3f} with the baseline; results changed in "
-         f"{result.gained + result.lost} (sign test p = {result.p_value:.3g})")])
-    summary = pl.DataFrame([{"card": args.card, "seats": result.seats,
-                             "win_rate_with_card": result.with_card,
-                             "win_rate_with_baseline": result.with_baseline,
-                             "change": result.change, "change_low": result.low,
-                             "change_high": result.high, "won_only_with_card": result.gained,
-                             "won_only_with_baseline": result.lost,
-                             "sign_test_p": result.p_value}])
+    record_results(
+        args.db,
+        st.sweep_id,
+        [
+            (
+                args.card,
+                "ablation_win_rate_change",
+                result.change,
+                result.low,
+                result.high,
+                f"{result.seats} seat-games: win rate {result.with_card:.3f} with the card, "
+                f"{result.with_baseline:.3f} with the baseline; results changed in "
+                f"{result.gained + result.lost} (sign test p = {result.p_value:.3g})",
+            )
+        ],
+    )
+    summary = pl.DataFrame(
+        [
+            {
+                "card": args.card,
+                "seats": result.seats,
+                "win_rate_with_card": result.with_card,
+                "win_rate_with_baseline": result.with_baseline,
+                "change": result.change,
+                "change_low": result.low,
+                "change_high": result.high,
+                "won_only_with_card": result.gained,
+                "won_only_with_baseline": result.lost,
+                "sign_test_p": result.p_value,
+            }
+        ]
+    )
     found = study_findings.ablation_findings(args.card, result)
-    html.write(Path(args.out), f"Ablation of {args.card}", [
-        ("study", f"{st.sweep_id} in {args.db}: run {st.run_ids[0]} original, run "
-                  f"{st.run_ids[1]} baseline, seed {base.seed} for both")], [
-        balance.findings_list(found, "What to look at first: the card's causal effect on its "
-                              "holders' win rate (high: the whole 95% interval lies more than "
-                              "5 points from no change; medium: the estimate does and the "
-                              "interval excludes no change; low: no clear effect). n counts "
-                              "the seat-games.", "No effect to report."),
-        Section("ablation", f"{args.card} against its baseline", "Seats that drafted the card "
+    html.write(
+        Path(args.out),
+        f"Ablation of {args.card}",
+        [
+            (
+                "study",
+                f"{st.sweep_id} in {args.db}: run {st.run_ids[0]} original, run "
+                f"{st.run_ids[1]} baseline, seed {base.seed} for both",
+            )
+        ],
+        [
+            balance.findings_list(
+                found,
+                "What to look at first: the card's causal effect on its "
+                "holders' win rate (high: the whole 95% interval lies more than "
+                "5 points from no change; medium: the estimate does and the "
+                "interval excludes no change; low: no clear effect). n counts "
+                "the seat-games.",
+                "No effect to report.",
+            ),
+            Section(
+                "ablation",
+                f"{args.card} against its baseline",
+                "Seats that drafted the card "
                 "in the original run, compared with the same seats and seeds when the card is "
                 "a plain baseline of the same costs. The change is causal up to the agents' "
                 "play: everything else in those games started the same. Interval: 95% paired "
-                "bootstrap over games.", [
+                "bootstrap over games.",
+                [
                     Table("ablation", "Win rate change", summary),
-                    Table("ablation_metrics", "The card's metrics in both runs", metrics, RATES,
-                          ["variant", "run_id", "pick_rate", "buy_rate", "wr_in_store",
-                           "wr_bought", "bought_gain"])])])
+                    Table(
+                        "ablation_metrics",
+                        "The card's metrics in both runs",
+                        metrics,
+                        RATES,
+                        [
+                            "variant",
+                            "run_id",
+                            "pick_rate",
+                            "buy_rate",
+                            "wr_in_store",
+                            "wr_bought",
+                            "bought_gain",
+                        ],
+                    ),
+                ],
+            ),
+        ],
+    )
     return st.sweep_id, result, metrics
 
 
@@ -88,14 +145,15 @@ def run(args: argparse.Namespace) -> int:
     console, err = Console(), Console(stderr=True)
     try:
         _, r, _ = study(args, err)
-    except (UsageError, StoreError, LookupError, ValueError, ValidationError,
-            AnalysisError) as exc:
-        err.print(f"workbench ablate: error: {exc}", markup=False, highlight=False,
-                  soft_wrap=True)
+    except (UsageError, StoreError, LookupError, ValueError, ValidationError, AnalysisError) as exc:
+        err.print(f"workbench ablate: error: {exc}", markup=False, highlight=False, soft_wrap=True)
         return 2
-    console.print(f"{args.card}: win rate of its holders {r.with_card:.1%} with it, "
-                  f"{r.with_baseline:.1%} with the baseline; change {r.change:+.1%} "
-                  f"(95% {r.low:+.1%} .. {r.high:+.1%}, {r.seats} seat-games)", markup=False,
-                  highlight=False)
+    console.print(
+        f"{args.card}: win rate of its holders {r.with_card:.1%} with it, "
+        f"{r.with_baseline:.1%} with the baseline; change {r.change:+.1%} "
+        f"(95% {r.low:+.1%} .. {r.high:+.1%}, {r.seats} seat-games)",
+        markup=False,
+        highlight=False,
+    )
     console.print(str(Path(args.out) / "index.html"), markup=False, highlight=False)
     return 0

@@ -26,8 +26,13 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--db", required=True, type=Path, help="the DuckDB store")
     parser.add_argument("--run", type=int, metavar="RUN", help="only this run (default: all)")
-    parser.add_argument("--limit", type=int, default=100, metavar="N",
-                        help="print at most N violations (default 100; the counts cover all)")
+    parser.add_argument(
+        "--limit",
+        type=int,
+        default=100,
+        metavar="N",
+        help="print at most N violations (default 100; the counts cover all)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     except CheckError as exc:
         print(f"cannot check: {exc}")
         return 2
-    for v in report.violations[:args.limit]:
+    for v in report.violations[: args.limit]:
         print(v)
     hidden = len(report.violations) - args.limit
     if hidden > 0:
@@ -52,9 +57,13 @@ def summary(report: Report) -> str:
     """One line of totals and speed, then the violations per rule id."""
     per_1000 = report.seconds / report.games * 1000 if report.games else 0.0
     runs = ", ".join(map(str, report.runs)) or "none"
-    lines = [(f"checked {report.games} games ({report.events} events) of run {runs} in "
-              f"{report.seconds:.1f} s ({per_1000:.1f} s per 1,000 games): "
-              f"{len(report.violations)} violations")]
+    lines = [
+        (
+            f"checked {report.games} games ({report.events} events) of run {runs} in "
+            f"{report.seconds:.1f} s ({per_1000:.1f} s per 1,000 games): "
+            f"{len(report.violations)} violations"
+        )
+    ]
     if report.skipped:
         lines.append(f"{report.skipped} games were stored without events and not checked")
     lines += [f"  {rule:<7} {count}" for rule, count in report.counts()]

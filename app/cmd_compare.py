@@ -22,31 +22,49 @@ from workbench.analysis.stats import ALPHA, difference_summary
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "compare", help="compare two runs, significant differences marked",
+        "compare",
+        help="compare two runs, significant differences marked",
         description="Print, and show at the top of a page, what changed between two runs "
-                    "(every card and board field whose value differs, and the run settings) "
-                    "and which rates moved significantly: each rate is tested per card, set "
-                    "and seat with a two-proportion z test, Holm-corrected for the number of "
-                    "rows tested. The page then holds every rate of both runs.")
+        "(every card and board field whose value differs, and the run settings) "
+        "and which rates moved significantly: each rate is tested per card, set "
+        "and seat with a two-proportion z test, Holm-corrected for the number of "
+        "rows tested. The page then holds every rate of both runs.",
+    )
     parser.add_argument("--db", default=DEFAULT_DB, help=f"DuckDB file (default: {DEFAULT_DB})")
     parser.add_argument("base", type=int, metavar="BASE", help="the run to compare against")
     parser.add_argument("candidate", type=int, metavar="CANDIDATE", help="the changed run")
     parser.add_argument("--out", default="compare", help="output folder (default: compare)")
 
 
-def _tested(name: str, title: str, df: pl.DataFrame, rates: dict[str, str],
-            prefixes: list[str], key: list[str]) -> Table:
+def _tested(
+    name: str,
+    title: str,
+    df: pl.DataFrame,
+    rates: dict[str, str],
+    prefixes: list[str],
+    key: list[str],
+) -> Table:
     notes = []
     for p in prefixes:
         s = difference_summary(df, f"{p}_change")
-        notes.append(f"{p}: {s['tests']:.0f} tests, {s['raw_below_alpha']:.0f} below p = "
-                     f"{ALPHA} (about {s['expected_by_chance']:.1f} expected by chance), "
-                     f"{s['holm_significant']:.0f} after Holm, {s['bh_significant']:.0f} after "
-                     f"Benjamini-Hochberg")
-    show = key + [c for p in prefixes for c in (f"{p}_base", f"{p}_cand", f"{p}_change",
-                                                 f"{p}_change_holm")]
-    return Table(name, title, df, rates, show, "; ".join(notes) + ". Red: significant (Holm).",
-                 {f"{p}_change_significant": f"{p}_change" for p in prefixes})
+        notes.append(
+            f"{p}: {s['tests']:.0f} tests, {s['raw_below_alpha']:.0f} below p = "
+            f"{ALPHA} (about {s['expected_by_chance']:.1f} expected by chance), "
+            f"{s['holm_significant']:.0f} after Holm, {s['bh_significant']:.0f} after "
+            f"Benjamini-Hochberg"
+        )
+    show = key + [
+        c for p in prefixes for c in (f"{p}_base", f"{p}_cand", f"{p}_change", f"{p}_change_holm")
+    ]
+    return Table(
+        name,
+        title,
+        df,
+        rates,
+        show,
+        "; ".join(notes) + ". Red: significant (Holm).",
+        {f"{p}_change_significant": f"{p}_change" for p in prefixes},
+    )
 
 
 @dataclass(frozen=True)
@@ -63,57 +81,123 @@ class Comparison:
 def compare_runs(con: Any, base: int, cand: int) -> Comparison:
     """The changes, the significant differences and every section, the answers first."""
     cards = compare.card_metrics(con, base, cand)
-    rates = {f"{r}_{side}": f"{n}_{side}" for r, _, n in
-             (*compare.CARD_METRICS, ("pick_rate", "picks", "seen")) for side in ("base", "cand")}
+    rates = {
+        f"{r}_{side}": f"{n}_{side}"
+        for r, _, n in (*compare.CARD_METRICS, ("pick_rate", "picks", "seen"))
+        for side in ("base", "cand")
+    }
     set_df = compare.set_metrics(con, base, cand)
     seat_df = compare.seat_metrics(con, base, cand).with_columns(pl.col("seat") + 1)
     seat_rates = {f"win_rate_{s}": f"seats_{s}" for s in ("base", "cand")}
-    shapes = pl.concat([shape.summary(con, [r]).with_columns(pl.lit(r).alias("run"))
-                        for r in (base, cand)], how="vertical_relaxed")
+    shapes = pl.concat(
+        [shape.summary(con, [r]).with_columns(pl.lit(r).alias("run")) for r in (base, cand)],
+        how="vertical_relaxed",
+    )
     card_prefixes = ["wr_in_store", "wr_bought", "buy_rate", "pick_rate"]
     changes = compare.content_changes(con, base, cand)
-    sig = compare.significant([("card", cards, ["card"]), ("dominant set", set_df, ["dominant"]),
-                               ("seat", seat_df, ["board", "seat"])],
-                              [*((r, n) for r, _, n in compare.CARD_METRICS),
-                               ("pick_rate", "seen"), ("win_rate", "seats")])
-    tests = sum(int(difference_summary(df, f"{p}_change")["tests"]) for df, ps in
-                ((cards, card_prefixes), (set_df, ["win_rate"]), (seat_df, ["win_rate"]))
-                for p in ps)
-    top = Section("answers", "What changed and what it did",
-                  f"What differs between the two runs' stored spreadsheets and settings (one "
-                  f"row per card or board field; run {base} is the base), and every rate that "
-                  f"moved significantly (Holm-corrected p < {ALPHA}, the correction taken per "
-                  f"rate over the cards, sets or seats; {tests} tests in all). The tables below "
-                  "hold every rate.", [
-                      Table("changes", "What changed", changes,
-                            note="" if changes.height else "Nothing: the runs' content and "
-                            "settings are the same."),
-                      Table("significant", "Significant differences", sig,
-                            {"base": "n_base", "candidate": "n_candidate"},
-                            ["what", "name", "metric", "base", "candidate", "change", "p_holm"],
-                            "" if sig.height else "None: no rate moved more than chance "
-                            "explains.")])
+    sig = compare.significant(
+        [
+            ("card", cards, ["card"]),
+            ("dominant set", set_df, ["dominant"]),
+            ("seat", seat_df, ["board", "seat"]),
+        ],
+        [
+            *((r, n) for r, _, n in compare.CARD_METRICS),
+            ("pick_rate", "seen"),
+            ("win_rate", "seats"),
+        ],
+    )
+    tests = sum(
+        int(difference_summary(df, f"{p}_change")["tests"])
+        for df, ps in ((cards, card_prefixes), (set_df, ["win_rate"]), (seat_df, ["win_rate"]))
+        for p in ps
+    )
+    top = Section(
+        "answers",
+        "What changed and what it did",
+        f"What differs between the two runs' stored spreadsheets and settings (one "
+        f"row per card or board field; run {base} is the base), and every rate that "
+        f"moved significantly (Holm-corrected p < {ALPHA}, the correction taken per "
+        f"rate over the cards, sets or seats; {tests} tests in all). The tables below "
+        "hold every rate.",
+        [
+            Table(
+                "changes",
+                "What changed",
+                changes,
+                note=""
+                if changes.height
+                else "Nothing: the runs' content and settings are the same.",
+            ),
+            Table(
+                "significant",
+                "Significant differences",
+                sig,
+                {"base": "n_base", "candidate": "n_candidate"},
+                ["what", "name", "metric", "base", "candidate", "change", "p_holm"],
+                "" if sig.height else "None: no rate moved more than chance explains.",
+            ),
+        ],
+    )
     found = study_findings.compare_findings(changes, sig, tests)
-    return Comparison(changes, sig, tests, [
-        balance.findings_list(
-            found, "What to look at first, most severe first: the rates that moved "
-            f"significantly (Holm-corrected p < {ALPHA}; high when the whole 95% interval of "
-            "the change lies more than 5 points from no change) and what changed in the "
-            "content. Intervals are 95% (Newcombe), n the observations of both runs.",
-            "Nothing changed and nothing moved: the runs' content, settings and rates agree."),
-        top,
-        Section("cards", "Cards", "Per-card rates of both runs; change = candidate - base.", [
-            _tested("compare_cards", "Per card", cards, rates, card_prefixes, ["card"])]),
-        Section("sets", "Sets and seats", "Win rate by dominant set and by board and seat "
-                "(seats numbered from 1).", [
-            _tested("compare_sets", "By dominant set", set_df, seat_rates, ["win_rate"],
-                    ["dominant"]),
-            _tested("compare_seats", "By board and seat", seat_df, seat_rates, ["win_rate"],
-                    ["board", "seat"])]),
-        Section("shape", "Game shape", "Length, draws, round-limit stops and leads per run.", [
-            Table("compare_shape", "Per board and run", shapes,
-                  {"draw_rate": "games", "round_limit_rate": "games"})]),
-    ])
+    return Comparison(
+        changes,
+        sig,
+        tests,
+        [
+            balance.findings_list(
+                found,
+                "What to look at first, most severe first: the rates that moved "
+                f"significantly (Holm-corrected p < {ALPHA}; high when the whole 95% interval of "
+                "the change lies more than 5 points from no change) and what changed in the "
+                "content. Intervals are 95% (Newcombe), n the observations of both runs.",
+                "Nothing changed and nothing moved: the runs' content, settings and rates agree.",
+            ),
+            top,
+            Section(
+                "cards",
+                "Cards",
+                "Per-card rates of both runs; change = candidate - base.",
+                [_tested("compare_cards", "Per card", cards, rates, card_prefixes, ["card"])],
+            ),
+            Section(
+                "sets",
+                "Sets and seats",
+                "Win rate by dominant set and by board and seat (seats numbered from 1).",
+                [
+                    _tested(
+                        "compare_sets",
+                        "By dominant set",
+                        set_df,
+                        seat_rates,
+                        ["win_rate"],
+                        ["dominant"],
+                    ),
+                    _tested(
+                        "compare_seats",
+                        "By board and seat",
+                        seat_df,
+                        seat_rates,
+                        ["win_rate"],
+                        ["board", "seat"],
+                    ),
+                ],
+            ),
+            Section(
+                "shape",
+                "Game shape",
+                "Length, draws, round-limit stops and leads per run.",
+                [
+                    Table(
+                        "compare_shape",
+                        "Per board and run",
+                        shapes,
+                        {"draw_rate": "games", "round_limit_rate": "games"},
+                    )
+                ],
+            ),
+        ],
+    )
 
 
 def _value(v: object) -> str:
@@ -125,31 +209,41 @@ def summary_lines(c: Comparison, base: int, cand: int) -> list[str]:
     lines = [f"What changed from run {base} to run {cand}:"]
     for r in c.changes.iter_rows(named=True):
         what = f"{r['what']} {r['name']}" if r["what"] != "card" else r["name"]
-        lines.append(f"  {what}: {r['change']}" if r["change"] != "changed" else
-                     f"  {what}: {r['field']} {_value(r['base'])} -> {_value(r['candidate'])}")
+        lines.append(
+            f"  {what}: {r['change']}"
+            if r["change"] != "changed"
+            else f"  {what}: {r['field']} {_value(r['base'])} -> {_value(r['candidate'])}"
+        )
     if not c.changes.height:
         lines.append("  nothing (same content and settings)")
     lines.append(f"Significant differences (Holm-corrected p < {ALPHA}; {c.tests} tests):")
     for r in c.significant.iter_rows(named=True):
         metric = study_findings.METRIC_WORDS.get(r["metric"], r["metric"])
-        lines.append(f"  {r['what']} {r['name']}: {metric} "
-                     f"{r['base']:.1%} -> {r['candidate']:.1%} ({100 * r['change']:+.1f} "
-                     f"points, p = {r['p_holm']:.2g})")
+        lines.append(
+            f"  {r['what']} {r['name']}: {metric} "
+            f"{r['base']:.1%} -> {r['candidate']:.1%} ({100 * r['change']:+.1f} "
+            f"points, p = {r['p_holm']:.2g})"
+        )
     if not c.significant.height:
         lines.append("  none: no rate moved more than chance explains")
     return lines
 
 
-def write_comparison(db: str | Path, base: int, cand: int,
-                     out: str | Path) -> tuple[Path, Comparison]:
+def write_comparison(
+    db: str | Path, base: int, cand: int, out: str | Path
+) -> tuple[Path, Comparison]:
     """Write the comparison page; its path and what it found. AnalysisError for a bad db or
     run."""
     con = open_db(db)
     try:
         resolve_runs(con, [base, cand])
         c = compare_runs(con, base, cand)
-        return html.write(Path(out), f"Run {base} against run {cand}",
-                          balance.run_summary(con, [base, cand]), c.sections), c
+        return html.write(
+            Path(out),
+            f"Run {base} against run {cand}",
+            balance.run_summary(con, [base, cand]),
+            c.sections,
+        ), c
     finally:
         con.close()
 

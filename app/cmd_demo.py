@@ -22,15 +22,25 @@ DEFAULT_GAMES = 300
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "demo", help="simulate the shipped defaults and write the balance report",
+        "demo",
+        help="simulate the shipped defaults and write the balance report",
         description=f"Play {DEFAULT_GAMES} drafted games of the shipped default sets and board "
-                    f"between {AGENT} agents into OUT/demo.duckdb, write the balance report to "
-                    "OUT/report/index.html and print its path.")
+        f"between {AGENT} agents into OUT/demo.duckdb, write the balance report to "
+        "OUT/report/index.html and print its path.",
+    )
     parser.add_argument("--out", default="demo", help="output folder (default: demo)")
-    parser.add_argument("--games", type=int, default=DEFAULT_GAMES,
-                        help=f"games to simulate (default: {DEFAULT_GAMES})")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                        help="worker processes (default: the machine's cores)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=DEFAULT_GAMES,
+        help=f"games to simulate (default: {DEFAULT_GAMES})",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes (default: the machine's cores)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="run seed (default: 1)")
 
 
@@ -42,9 +52,23 @@ def run(args: argparse.Namespace) -> int:
     db = out / "demo.duckdb"
     if db.exists():
         db.unlink()  # the demo's own file: a fresh run every time, so its report is the latest
-    code = workbench_main(["simulate", "--db", str(db), "--games", str(args.games),
-                           "--agents", AGENT, "--workers", str(args.workers),
-                           "--seed", str(args.seed), "--label", "demo"])
+    code = workbench_main(
+        [
+            "simulate",
+            "--db",
+            str(db),
+            "--games",
+            str(args.games),
+            "--agents",
+            AGENT,
+            "--workers",
+            str(args.workers),
+            "--seed",
+            str(args.seed),
+            "--label",
+            "demo",
+        ]
+    )
     if code != 0:
         print(f"workbench demo: the simulation failed (exit {code})", file=sys.stderr)
         return code

@@ -43,19 +43,41 @@ def add_parser(subparsers: Any) -> None:
         "kind of failure (crash, invariant violation, hang) is written to OUT/failures as a "
         "card set and board in CSV, shrunk to what still fails. Exit 1 if any game failed.",
     )
-    parser.add_argument("--games", type=int, help=f"games in the run (default {DEFAULT_GAMES}; "
-                        "with --resume: a new total)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        help=f"games in the run (default {DEFAULT_GAMES}; with --resume: a new total)",
+    )
     parser.add_argument("--seed", type=int, help="run seed (default 1)")
-    parser.add_argument("--out", default=DEFAULT_OUT,
-                        help=f"folder for progress and failures (default {DEFAULT_OUT})")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                        help="worker processes (default: all cores)")
-    parser.add_argument("--resume", action="store_true",
-                        help="continue the run in --out (its seed; --games may raise the total)")
-    parser.add_argument("--shrink", type=float, default=120.0, metavar="SECONDS",
-                        help="time to shrink each new failure (default 120; 0: keep as found)")
-    parser.add_argument("--replay", type=Path, metavar="CASE",
-                        help="play a written failure folder again and say what happens")
+    parser.add_argument(
+        "--out",
+        default=DEFAULT_OUT,
+        help=f"folder for progress and failures (default {DEFAULT_OUT})",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes (default: all cores)",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run in --out (its seed; --games may raise the total)",
+    )
+    parser.add_argument(
+        "--shrink",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="time to shrink each new failure (default 120; 0: keep as found)",
+    )
+    parser.add_argument(
+        "--replay",
+        type=Path,
+        metavar="CASE",
+        help="play a written failure folder again and say what happens",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,11 +101,17 @@ def run(args: argparse.Namespace) -> int:
                 if record["kind"] != "ok":
                     _found(out, seed, record)
                 if played % 100 == 0 or played == len(todo):
-                    print(f"fuzz: {len(done)}/{games} games, "
-                          f"{sum(r['kind'] != 'ok' for r in done.values())} failed", flush=True)
+                    print(
+                        f"fuzz: {len(done)}/{games} games, "
+                        f"{sum(r['kind'] != 'ok' for r in done.values())} failed",
+                        flush=True,
+                    )
     except KeyboardInterrupt:
-        print(f"interrupted: {len(done)} of {games} games kept; continue with "
-              f"workbench fuzz --out {out} --resume", file=sys.stderr)
+        print(
+            f"interrupted: {len(done)} of {games} games kept; continue with "
+            f"workbench fuzz --out {out} --resume",
+            file=sys.stderr,
+        )
         return 130
     _shrink_all(out, seed, done, args.shrink)
     print(_summary(out, seed, games, done, played, time.perf_counter() - start))
@@ -106,12 +134,17 @@ def _start(args: argparse.Namespace) -> tuple[int, int, dict[int, Record]]:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
         seed, games = int(meta["seed"]), args.games or int(meta["games"])
         done = _read_progress(out / "progress.jsonl")
-        (out / "progress.jsonl").write_text("".join(   # without a line a kill cut short
-            json.dumps(done[i], sort_keys=True) + "\n" for i in sorted(done)), encoding="utf-8")
+        (out / "progress.jsonl").write_text(
+            "".join(  # without a line a kill cut short
+                json.dumps(done[i], sort_keys=True) + "\n" for i in sorted(done)
+            ),
+            encoding="utf-8",
+        )
     else:
         if meta_path.exists():
-            raise ValueError(f"{out} holds a fuzz run already: --resume it, or choose another "
-                             "--out")
+            raise ValueError(
+                f"{out} holds a fuzz run already: --resume it, or choose another --out"
+            )
         seed, games, done = 1 if args.seed is None else args.seed, args.games or DEFAULT_GAMES, {}
         if out.exists() and not out.is_dir():
             raise ValueError(f"--out {out} is a file, not a folder")
@@ -140,21 +173,28 @@ def play_chunk(seed: int, indices: Sequence[int]) -> list[Record]:
     for i in indices:
         start = time.process_time()
         outcome, agents = fuzz.play_planned(fuzz.plan(seed, i))
-        records.append({"game": i, "agents": list(agents), **asdict(outcome),
-                        "cpu": time.process_time() - start})
+        records.append(
+            {
+                "game": i,
+                "agents": list(agents),
+                **asdict(outcome),
+                "cpu": time.process_time() - start,
+            }
+        )
     return records
 
 
 def _stream(seed: int, todo: Sequence[int], workers: int) -> Iterator[Record]:
     """Records of the games in `todo`, from a pool of spawned processes (here for one)."""
-    chunks = [list(todo[i:i + CHUNK]) for i in range(0, len(todo), CHUNK)]
+    chunks = [list(todo[i : i + CHUNK]) for i in range(0, len(todo), CHUNK)]
     if workers == 1:
         for chunk in chunks:
             yield from play_chunk(seed, chunk)
         return
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=exit_with_parent,
-                             initargs=(os.getpid(),)) as pool:
+    with ProcessPoolExecutor(
+        workers, mp_context=context, initializer=exit_with_parent, initargs=(os.getpid(),)
+    ) as pool:
         pending: set[Future[list[Record]]] = set()
         try:
             for chunk in chunks:
@@ -177,10 +217,10 @@ def _folder(out: Path, signature: str) -> Path:
 
 
 def _failing(seed: int, record: Record) -> fuzz.Failing:
-    outcome = fuzz.Outcome(**{k: record[k] for k in ("kind", "signature", "detail", "steps",
-                                                     "reason", "guard", "cpu")})
-    return fuzz.failing_of(fuzz.plan(seed, int(record["game"])), outcome,
-                           tuple(record["agents"]))
+    outcome = fuzz.Outcome(
+        **{k: record[k] for k in ("kind", "signature", "detail", "steps", "reason", "guard", "cpu")}
+    )
+    return fuzz.failing_of(fuzz.plan(seed, int(record["game"])), outcome, tuple(record["agents"]))
 
 
 def _found(out: Path, seed: int, record: Record) -> None:
@@ -191,13 +231,17 @@ def _found(out: Path, seed: int, record: Record) -> None:
     print(f"fuzz: game {record['game']}: {record['signature']}", flush=True)
     if record["kind"] == "invalid":
         folder.mkdir(parents=True)
-        (folder / "README.md").write_text(f"# {record['signature']}\n\nGame {record['game']}"
-                                          f"\n\n```\n{record['detail']}\n```\n",
-                                          encoding="utf-8")
+        (folder / "README.md").write_text(
+            f"# {record['signature']}\n\nGame {record['game']}\n\n```\n{record['detail']}\n```\n",
+            encoding="utf-8",
+        )
         return
     write = fuzz.write_failure
-    write(folder, _failing(seed, record), note=f"Found in fuzzed game {record['game']} "
-          f"(seed {seed}); not shrunk yet.")
+    write(
+        folder,
+        _failing(seed, record),
+        note=f"Found in fuzzed game {record['game']} (seed {seed}); not shrunk yet.",
+    )
 
 
 def _shrink_all(out: Path, seed: int, done: dict[int, Record], seconds: float) -> None:
@@ -216,25 +260,36 @@ def _shrink_all(out: Path, seed: int, done: dict[int, Record], seconds: float) -
         found = _failing(seed, record)
         print(f"fuzz: shrinking {signature} (up to {seconds:.0f} s)", flush=True)
         small = fuzz.minimise(found, seconds)
-        fuzz.write_failure(folder, small, found, note=f"Found in fuzzed game {record['game']} "
-                           f"(seed {seed}); shrunk from {len(found.case.cards)} cards.")
+        fuzz.write_failure(
+            folder,
+            small,
+            found,
+            note=f"Found in fuzzed game {record['game']} "
+            f"(seed {seed}); shrunk from {len(found.case.cards)} cards.",
+        )
 
 
-def _summary(out: Path, seed: int, games: int, done: dict[int, Record], played: int,
-             wall: float) -> str:
+def _summary(
+    out: Path, seed: int, games: int, done: dict[int, Record], played: int, wall: float
+) -> str:
     kinds = Counter(r["kind"] for r in done.values())
     signatures = Counter(r["signature"] for r in done.values() if r["kind"] != "ok")
     guards = Counter(r["reason"] for r in done.values() if r["guard"])
     cpu = sum(float(r["cpu"]) for r in done.values())
     stops = ", ".join(f"{r} {n}" for r, n in guards.most_common()) or "none"
-    lines = [(f"fuzz run {out} (seed {seed}): {len(done)} of {games} games, {played} in this "
-              f"session ({wall:.0f} s wall)"),
-             (f"  CPU time of the games: {cpu:.0f} s in all ({cpu / max(1, len(done)):.2f} s a "
-              "game)"),
-             (f"  crashes {kinds['crash']}, invariant violations {kinds['violation']}, referee "
-              f"findings {kinds['referee']}, hangs {kinds['hang']}, invalid generated content "
-              f"{kinds['invalid']}"),
-             f"  stopped by a guard (R21.18, draws, not failures): {stops}"]
+    lines = [
+        (
+            f"fuzz run {out} (seed {seed}): {len(done)} of {games} games, {played} in this "
+            f"session ({wall:.0f} s wall)"
+        ),
+        (f"  CPU time of the games: {cpu:.0f} s in all ({cpu / max(1, len(done)):.2f} s a game)"),
+        (
+            f"  crashes {kinds['crash']}, invariant violations {kinds['violation']}, referee "
+            f"findings {kinds['referee']}, hangs {kinds['hang']}, invalid generated content "
+            f"{kinds['invalid']}"
+        ),
+        f"  stopped by a guard (R21.18, draws, not failures): {stops}",
+    ]
     for signature, n in signatures.most_common():
         lines.append(f"  {n} x {signature}: {_folder(out, signature)}")
     return "\n".join(lines)
@@ -242,8 +297,10 @@ def _summary(out: Path, seed: int, games: int, done: dict[int, Record], played: 
 
 def _replay(folder: Path) -> int:
     if not (folder / "case.json").is_file():
-        print(f"workbench fuzz: error: {folder} holds no case.json of a written failure",
-              file=sys.stderr)
+        print(
+            f"workbench fuzz: error: {folder} holds no case.json of a written failure",
+            file=sys.stderr,
+        )
         return 2
     outcome, _ = fuzz.replay_folder(folder)
     print(f"{outcome.kind}: {outcome.signature or outcome.reason}")

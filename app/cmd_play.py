@@ -46,18 +46,30 @@ def add_parser(subparsers: Any) -> None:
         "Every decision lists the legal actions; answer with a number, the action's text or "
         "its name. The finished game is stored in the database as a run of one game.",
     )
-    parser.add_argument("--sets", default=",".join(DEFAULT_SETS),
-                        help=f"card sets, comma-separated (default: {','.join(DEFAULT_SETS)})")
-    parser.add_argument("--board", default=DEFAULT_BOARD,
-                        help=f"the board (default: {DEFAULT_BOARD})")
+    parser.add_argument(
+        "--sets",
+        default=",".join(DEFAULT_SETS),
+        help=f"card sets, comma-separated (default: {','.join(DEFAULT_SETS)})",
+    )
+    parser.add_argument(
+        "--board", default=DEFAULT_BOARD, help=f"the board (default: {DEFAULT_BOARD})"
+    )
     parser.add_argument("--seat", type=int, default=1, help="your seat, 1-based (default: 1)")
-    parser.add_argument("--agents", default="random",
-                        help="agent spec for the other seats, or one per other seat, "
-                        "comma-separated (default: random)")
-    parser.add_argument("--seed", type=int, help=f"run seed, 0 to {MAX_SEED} (default: a random "
-                        "one, printed)")
-    parser.add_argument("--db", type=Path, default=Path(DEFAULT_DB),
-                        help=f"DuckDB file to store the game in (default: {DEFAULT_DB})")
+    parser.add_argument(
+        "--agents",
+        default="random",
+        help="agent spec for the other seats, or one per other seat, "
+        "comma-separated (default: random)",
+    )
+    parser.add_argument(
+        "--seed", type=int, help=f"run seed, 0 to {MAX_SEED} (default: a random one, printed)"
+    )
+    parser.add_argument(
+        "--db",
+        type=Path,
+        default=Path(DEFAULT_DB),
+        help=f"DuckDB file to store the game in (default: {DEFAULT_DB})",
+    )
     parser.add_argument("--label", default="", help="a note stored with the run")
 
 
@@ -92,8 +104,9 @@ def run(args: argparse.Namespace, inp: Lines | None = None, out: Sink | None = N
         board = load_setup(sets, args.board).board
         seat = args.seat - 1
         if not 0 <= seat < board.players:
-            raise ValueError(f"--seat {args.seat}: board {board.name!r} has seats "
-                             f"1..{board.players}")
+            raise ValueError(
+                f"--seat {args.seat}: board {board.name!r} has seats 1..{board.players}"
+            )
         others = _other_seats(args.agents, board.players)
         bots = [make_agent(a) for a in others]
         specs = (*others[:seat], "human", *others[seat:])
@@ -116,14 +129,30 @@ def run(args: argparse.Namespace, inp: Lines | None = None, out: Sink | None = N
     out.write(f"game over: {won} won ({record.reason}) after {record.rounds} rounds\n")
     con = open_store(args.db)
     try:
-        run_id = create_run(con, spec, prepared.boards, prepared.cards, prepared.pool,
-                            prepared.params, prepared.files, prepared.content_hash, "human", 1)
-        write_batch(con, batch_tables(run_id, [
-            PlayedGame(0, board.name, 0, spec.agents, spec.drafters, record)]))
+        run_id = create_run(
+            con,
+            spec,
+            prepared.boards,
+            prepared.cards,
+            prepared.pool,
+            prepared.params,
+            prepared.files,
+            prepared.content_hash,
+            "human",
+            1,
+        )
+        write_batch(
+            con,
+            batch_tables(
+                run_id, [PlayedGame(0, board.name, 0, spec.agents, spec.drafters, record)]
+            ),
+        )
         finish_run(con, run_id)
     finally:
         con.close()
     game_id = run_id * GAME_ID_BASE
-    out.write(f"stored as run {run_id}, game {game_id} in {args.db}; see it with: "
-              f"workbench replay --db {args.db} --game {game_id} --out replays\n")
+    out.write(
+        f"stored as run {run_id}, game {game_id} in {args.db}; see it with: "
+        f"workbench replay --db {args.db} --game {game_id} --out replays\n"
+    )
     return 0

@@ -28,8 +28,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--db", required=True, type=Path, help="the DuckDB store")
     parser.add_argument("--game", required=True, type=int, help="games.game_id")
     parser.add_argument("--out", required=True, type=Path, help="folder for the page")
-    parser.add_argument("--png", type=int, metavar="FRAME",
-                        help="also write frame FRAME (0 = the draft) as a PNG")
+    parser.add_argument(
+        "--png", type=int, metavar="FRAME", help="also write frame FRAME (0 = the draft) as a PNG"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,20 +44,26 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for note in notes:
         print(f"note: {note}")
-    check = (str(replay.divergence) if replay.divergence else
-             f"reproduces the stored game: {len(stored.events)} events, "
-             f"{len(stored.actions)} actions")
+    check = (
+        str(replay.divergence)
+        if replay.divergence
+        else f"reproduces the stored game: {len(stored.events)} events, "
+        f"{len(stored.actions)} actions"
+    )
     print(check)
     if replay.divergence:
         print(picture(replay.game.state))
     args.out.mkdir(parents=True, exist_ok=True)
     out = args.out / f"game-{stored.game_id}.html"
-    out.write_text(page(replay, _heading(stored), [*_facts(stored), f"replay: {check}",
-                                                   *notes]), encoding="utf-8")
+    out.write_text(
+        page(replay, _heading(stored), [*_facts(stored), f"replay: {check}", *notes]),
+        encoding="utf-8",
+    )
     print(f"wrote {out} ({len(replay.frames)} frames)")
     if args.png is not None:
-        png = write_png(replay.frames[args.png], args.out / f"game-{stored.game_id}-frame-"
-                                                           f"{args.png}.png")
+        png = write_png(
+            replay.frames[args.png], args.out / f"game-{stored.game_id}-frame-{args.png}.png"
+        )
         print(f"wrote {png}")
     return 1 if replay.divergence else 0
 
@@ -67,5 +74,7 @@ def _heading(g: StoredGame) -> str:
 
 def _facts(g: StoredGame) -> list[str]:
     won = ", ".join(seat_name(s) for s in g.winners) or "nobody (draw)"
-    return [f"seed {g.seed}, {g.players} players", f"result: {won} won ({g.reason}) after "
-                                                     f"{g.rounds} rounds"]
+    return [
+        f"seed {g.seed}, {g.players} players",
+        f"result: {won} won ({g.reason}) after {g.rounds} rounds",
+    ]

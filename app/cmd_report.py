@@ -18,34 +18,57 @@ DEFAULT_DB = "runs.duckdb"
 
 def add_parser(subparsers: Any) -> None:
     defaults = Thresholds()
-    names = ", ".join(f"{f.name} ({getattr(defaults, f.name):g})"
-                      for f in dataclasses.fields(Thresholds))
+    names = ", ".join(
+        f"{f.name} ({getattr(defaults, f.name):g})" for f in dataclasses.fields(Thresholds)
+    )
     parser = subparsers.add_parser(
-        "report", help="write the HTML balance report of a run",
+        "report",
+        help="write the HTML balance report of a run",
         description="Write one self-contained HTML balance report with every table as CSV and "
-                    "Parquet beside it. It opens with the findings, ranked: seat, set and card "
-                    "balance, dead cards and why, the economy, game shape, agent caveats; then "
-                    "seats and sets, cards, cost curves, draft, economy, game shape, boards. "
-                    "Several --run are analysed together. With --skill-run the cards table "
-                    "says whether each card's verdict is the same in another run of the same "
-                    "setup played by other agents.")
+        "Parquet beside it. It opens with the findings, ranked: seat, set and card "
+        "balance, dead cards and why, the economy, game shape, agent caveats; then "
+        "seats and sets, cards, cost curves, draft, economy, game shape, boards. "
+        "Several --run are analysed together. With --skill-run the cards table "
+        "says whether each card's verdict is the same in another run of the same "
+        "setup played by other agents.",
+    )
     parser.add_argument("--db", default=DEFAULT_DB, help=f"DuckDB file (default: {DEFAULT_DB})")
-    parser.add_argument("--run", type=int, action="append", metavar="ID",
-                        help="run to report on, repeatable (default: the latest run)")
-    parser.add_argument("--skill-run", type=int, action="append", default=[], metavar="ID",
-                        help="a run of the same sets and boards played by other agents (a "
-                             "stronger or weaker player, e.g. `simulate --agents "
-                             "search:budget=16` with the same --seed, or a run of a "
-                             "`workbench skill` study), repeatable: the cards table gains the "
-                             "column across_skill (stable, or which agents disagree on the "
-                             "card's verdict), a table of the verdicts per agent, and a finding "
-                             "listing the verdicts that depend on the player's skill")
+    parser.add_argument(
+        "--run",
+        type=int,
+        action="append",
+        metavar="ID",
+        help="run to report on, repeatable (default: the latest run)",
+    )
+    parser.add_argument(
+        "--skill-run",
+        type=int,
+        action="append",
+        default=[],
+        metavar="ID",
+        help="a run of the same sets and boards played by other agents (a "
+        "stronger or weaker player, e.g. `simulate --agents "
+        "search:budget=16` with the same --seed, or a run of a "
+        "`workbench skill` study), repeatable: the cards table gains the "
+        "column across_skill (stable, or which agents disagree on the "
+        "card's verdict), a table of the verdicts per agent, and a finding "
+        "listing the verdicts that depend on the player's skill",
+    )
     parser.add_argument("--out", default="report", help="output folder (default: report)")
-    parser.add_argument("--band", type=float, metavar="WIDTH",
-                        help="a seat's or set's win rate within WIDTH of an even share is "
-                             f"balanced (default: {defaults.band:g})")
-    parser.add_argument("--threshold", action="append", default=[], metavar="NAME=VALUE",
-                        help=f"set a finding's threshold, repeatable; names (defaults): {names}")
+    parser.add_argument(
+        "--band",
+        type=float,
+        metavar="WIDTH",
+        help="a seat's or set's win rate within WIDTH of an even share is "
+        f"balanced (default: {defaults.band:g})",
+    )
+    parser.add_argument(
+        "--threshold",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help=f"set a finding's threshold, repeatable; names (defaults): {names}",
+    )
 
 
 def thresholds(band: float | None, settings: list[str]) -> Thresholds:
@@ -56,8 +79,9 @@ def thresholds(band: float | None, settings: list[str]) -> Thresholds:
         name, sep, value = text.partition("=")
         name = name.strip().replace("-", "_")
         if not sep or name not in kinds:
-            raise AnalysisError(f"--threshold {text!r}: write NAME=VALUE with NAME one of "
-                                f"{', '.join(kinds)}")
+            raise AnalysisError(
+                f"--threshold {text!r}: write NAME=VALUE with NAME one of {', '.join(kinds)}"
+            )
         try:
             values[name] = int(value) if kinds[name] in (int, "int") else float(value)
         except ValueError:
@@ -67,8 +91,13 @@ def thresholds(band: float | None, settings: list[str]) -> Thresholds:
     return Thresholds(**values)
 
 
-def write_report(db: str | Path, runs: list[int] | None, out: str | Path,
-                 th: Thresholds | None = None, skill_runs: list[int] | None = None) -> Path:
+def write_report(
+    db: str | Path,
+    runs: list[int] | None,
+    out: str | Path,
+    th: Thresholds | None = None,
+    skill_runs: list[int] | None = None,
+) -> Path:
     """Write the report and return the page's path; AnalysisError for a bad db or run, or a
     skill run of another setup."""
     con = open_db(db)
@@ -78,19 +107,26 @@ def write_report(db: str | Path, runs: list[int] | None, out: str | Path,
         for r in others:
             why = setup_difference(con, chosen, [r])
             if why is not None:
-                raise AnalysisError(f"--skill-run {r}: {why}; give a run of the same sets and "
-                                    "boards played by other agents")
+                raise AnalysisError(
+                    f"--skill-run {r}: {why}; give a run of the same sets and "
+                    "boards played by other agents"
+                )
         title = f"Balance report: run {', '.join(map(str, chosen))}"
-        return html.write(Path(out), title, balance.run_summary(con, [*chosen, *others]),
-                          balance.sections(con, chosen, th, others))
+        return html.write(
+            Path(out),
+            title,
+            balance.run_summary(con, [*chosen, *others]),
+            balance.sections(con, chosen, th, others),
+        )
     finally:
         con.close()
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        page = write_report(args.db, args.run, args.out, thresholds(args.band, args.threshold),
-                            args.skill_run)
+        page = write_report(
+            args.db, args.run, args.out, thresholds(args.band, args.threshold), args.skill_run
+        )
     except AnalysisError as exc:
         print(f"workbench report: {exc}", file=sys.stderr)
         return 2

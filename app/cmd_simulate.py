@@ -59,29 +59,50 @@ def add_parser(subparsers: Any) -> None:
     )
     csv = "comma-separated"
     parser.add_argument("--sets", help=f"card sets, {csv} (default: {','.join(DEFAULT_SETS)})")
-    parser.add_argument("--board", help=f"board, or several {csv} to compare them; games are "
-                        f"split evenly (default: {DEFAULT_BOARD})")
-    parser.add_argument("--games", type=int, help=f"games in the run, 1 to {MAX_GAMES} "
-                        f"(default: {DEFAULT_GAMES})")
+    parser.add_argument(
+        "--board",
+        help=f"board, or several {csv} to compare them; games are "
+        f"split evenly (default: {DEFAULT_BOARD})",
+    )
+    parser.add_argument(
+        "--games", type=int, help=f"games in the run, 1 to {MAX_GAMES} (default: {DEFAULT_GAMES})"
+    )
     parser.add_argument("--players", type=int, help="seats per game (default: the board's)")
-    parser.add_argument("--agents", help=f"agent spec for every seat, or one per seat, {csv}; "
-                        "parameters as name:key=value+key=value (default: "
-                        f"{DEFAULT_AGENT}, as in the demo); seats rotate from game to game")
+    parser.add_argument(
+        "--agents",
+        help=f"agent spec for every seat, or one per seat, {csv}; "
+        "parameters as name:key=value+key=value (default: "
+        f"{DEFAULT_AGENT}, as in the demo); seats rotate from game to game",
+    )
     parser.add_argument("--drafters", help="drafter specs like --agents (default: the agents)")
     parser.add_argument("--seed", type=int, help=f"run seed, 0 to {MAX_SEED} (default: 1)")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                        help="worker processes (default: all cores)")
-    parser.add_argument("--backend", choices=sorted(BACKENDS), default="local",
-                        help="local processes, or Ray workers writing Parquet shards that this "
-                        "process ingests when the games are played (docs/scale.md)")
-    parser.add_argument("--address", help="with --backend ray: the cluster's address (default: "
-                        "RAY_ADDRESS, else a local Ray)")
-    parser.add_argument("--shards", help="with --backend ray: a folder every node and this "
-                        "machine share for the shards (default: beside --db, DB.shards)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes (default: all cores)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=sorted(BACKENDS),
+        default="local",
+        help="local processes, or Ray workers writing Parquet shards that this "
+        "process ingests when the games are played (docs/scale.md)",
+    )
+    parser.add_argument(
+        "--address",
+        help="with --backend ray: the cluster's address (default: RAY_ADDRESS, else a local Ray)",
+    )
+    parser.add_argument(
+        "--shards",
+        help="with --backend ray: a folder every node and this "
+        "machine share for the shards (default: beside --db, DB.shards)",
+    )
     parser.add_argument("--db", default=DEFAULT_DB, help=f"DuckDB file (default: {DEFAULT_DB})")
     parser.add_argument("--label", help="a note stored with the run")
-    parser.add_argument("--resume", type=int, metavar="RUN",
-                        help="complete the unfinished run RUN of --db")
+    parser.add_argument(
+        "--resume", type=int, metavar="RUN", help="complete the unfinished run RUN of --db"
+    )
 
 
 def _names(text: str | None, default: tuple[str, ...]) -> tuple[str, ...]:
@@ -97,8 +118,10 @@ def _per_seat(what: str, specs: tuple[str, ...], players: int) -> tuple[str, ...
     if len(specs) == 1:
         return specs * players
     if len(specs) != players:
-        raise UsageError(f"--{what} lists {len(specs)} specs for {players} seats; give one for "
-                         "every seat or one for all")
+        raise UsageError(
+            f"--{what} lists {len(specs)} specs for {players} seats; give one for "
+            "every seat or one for all"
+        )
     return specs
 
 
@@ -108,8 +131,9 @@ def new_spec(args: argparse.Namespace) -> tuple[RunSpec, Prepared]:
     if games < 1:
         raise UsageError(f"--games must be at least 1, not {games}")
     if games > MAX_GAMES:
-        raise UsageError(f"--games must be 1 to {MAX_GAMES}, not {games}; split a larger study "
-                         "into several runs")
+        raise UsageError(
+            f"--games must be 1 to {MAX_GAMES}, not {games}; split a larger study into several runs"
+        )
     seed = 1 if args.seed is None else args.seed
     if not 0 <= seed <= MAX_SEED:
         raise UsageError(f"--seed must be 0 to {MAX_SEED}, not {seed}")
@@ -127,8 +151,16 @@ def new_spec(args: argparse.Namespace) -> tuple[RunSpec, Prepared]:
         players = prepare(probe).configs[boards[0]].players
     elif players < 1:
         raise UsageError(f"--players must be at least 1, not {players}")
-    spec = RunSpec(sets, boards, games, players, _per_seat("agents", agents, players),
-                   _per_seat("drafters", drafters, players), seed, args.label or "")
+    spec = RunSpec(
+        sets,
+        boards,
+        games,
+        players,
+        _per_seat("agents", agents, players),
+        _per_seat("drafters", drafters, players),
+        seed,
+        args.label or "",
+    )
     prepared = prepare(spec)
     for name in {*spec.agents, *spec.drafters}:
         make_agent(name)
@@ -143,36 +175,52 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         cluster = _cluster(args)
-        con, run_id, spec, prepared = (_resume(args) if args.resume is not None
-                                       else _start(args))
+        con, run_id, spec, prepared = _resume(args) if args.resume is not None else _start(args)
     except (UsageError, StoreError, LookupError, ValueError, ValidationError) as exc:
-        err.print(f"workbench simulate: error: {exc}", markup=False, highlight=False,
-                  soft_wrap=True)
+        err.print(
+            f"workbench simulate: error: {exc}", markup=False, highlight=False, soft_wrap=True
+        )
         return 2
     try:
         todo = missing_games(con, run_id, spec.games)
         if todo or load_run(con, run_id)[1] != "finished":  # killed after its last game
             set_execution(con, run_id, args.backend, args.workers)
-            execute(con, Job(run_id, spec, prepared.configs), todo, args.backend,
-                    args.workers, err, cluster=cluster)
+            execute(
+                con,
+                Job(run_id, spec, prepared.configs),
+                todo,
+                args.backend,
+                args.workers,
+                err,
+                cluster=cluster,
+            )
         console.print(summary(con, run_id, args.db))
         failed = failed_games(con, run_id)
         if failed:
             index, board, seed, error = failed[0]
-            err.print(f"workbench simulate: {len(failed)} of {spec.games} games failed; the "
-                      f"first: game {index} on {board}, seed {seed}: {error}\nseed, board and "
-                      f"traceback of each are in table failed_games of {args.db}",
-                      markup=False, highlight=False)
+            err.print(
+                f"workbench simulate: {len(failed)} of {spec.games} games failed; the "
+                f"first: game {index} on {board}, seed {seed}: {error}\nseed, board and "
+                f"traceback of each are in table failed_games of {args.db}",
+                markup=False,
+                highlight=False,
+            )
             return 1
         return 0
     except KeyboardInterrupt:
-        err.print(f"interrupted: run {run_id} keeps its complete games; finish it with "
-                  f"workbench simulate --db {args.db} --resume {run_id}", markup=False)
+        err.print(
+            f"interrupted: run {run_id} keeps its complete games; finish it with "
+            f"workbench simulate --db {args.db} --resume {run_id}",
+            markup=False,
+        )
         return 130
     except (duckdb.Error, OSError) as exc:
-        err.print(f"workbench simulate: stopped: {_cause(exc, args.db)}\nrun {run_id} keeps its "
-                  f"complete games; finish it with workbench simulate --db {args.db} --resume "
-                  f"{run_id}", markup=False)
+        err.print(
+            f"workbench simulate: stopped: {_cause(exc, args.db)}\nrun {run_id} keeps its "
+            f"complete games; finish it with workbench simulate --db {args.db} --resume "
+            f"{run_id}",
+            markup=False,
+        )
         return 1
     finally:
         con.close()
@@ -197,20 +245,30 @@ def _cluster(args: argparse.Namespace) -> Cluster | None:
 def _cause(exc: BaseException, db: str) -> str:
     """What stopped the run, named first: a full disk says so (not the failed rollback after)."""
     if getattr(exc, "errno", None) == errno.ENOSPC or "no space left" in str(exc).casefold():
-        return (f"no space left on device ({exc}); free some space, or move {db} to a disk "
-                "with room, then resume")
+        return (
+            f"no space left on device ({exc}); free some space, or move {db} to a disk "
+            "with room, then resume"
+        )
     return str(exc)
 
 
-def _start(args: argparse.Namespace) -> tuple[duckdb.DuckDBPyConnection, int, RunSpec,
-                                              Prepared]:
+def _start(args: argparse.Namespace) -> tuple[duckdb.DuckDBPyConnection, int, RunSpec, Prepared]:
     spec, prepared = new_spec(args)
     new = not os.path.exists(args.db)
     con = open_store(args.db)
     try:
-        run_id = create_run(con, spec, prepared.boards, prepared.cards, prepared.pool,
-                            prepared.params, prepared.files, prepared.content_hash,
-                            args.backend, args.workers)
+        run_id = create_run(
+            con,
+            spec,
+            prepared.boards,
+            prepared.cards,
+            prepared.pool,
+            prepared.params,
+            prepared.files,
+            prepared.content_hash,
+            args.backend,
+            args.workers,
+        )
     except duckdb.Error as exc:
         con.close()
         if new:  # a database made for this run only is not left behind empty
@@ -220,29 +278,33 @@ def _start(args: argparse.Namespace) -> tuple[duckdb.DuckDBPyConnection, int, Ru
     return con, run_id, spec, prepared
 
 
-def _resume(args: argparse.Namespace) -> tuple[duckdb.DuckDBPyConnection, int, RunSpec,
-                                               Prepared]:
+def _resume(args: argparse.Namespace) -> tuple[duckdb.DuckDBPyConnection, int, RunSpec, Prepared]:
     given = [f"--{a}" for a in RUN_ARGS if getattr(args, a) is not None]
     if given:
-        raise UsageError(f"--resume takes the run's settings from the database; drop "
-                         f"{', '.join(given)}")
+        raise UsageError(
+            f"--resume takes the run's settings from the database; drop {', '.join(given)}"
+        )
     if not os.path.isfile(args.db):
         raise UsageError(f"no database {args.db} to resume from")
     con = open_store(args.db)
     try:
         spec, _, version = load_run(con, args.resume)
         if version != engine_version():
-            raise UsageError(f"run {args.resume} was played by engine {version}, this is "
-                             f"{engine_version()}; its remaining games would differ")
+            raise UsageError(
+                f"run {args.resume} was played by engine {version}, this is "
+                f"{engine_version()}; its remaining games would differ"
+            )
         prepared = prepare(spec)
         stored = board_hashes(con, args.resume)
-        changed = [b.board.name for b in prepared.boards
-                   if stored.get(b.board.name) != b.content_hash]
+        changed = [
+            b.board.name for b in prepared.boards if stored.get(b.board.name) != b.content_hash
+        ]
         if changed:
-            raise UsageError(f"the card sets or board files of run {args.resume} changed since "
-                             f"it began ({', '.join(changed)}); start a new run instead")
+            raise UsageError(
+                f"the card sets or board files of run {args.resume} changed since "
+                f"it began ({', '.join(changed)}); start a new run instead"
+            )
     except BaseException:
         con.close()
         raise
     return con, args.resume, spec, prepared
-

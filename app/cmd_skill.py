@@ -24,17 +24,21 @@ from workbench.tables import ValidationError
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "skill", help="a card's metrics across agent strengths",
+        "skill",
+        help="a card's metrics across agent strengths",
         description="Play the setup once per agent spec (every seat that agent, drafting too), "
         "all on the same seeds, and show the card's pick rate, buy rate, win rate when bought "
         "and improvement when bought per agent, weakest first: a card whose improvement grows "
         "with skill rewards it. Every card of the setup is played in each run, so the page also "
         "says, per card, whether the report's verdict on it (too strong, fine, too weak) is the "
-        "same for every agent or which agents disagree.")
+        "same for every agent or which agents disagree.",
+    )
     parser.add_argument("--card", required=True, help="the card to study")
-    parser.add_argument("--agents", default="random,heuristic,search:budget=8",
-                        help="agent specs, weakest first (default: random,heuristic,"
-                        "search:budget=8)")
+    parser.add_argument(
+        "--agents",
+        default="random,heuristic,search:budget=8",
+        help="agent specs, weakest first (default: random,heuristic,search:budget=8)",
+    )
     add_run_options(parser, agents=False)
 
 
@@ -47,49 +51,113 @@ def study(args: argparse.Namespace, console: Console) -> tuple[pl.DataFrame, pl.
     for a in agents:
         make_agent(a)
     base = base_spec(args, agents[0])
-    st = run_study(args.db, base, "skill", args.card, "agents", agent_variants(agents),
-                   args.workers, console)
+    st = run_study(
+        args.db, base, "skill", args.card, "agents", agent_variants(agents), args.workers, console
+    )
     con = open_db(args.db)
     try:
         table = skill_table(con, st, args.card)
         verdicts = skill_verdicts(con, st)
     finally:
         con.close()
-    record_results(args.db, st.sweep_id, [
-        (args.card, f"bought_gain@{r['agent']}", r["bought_gain"], r["bought_gain_lo"],
-         r["bought_gain_hi"], f"run {r['run_id']}") for r in table.iter_rows(named=True)])
+    record_results(
+        args.db,
+        st.sweep_id,
+        [
+            (
+                args.card,
+                f"bought_gain@{r['agent']}",
+                r["bought_gain"],
+                r["bought_gain_lo"],
+                r["bought_gain_hi"],
+                f"run {r['run_id']}",
+            )
+            for r in table.iter_rows(named=True)
+        ],
+    )
     panels = design.CARD_PANELS
-    found = study_findings.ranked([
-        *study_findings.skill_findings(args.card, table),
-        *study_findings.stability_findings(verdicts, agents, "verdicts")])
+    found = study_findings.ranked(
+        [
+            *study_findings.skill_findings(args.card, table),
+            *study_findings.stability_findings(verdicts, agents, "verdicts"),
+        ]
+    )
     verdict_cols = [c for a in agents for c in (f"verdict@{a}", f"bought_gain@{a}")]
-    html.write(Path(args.out), f"Skill sensitivity of {args.card}", [
-        ("study", f"{st.sweep_id} in {args.db}, runs {', '.join(map(str, st.run_ids))}, "
-                  f"seed {base.seed} for every agent")], [
-        balance.findings_list(found, "What to look at first: whether the card's verdict "
-                              "changes with agent strength (its improvement when bought "
-                              "pointing opposite ways for two agents), and each agent for "
-                              "whom it lies more than 5 points from zero; then the verdicts "
-                              "on any card of the setup that depend on the agent. Intervals "
-                              "are 95% (Newcombe), n the buyers.", "The verdict does not "
-                              "change with agent strength: no agent's improvement when bought "
-                              "lies outside the band, none points the opposite way, and every "
-                              "card's verdict is the same for every agent that judged it."),
-        Section("skill", f"{args.card} across agents", "The card's metrics when every seat is "
-                "played by the same agent, weakest first, on the same seeds.", [
-                    Chart("Metrics per agent", design.category_bars(
-                        table, "agent", panels, f"{args.card} per agent")),
-                    Table("skill", "Per agent", table, design.CARD_RATES,
-                          ["agent", "run_id", "seen", "pick_rate", "in_store", "buy_rate",
-                           "bought", "wr_bought", "wr_never_bought", "bought_gain",
-                           "verdict"])]),
-        Section("verdicts", "Verdicts across skill", "Every card of the setup with the "
+    html.write(
+        Path(args.out),
+        f"Skill sensitivity of {args.card}",
+        [
+            (
+                "study",
+                f"{st.sweep_id} in {args.db}, runs {', '.join(map(str, st.run_ids))}, "
+                f"seed {base.seed} for every agent",
+            )
+        ],
+        [
+            balance.findings_list(
+                found,
+                "What to look at first: whether the card's verdict "
+                "changes with agent strength (its improvement when bought "
+                "pointing opposite ways for two agents), and each agent for "
+                "whom it lies more than 5 points from zero; then the verdicts "
+                "on any card of the setup that depend on the agent. Intervals "
+                "are 95% (Newcombe), n the buyers.",
+                "The verdict does not "
+                "change with agent strength: no agent's improvement when bought "
+                "lies outside the band, none points the opposite way, and every "
+                "card's verdict is the same for every agent that judged it.",
+            ),
+            Section(
+                "skill",
+                f"{args.card} across agents",
+                "The card's metrics when every seat is "
+                "played by the same agent, weakest first, on the same seeds.",
+                [
+                    Chart(
+                        "Metrics per agent",
+                        design.category_bars(table, "agent", panels, f"{args.card} per agent"),
+                    ),
+                    Table(
+                        "skill",
+                        "Per agent",
+                        table,
+                        design.CARD_RATES,
+                        [
+                            "agent",
+                            "run_id",
+                            "seen",
+                            "pick_rate",
+                            "in_store",
+                            "buy_rate",
+                            "bought",
+                            "wr_bought",
+                            "wr_never_bought",
+                            "bought_gain",
+                            "verdict",
+                        ],
+                    ),
+                ],
+            ),
+            Section(
+                "verdicts",
+                "Verdicts across skill",
+                "Every card of the setup with the "
                 "report's verdict on it in each agent's run (too strong or too weak when its "
                 "improvement when bought survives Benjamini-Hochberg's correction, else fine; "
                 "no estimate when no holder bought it or every one did) and across_skill: "
-                "stable when every agent that judged it agrees, else which agents disagree.", [
-                    Table("verdicts", "Per card", verdicts, {}, ["card", "set", *verdict_cols,
-                                                               "across_skill"])])])
+                "stable when every agent that judged it agrees, else which agents disagree.",
+                [
+                    Table(
+                        "verdicts",
+                        "Per card",
+                        verdicts,
+                        {},
+                        ["card", "set", *verdict_cols, "across_skill"],
+                    )
+                ],
+            ),
+        ],
+    )
     return table, verdicts
 
 
@@ -97,20 +165,25 @@ def run(args: argparse.Namespace) -> int:
     console, err = Console(), Console(stderr=True)
     try:
         table, verdicts = study(args, err)
-    except (UsageError, StoreError, LookupError, ValueError, ValidationError,
-            AnalysisError) as exc:
-        err.print(f"workbench skill: error: {exc}", markup=False, highlight=False,
-                  soft_wrap=True)
+    except (UsageError, StoreError, LookupError, ValueError, ValidationError, AnalysisError) as exc:
+        err.print(f"workbench skill: error: {exc}", markup=False, highlight=False, soft_wrap=True)
         return 2
     for r in table.iter_rows(named=True):
         gain = r["bought_gain"]
-        console.print(f"{r['agent']}: buy rate {r['buy_rate'] or 0:.1%}, improvement when "
-                      f"bought {'n/a' if gain is None else f'{gain:+.1%}'}, verdict "
-                      f"{r['verdict']}", markup=False, highlight=False)
+        console.print(
+            f"{r['agent']}: buy rate {r['buy_rate'] or 0:.1%}, improvement when "
+            f"bought {'n/a' if gain is None else f'{gain:+.1%}'}, verdict "
+            f"{r['verdict']}",
+            markup=False,
+            highlight=False,
+        )
     unstable = stability.unstable(verdicts)
-    console.print(f"verdicts that depend on the agent: {unstable.height} of {verdicts.height} "
-                  f"cards{': ' if unstable.height else ''}"
-                  f"{', '.join(unstable.get_column('card').to_list())}", markup=False,
-                  highlight=False)
+    console.print(
+        f"verdicts that depend on the agent: {unstable.height} of {verdicts.height} "
+        f"cards{': ' if unstable.height else ''}"
+        f"{', '.join(unstable.get_column('card').to_list())}",
+        markup=False,
+        highlight=False,
+    )
     console.print(str(Path(args.out) / "index.html"), markup=False, highlight=False)
     return 0

@@ -24,29 +24,37 @@ from workbench.variants import BOARD_SETTINGS, CARD_FIELDS
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "sweep", help="vary one card field or board setting; fair value",
+        "sweep",
+        help="vary one card field or board setting; fair value",
         description="Play one run per value of a card field (or board setting), every run on "
         "the same seeds, and chart the card's pick rate, buy rate, win rate when bought and "
         "improvement when bought against the value, with the fair value: where the "
         "improvement when bought crosses --target (a board setting: where the first player's "
         "advantage does), with a 95% interval; an open end of the interval, or no crossing, is "
         "explained in words with what would settle it (a wider range, more games). Runs, "
-        "grouping and estimates go into --db (tables sweeps, sweep_results).")
+        "grouping and estimates go into --db (tables sweeps, sweep_results).",
+    )
     parser.add_argument("--card", help="the card to vary")
     parser.add_argument("--field", choices=CARD_FIELDS, help="its field")
     parser.add_argument("--board-setting", choices=BOARD_SETTINGS, help="or a board setting")
     parser.add_argument("--values", required=True, help="values, comma-separated (none = empty)")
-    parser.add_argument("--target", type=float, default=0.0,
-                        help="the improvement counted as fair (default: 0)")
-    parser.add_argument("--independent", action="store_true",
-                        help="give every value its own seed (to measure what pairing saves)")
+    parser.add_argument(
+        "--target", type=float, default=0.0, help="the improvement counted as fair (default: 0)"
+    )
+    parser.add_argument(
+        "--independent",
+        action="store_true",
+        help="give every value its own seed (to measure what pairing saves)",
+    )
     add_run_options(parser, explore=True)
 
 
-FINDINGS_INTRO = ("What to look at first: where the fair value lies and how sure it is (high: "
-                  "a closed 95% interval, an answer to act on; medium: one end open, with what "
-                  "would close it; low: no estimate), and the values whose sample is too "
-                  "small. n counts the observations behind the fit.")
+FINDINGS_INTRO = (
+    "What to look at first: where the fair value lies and how sure it is (high: "
+    "a closed 95% interval, an answer to act on; medium: one end open, with what "
+    "would close it; low: no estimate), and the values whose sample is too "
+    "small. n counts the observations behind the fit."
+)
 
 
 def sweep(args: argparse.Namespace, console: Console) -> SweepResult:
@@ -65,8 +73,17 @@ def sweep(args: argparse.Namespace, console: Console) -> SweepResult:
             raise UsageError("a board setting needs numbers, not none")
         variants = board_variants(args.board_setting, [v for v in values if v is not None])
         card, field = "", args.board_setting
-    study = run_study(args.db, base, "sweep", card, field, variants, args.workers, console,
-                      independent=args.independent)
+    study = run_study(
+        args.db,
+        base,
+        "sweep",
+        card,
+        field,
+        variants,
+        args.workers,
+        console,
+        independent=args.independent,
+    )
     con = open_db(args.db)
     try:
         res = analyse(con, study, base.games, args.target, not args.independent)
@@ -74,17 +91,28 @@ def sweep(args: argparse.Namespace, console: Console) -> SweepResult:
         con.close()
     record_results(args.db, study.sweep_id, result_rows(res))
     what = f"{card}.{field}" if card else f"board {field}"
-    found = study_findings.sweep_findings(res.fair, res.metrics, args.target, what, card,
-                                          "sweep")
-    html.write(Path(args.out), f"Sweep {study.sweep_id}: {what}",
-               [("sweep", f"{study.sweep_id} in {args.db}, runs "
-                          f"{', '.join(map(str, study.run_ids))}"),
-                ("seeds", "independent per value" if args.independent else
-                 f"shared: seed {base.seed} for every value (paired)")],
-               [balance.findings_list(found, FINDINGS_INTRO, "No fair value and nothing "
-                                      "else to report."),
-                design.sweep_section("sweep", f"Sweep of {what}", res.metrics, res.fair,
-                                     args.target, card, what)])
+    found = study_findings.sweep_findings(res.fair, res.metrics, args.target, what, card, "sweep")
+    html.write(
+        Path(args.out),
+        f"Sweep {study.sweep_id}: {what}",
+        [
+            ("sweep", f"{study.sweep_id} in {args.db}, runs {', '.join(map(str, study.run_ids))}"),
+            (
+                "seeds",
+                "independent per value"
+                if args.independent
+                else f"shared: seed {base.seed} for every value (paired)",
+            ),
+        ],
+        [
+            balance.findings_list(
+                found, FINDINGS_INTRO, "No fair value and nothing else to report."
+            ),
+            design.sweep_section(
+                "sweep", f"Sweep of {what}", res.metrics, res.fair, args.target, card, what
+            ),
+        ],
+    )
     return res
 
 
@@ -92,12 +120,13 @@ def run(args: argparse.Namespace) -> int:
     console, err = Console(), Console(stderr=True)
     try:
         res = sweep(args, err)
-    except (UsageError, StoreError, LookupError, ValueError, ValidationError,
-            AnalysisError) as exc:
-        err.print(f"workbench sweep: error: {exc}", markup=False, highlight=False,
-                  soft_wrap=True)
+    except (UsageError, StoreError, LookupError, ValueError, ValidationError, AnalysisError) as exc:
+        err.print(f"workbench sweep: error: {exc}", markup=False, highlight=False, soft_wrap=True)
         return 2
-    console.print(f"fair value: {design.estimate_text(res.fair)}: {res.fair.note}",
-                  markup=False, highlight=False)
+    console.print(
+        f"fair value: {design.estimate_text(res.fair)}: {res.fair.note}",
+        markup=False,
+        highlight=False,
+    )
     console.print(str(Path(args.out) / "index.html"), markup=False, highlight=False)
     return 0

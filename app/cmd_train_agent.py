@@ -24,55 +24,90 @@ DEFAULT_OUT = Path(__file__).resolve().parents[1] / "engine" / "agents" / "tuned
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "train-agent", help="tune the heuristic agent's weights (the `tuned` agent)",
+        "train-agent",
+        help="tune the heuristic agent's weights (the `tuned` agent)",
         description="Search the heuristic agent's weights (engine/agents/weights.py) with "
         "optuna for the set that scores best against an opponent on every shipped board (seats "
         "swapped, sets rotating, every trial on the same seeds), confirm the best trials on "
         "unseen seeds against the hand-set weights, and write the winner to --out, the module "
-        "the `tuned` agent loads.")
+        "the `tuned` agent loads.",
+    )
     parser.add_argument("--trials", type=int, default=200, help="optuna trials (default 200)")
-    parser.add_argument("--games", type=int, default=20,
-                        help="games a board in each trial (default 20)")
-    parser.add_argument("--confirm", type=int, default=100,
-                        help="games a board to confirm the best trials (default 100)")
-    parser.add_argument("--top", type=int, default=5,
-                        help="best trials confirmed on unseen seeds (default 5)")
-    parser.add_argument("--against", default="heuristic",
-                        help="the opponent's agent spec (default heuristic)")
-    parser.add_argument("--boards", default=",".join(BOARDS),
-                        help="boards, comma-separated (default: every shipped board)")
-    parser.add_argument("--weights", default="",
-                        help="the weights to search, comma-separated (default: every one in "
-                        "engine/agents/weights.py; the others keep their hand-set values)")
+    parser.add_argument(
+        "--games", type=int, default=20, help="games a board in each trial (default 20)"
+    )
+    parser.add_argument(
+        "--confirm",
+        type=int,
+        default=100,
+        help="games a board to confirm the best trials (default 100)",
+    )
+    parser.add_argument(
+        "--top", type=int, default=5, help="best trials confirmed on unseen seeds (default 5)"
+    )
+    parser.add_argument(
+        "--against", default="heuristic", help="the opponent's agent spec (default heuristic)"
+    )
+    parser.add_argument(
+        "--boards",
+        default=",".join(BOARDS),
+        help="boards, comma-separated (default: every shipped board)",
+    )
+    parser.add_argument(
+        "--weights",
+        default="",
+        help="the weights to search, comma-separated (default: every one in "
+        "engine/agents/weights.py; the others keep their hand-set values)",
+    )
     parser.add_argument("--seed", type=int, default=16, help="seed of the search (default 16)")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                        help="worker processes (default: all cores)")
-    parser.add_argument("--out", type=Path, default=None,
-                        help="the module to write (default engine/agents/tuned.py; with "
-                        "--learned engine/agents/learned_model.py)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes (default: all cores)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="the module to write (default engine/agents/tuned.py; with "
+        "--learned engine/agents/learned_model.py)",
+    )
     learned = parser.add_argument_group(
-        "--learned", "instead of tuning weights, record the teacher's choices in games "
+        "--learned",
+        "instead of tuning weights, record the teacher's choices in games "
         "against --against (--games a board) and fit the `learned` agent's model to them "
-        "(workbench/distill.py)")
+        "(workbench/distill.py)",
+    )
     learned.add_argument("--learned", action="store_true", help="train the learned agent")
-    learned.add_argument("--teacher", default="search:budget=16",
-                         help="the agent whose choices are learned (default search:budget=16)")
-    learned.add_argument("--data", type=Path, default=None,
-                         help="JSON-lines file of recorded games, reused and extended")
-    learned.add_argument("--holdout", type=int, default=5,
-                         help="every N-th game is held out to measure agreement (default 5)")
-    learned.add_argument("--l2", type=float, default=1.0,
-                         help="the model's L2 penalty (default 1)")
+    learned.add_argument(
+        "--teacher",
+        default="search:budget=16",
+        help="the agent whose choices are learned (default search:budget=16)",
+    )
+    learned.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="JSON-lines file of recorded games, reused and extended",
+    )
+    learned.add_argument(
+        "--holdout",
+        type=int,
+        default=5,
+        help="every N-th game is held out to measure agreement (default 5)",
+    )
+    learned.add_argument("--l2", type=float, default=1.0, help="the model's L2 penalty (default 1)")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.learned:
         from app.cmd_train_learned import run as run_learned
+
         return run_learned(args)
     for name in ("trials", "games", "confirm", "top", "workers"):
         if getattr(args, name) < 1:
-            print(f"error: --{name} must be at least 1, not {getattr(args, name)}",
-                  file=sys.stderr)
+            print(f"error: --{name} must be at least 1, not {getattr(args, name)}", file=sys.stderr)
             return 2
     try:
         check_spec(args.against)
@@ -86,20 +121,45 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: --out {out}: must name a file in an existing folder", file=sys.stderr)
         return 2
     try:
-        result = train(args.against, args.trials, args.games, args.confirm, args.top,
-                       args.seed, boards, args.workers, names,
-                       progress=lambda line: print(line, file=sys.stderr, flush=True))
+        result = train(
+            args.against,
+            args.trials,
+            args.games,
+            args.confirm,
+            args.top,
+            args.seed,
+            boards,
+            args.workers,
+            names,
+            progress=lambda line: print(line, file=sys.stderr, flush=True),
+        )
     except (ValueError, LookupError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    command = (f"workbench train-agent --trials {args.trials} --games {args.games} --confirm "
-               f"{args.confirm} --top {args.top} --against {args.against} --boards "
-               f"{','.join(boards)} --seed {args.seed}"
-               + (f" --weights {','.join(names)}" if args.weights else ""))
-    write_module(out, module_text(result, command, args.against, args.trials, args.games,
-                                  args.confirm, args.seed, boards, names))
-    print(f"wrote {out}: mean score {result.confirmed.value:.3f} against {args.against} on "
-          f"unseen seeds (hand-set weights {result.default.value:.3f})")
+    command = (
+        f"workbench train-agent --trials {args.trials} --games {args.games} --confirm "
+        f"{args.confirm} --top {args.top} --against {args.against} --boards "
+        f"{','.join(boards)} --seed {args.seed}"
+        + (f" --weights {','.join(names)}" if args.weights else "")
+    )
+    write_module(
+        out,
+        module_text(
+            result,
+            command,
+            args.against,
+            args.trials,
+            args.games,
+            args.confirm,
+            args.seed,
+            boards,
+            names,
+        ),
+    )
+    print(
+        f"wrote {out}: mean score {result.confirmed.value:.3f} against {args.against} on "
+        f"unseen seeds (hand-set weights {result.default.value:.3f})"
+    )
     for b, c in result.confirmed.counts.items():
         print(f"  {b}: {decided(c)}")
     return 0

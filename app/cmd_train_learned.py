@@ -20,8 +20,7 @@ def run(args: argparse.Namespace) -> int:
     --boards, --seed, --workers, --data, --holdout, --l2, --out)."""
     for name in ("games", "workers"):
         if getattr(args, name) < 1:
-            print(f"error: --{name} must be at least 1, not {getattr(args, name)}",
-                  file=sys.stderr)
+            print(f"error: --{name} must be at least 1, not {getattr(args, name)}", file=sys.stderr)
             return 2
     for opt in ("teacher", "against"):
         try:
@@ -36,17 +35,29 @@ def run(args: argparse.Namespace) -> int:
         return 2
     started = commit()
     try:
-        games = gather(args.teacher, args.against, boards, args.games, args.seed, args.workers,
-                       args.data, progress=lambda line: print(line, file=sys.stderr, flush=True))
+        games = gather(
+            args.teacher,
+            args.against,
+            boards,
+            args.games,
+            args.seed,
+            args.workers,
+            args.data,
+            progress=lambda line: print(line, file=sys.stderr, flush=True),
+        )
         result = distill(games, args.holdout, args.l2)
     except (ValueError, LookupError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    command = (f"workbench train-agent --learned --games {args.games} --teacher {args.teacher} "
-               f"--against {args.against} --boards {','.join(boards)} --seed {args.seed} "
-               f"--holdout {args.holdout} --l2 {args.l2:g}")
+    command = (
+        f"workbench train-agent --learned --games {args.games} --teacher {args.teacher} "
+        f"--against {args.against} --boards {','.join(boards)} --seed {args.seed} "
+        f"--holdout {args.holdout} --l2 {args.l2:g}"
+    )
     write_module(out, module_text(result, command, started, len(games), boards))
-    print(f"wrote {out}: agrees with {args.teacher} in {result.test_agreement:.1%} of "
-          f"{result.test_decisions} held-out decisions (the heuristic "
-          f"{result.heuristic_test_agreement:.1%})")
+    print(
+        f"wrote {out}: agrees with {args.teacher} in {result.test_agreement:.1%} of "
+        f"{result.test_decisions} held-out decisions (the heuristic "
+        f"{result.heuristic_test_agreement:.1%})"
+    )
     return 0

@@ -36,7 +36,8 @@ from workbench.tune import (
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "tune", help="propose new costs for a set's outliers",
+        "tune",
+        help="propose new costs for a set's outliers",
         description="Judge the cards of --set in a run of --sets (or --run): a card is flagged "
         "too strong or too weak when the 95% interval of its improvement when bought (win rate "
         "when bought minus drafted but never bought) lies entirely above or below --band, and "
@@ -47,22 +48,44 @@ def add_parser(subparsers: Any) -> None:
         "always moves the cost the way the flag points, or there is none and the reason is "
         "given. Writes a copy of the set's spreadsheet with the proposed cells changed and "
         "marked, proposals.csv and a before/after report into --out; the original file is "
-        "never written.")
+        "never written.",
+    )
     parser.add_argument("--set", required=True, help="the set to tune (a name or a path)")
-    parser.add_argument("--band", required=True, help="LOW,HIGH of an acceptable improvement, "
-                        "e.g. -0.05,0.05")
-    parser.add_argument("--run", type=int, help="judge the cards in this run of --db and sweep "
-                        "with its sets, board and agents (default: play a new run of --sets)")
-    parser.add_argument("--fields", default="buy", help="costs to sweep, in order of "
-                        "preference: buy, upkeep or both (default: buy)")
-    parser.add_argument("--span", type=int, default=2, help="steps swept the way the flag "
-                        "points, plus one step back (default: 2)")
-    parser.add_argument("--widen", type=int, default=3, help="times the sweep may be widened "
-                        "the way the flag points when it finds no crossing, each time by "
-                        "--span more values (default: 3)")
-    add_run_options(parser, explore=True, sets_help="card sets the judging run and the sweeps "
-                    "play, comma-separated, --set among them (default: the shipped pair when "
-                    f"--set is one of them ({', '.join(DEFAULT_SETS)}), else --set alone)")
+    parser.add_argument(
+        "--band", required=True, help="LOW,HIGH of an acceptable improvement, e.g. -0.05,0.05"
+    )
+    parser.add_argument(
+        "--run",
+        type=int,
+        help="judge the cards in this run of --db and sweep "
+        "with its sets, board and agents (default: play a new run of --sets)",
+    )
+    parser.add_argument(
+        "--fields",
+        default="buy",
+        help="costs to sweep, in order of preference: buy, upkeep or both (default: buy)",
+    )
+    parser.add_argument(
+        "--span",
+        type=int,
+        default=2,
+        help="steps swept the way the flag points, plus one step back (default: 2)",
+    )
+    parser.add_argument(
+        "--widen",
+        type=int,
+        default=3,
+        help="times the sweep may be widened "
+        "the way the flag points when it finds no crossing, each time by "
+        "--span more values (default: 3)",
+    )
+    add_run_options(
+        parser,
+        explore=True,
+        sets_help="card sets the judging run and the sweeps "
+        "play, comma-separated, --set among them (default: the shipped pair when "
+        f"--set is one of them ({', '.join(DEFAULT_SETS)}), else --set alone)",
+    )
 
 
 def _band(text: str) -> tuple[float, float]:
@@ -98,19 +121,32 @@ def _judging_spec(args: argparse.Namespace) -> tuple[RunSpec, int | None]:
 def _check_set(setup_sets: Any, name: str, sets: tuple[str, ...]) -> None:
     names = [s.name for s in setup_sets]
     if name.casefold() not in (n.casefold() for n in names):
-        raise UsageError(f"--set {name!r} is not among the judging run's sets "
-                         f"({', '.join(sets)}: {', '.join(names)})")
+        raise UsageError(
+            f"--set {name!r} is not among the judging run's sets "
+            f"({', '.join(sets)}: {', '.join(names)})"
+        )
 
 
 def _play(args: argparse.Namespace, spec: RunSpec, console: Console) -> int:
     prep = prepare(spec)
     con = open_store(args.db)
     try:
-        run_id = create_run(con, spec, prep.boards, prep.cards, prep.pool, prep.params,
-                            prep.files, prep.content_hash, "local", args.workers)
+        run_id = create_run(
+            con,
+            spec,
+            prep.boards,
+            prep.cards,
+            prep.pool,
+            prep.params,
+            prep.files,
+            prep.content_hash,
+            "local",
+            args.workers,
+        )
         console.print(f"tune: judging run {run_id} ({', '.join(spec.sets)})", highlight=False)
-        execute(con, Job(run_id, spec, prep.configs), range(spec.games), "local", args.workers,
-                console)
+        execute(
+            con, Job(run_id, spec, prep.configs), range(spec.games), "local", args.workers, console
+        )
     finally:
         con.close()
     return run_id
@@ -144,22 +180,40 @@ def tune(args: argparse.Namespace, console: Console) -> tuple[list[CardTuning], 
             value = getattr(current[r["card"]], field)
             if value is None:
                 continue
-            t = tune_card(args.db, base, r["card"], field, int(value), r["verdict"], args.span,
-                          band, args.workers, console, args.widen, run_id if played else None,
-                          rare_rate(flagged))
+            t = tune_card(
+                args.db,
+                base,
+                r["card"],
+                field,
+                int(value),
+                r["verdict"],
+                args.span,
+                band,
+                args.workers,
+                console,
+                args.widen,
+                run_id if played else None,
+                rare_rate(flagged),
+            )
             tunings.append(t)
             if t.proposed is not None:
                 break
-    proposals = [Proposal(t.card, t.field, t.current, t.proposed) for t in tunings
-                 if t.proposed is not None]
+    proposals = [
+        Proposal(t.card, t.field, t.current, t.proposed) for t in tunings if t.proposed is not None
+    ]
     out = Path(args.out)
     copy = None
     if proposals:
         source = _source(setup.sets, set_name)
         copy = write_copy(source, out, proposals, run_id)
     judged = {str(c) for c in flagged.get_column("card")}
-    unseen = sorted(c.name for s in setup.sets if s.name.casefold() == set_name.casefold()
-                    for c in s.cards if c.name not in judged)
+    unseen = sorted(
+        c.name
+        for s in setup.sets
+        if s.name.casefold() == set_name.casefold()
+        for c in s.cards
+        if c.name not in judged
+    )
     _report(out, run_id, band, flagged, tunings, copy, unseen)
     return tunings, copy
 
@@ -179,9 +233,11 @@ def _source(sets: Any, name: str) -> Path:
 
 def move(t: CardTuning) -> str:
     """`Windfall (too strong): buy 1 -> 5`, or `... buy 1, no proposal`."""
-    return (f"{t.card} ({t.verdict}): " + (f"{t.field} {t.current} -> {t.proposed}"
-                                            if t.proposed is not None
-                                            else f"{t.field} {t.current}, no proposal"))
+    return f"{t.card} ({t.verdict}): " + (
+        f"{t.field} {t.current} -> {t.proposed}"
+        if t.proposed is not None
+        else f"{t.field} {t.current}, no proposal"
+    )
 
 
 def line(t: CardTuning) -> str:
@@ -189,71 +245,135 @@ def line(t: CardTuning) -> str:
     return f"{move(t)} ({t.note})"
 
 
-def _report(out: Path, run_id: int, band: tuple[float, float], flagged: pl.DataFrame,
-            tunings: list[CardTuning], copy: Path | None, unseen: list[str]) -> None:
-    show = ["card", "in_store", "buy_rate", "bought", "wr_bought", "never_bought",
-            "wr_never_bought", "bought_gain", "verdict"]
-    rates = {"buy_rate": "in_store", "wr_bought": "bought", "wr_never_bought": "never_bought",
-             "bought_gain": "bought"}
+def _report(
+    out: Path,
+    run_id: int,
+    band: tuple[float, float],
+    flagged: pl.DataFrame,
+    tunings: list[CardTuning],
+    copy: Path | None,
+    unseen: list[str],
+) -> None:
+    show = [
+        "card",
+        "in_store",
+        "buy_rate",
+        "bought",
+        "wr_bought",
+        "never_bought",
+        "wr_never_bought",
+        "bought_gain",
+        "verdict",
+    ]
+    rates = {
+        "buy_rate": "in_store",
+        "wr_bought": "bought",
+        "wr_never_bought": "never_bought",
+        "bought_gain": "bought",
+    }
     ordered = sorted(tunings, key=lambda t: t.proposed is None)
-    moves = " ".join(f"{move(t)}." if t.sweep else f"{line(t)}." for t in ordered) or \
-        "No card was flagged."
+    moves = (
+        " ".join(f"{move(t)}." if t.sweep else f"{line(t)}." for t in ordered)
+        or "No card was flagged."
+    )
     found = study_findings.tune_findings(tunings, flagged, unseen)
-    sections = [balance.findings_list(
-        found, "What to look at first: each proposal with the improvement when bought that "
-        "flagged the card and the fair value (high: its 95% interval is closed; medium: one "
-        "end is open), each flagged card without a proposal and why, and the cards never "
-        "judged. Intervals are 95%, n the buyers in the judging run.",
-        "No card was flagged: every card's improvement when bought lies within the band, and "
-        "every card is bought."),
-                Section("proposals", "Proposals", (
-                        f"{moves} The reason for each is in the card's own section below and "
-                        "in the note column of tune_proposals.csv. "
-                        + (f"Marked copy: {copy.name}; every change in proposals.csv."
-                           if copy else "No proposal, so no copy.")), [
-                            Table("tune_proposals", "Before and after", before_after(tunings),
-                                  show=["card", "field", "verdict", "current", "proposed",
-                                        "fair_value", "fair_low", "fair_high", "gain_before",
-                                        "gain_after", "buy_rate_before", "buy_rate_after"],
-                                  note="The cost now and proposed, the fair value with its "
-                                  "interval, and the improvement and buy rate at both costs "
-                                  "(from the sweep, same seeds); the reasons are above and in "
-                                  "the CSV's note column.")]),
-                Section("flagged", "Cards judged", f"Improvement when bought in run {run_id} "
-                        f"against the band {band[0]:+.2f}..{band[1]:+.2f}: too strong or too "
-                        "weak when its whole 95% interval (Newcombe) lies above or below the "
-                        f"band; never bought when in store at least {NEVER_MIN_STORE} times and "
-                        "never bought; rarely bought when its buy rate's 95% upper bound is "
-                        f"below {RARE_SHARE:.0%} of the set's median buy rate."
-                        + (f" Never drafted, so not judged: {', '.join(unseen)}."
-                           if unseen else ""), [
-                            Table("tune_cards", "The set's cards", flagged, rates, show)])]
+    sections = [
+        balance.findings_list(
+            found,
+            "What to look at first: each proposal with the improvement when bought that "
+            "flagged the card and the fair value (high: its 95% interval is closed; medium: one "
+            "end is open), each flagged card without a proposal and why, and the cards never "
+            "judged. Intervals are 95%, n the buyers in the judging run.",
+            "No card was flagged: every card's improvement when bought lies within the band, and "
+            "every card is bought.",
+        ),
+        Section(
+            "proposals",
+            "Proposals",
+            (
+                f"{moves} The reason for each is in the card's own section below and "
+                "in the note column of tune_proposals.csv. "
+                + (
+                    f"Marked copy: {copy.name}; every change in proposals.csv."
+                    if copy
+                    else "No proposal, so no copy."
+                )
+            ),
+            [
+                Table(
+                    "tune_proposals",
+                    "Before and after",
+                    before_after(tunings),
+                    show=[
+                        "card",
+                        "field",
+                        "verdict",
+                        "current",
+                        "proposed",
+                        "fair_value",
+                        "fair_low",
+                        "fair_high",
+                        "gain_before",
+                        "gain_after",
+                        "buy_rate_before",
+                        "buy_rate_after",
+                    ],
+                    note="The cost now and proposed, the fair value with its "
+                    "interval, and the improvement and buy rate at both costs "
+                    "(from the sweep, same seeds); the reasons are above and in "
+                    "the CSV's note column.",
+                )
+            ],
+        ),
+        Section(
+            "flagged",
+            "Cards judged",
+            f"Improvement when bought in run {run_id} "
+            f"against the band {band[0]:+.2f}..{band[1]:+.2f}: too strong or too "
+            "weak when its whole 95% interval (Newcombe) lies above or below the "
+            f"band; never bought when in store at least {NEVER_MIN_STORE} times and "
+            "never bought; rarely bought when its buy rate's 95% upper bound is "
+            f"below {RARE_SHARE:.0%} of the set's median buy rate."
+            + (f" Never drafted, so not judged: {', '.join(unseen)}." if unseen else ""),
+            [Table("tune_cards", "The set's cards", flagged, rates, show)],
+        ),
+    ]
     for i, t in enumerate(tunings):
         if t.sweep is None:
             continue
-        sections.append(design.sweep_section(f"sweep{i}", f"{t.card}.{t.field}",
-                                             t.sweep.metrics, t.sweep.fair,
-                                             (band[0] + band[1]) / 2, t.card,
-                                             f"{t.card}.{t.field}", f"{line(t)}. "))
-    html.write(out, f"Tuning run {run_id}", [("judging run", str(run_id)),
-                                             ("band", f"{band[0]:+.2f}..{band[1]:+.2f}")],
-               sections)
+        sections.append(
+            design.sweep_section(
+                f"sweep{i}",
+                f"{t.card}.{t.field}",
+                t.sweep.metrics,
+                t.sweep.fair,
+                (band[0] + band[1]) / 2,
+                t.card,
+                f"{t.card}.{t.field}",
+                f"{line(t)}. ",
+            )
+        )
+    html.write(
+        out,
+        f"Tuning run {run_id}",
+        [("judging run", str(run_id)), ("band", f"{band[0]:+.2f}..{band[1]:+.2f}")],
+        sections,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     console, err = Console(), Console(stderr=True)
     try:
         tunings, copy = tune(args, err)
-    except (UsageError, StoreError, LookupError, ValueError, ValidationError,
-            AnalysisError) as exc:
-        err.print(f"workbench tune: error: {exc}", markup=False, highlight=False,
-                  soft_wrap=True)
+    except (UsageError, StoreError, LookupError, ValueError, ValidationError, AnalysisError) as exc:
+        err.print(f"workbench tune: error: {exc}", markup=False, highlight=False, soft_wrap=True)
         return 2
     for t in tunings:
         console.print(line(t), markup=False, highlight=False)
     if not tunings:
-        console.print("no card lies significantly outside the band, and every card is bought",
-                      highlight=False)
+        console.print(
+            "no card lies significantly outside the band, and every card is bought", highlight=False
+        )
     if copy:
         console.print(str(copy), markup=False, highlight=False)
     console.print(str(Path(args.out) / "index.html"), markup=False, highlight=False)

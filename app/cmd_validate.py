@@ -19,8 +19,13 @@ def add_parser(subparsers: Any) -> None:
         "report every problem with file, sheet, row and column. Card names resolve against "
         "all files given plus the shipped card sets. Exit 2 if anything is wrong.",
     )
-    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH",
-                        help=f"files or folders (default: the shipped {CONTENT_DIR})")
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help=f"files or folders (default: the shipped {CONTENT_DIR})",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,15 +13,22 @@ from workbench.store import RunSpec
 DEFAULT_GAMES = 400
 
 
-EXPLORER_HELP = ("agent spec(s), as for simulate (default: explorer, the heuristic agent with "
-                 "random buys, so that whether a seat buys the card is a coin flip and not a "
-                 "judgement of its position; give heuristic to study the heuristic's own "
-                 "buying)")
+EXPLORER_HELP = (
+    "agent spec(s), as for simulate (default: explorer, the heuristic agent with "
+    "random buys, so that whether a seat buys the card is a coin flip and not a "
+    "judgement of its position; give heuristic to study the heuristic's own "
+    "buying)"
+)
 
 
-def add_run_options(parser: Any, agents: bool = True, explore: bool = False,
-                    sets_help: str = "card sets, comma-separated (default: the shipped pair)",
-                    games: bool = True, out: bool = True) -> None:
+def add_run_options(
+    parser: Any,
+    agents: bool = True,
+    explore: bool = False,
+    sets_help: str = "card sets, comma-separated (default: the shipped pair)",
+    games: bool = True,
+    out: bool = True,
+) -> None:
     """--db, --sets, --board, --games, --agents, --drafters, --seed, --workers, --out;
     `explore`: the agents default to `explorer` (cost studies, docs/design-studies.md);
     without `games` or `out` (a study that decides its own games, or writes no report)."""
@@ -29,25 +36,44 @@ def add_run_options(parser: Any, agents: bool = True, explore: bool = False,
     parser.add_argument("--sets", help=sets_help)
     parser.add_argument("--board", help="board (default: kings-crossing)")
     if games:
-        parser.add_argument("--games", type=int, default=DEFAULT_GAMES,
-                            help=f"games per variant (default: {DEFAULT_GAMES})")
+        parser.add_argument(
+            "--games",
+            type=int,
+            default=DEFAULT_GAMES,
+            help=f"games per variant (default: {DEFAULT_GAMES})",
+        )
     if agents:
-        parser.add_argument("--agents", default="explorer" if explore else "heuristic",
-                            help=EXPLORER_HELP if explore else
-                            "agent spec(s), as for simulate (default: heuristic)")
+        parser.add_argument(
+            "--agents",
+            default="explorer" if explore else "heuristic",
+            help=EXPLORER_HELP
+            if explore
+            else "agent spec(s), as for simulate (default: heuristic)",
+        )
         parser.add_argument("--drafters", help="drafter spec(s) (default: the agents)")
     parser.add_argument("--seed", type=int, default=1, help="seed shared by every variant")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                        help="worker processes (default: all cores)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes (default: all cores)",
+    )
     if out:
         parser.add_argument("--out", required=True, help="report folder")
 
 
 def base_spec(args: argparse.Namespace, agents: str | None = None) -> RunSpec:
     """The base run the arguments describe (raises UsageError, LookupError, ValueError...)."""
-    ns = argparse.Namespace(sets=args.sets, board=args.board, games=args.games, players=None,
-                            agents=agents or args.agents, drafters=getattr(args, "drafters", None),
-                            seed=args.seed, label=None)
+    ns = argparse.Namespace(
+        sets=args.sets,
+        board=args.board,
+        games=args.games,
+        players=None,
+        agents=agents or args.agents,
+        drafters=getattr(args, "drafters", None),
+        seed=args.seed,
+        label=None,
+    )
     spec, _ = new_spec(ns)
     return spec
 

@@ -30,9 +30,30 @@ WINDOWS = ((1, 4), (5, 9), (10, 99))
 
 
 def simulate(db: Path, agent: str, games: int, seed: int, board: str, workers: int) -> None:
-    subprocess.run([sys.executable, "-m", "app.cli", "simulate", "--games", str(games),
-                    "--seed", str(seed), "--agents", agent, "--board", board, "--db", str(db),
-                    "--workers", str(workers), "--label", agent], check=True, cwd=ROOT)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "simulate",
+            "--games",
+            str(games),
+            "--seed",
+            str(seed),
+            "--agents",
+            agent,
+            "--board",
+            board,
+            "--db",
+            str(db),
+            "--workers",
+            str(workers),
+            "--label",
+            agent,
+        ],
+        check=True,
+        cwd=ROOT,
+    )
 
 
 def windows(df: pl.DataFrame) -> list[dict[str, float]]:
@@ -47,10 +68,17 @@ def windows(df: pl.DataFrame) -> list[dict[str, float]]:
 
         def mean(col: str, frame: pl.DataFrame = w, n: int = turns) -> float:
             return float((frame[col] * frame["turns"]).sum() / n)
+
         income = mean("income")
-        out.append({"income": income, "upkeep": mean("spend_upkeep"),
-                    "share": mean("spend_upkeep") / income if income else float("nan"),
-                    "buy_share": float(w["buys"].sum() / turns), "unspent": mean("unspent")})
+        out.append(
+            {
+                "income": income,
+                "upkeep": mean("spend_upkeep"),
+                "share": mean("spend_upkeep") / income if income else float("nan"),
+                "buy_share": float(w["buys"].sum() / turns),
+                "unspent": mean("unspent"),
+            }
+        )
     return out
 
 
@@ -62,8 +90,11 @@ def main() -> None:
     ap.add_argument("--board", default="kings-crossing")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--db", type=Path, default=Path("/tmp/bench_economy.duckdb"))
-    ap.add_argument("--reuse", action="store_true",
-                    help="read the runs already in --db (one per agent, by its spec)")
+    ap.add_argument(
+        "--reuse",
+        action="store_true",
+        help="read the runs already in --db (one per agent, by its spec)",
+    )
     args = ap.parse_args()
     args.agents_given = "--agents" in sys.argv
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
@@ -73,8 +104,10 @@ def main() -> None:
             simulate(args.db, agent, args.games, args.seed, args.board, args.workers)
     con = open_db(args.db)
     # every seat one agent: the run's first seat names it
-    runs = {a.split(",")[0]: r for a, r in
-            con.execute("SELECT agents, run_id FROM runs ORDER BY run_id").fetchall()}
+    runs = {
+        a.split(",")[0]: r
+        for a, r in con.execute("SELECT agents, run_id FROM runs ORDER BY run_id").fetchall()
+    }
     if args.reuse and not args.agents_given:
         agents = list(runs)
     print("| agent | rounds | income | upkeep paid | upkeep share | turns buying | unspent |")
@@ -83,17 +116,21 @@ def main() -> None:
         for (lo, hi), w in zip(WINDOWS, windows(per_round(con, [runs[agent]])), strict=True):
             if w:
                 span = f"{lo}-{hi}" if hi < 99 else f"{lo}+"
-                print(f"| {agent} | {span} | {w['income']:.2f} | {w['upkeep']:.2f} | "
-                      f"{w['share']:.0%} | {w['buy_share']:.0%} | {w['unspent']:.2f} |")
+                print(
+                    f"| {agent} | {span} | {w['income']:.2f} | {w['upkeep']:.2f} | "
+                    f"{w['share']:.0%} | {w['buy_share']:.0%} | {w['unspent']:.2f} |"
+                )
     print()
     print("| agent | seat-games | buys a seat-game |")
     print("|---|---|---|")
     for agent in agents:
         run = runs[agent]
-        seats = query(con, f"SELECT count(*) AS n FROM game_seats WHERE "
-                           f"{in_runs('game_id', [run])}")["n"][0]
+        seats = query(
+            con, f"SELECT count(*) AS n FROM game_seats WHERE {in_runs('game_id', [run])}"
+        )["n"][0]
         buys = per_round(con, [run])["buys"].sum()
         print(f"| {agent} | {seats} | {buys / seats:.1f} |")
+
 
 if __name__ == "__main__":
     main()

@@ -67,22 +67,27 @@ def main() -> None:
         on.append(games_per_second(args.games, True))
         off.append(games_per_second(args.games, False))
     positions = midgame_positions(50)
-    clone = statistics.median(per_call_us(lambda g: g.clone(), positions, 20)
-                              for _ in range(args.repeats))
-    legal = statistics.median(per_call_us(lambda g: legal_actions(g.state), positions, 20)
-                              for _ in range(args.repeats))
+    clone = statistics.median(
+        per_call_us(lambda g: g.clone(), positions, 20) for _ in range(args.repeats)
+    )
+    legal = statistics.median(
+        per_call_us(lambda g: legal_actions(g.state), positions, 20) for _ in range(args.repeats)
+    )
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     gps_on = statistics.median(g for g, _ in on)
     gps_off = statistics.median(g for g, _ in off)
-    print(f"setup: sets {','.join(DEFAULT_SETS)}, board {DEFAULT_BOARD}, random agents, "
-          f"{args.games} games x {args.repeats} repeats (medians)")
+    print(
+        f"setup: sets {','.join(DEFAULT_SETS)}, board {DEFAULT_BOARD}, random agents, "
+        f"{args.games} games x {args.repeats} repeats (medians)"
+    )
     print(f"drafted games/s, events logged   : {gps_on:8.1f}")
-    print(f"drafted games/s, events off      : {gps_off:8.1f}  (logging costs "
-          f"{(gps_off / gps_on - 1) * 100:.0f}%)")
+    print(
+        f"drafted games/s, events off      : {gps_off:8.1f}  (logging costs "
+        f"{(gps_off / gps_on - 1) * 100:.0f}%)"
+    )
     print(f"events/s                         : {statistics.median(e for _, e in on):8.0f}")
     print(f"clone() of a mid-game state      : {clone:8.1f} us")
-    print(f"legal_actions() mid-game         : {legal:8.1f} us "
-          f"({1e6 / legal:,.0f} generations/s)")
+    print(f"legal_actions() mid-game         : {legal:8.1f} us ({1e6 / legal:,.0f} generations/s)")
     print(f"peak memory (RSS)                : {peak_mb:8.0f} MB")
 
 

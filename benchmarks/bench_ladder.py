@@ -88,8 +88,11 @@ def play_one(job: tuple[str, str, str, int, int, str, str]) -> Row:
         result = "draw" if a_won == b_won else ("A" if a_won else "B")
         reason = f"{ra.reason} / {rb.reason}"
         ka, kb = table_rank(ra), table_rank(rb)
-        extra = {"a_rounds": ra.rounds, "b_rounds": rb.rounds,
-                 "by_rounds": "draw" if ka == kb else ("A" if ka > kb else "B")}
+        extra = {
+            "a_rounds": ra.rounds,
+            "b_rounds": rb.rounds,
+            "by_rounds": "draw" if ka == kb else ("A" if ka > kb else "B"),
+        }
     else:
         a_seats = {s for s in range(n) if (s + i) % 2 == 0}
         agents = [ta if s in a_seats else tb for s in range(n)]
@@ -98,10 +101,20 @@ def play_one(job: tuple[str, str, str, int, int, str, str]) -> Row:
         result = "draw" if not w else ("A" if w & a_seats else "B")
         reason = r.reason
     _, label_a, label_b = play_labels(job)
-    return {"board": board, "a": label_a, "b": label_b, "i": i, "result": result,
-            "reason": reason, "seconds": time.perf_counter() - t,
-            "a_calls": ta.calls, "a_time": ta.seconds, "b_calls": tb.calls, "b_time": tb.seconds,
-            **extra}
+    return {
+        "board": board,
+        "a": label_a,
+        "b": label_b,
+        "i": i,
+        "result": result,
+        "reason": reason,
+        "seconds": time.perf_counter() - t,
+        "a_calls": ta.calls,
+        "a_time": ta.seconds,
+        "b_calls": tb.calls,
+        "b_time": tb.seconds,
+        **extra,
+    }
 
 
 def play_labels(job: tuple[str, str, str, int, int, str, str]) -> tuple[str, str, str]:
@@ -114,6 +127,7 @@ def play_labels(job: tuple[str, str, str, int, int, str, str]) -> tuple[str, str
 
 def ci(wins: int, n: int) -> tuple[float, float]:
     from scipy.stats import binomtest
+
     if n == 0:
         return (0.0, 1.0)
     c = binomtest(wins, n).proportion_ci(confidence_level=0.95)
@@ -122,14 +136,25 @@ def ci(wins: int, n: int) -> tuple[float, float]:
 
 def summarize(rows: list[Row]) -> list[Row]:
     out = []
-    keys = sorted({(r["a"], r["b"], r["board"]) for r in rows},
-                  key=lambda k: (k[0], k[1], BOARDS.index(k[2]) if k[2] in BOARDS else 99))
-    tied = [{**r, "board": r["board"] + " (ties by rounds)", "result": r["by_rounds"]}
-            for r in rows if "by_rounds" in r]
+    keys = sorted(
+        {(r["a"], r["b"], r["board"]) for r in rows},
+        key=lambda k: (k[0], k[1], BOARDS.index(k[2]) if k[2] in BOARDS else 99),
+    )
+    tied = [
+        {**r, "board": r["board"] + " (ties by rounds)", "result": r["by_rounds"]}
+        for r in rows
+        if "by_rounds" in r
+    ]
     rows = rows + tied
     keys += sorted({(r["a"], r["b"], r["board"]) for r in tied})
-    keys.sort(key=lambda k: (k[0], k[1], BOARDS.index(k[2].split(" ")[0])
-                             if k[2].split(" ")[0] in BOARDS else 99, k[2]))
+    keys.sort(
+        key=lambda k: (
+            k[0],
+            k[1],
+            BOARDS.index(k[2].split(" ")[0]) if k[2].split(" ")[0] in BOARDS else 99,
+            k[2],
+        )
+    )
     for a, b, board in keys:
         rs = [r for r in rows if (r["a"], r["b"], r["board"]) == (a, b, board)]
         wa = sum(r["result"] == "A" for r in rs)
@@ -138,27 +163,45 @@ def summarize(rows: list[Row]) -> list[Row]:
         # per seat: A in the first seat (even games) and A in the second seat (odd games)
         first = [r for r in rs if r["i"] % 2 == 0]
         second = [r for r in rs if r["i"] % 2 == 1]
-        out.append({"a": a, "b": b, "board": board, "games": len(rs), "a_wins": wa,
-                    "b_wins": wb, "draws": len(rs) - wa - wb,
-                    "share": wa / (wa + wb) if wa + wb else float("nan"), "ci": [lo, hi],
-                    "a_first": [sum(r["result"] == "A" for r in first),
-                                sum(r["result"] != "draw" for r in first)],
-                    "a_second": [sum(r["result"] == "A" for r in second),
-                                 sum(r["result"] != "draw" for r in second)],
-                    "sec_per_game": sum(r["seconds"] for r in rs) / len(rs)})
+        out.append(
+            {
+                "a": a,
+                "b": b,
+                "board": board,
+                "games": len(rs),
+                "a_wins": wa,
+                "b_wins": wb,
+                "draws": len(rs) - wa - wb,
+                "share": wa / (wa + wb) if wa + wb else float("nan"),
+                "ci": [lo, hi],
+                "a_first": [
+                    sum(r["result"] == "A" for r in first),
+                    sum(r["result"] != "draw" for r in first),
+                ],
+                "a_second": [
+                    sum(r["result"] == "A" for r in second),
+                    sum(r["result"] != "draw" for r in second),
+                ],
+                "sec_per_game": sum(r["seconds"] for r in rs) / len(rs),
+            }
+        )
     return out
 
 
 def table(summary: list[Row]) -> str:
-    lines = ["| rung (A vs B) | board | games | A wins | B wins | draws | A share of decided "
-             "| 95% CI | A first seat | A second seat | s/game |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| rung (A vs B) | board | games | A wins | B wins | draws | A share of decided "
+        "| 95% CI | A first seat | A second seat | s/game |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for s in summary:
         f, sc = s.get("a_first", [0, 0]), s.get("a_second", [0, 0])
-        lines.append(f"| {s['a']} vs {s['b']} | {s['board']} | {s['games']} | {s['a_wins']} | "
-                     f"{s['b_wins']} | {s['draws']} | {s['share']:.0%} | "
-                     f"{s['ci'][0]:.2f}-{s['ci'][1]:.2f} | {f[0]}/{f[1]} | {sc[0]}/{sc[1]} | "
-                     f"{s['sec_per_game']:.2f} |")
+        lines.append(
+            f"| {s['a']} vs {s['b']} | {s['board']} | {s['games']} | {s['a_wins']} | "
+            f"{s['b_wins']} | {s['draws']} | {s['share']:.0%} | "
+            f"{s['ci'][0]:.2f}-{s['ci'][1]:.2f} | {f[0]}/{f[1]} | {sc[0]}/{sc[1]} | "
+            f"{s['sec_per_game']:.2f} |"
+        )
     return "\n".join(lines)
 
 
@@ -188,8 +231,12 @@ def match_speed(games: int = 12, repeats: int = 5, spec: str = "heuristic") -> d
             t = time.process_time()
             for i in range(games):
                 setup = setup_for(board, i)
-                play_game(setup.config, derive_seed("speed", board, i),
-                          [h] * setup.config.players, [h] * setup.config.players)
+                play_game(
+                    setup.config,
+                    derive_seed("speed", board, i),
+                    [h] * setup.config.players,
+                    [h] * setup.config.players,
+                )
             took = time.process_time() - t
             total += took
             runs[board].append(games / took)
@@ -221,20 +268,35 @@ def _arguments() -> argparse.ArgumentParser:
     ap.add_argument("--games", type=int, default=40, help="games per rung and board")
     ap.add_argument("--budget", type=int, default=4, help="search budget B (and 4B)")
     ap.add_argument("--boards", default=",".join(BOARDS))
-    ap.add_argument("--rungs", default="hr,sh,Sh,ss", help="hr: heuristic-random, sh: search "
-                    "B vs heuristic, Sh: search 4B vs heuristic, ss: search 4B vs B")
-    ap.add_argument("--pair", nargs=2, metavar=("A", "B"),
-                    help="any two agent specs as rung `ab` (e.g. to try parameters)")
-    ap.add_argument("--drafters", nargs=2, metavar=("DA", "DB"), default=("heuristic",
-                    "heuristic"), help="drafter specs of A's and B's seats (default: heuristic)")
+    ap.add_argument(
+        "--rungs",
+        default="hr,sh,Sh,ss",
+        help="hr: heuristic-random, sh: search "
+        "B vs heuristic, Sh: search 4B vs heuristic, ss: search 4B vs B",
+    )
+    ap.add_argument(
+        "--pair",
+        nargs=2,
+        metavar=("A", "B"),
+        help="any two agent specs as rung `ab` (e.g. to try parameters)",
+    )
+    ap.add_argument(
+        "--drafters",
+        nargs=2,
+        metavar=("DA", "DB"),
+        default=("heuristic", "heuristic"),
+        help="drafter specs of A's and B's seats (default: heuristic)",
+    )
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "ladder_results.json"))
-    ap.add_argument("--resume", action="store_true",
-                    help="keep the games already in --out and play the rest")
+    ap.add_argument(
+        "--resume", action="store_true", help="keep the games already in --out and play the rest"
+    )
     ap.add_argument("--speed-only", action="store_true")
-    ap.add_argument("--speed-agent", default="heuristic",
-                    help="the agent of --speed-only (default heuristic)")
+    ap.add_argument(
+        "--speed-agent", default="heuristic", help="the agent of --speed-only (default heuristic)"
+    )
     ap.add_argument("--table-from", nargs="*", help="print the table of stored result files")
     return ap
 
@@ -243,14 +305,21 @@ def _jobs(args: argparse.Namespace) -> list[tuple[Any, ...]]:
     """Every game of the run: round robin over games, rungs and boards, so that a run stopped
     early is balanced across them."""
     b = args.budget
-    rung_specs = {"hr": ("heuristic", "random"), "sh": (f"search:budget={b}", "heuristic"),
-                  "Sh": (f"search:budget={4 * b}", "heuristic"),
-                  "ss": (f"search:budget={4 * b}", f"search:budget={b}")}
+    rung_specs = {
+        "hr": ("heuristic", "random"),
+        "sh": (f"search:budget={b}", "heuristic"),
+        "Sh": (f"search:budget={4 * b}", "heuristic"),
+        "ss": (f"search:budget={4 * b}", f"search:budget={b}"),
+    }
     if args.pair:
         rung_specs["ab"] = tuple(args.pair)
     boards = args.boards.split(",")
-    return [(board, *rung_specs[r], i, args.seed, *args.drafters) for i in range(args.games)
-            for r in args.rungs.split(",") for board in boards]
+    return [
+        (board, *rung_specs[r], i, args.seed, *args.drafters)
+        for i in range(args.games)
+        for r in args.rungs.split(",")
+        for board in boards
+    ]
 
 
 def _play(jobs: list[tuple[Any, ...]], rows: list[Row], args: argparse.Namespace) -> None:
@@ -261,10 +330,18 @@ def _play(jobs: list[tuple[Any, ...]], rows: list[Row], args: argparse.Namespace
         # written whole to a side file, then renamed: a run stopped mid-write keeps its games
         out = Path(args.out)
         tmp = out.with_name(out.name + ".tmp")
-        tmp.write_text(json.dumps({"args": vars(args), "elapsed": time.time() - t0,
-                                   "summary": summarize(rows),
-                                   "decisions_per_second": speeds(rows), "rows": rows},
-                                  indent=1))
+        tmp.write_text(
+            json.dumps(
+                {
+                    "args": vars(args),
+                    "elapsed": time.time() - t0,
+                    "summary": summarize(rows),
+                    "decisions_per_second": speeds(rows),
+                    "rows": rows,
+                },
+                indent=1,
+            )
+        )
         tmp.replace(out)
 
     if args.workers > 1:

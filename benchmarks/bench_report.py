@@ -110,23 +110,39 @@ def bench(games: int, tmp: Path) -> tuple[float, float, float, float, int]:
     t = time.perf_counter()
     summarise(db)
     summed = time.perf_counter() - t
-    out = subprocess.run([sys.executable, "-c", CHILD.format(root=str(ROOT), db=str(db),
-                                                               out=str(tmp / f"rep{games}"))],
-                         capture_output=True, text=True, check=True).stdout.split("\n")[-2].split()
+    out = (
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                CHILD.format(root=str(ROOT), db=str(db), out=str(tmp / f"rep{games}")),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        .stdout.split("\n")[-2]
+        .split()
+    )
     size = db.stat().st_size // 2**20
     db.unlink()
     return made, summed, float(out[0]), int(out[1]) / 1024, size
 
 
 def main(sizes: list[int]) -> None:
-    print("| games | events | synthesis | summaries | report | peak memory (report process) | "
-          "db size |")
+    print(
+        "| games | events | synthesis | summaries | report | peak memory (report process) | "
+        "db size |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as d:
         for games in sizes:
             made, summed, took, peak, size = bench(games, Path(d))
-            print(f"| {games:,} | {games * 170:,} | {made:.1f} s | {summed:.1f} s | {took:.1f} s | "
-                  f"{peak:,.0f} MB | {size:,} MB |", flush=True)
+            print(
+                f"| {games:,} | {games * 170:,} | {made:.1f} s | {summed:.1f} s | {took:.1f} s | "
+                f"{peak:,.0f} MB | {size:,} MB |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

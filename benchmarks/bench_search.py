@@ -35,8 +35,15 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-BOARDS = ["kings-crossing", "gold-rush", "three-hills", "four-banners", "zwei-burgen",
-          "drowned-sanctum", "tyrants-throne"]
+BOARDS = [
+    "kings-crossing",
+    "gold-rush",
+    "three-hills",
+    "four-banners",
+    "zwei-burgen",
+    "drowned-sanctum",
+    "tyrants-throne",
+]
 SETS = ["iron-legion", "tide-callers", "pestgericht", "sky-wardens"]
 
 
@@ -89,62 +96,103 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 who = drafter if game.state.phase == "draft" else agents[seat]
                 game.apply(who.act(game, legal, rngs[seat]), check=False)
             s = game.state
-            digest.update("\n".join([board, str(i), *s.action_log,
-                                     repr((s.winners, s.reason, s.round))]).encode())
+            digest.update(
+                "\n".join(
+                    [board, str(i), *s.action_log, repr((s.winners, s.reason, s.round))]
+                ).encode()
+            )
             games += 1
-    return {"root": str(Path(args.root).resolve()), "games": games,
-            "search_decisions": search.calls, "search_cpu": search.cpu,
-            "search_wall": search.wall, "search_per_cpu_s": search.calls / search.cpu,
-            "search_per_wall_s": search.calls / search.wall,
-            "heuristic_decisions": heur.calls,
-            "heuristic_per_cpu_s": heur.calls / heur.cpu if heur.cpu else 0.0,
-            "hash": digest.hexdigest()[:16]}
+    return {
+        "root": str(Path(args.root).resolve()),
+        "games": games,
+        "search_decisions": search.calls,
+        "search_cpu": search.cpu,
+        "search_wall": search.wall,
+        "search_per_cpu_s": search.calls / search.cpu,
+        "search_per_wall_s": search.calls / search.wall,
+        "heuristic_decisions": heur.calls,
+        "heuristic_per_cpu_s": heur.calls / heur.cpu if heur.cpu else 0.0,
+        "hash": digest.hexdigest()[:16],
+    }
 
 
 def compare(args: argparse.Namespace) -> None:
     """Time this tree and `--against` alternately in fresh processes; print the medians."""
     trees = {"old": str(Path(args.against).resolve()), "new": str(Path(args.root).resolve())}
-    base = [sys.executable, str(Path(__file__).resolve()), "--json", "--games", str(args.games),
-            "--boards", args.boards, "--decisions", str(args.decisions), "--seed",
-            str(args.seed), "--spec", args.spec]
+    base = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--json",
+        "--games",
+        str(args.games),
+        "--boards",
+        args.boards,
+        "--decisions",
+        str(args.decisions),
+        "--seed",
+        str(args.seed),
+        "--spec",
+        args.spec,
+    ]
     results: dict[str, list[dict[str, Any]]] = {k: [] for k in trees}
     for r in range(args.repeats):
         for name, root in trees.items():
-            out = subprocess.run([*base, "--root", root], check=True, capture_output=True,
-                                 text=True).stdout
+            out = subprocess.run(
+                [*base, "--root", root], check=True, capture_output=True, text=True
+            ).stdout
             results[name].append(json.loads(out))
             x = results[name][-1]
-            print(f"repeat {r + 1} {name}: {x['search_per_cpu_s']:.1f} decisions/CPU s "
-                  f"({x['search_per_wall_s']:.1f}/wall s), hash {x['hash']}", flush=True)
+            print(
+                f"repeat {r + 1} {name}: {x['search_per_cpu_s']:.1f} decisions/CPU s "
+                f"({x['search_per_wall_s']:.1f}/wall s), hash {x['hash']}",
+                flush=True,
+            )
     med = {k: statistics.median(x["search_per_cpu_s"] for x in v) for k, v in results.items()}
     hmed = {k: statistics.median(x["heuristic_per_cpu_s"] for x in v) for k, v in results.items()}
     first = results["old"][0]
-    print(f"\n{args.spec}, {first['games']} games ({args.boards}), "
-          f"{first['search_decisions']} search decisions per pass, {args.repeats} passes each")
+    print(
+        f"\n{args.spec}, {first['games']} games ({args.boards}), "
+        f"{first['search_decisions']} search decisions per pass, {args.repeats} passes each"
+    )
     for k, root in trees.items():
-        print(f"{k} ({root}): median {med[k]:.1f} search decisions/CPU s, heuristic "
-              f"{hmed[k]:,.0f}/CPU s, hash {results[k][0]['hash']}")
-    print(f"ratio new/old: {med['new'] / med['old']:.2f}x (heuristic "
-          f"{hmed['new'] / hmed['old']:.2f}x)")
+        print(
+            f"{k} ({root}): median {med[k]:.1f} search decisions/CPU s, heuristic "
+            f"{hmed[k]:,.0f}/CPU s, hash {results[k][0]['hash']}"
+        )
+    print(
+        f"ratio new/old: {med['new'] / med['old']:.2f}x (heuristic "
+        f"{hmed['new'] / hmed['old']:.2f}x)"
+    )
     hashes = {x["hash"] for v in results.values() for x in v}
-    print("decisions identical (same hash)" if len(hashes) == 1
-          else f"DIFFERENT games: hashes {sorted(hashes)}")
+    print(
+        "decisions identical (same hash)"
+        if len(hashes) == 1
+        else f"DIFFERENT games: hashes {sorted(hashes)}"
+    )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=2, help="games per board (seats swapped)")
     ap.add_argument("--boards", default=",".join(BOARDS))
-    ap.add_argument("--decisions", type=int, default=40,
-                    help="stop a game after this many search decisions (0: play it out)")
+    ap.add_argument(
+        "--decisions",
+        type=int,
+        default=40,
+        help="stop a game after this many search decisions (0: play it out)",
+    )
     ap.add_argument("--spec", default="search:budget=16")
     ap.add_argument("--seed", type=int, default=16)
     ap.add_argument("--root", default=str(ROOT), help="the tree whose engine is timed")
     ap.add_argument("--against", help="another tree to time alternately with --root")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
-    ap.add_argument("--profile", type=int, metavar="N",
-                    help="cProfile the pass (with --decisions N) and print the top functions")
+    ap.add_argument(
+        "--profile",
+        type=int,
+        metavar="N",
+        help="cProfile the pass (with --decisions N) and print the top functions",
+    )
     args = ap.parse_args()
     if args.against:
         compare(args)
@@ -152,6 +200,7 @@ def main() -> None:
     if args.profile:
         import cProfile
         import pstats
+
         args.decisions = args.profile
         prof = cProfile.Profile()
         prof.enable()

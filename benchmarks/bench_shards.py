@@ -45,8 +45,16 @@ from workbench.store import (
     open_store,
 )
 
-SPEC = RunSpec(DEFAULT_SETS, (DEFAULT_BOARD,), 0, 2, ("random", "random"), ("random", "random"),
-               seed=1, label="bench")
+SPEC = RunSpec(
+    DEFAULT_SETS,
+    (DEFAULT_BOARD,),
+    0,
+    2,
+    ("random", "random"),
+    ("random", "random"),
+    seed=1,
+    label="bench",
+)
 
 
 def timed(work: Callable[[], object]) -> tuple[float, float]:
@@ -59,8 +67,18 @@ def timed(work: Callable[[], object]) -> tuple[float, float]:
 def new_store(path: Path, prep: Prepared, games: int) -> tuple[duckdb.DuckDBPyConnection, int]:
     con = open_store(path)
     spec = dataclasses.replace(SPEC, games=games)
-    return con, create_run(con, spec, prep.boards, prep.cards, prep.pool, prep.params,
-                           prep.files, prep.content_hash, "ray", 1)
+    return con, create_run(
+        con,
+        spec,
+        prep.boards,
+        prep.cards,
+        prep.pool,
+        prep.params,
+        prep.files,
+        prep.content_hash,
+        "ray",
+        1,
+    )
 
 
 def size(path: Path) -> int:
@@ -93,13 +111,18 @@ def per_game_cpu(prep: Prepared, agent: str, games: int) -> float:
     config = prep.configs[DEFAULT_BOARD]
     t = time.process_time()
     for i in range(games):
-        play_game(config, derive_seed(7, i), [make_agent(agent), make_agent(agent)],
-                  [make_agent(agent), make_agent(agent)])
+        play_game(
+            config,
+            derive_seed(7, i),
+            [make_agent(agent), make_agent(agent)],
+            [make_agent(agent), make_agent(agent)],
+        )
     return (time.process_time() - t) / games
 
 
-def measure(prep: Prepared, played: list[PlayedGame], repeats: int
-            ) -> tuple[dict[str, list[tuple[float, float]]], dict[str, list[int]]]:
+def measure(
+    prep: Prepared, played: list[PlayedGame], repeats: int
+) -> tuple[dict[str, list[tuple[float, float]]], dict[str, list[int]]]:
     """(wall, CPU) seconds of each path and the bytes each leaves, per repeat."""
     rates: dict[str, list[tuple[float, float]]] = {"writer": [], "shards": [], "ingest": []}
     sizes: dict[str, list[int]] = {"file": [], "shards": []}
@@ -109,8 +132,7 @@ def measure(prep: Prepared, played: list[PlayedGame], repeats: int
             root.mkdir()
             # today's path: batches built by workers, one writer in the main process
             con, run_id = new_store(root / "writer.duckdb", prep, len(played))
-            batches = [batch_tables(run_id, played[i:i + 16])
-                       for i in range(0, len(played), 16)]
+            batches = [batch_tables(run_id, played[i : i + 16]) for i in range(0, len(played), 16)]
             con.execute("CHECKPOINT")
             empty = size(root)
 
@@ -121,9 +143,14 @@ def measure(prep: Prepared, played: list[PlayedGame], repeats: int
             con, run_id = new_store(root / "ingest.duckdb", prep, len(played))
             folder = root / "ingest.shards" / f"run-{run_id}"
             claim(folder, con, run_id)
-            shard_batches = [(i, min(i + SHARD_GAMES, len(played)) - 1,
-                              batch_tables(run_id, played[i:i + SHARD_GAMES]))
-                             for i in range(0, len(played), SHARD_GAMES)]
+            shard_batches = [
+                (
+                    i,
+                    min(i + SHARD_GAMES, len(played)) - 1,
+                    batch_tables(run_id, played[i : i + SHARD_GAMES]),
+                )
+                for i in range(0, len(played), SHARD_GAMES)
+            ]
 
             rates["shards"].append(timed(partial(shard, folder, shard_batches)))
             sizes["shards"].append(size(folder))
@@ -137,37 +164,55 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=640)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--heuristic", type=int, default=40,
-                        help="heuristic games for the CPU seconds per game")
+    parser.add_argument(
+        "--heuristic", type=int, default=40, help="heuristic games for the CPU seconds per game"
+    )
     args = parser.parse_args()
     prep = prepare(SPEC)
     config = prep.configs[DEFAULT_BOARD]
     agents = [make_agent("random"), make_agent("random")]
-    played = [PlayedGame(i, config.board.name, 0, SPEC.agents, SPEC.drafters,
-                         play_game(config, derive_seed(SPEC.seed, i), agents))
-              for i in range(args.games)]
+    played = [
+        PlayedGame(
+            i,
+            config.board.name,
+            0,
+            SPEC.agents,
+            SPEC.drafters,
+            play_game(config, derive_seed(SPEC.seed, i), agents),
+        )
+        for i in range(args.games)
+    ]
     events = sum(len(g.record.events) for g in played)
     rates, sizes = measure(prep, played, args.repeats)
     med = statistics.median
-    print(f"default setup ({', '.join(DEFAULT_SETS)} on {DEFAULT_BOARD}), random agents, "
-          f"{args.games} games ({events / args.games:.0f} events/game) x {args.repeats} "
-          f"repeats, medians; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    for name, what in (("writer", "one writer, 16-game batches (today's local path)"),
-                       ("shards", f"shard writing, {SHARD_GAMES}-game batches (per Ray worker)"),
-                       ("ingest", "bulk ingest of those shards (the driver)")):
+    print(
+        f"default setup ({', '.join(DEFAULT_SETS)} on {DEFAULT_BOARD}), random agents, "
+        f"{args.games} games ({events / args.games:.0f} events/game) x {args.repeats} "
+        f"repeats, medians; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+    for name, what in (
+        ("writer", "one writer, 16-game batches (today's local path)"),
+        ("shards", f"shard writing, {SHARD_GAMES}-game batches (per Ray worker)"),
+        ("ingest", "bulk ingest of those shards (the driver)"),
+    ):
         wall = med(w for w, _ in rates[name])
         cpu = med(c for _, c in rates[name])
-        print(f"{what:58s} {events / wall:12,.0f} events/s wall {events / cpu:12,.0f} per "
-              "CPU second")
+        print(
+            f"{what:58s} {events / wall:12,.0f} events/s wall {events / cpu:12,.0f} per CPU second"
+        )
     writer = med(w for w, _ in rates["writer"])
     ingest_wall = med(w for w, _ in rates["ingest"])
-    print(f"driver: the writer {writer:.2f} s against the ingest {ingest_wall:.2f} s for the "
-          f"same games ({writer / ingest_wall:.1f}x)")
+    print(
+        f"driver: the writer {writer:.2f} s against the ingest {ingest_wall:.2f} s for the "
+        f"same games ({writer / ingest_wall:.1f}x)"
+    )
     mb = 1024 * 1024
-    print(f"bytes per game: file {med(sizes['file']) / args.games / 1024:.1f} KB, shards "
-          f"{med(sizes['shards']) / args.games / 1024:.1f} KB "
-          f"({med(sizes['file']) / args.games * 1e6 / mb / 1024:.0f} GB and "
-          f"{med(sizes['shards']) / args.games * 1e6 / mb / 1024:.0f} GB per million games)")
+    print(
+        f"bytes per game: file {med(sizes['file']) / args.games / 1024:.1f} KB, shards "
+        f"{med(sizes['shards']) / args.games / 1024:.1f} KB "
+        f"({med(sizes['file']) / args.games * 1e6 / mb / 1024:.0f} GB and "
+        f"{med(sizes['shards']) / args.games * 1e6 / mb / 1024:.0f} GB per million games)"
+    )
     if args.heuristic:
         for agent in ("heuristic", "random"):
             cpu = per_game_cpu(prep, agent, args.heuristic)

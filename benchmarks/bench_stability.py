@@ -62,20 +62,38 @@ def play(args: argparse.Namespace, console: Console) -> list[int]:
         make_agent(spec)  # a typo costs no games
     studies = []
     for board in [b.strip() for b in args.board.split(",") if b.strip()]:
-        ns = argparse.Namespace(sets=args.sets, board=board, games=args.games, players=None,
-                                agents=args.fast, drafters=None, seed=args.seed,
-                                label=None)
+        ns = argparse.Namespace(
+            sets=args.sets,
+            board=board,
+            games=args.games,
+            players=None,
+            agents=args.fast,
+            drafters=None,
+            seed=args.seed,
+            label=None,
+        )
         base, _ = new_spec(ns)
-        st = run_study(args.db, base, "skill", "", "agents",
-                       agent_variants([args.fast, args.strong]), args.workers, console)
+        st = run_study(
+            args.db,
+            base,
+            "skill",
+            "",
+            "agents",
+            agent_variants([args.fast, args.strong]),
+            args.workers,
+            console,
+        )
         studies.append(st.sweep_id)
     return studies
 
 
 def study_runs(con: duckdb.DuckDBPyConnection, sweep: int) -> list[tuple[str, int]]:
     """A stored skill study's (agent, run) pairs, weakest first as played."""
-    rows = query(con, f"""SELECT variant, run_id FROM sweeps WHERE sweep_id = {int(sweep)}
-                         AND kind = 'skill' ORDER BY value""")
+    rows = query(
+        con,
+        f"""SELECT variant, run_id FROM sweeps WHERE sweep_id = {int(sweep)}
+                         AND kind = 'skill' ORDER BY value""",
+    )
     if rows.height != 2:
         raise SystemExit(f"study {sweep}: not a skill study of two agents in this database")
     return [(str(a), int(r)) for a, r in rows.iter_rows()]
@@ -88,27 +106,48 @@ def analyse(con: duckdb.DuckDBPyConnection, sweep: int) -> Row:
     corr = stability.rank_correlations(a, b)
     table = stability.verdict_table(con, [(fast, [run_a]), (strong, [run_b])])
     unstable = stability.unstable(table)
-    judged = {p: int((table.get_column(f"verdict@{p}") != NO_ESTIMATE).sum())
-              for p in (fast, strong)}
-    info = query(con, f"""SELECT r.run_id, r.boards, r.sets, r.seed,
+    judged = {
+        p: int((table.get_column(f"verdict@{p}") != NO_ESTIMATE).sum()) for p in (fast, strong)
+    }
+    info = query(
+        con,
+        f"""SELECT r.run_id, r.boards, r.sets, r.seed,
                          (SELECT count(*) FROM games g WHERE g.run_id = r.run_id) AS games
-                         FROM runs r WHERE run_id IN ({run_a}, {run_b}) ORDER BY run_id""")
+                         FROM runs r WHERE run_id IN ({run_a}, {run_b}) ORDER BY run_id""",
+    )
     first = info.row(0, named=True)
     return {
-        "study": sweep, "board": first["boards"], "sets": first["sets"], "seed": first["seed"],
-        "fast": fast, "strong": strong, "runs": {fast: run_a, strong: run_b},
-        "games": {fast: int(info.filter(pl.col("run_id") == run_a).item(0, "games")),
-                  strong: int(info.filter(pl.col("run_id") == run_b).item(0, "games"))},
-        "cards": table.height, "judged": judged,
-        "both_judged": int(table.filter(
-            (pl.col(f"verdict@{fast}") != NO_ESTIMATE)
-            & (pl.col(f"verdict@{strong}") != NO_ESTIMATE)).height),
+        "study": sweep,
+        "board": first["boards"],
+        "sets": first["sets"],
+        "seed": first["seed"],
+        "fast": fast,
+        "strong": strong,
+        "runs": {fast: run_a, strong: run_b},
+        "games": {
+            fast: int(info.filter(pl.col("run_id") == run_a).item(0, "games")),
+            strong: int(info.filter(pl.col("run_id") == run_b).item(0, "games")),
+        },
+        "cards": table.height,
+        "judged": judged,
+        "both_judged": int(
+            table.filter(
+                (pl.col(f"verdict@{fast}") != NO_ESTIMATE)
+                & (pl.col(f"verdict@{strong}") != NO_ESTIMATE)
+            ).height
+        ),
         "correlations": corr.to_dicts(),
-        "unstable": [{"card": r["card"], "set": r["set"], fast: r[f"verdict@{fast}"],
-                      strong: r[f"verdict@{strong}"],
-                      f"bought_gain@{fast}": r[f"bought_gain@{fast}"],
-                      f"bought_gain@{strong}": r[f"bought_gain@{strong}"]}
-                     for r in unstable.iter_rows(named=True)],
+        "unstable": [
+            {
+                "card": r["card"],
+                "set": r["set"],
+                fast: r[f"verdict@{fast}"],
+                strong: r[f"verdict@{strong}"],
+                f"bought_gain@{fast}": r[f"bought_gain@{fast}"],
+                f"bought_gain@{strong}": r[f"bought_gain@{strong}"],
+            }
+            for r in unstable.iter_rows(named=True)
+        ],
     }
 
 
@@ -121,50 +160,91 @@ def markdown(results: list[Row]) -> str:
     out = []
     for s in results:
         fast, strong = s["fast"], s["strong"]
-        out += [(f"### {s['board']}: {fast} against {strong} (study {s['study']}, "
-                f"{s['games'][fast]} and {s['games'][strong]} games, seed {s['seed']})"), "",
-                "| set | metric | cards | Spearman rho | 95% interval |",
-                "|---|---|---:|---:|---|"]
+        out += [
+            (
+                f"### {s['board']}: {fast} against {strong} (study {s['study']}, "
+                f"{s['games'][fast]} and {s['games'][strong]} games, seed {s['seed']})"
+            ),
+            "",
+            "| set | metric | cards | Spearman rho | 95% interval |",
+            "|---|---|---:|---:|---|",
+        ]
         for c in s["correlations"]:
-            interval = ("–" if c["rho_lo"] is None else
-                        f"{_num(c['rho_lo'])} to {_num(c['rho_hi'])}")
-            out.append(f"| {c['set']} | {stability.METRICS[c['metric']]} | {c['cards']} | "
-                       f"{_num(c['rho'])} | {interval} |")
-        words = "; ".join(f"{u['card']} ({u['set']}: {u[fast]} with {fast}, {u[strong]} with "
-                          f"{strong})" for u in s["unstable"]) or "none"
-        out += ["", (f"Verdicts that differ ({len(s['unstable'])} of {s['both_judged']} cards "
+            interval = "–" if c["rho_lo"] is None else f"{_num(c['rho_lo'])} to {_num(c['rho_hi'])}"
+            out.append(
+                f"| {c['set']} | {stability.METRICS[c['metric']]} | {c['cards']} | "
+                f"{_num(c['rho'])} | {interval} |"
+            )
+        words = (
+            "; ".join(
+                f"{u['card']} ({u['set']}: {u[fast]} with {fast}, {u[strong]} with {strong})"
+                for u in s["unstable"]
+            )
+            or "none"
+        )
+        out += [
+            "",
+            (
+                f"Verdicts that differ ({len(s['unstable'])} of {s['both_judged']} cards "
                 f"judged by both; {s['judged'][fast]} judged by {fast}, {s['judged'][strong]} "
-                f"by {strong}, of {s['cards']} held): {words}."), ""]
+                f"by {strong}, of {s['cards']} held): {words}."
+            ),
+            "",
+        ]
     return "\n".join(out)
 
 
 def commit() -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True,
-                              capture_output=True, text=True).stdout.strip()
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "?"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "")
-    parser.add_argument("--fast", default="heuristic", help="the fast agent's registry spec "
-                        "(default: heuristic)")
-    parser.add_argument("--strong", default="search:budget=16",
-                        help="the strong agent's registry spec (default: search:budget=16)")
-    parser.add_argument("--sets", default=",".join(DEFAULT_SETS),
-                        help=f"card sets (default: {','.join(DEFAULT_SETS)}, the demo's)")
-    parser.add_argument("--board", default=DEFAULT_BOARD,
-                        help=f"board(s), comma-separated, one study each (default: "
-                        f"{DEFAULT_BOARD}, the demo's)")
-    parser.add_argument("--games", type=int, default=400, help="games per agent and board "
-                        "(default: 400)")
+    parser.add_argument(
+        "--fast", default="heuristic", help="the fast agent's registry spec (default: heuristic)"
+    )
+    parser.add_argument(
+        "--strong",
+        default="search:budget=16",
+        help="the strong agent's registry spec (default: search:budget=16)",
+    )
+    parser.add_argument(
+        "--sets",
+        default=",".join(DEFAULT_SETS),
+        help=f"card sets (default: {','.join(DEFAULT_SETS)}, the demo's)",
+    )
+    parser.add_argument(
+        "--board",
+        default=DEFAULT_BOARD,
+        help=f"board(s), comma-separated, one study each (default: {DEFAULT_BOARD}, the demo's)",
+    )
+    parser.add_argument(
+        "--games", type=int, default=400, help="games per agent and board (default: 400)"
+    )
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed shared by both agents")
-    parser.add_argument("--db", default="stability.duckdb",
-                        help="DuckDB file the runs go to (default: stability.duckdb)")
-    parser.add_argument("--study", type=int, action="append", default=[], metavar="ID",
-                        help="analyse this stored study of --db instead of playing, repeatable")
+    parser.add_argument(
+        "--db",
+        default="stability.duckdb",
+        help="DuckDB file the runs go to (default: stability.duckdb)",
+    )
+    parser.add_argument(
+        "--study",
+        type=int,
+        action="append",
+        default=[],
+        metavar="ID",
+        help="analyse this stored study of --db instead of playing, repeatable",
+    )
     parser.add_argument("--out", default="stability.json", help="JSON results file")
     args = parser.parse_args(argv)
     code = commit()  # the code that plays, not what the tree holds when the games are done
@@ -176,12 +256,22 @@ def main(argv: list[str] | None = None) -> int:
         con.close()
     if not args.study:
         for s in results:
-            record_results(args.db, s["study"], [
-                ("", f"spearman:{c['metric']}:{c['set']}", c["rho"], c["rho_lo"], c["rho_hi"],
-                 f"{c['cards']} cards, {s['fast']} against {s['strong']}")
-                for c in s["correlations"]])
-    doc = {"command": " ".join(sys.argv), "commit": code, "db": str(args.db),
-           "studies": results}
+            record_results(
+                args.db,
+                s["study"],
+                [
+                    (
+                        "",
+                        f"spearman:{c['metric']}:{c['set']}",
+                        c["rho"],
+                        c["rho_lo"],
+                        c["rho_hi"],
+                        f"{c['cards']} cards, {s['fast']} against {s['strong']}",
+                    )
+                    for c in s["correlations"]
+                ],
+            )
+    doc = {"command": " ".join(sys.argv), "commit": code, "db": str(args.db), "studies": results}
     Path(args.out).write_text(json.dumps(doc, indent=2) + "\n")
     print(markdown(results))
     print(f"\n{args.out}")

@@ -40,25 +40,51 @@ from workbench.store import (
     open_store,
 )
 
-SPEC = RunSpec(DEFAULT_SETS, (DEFAULT_BOARD,), 0, 2, ("random", "random"), ("random", "random"),
-               seed=1, label="bench")
+SPEC = RunSpec(
+    DEFAULT_SETS,
+    (DEFAULT_BOARD,),
+    0,
+    2,
+    ("random", "random"),
+    ("random", "random"),
+    seed=1,
+    label="bench",
+)
 
 
 def play(config: GameConfig, games: int) -> tuple[float, list[PlayedGame]]:
     """CPU seconds for `games` games and the games themselves."""
     agents = [make_agent("random"), make_agent("random")]
     t = time.process_time()
-    played = [PlayedGame(i, config.board.name, 0, SPEC.agents, SPEC.drafters,
-                         play_game(config, derive_seed(SPEC.seed, i), agents))
-              for i in range(games)]
+    played = [
+        PlayedGame(
+            i,
+            config.board.name,
+            0,
+            SPEC.agents,
+            SPEC.drafters,
+            play_game(config, derive_seed(SPEC.seed, i), agents),
+        )
+        for i in range(games)
+    ]
     return time.process_time() - t, played
 
 
 def new_store(path: Path, prep: Prepared, games: int) -> tuple[duckdb.DuckDBPyConnection, int]:
     con = open_store(path)
     spec = dataclasses.replace(SPEC, games=games)
-    return con, create_run(con, spec, prep.boards, prep.cards, prep.pool, prep.params,
-                           prep.files, prep.content_hash, "local", 1)
+    return con, create_run(
+        con,
+        spec,
+        prep.boards,
+        prep.cards,
+        prep.pool,
+        prep.params,
+        prep.files,
+        prep.content_hash,
+        "local",
+        1,
+    )
 
 
 def ingest(played: list[PlayedGame], prep: Prepared, path: Path) -> tuple[float, float]:
@@ -67,7 +93,7 @@ def ingest(played: list[PlayedGame], prep: Prepared, path: Path) -> tuple[float,
     con, run_id = new_store(path, prep, len(played))
     events = sum(len(g.record.events) for g in played)
     t0 = time.process_time()
-    batches = [batch_tables(run_id, played[i:i + 16]) for i in range(0, len(played), 16)]
+    batches = [batch_tables(run_id, played[i : i + 16]) for i in range(0, len(played), 16)]
     t1 = time.process_time()
     writer = BatchWriter(con)
     for tables in batches:
@@ -134,23 +160,33 @@ def main() -> None:
     traced = batch_peak(prep, config)
     med = statistics.median
     mb = 1024 * 1024
-    print(f"default setup ({', '.join(DEFAULT_SETS)} on {DEFAULT_BOARD}), random agents, "
-          f"{args.games} games x {args.repeats} repeats, medians; {events:.0f} events/game")
+    print(
+        f"default setup ({', '.join(DEFAULT_SETS)} on {DEFAULT_BOARD}), random agents, "
+        f"{args.games} games x {args.repeats} repeats, medians; {events:.0f} events/game"
+    )
     print(f"matches/s, logging on       {med(on):8.1f}")
     print(f"matches/s, logging off      {med(off):8.1f}   overhead {med(off) / med(on):.2f}x")
-    print(f"events/s ingested (writer)  {med(writer_rates):10,.0f} (16-game batches gathered into "
-          f"commits of {FLUSH_ROWS:,} rows)")
-    print(f"events/s Arrow build        {med(build):10,.0f} (per worker core; build + writer in "
-          f"one process {1 / (1 / med(build) + 1 / med(writer_rates)):,.0f})")
+    print(
+        f"events/s ingested (writer)  {med(writer_rates):10,.0f} (16-game batches gathered into "
+        f"commits of {FLUSH_ROWS:,} rows)"
+    )
+    print(
+        f"events/s Arrow build        {med(build):10,.0f} (per worker core; build + writer in "
+        f"one process {1 / (1 / med(build) + 1 / med(writer_rates)):,.0f})"
+    )
     print(f"load average                {os.getloadavg()[0]:8.1f} on {os.cpu_count()} cores")
     print(f"runner games/s, 1 worker    {med(rates[1]):8.1f}")
-    print(f"runner games/s, 2 workers   {med(rates[2]):8.1f}   speed-up "
-          f"{med(rates[2]) / med(rates[1]):.2f}x")
+    print(
+        f"runner games/s, 2 workers   {med(rates[2]):8.1f}   speed-up "
+        f"{med(rates[2]) / med(rates[1]):.2f}x"
+    )
     print(f"database size per 1,000     {med(sizes) / args.games * 1000 / mb:8.1f} MB")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peak memory                 {own:8.0f} MB RSS of this process (writer; holds the "
-          f"{args.games} benchmark games too); {traced / mb:.0f} MB traced per 16-game worker "
-          "batch")
+    print(
+        f"peak memory                 {own:8.0f} MB RSS of this process (writer; holds the "
+        f"{args.games} benchmark games too); {traced / mb:.0f} MB traced per 16-game worker "
+        "batch"
+    )
 
 
 if __name__ == "__main__":

@@ -84,8 +84,9 @@ class Action(NamedTuple):
             seat = target_seat(self.target)
             parts.append(f"c{self.target}" if seat is None else f"p{seat + 1}")
         if self.field >= 0:
-            parts.append(f"@{self.field % width},{self.field // width}" if width else
-                         f"@{self.field}")
+            parts.append(
+                f"@{self.field % width},{self.field // width}" if width else f"@{self.field}"
+            )
         return " ".join(parts)
 
 

@@ -32,8 +32,10 @@ def activate(state: GameState, a: Action) -> None:
         if cid not in state.perms:
             state.activated = -1
             return
-    for marker, behaviour in ((Marker.PANIC, BehaviourKind.SHY),
-                              (Marker.RAGE, BehaviourKind.AGGRESSIVE)):
+    for marker, behaviour in (
+        (Marker.PANIC, BehaviourKind.SHY),
+        (Marker.RAGE, BehaviourKind.AGGRESSIVE),
+    ):
         if p.markers[marker] > 0:
             p.markers[marker] -= 1
             state.emit(EventKind.MARKER, p.controller, cid, amount=-1, detail=marker)
@@ -51,9 +53,12 @@ def continue_behaviour(state: GameState, run: BehaviourRun) -> None:
     unit = state.perms.get(run.unit)
     if run.kind == BehaviourKind.TYRANT:
         item = tyrant.next_action(state, run)
-    else:   # R13.1: a unit paralysed meanwhile (a response) takes no further action
-        item = (next_action(state, run)
-                if unit is not None and unit.markers[Marker.PARALYSIS] <= 0 else None)
+    else:  # R13.1: a unit paralysed meanwhile (a response) takes no further action
+        item = (
+            next_action(state, run)
+            if unit is not None and unit.markers[Marker.PARALYSIS] <= 0
+            else None
+        )
     if item is not None:
         announce(state, item)
         return
@@ -105,8 +110,21 @@ def unit_action(state: GameState, a: Action) -> None:
         p.used_move = p.used_attack = True
     else:
         _spend(p, a.index)
-    announce(state, StackItem(StackKind.UNIT, p.controller, p.cid, a.index, a.target, a.field,
-                              _VERBS[a.kind], path, a.other, state.perm_field(p)))
+    announce(
+        state,
+        StackItem(
+            StackKind.UNIT,
+            p.controller,
+            p.cid,
+            a.index,
+            a.target,
+            a.field,
+            _VERBS[a.kind],
+            path,
+            a.other,
+            state.perm_field(p),
+        ),
+    )
     _after_unit_action(state, p.cid)
 
 

@@ -119,14 +119,22 @@ def attackable(state: GameState, attacker: Perm, target: Perm) -> bool:
     card = state.cards[target.cid]
     if card.type is not CardType.UNIT and card.keywords.solid is None:
         return False
-    return not is_veiled(state, target) and not protected_from(state, target,
-                                                               state.cards[attacker.cid])
+    return not is_veiled(state, target) and not protected_from(
+        state, target, state.cards[attacker.cid]
+    )
 
 
 def move_item(state: GameState, p: Perm, dest: int, path: tuple[int, ...]) -> StackItem:
     """A behaviour's move to `dest` along a path `destinations` found, as a unit action."""
-    return StackItem(StackKind.UNIT, p.controller, p.cid, field=dest, verb=UnitVerb.MOVE,
-                     path=path, origin=state.perm_field(p))
+    return StackItem(
+        StackKind.UNIT,
+        p.controller,
+        p.cid,
+        field=dest,
+        verb=UnitVerb.MOVE,
+        path=path,
+        origin=state.perm_field(p),
+    )
 
 
 def nearest_target(state: GameState, p: Perm, exclude: int = -1) -> Perm | None:
@@ -137,8 +145,7 @@ def nearest_target(state: GameState, p: Perm, exclude: int = -1) -> Perm | None:
     targets = [t for t in state.perms.values() if t.cid != exclude and attackable(state, p, t)]
     if not targets:
         return None
-    return min(targets, key=lambda t: (geo.dist(here, t.field), life(state, t) - t.damage,
-                                       t.cid))
+    return min(targets, key=lambda t: (geo.dist(here, t.field), life(state, t) - t.damage, t.cid))
 
 
 def approach(state: GameState, p: Perm, goal: int) -> StackItem | None:
@@ -184,16 +191,21 @@ def next_action(state: GameState, run: BehaviourRun) -> StackItem | None:
         state.behaviour = run._replace(step=2)
         t = state.perms.get(run.target)
         if t is not None and attackable(state, p, t) and in_reach(state, p, t):
-            return StackItem(StackKind.UNIT, p.controller, p.cid, target=t.cid,
-                             verb=UnitVerb.ATTACK)
+            return StackItem(
+                StackKind.UNIT, p.controller, p.cid, target=t.cid, verb=UnitVerb.ATTACK
+            )
     return None
 
 
 def _shy_move(state: GameState, p: Perm) -> StackItem | None:
     geo = state.config.geometry
-    enemies = [e.field for e in state.perms.values() if e.field >= 0
-               and state.cards[e.cid].type is CardType.UNIT
-               and state.enemies(p.controller, e.controller)]
+    enemies = [
+        e.field
+        for e in state.perms.values()
+        if e.field >= 0
+        and state.cards[e.cid].type is CardType.UNIT
+        and state.enemies(p.controller, e.controller)
+    ]
     if not enemies:
         return None
     here = state.perm_field(p)
@@ -201,5 +213,6 @@ def _shy_move(state: GameState, p: Perm) -> StackItem | None:
 
     def safety(f: int) -> int:
         return min(geo.dist(f, e) for e in enemies)
+
     best = max([here, *moves], key=lambda f: (safety(f), -f))
     return move_item(state, p, best, moves[best]) if best != here else None

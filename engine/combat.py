@@ -27,7 +27,13 @@ def combat(state: GameState, attacker: Perm, defender: Perm, player: int) -> tup
     a_card, d_card = state.cards[attacker.cid], state.cards[defender.cid]
     taken = deal_damage(state, defender, dealt, a_card, player, "attack")
     returned = deal_damage(state, attacker, back, d_card, defender.controller, "retaliation")
-    state.emit(EventKind.COMBAT, player, attacker.cid, defender.cid, state.perm_field(defender),
-               amount=taken, detail=f"distance {d}; dealt {dealt}; back {back}; "
-                                    f"took {returned}")
+    state.emit(
+        EventKind.COMBAT,
+        player,
+        attacker.cid,
+        defender.cid,
+        state.perm_field(defender),
+        amount=taken,
+        detail=f"distance {d}; dealt {dealt}; back {back}; took {returned}",
+    )
     return taken, returned

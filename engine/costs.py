@@ -21,8 +21,9 @@ def play(state: GameState, a: Action) -> None:
     card = state.cards[a.card]
     pay(state, seat, card.play or 0, "play")
     state.players[seat].hand.remove(a.card)
-    state.emit(EventKind.PLAY, seat, a.card, permanent_target(a.target), a.field,
-               amount=card.play or 0)
+    state.emit(
+        EventKind.PLAY, seat, a.card, permanent_target(a.target), a.field, amount=card.play or 0
+    )
     announce(state, StackItem(StackKind.CARD, seat, a.card, target=a.target, field=a.field))
 
 

@@ -24,8 +24,16 @@ def answer(state: GameState, a: Action) -> None:
     elif isinstance(pd, PlaceChoice):
         place(state, state.perms[pd.card], a.field)
     else:
-        announce(state, StackItem(StackKind.TRIGGER, pd.player, pd.source,
-                                  -1 if pd.trigger is None else pd.trigger, a.target))
+        announce(
+            state,
+            StackItem(
+                StackKind.TRIGGER,
+                pd.player,
+                pd.source,
+                -1 if pd.trigger is None else pd.trigger,
+                a.target,
+            ),
+        )
 
 
 def settle(state: GameState) -> bool:

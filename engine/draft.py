@@ -33,10 +33,11 @@ def deal_packs(state: GameState) -> None:
     state.rng.shuffle(ids)
     size = cfg.pack_size
     full = len(ids) // size * size
-    state.unopened = [ids[i:i + size] for i in range(0, full, size)]
+    state.unopened = [ids[i : i + size] for i in range(0, full, size)]
     state.out.extend(ids[full:])
-    state.emit(EventKind.DEAL, -1, amount=len(state.unopened),
-               detail=f"{len(ids) - full} left over")
+    state.emit(
+        EventKind.DEAL, -1, amount=len(state.unopened), detail=f"{len(ids) - full} left over"
+    )
     open_pack_round(state)
 
 
@@ -44,8 +45,9 @@ def open_pack_round(state: GameState) -> bool:
     """R3.3: while at least as many packs remain as players and everyone holds fewer than the
     target, each player takes a pack. Returns False when the draft is over."""
     n = len(state.players)
-    if len(state.unopened) < n or any(len(p.store) >= state.config.draft_target
-                                      for p in state.players):
+    if len(state.unopened) < n or any(
+        len(p.store) >= state.config.draft_target for p in state.players
+    ):
         for pack in state.unopened:
             state.out.extend(pack)
         state.unopened = []
@@ -62,8 +64,13 @@ def pick(state: GameState, a: Action) -> None:
     seat = state.draft_seat
     pack = state.packs[seat]
     state.picks_made[seat] += 1
-    state.picks.add(state.picks_made[seat], state.pack_round, seat, state.cards[cid].name,
-                    "|".join(state.cards[c].name for c in pack))
+    state.picks.add(
+        state.picks_made[seat],
+        state.pack_round,
+        seat,
+        state.cards[cid].name,
+        "|".join(state.cards[c].name for c in pack),
+    )
     pack.remove(cid)
     state.owner[cid] = seat
     state.players[seat].store.append(cid)

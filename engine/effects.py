@@ -54,13 +54,16 @@ def _side_ok(state: GameState, player: int, p: Perm, side: Side) -> bool:
         return state.enemies(player, p.controller)
     if side is Side.FRIENDLY:
         return p.controller == player or (
-            player >= 0 and p.controller >= 0
-            and state.players[player].team == state.players[p.controller].team)
+            player >= 0
+            and p.controller >= 0
+            and state.players[player].team == state.players[p.controller].team
+        )
     return True
 
 
-def candidates(state: GameState, player: int, source: int, spec: Target,
-               targeting: bool) -> list[int]:
+def candidates(
+    state: GameState, player: int, source: int, spec: Target, targeting: bool
+) -> list[int]:
     """Permanents (or player targets) matching `spec` from `source`'s point of view.
 
     `targeting` applies R11.4: veiled permanents and those with protection from the source card
@@ -95,19 +98,30 @@ def target_legal(state: GameState, player: int, source: int, spec: Target, targe
     return target in candidates(state, player, source, spec, targeting=True)
 
 
-def resolve(state: GameState, player: int, source: int, effects: Sequence[Effect],
-            chosen: int, origin: int = -1) -> None:
+def resolve(
+    state: GameState,
+    player: int,
+    source: int,
+    effects: Sequence[Effect],
+    chosen: int,
+    origin: int = -1,
+) -> None:
     """Carry out all effects of one action at once (R6.4), in the order written; `origin` is
     the push origin its controller chose when no permanent pushes (R14.1)."""
     spec = chosen_spec(effects)
-    chosen_ok = spec is not None and chosen >= 0 and target_legal(state, player, source, spec,
-                                                                   chosen)
+    chosen_ok = (
+        spec is not None and chosen >= 0 and target_legal(state, player, source, spec, chosen)
+    )
     if spec is not None and not chosen_ok:
         state.emit(EventKind.FIZZLE, player, source, permanent_target(chosen))
     # the shared target must suit each effect's own words too (side, kind, range), checked
     # now, as the action resolves: an earlier effect that moves it does not change that
-    suits = {e.target: chosen_ok and (e.target == spec or target_legal(
-        state, player, source, e.target, chosen)) for e in effects if e.target.is_chosen}
+    suits = {
+        e.target: chosen_ok
+        and (e.target == spec or target_legal(state, player, source, e.target, chosen))
+        for e in effects
+        if e.target.is_chosen
+    }
     for e in effects:
         if e.target.is_chosen and not suits[e.target]:
             continue
@@ -115,8 +129,9 @@ def resolve(state: GameState, player: int, source: int, effects: Sequence[Effect
         verbs.VERBS[e.verb].effect(state, player, source, e, targets, origin)
 
 
-def push_origins(state: GameState, player: int, source: int, effects: Sequence[Effect],
-                 chosen: int) -> list[int]:
+def push_origins(
+    state: GameState, player: int, source: int, effects: Sequence[Effect], chosen: int
+) -> list[int]:
     """The origin fields to offer for an action whose pushes no permanent causes (R14.1), one
     per distinct outcome: fields giving the same first step to every permanent pushed now give
     the same push (R21.9: the direction is the signs of the offset), so the lowest-numbered
@@ -148,8 +163,7 @@ def push_origins(state: GameState, player: int, source: int, effects: Sequence[E
     return sorted(best.values())
 
 
-def effect_targets(state: GameState, player: int, source: int, e: Effect,
-                   chosen: int) -> list[int]:
+def effect_targets(state: GameState, player: int, source: int, e: Effect, chosen: int) -> list[int]:
     """What one effect acts on: the chosen target, every match of `each`, the source itself,
     or nothing (the acting player's own verbs: draw, gain, ...)."""
     t = e.target

@@ -33,8 +33,23 @@ can follow each permanent), `x`/`y` a field or -1."""
 class EventLog:
     """Append-only columnar event buffer for one game."""
 
-    __slots__ = ("seq", "round", "turn", "phase", "player", "kind", "card", "target", "x", "y",
-                 "amount", "detail", "card_id", "target_id", "enabled")
+    __slots__ = (
+        "seq",
+        "round",
+        "turn",
+        "phase",
+        "player",
+        "kind",
+        "card",
+        "target",
+        "x",
+        "y",
+        "amount",
+        "detail",
+        "card_id",
+        "target_id",
+        "enabled",
+    )
 
     def __init__(self, enabled: bool = True) -> None:
         self.enabled = enabled
@@ -56,9 +71,22 @@ class EventLog:
     def __len__(self) -> int:
         return len(self.kind)
 
-    def add(self, round_: int, turn: int, phase: str, player: int, kind: str, card: str = "",
-            target: str = "", x: int = -1, y: int = -1, amount: int = 0, detail: str = "",
-            card_id: int = -1, target_id: int = -1) -> None:
+    def add(
+        self,
+        round_: int,
+        turn: int,
+        phase: str,
+        player: int,
+        kind: str,
+        card: str = "",
+        target: str = "",
+        x: int = -1,
+        y: int = -1,
+        amount: int = 0,
+        detail: str = "",
+        card_id: int = -1,
+        target_id: int = -1,
+    ) -> None:
         """Append one event; a disabled log (benchmarks of logging overhead) drops it."""
         if not self.enabled:
             return

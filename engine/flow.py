@@ -86,8 +86,12 @@ def advance(state: GameState) -> list[Action] | None:
         if state.behaviour is not None and not (state.pending or state.priority or state.stack):
             activation.continue_behaviour(state, state.behaviour)
             continue
-        if not (state.pending or state.priority or state.phase in _DECIDING or (
-                state.phase == upkeep_due and upkeep.upkeep_owed(state))):
+        if not (
+            state.pending
+            or state.priority
+            or state.phase in _DECIDING
+            or (state.phase == upkeep_due and upkeep.upkeep_owed(state))
+        ):
             if state.stack:
                 resolve_top(state)
             else:

@@ -63,17 +63,30 @@ class Game:
     def apply(self, action: Action, *, check: bool = True) -> None:
         """Apply the current player's action, then every automatic step after it."""
         if check and action not in self.legal_actions():
-            raise IllegalAction(f"{action.text(self.state.config.board.width)} is not legal "
-                                f"for seat {current_player(self.state) + 1} now, in\n{self}")
+            raise IllegalAction(
+                f"{action.text(self.state.config.board.width)} is not legal "
+                f"for seat {current_player(self.state) + 1} now, in\n{self}"
+            )
         self.state.action_log.append(action.text())
         flow.apply(self.state, action)
         self._legal = flow.advance(self.state)
 
     def record(self) -> GameRecord:
         s = self.state
-        return GameRecord(s.seed, len(s.players), 0, s.winners or (), s.reason, s.round,
-                          s.guard_stopped, s.events, s.picks, s.snapshots, s.action_log,
-                          [[s.cards[c].name for c in p.store] for p in s.players])
+        return GameRecord(
+            s.seed,
+            len(s.players),
+            0,
+            s.winners or (),
+            s.reason,
+            s.round,
+            s.guard_stopped,
+            s.events,
+            s.picks,
+            s.snapshots,
+            s.action_log,
+            [[s.cards[c].name for c in p.store] for p in s.players],
+        )
 
 
 __all__ = ["TYRANT", "Game", "IllegalAction"]

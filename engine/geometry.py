@@ -194,8 +194,9 @@ class Geometry:
             return {}
         return _cheapest_paths(self._cost_buckets(start, move, ok), start)
 
-    def _cost_buckets(self, start: int, move: int,
-                      ok: Callable[[int], bool]) -> list[dict[int, tuple[int, ...]]]:
+    def _cost_buckets(
+        self, start: int, move: int, ok: Callable[[int], bool]
+    ) -> list[dict[int, tuple[int, ...]]]:
         """The search of `reach`: for each cost, {state: smallest path} of the states reached.
 
         A state is 2 * field + parity; parity 1 means the next diagonal step costs 2. Costs are
@@ -277,8 +278,9 @@ class Geometry:
         return ny * self.width + nx
 
 
-def _cheapest_paths(buckets: list[dict[int, tuple[int, ...]]],
-                    start: int) -> dict[int, tuple[int, ...]]:
+def _cheapest_paths(
+    buckets: list[dict[int, tuple[int, ...]]], start: int
+) -> dict[int, tuple[int, ...]]:
     """{field: path} from the search's buckets: each state counts at the first cost it was
     reached at, and each field takes its cheapest state's path (the smaller path on a tie), in
     order of increasing cost."""

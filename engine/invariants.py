@@ -22,8 +22,9 @@ def zone_occurrences(state: GameState) -> Counter[int]:
         for z in (pl.deck, pl.hand, pl.discard, pl.store, pl.equip_next):
             count.update(z)
     count.update(state.perms.keys())
-    count.update(it.source for it in state.stack
-                 if it.kind in (StackKind.CARD, StackKind.PLAY_INTENTION))
+    count.update(
+        it.source for it in state.stack if it.kind in (StackKind.CARD, StackKind.PLAY_INTENTION)
+    )
     count.update(state.set_aside)
     count.update(state.tyrant_deck)
     count.update(state.tyrant_discard)
@@ -65,8 +66,10 @@ def _board_violations(state: GameState) -> list[str]:
     for cid, p in state.perms.items():
         if p.field >= 0:
             if state.occ[p.field] != cid:
-                out.append(f"R9.2: c{cid} stands on field {p.field} but the field holds "
-                           f"c{state.occ[p.field]}")
+                out.append(
+                    f"R9.2: c{cid} stands on field {p.field} but the field holds "
+                    f"c{state.occ[p.field]}"
+                )
             if p.under >= 0:
                 out.append(f"R11.5: c{cid} has a field and is in c{p.under}'s stack")
             out += _terrain_violations(state, cid, fields[p.field].terrain)

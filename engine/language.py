@@ -48,36 +48,54 @@ def _lookup(word: str, table: dict[str, str], what: str) -> str:
 
 # --- triggers -------------------------------------------------------------------------------
 
-_TRIGGER_WORDS = aliases({
-    "enters": ("when this enters", "whenever this enters", "enter", "wenn dies eintritt",
-               "eintritt"),
-    "dies": ("when this dies", "whenever this dies", "die", "wenn dies stirbt", "stirbt"),
-    "upkeep": ("at upkeep", "in upkeep", "im unterhalt", "unterhalt"),
-    "attacks": ("when this attacks", "whenever this attacks", "attack", "wenn dies angreift",
-                "angreift"),
-    "kills": ("when this kills", "whenever this kills", "kill", "wenn dies tötet", "tötet"),
-})
+_TRIGGER_WORDS = aliases(
+    {
+        "enters": (
+            "when this enters",
+            "whenever this enters",
+            "enter",
+            "wenn dies eintritt",
+            "eintritt",
+        ),
+        "dies": ("when this dies", "whenever this dies", "die", "wenn dies stirbt", "stirbt"),
+        "upkeep": ("at upkeep", "in upkeep", "im unterhalt", "unterhalt"),
+        "attacks": (
+            "when this attacks",
+            "whenever this attacks",
+            "attack",
+            "wenn dies angreift",
+            "angreift",
+        ),
+        "kills": ("when this kills", "whenever this kills", "kill", "wenn dies tötet", "tötet"),
+    }
+)
 TRIGGER_EVENTS: frozenset[str] = frozenset(_TRIGGER_WORDS.values())
 """The canonical trigger events stored in `Trigger.event` (R6.1)."""
 
 # --- targets --------------------------------------------------------------------------------
 
-_TARGET_STARTS = aliases({
-    "self": ("selbst", "this", "dies"),
-    "target": ("ziel",),
-    "each": ("every", "all", "jede", "jeder", "jedes", "jeden", "alle"),
-})
-_SIDES = aliases({
-    "enemy": ("enemies", "gegnerische", "gegnerischen", "gegnerischer", "gegnerisches"),
-    "friendly": ("own", "your", "eigene", "eigenen", "eigener", "eigenes"),
-})
-_KINDS = aliases({
-    "unit": ("units", "einheit", "einheiten"),
-    "permanent": ("permanents",),
-    "artifact": ("artifacts", "artefakt", "artefakte"),
-    "equipment": ("ausrüstung",),
-    "opponent": ("opponents", "gegner"),
-})
+_TARGET_STARTS = aliases(
+    {
+        "self": ("selbst", "this", "dies"),
+        "target": ("ziel",),
+        "each": ("every", "all", "jede", "jeder", "jedes", "jeden", "alle"),
+    }
+)
+_SIDES = aliases(
+    {
+        "enemy": ("enemies", "gegnerische", "gegnerischen", "gegnerischer", "gegnerisches"),
+        "friendly": ("own", "your", "eigene", "eigenen", "eigener", "eigenes"),
+    }
+)
+_KINDS = aliases(
+    {
+        "unit": ("units", "einheit", "einheiten"),
+        "permanent": ("permanents",),
+        "artifact": ("artifacts", "artefakt", "artefakte"),
+        "equipment": ("ausrüstung",),
+        "opponent": ("opponents", "gegner"),
+    }
+)
 _KIND_OF = {
     "unit": TargetKind.UNIT,
     "permanent": TargetKind.PERMANENT,
@@ -88,8 +106,9 @@ _KIND_OF = {
 _PREPOSITIONS = {norm(w) for w in ("to", "on", "from", "at", "an", "auf", "von", "zu", "gegen")}
 _RANGE = ("in", "range")
 _RANGE_DE = ("in", "reichweite")
-_FILLER = {norm(w) for w in ("card", "cards", "karte", "karten", "resource", "ressource",
-                             "ressourcen")}
+_FILLER = {
+    norm(w) for w in ("card", "cards", "karte", "karten", "resource", "ressource", "ressourcen")
+}
 
 
 def _is_number(word: str) -> bool:
@@ -119,8 +138,10 @@ def _parse_target(words: list[str], spec: Verb) -> Target:
             side = Side(_SIDES[norm(rest[0])])
             rest = rest[1:]
         if not rest:
-            raise LanguageError(f"target {' '.join(words)!r} names no unit, permanent, artifact, "
-                                "equipment or opponent")
+            raise LanguageError(
+                f"target {' '.join(words)!r} names no unit, permanent, artifact, "
+                "equipment or opponent"
+            )
         kind = _KIND_OF[_lookup(rest[0], _KINDS, "target kind")]
         rest = rest[1:]
         reach: int | None = None
@@ -128,8 +149,9 @@ def _parse_target(words: list[str], spec: Verb) -> Target:
             reach = _int(rest[2], "range")
             rest = []
         if rest:
-            raise LanguageError(f"unexpected {' '.join(rest)!r} after the target; write "
-                                "'in range N' or nothing")
+            raise LanguageError(
+                f"unexpected {' '.join(rest)!r} after the target; write 'in range N' or nothing"
+            )
         if kind is TargetKind.OPPONENT and (side is not Side.ANY or reach is not None):
             raise LanguageError(f"an opponent has no side or range: {' '.join(words)!r}")
         target = Target(kind=kind, side=side, each=each, range=reach)
@@ -181,8 +203,9 @@ def parse_effect(text: str) -> Effect:
         return Effect(spec.name, amount, _parse_target(rest, spec))
     if spec.takes_target:
         if spec.default is None:
-            raise LanguageError(f"{spec.name} needs a target, e.g. '{spec.name} 1 to target "
-                                "enemy unit in range 1'")
+            raise LanguageError(
+                f"{spec.name} needs a target, e.g. '{spec.name} 1 to target enemy unit in range 1'"
+            )
         return Effect(spec.name, amount, Target(kind=spec.default))
     return Effect(spec.name, amount)
 
@@ -196,9 +219,9 @@ def _split_effects(text: str) -> list[str]:
     for part in text.split(","):
         start = 0
         for match in _AND.finditer(part):
-            following = part[match.end():].split(maxsplit=1)
+            following = part[match.end() :].split(maxsplit=1)
             if following and verbs.VERBS.named(following[0]) is not None:
-                pieces.append(part[start:match.start()])
+                pieces.append(part[start : match.start()])
                 start = match.end()
         pieces.append(part[start:])
     return [p.strip() for p in pieces]
@@ -238,12 +261,14 @@ def parse_triggers(text: str) -> tuple[Trigger, ...]:
     return tuple(triggers)
 
 
-_COST_WORDS = aliases({
-    "pay": ("zahle", "zahlen"),
-    "discard": ("wirf", "abwerfen"),
-    "sacrifice": ("opfern", "opfere"),
-    "use": ("benutzen", "benutze"),
-})
+_COST_WORDS = aliases(
+    {
+        "pay": ("zahle", "zahlen"),
+        "discard": ("wirf", "abwerfen"),
+        "sacrifice": ("opfern", "opfere"),
+        "use": ("benutzen", "benutze"),
+    }
+)
 
 
 def _parse_cost(text: str) -> Cost:
@@ -287,24 +312,28 @@ def parse_full_actions(text: str) -> tuple[tuple[Effect, ...], ...]:
 
 # --- keywords -------------------------------------------------------------------------------
 
-_KEYWORD_WORDS = aliases({
-    "armor": ("armour", "rüstung"),
-    "crew": ("bemannen",),
-    "swimming": ("schwimmend",),
-    "veiled": ("verhüllt",),
-    "protection from": ("schutz vor",),
-    "solid": (),
-    "building": ("gebäude",),
-    "staff": ("stab",),
-    "tyrant": ("tyrann",),
-    "moves on": ("bewegt auf",),
-})
+_KEYWORD_WORDS = aliases(
+    {
+        "armor": ("armour", "rüstung"),
+        "crew": ("bemannen",),
+        "swimming": ("schwimmend",),
+        "veiled": ("verhüllt",),
+        "protection from": ("schutz vor",),
+        "solid": (),
+        "building": ("gebäude",),
+        "staff": ("stab",),
+        "tyrant": ("tyrann",),
+        "moves on": ("bewegt auf",),
+    }
+)
 _NUMBERED_KEYWORDS = {"armor", "crew", "solid"}
-_TERRAIN_WORDS = aliases({
-    Terrain.PLAIN.value: ("ebene",),
-    Terrain.HIGH_GROUND.value: ("high", "hügel"),
-    Terrain.DEEP_WATER.value: ("water", "wasser", "tiefes wasser"),
-})
+_TERRAIN_WORDS = aliases(
+    {
+        Terrain.PLAIN.value: ("ebene",),
+        Terrain.HIGH_GROUND.value: ("high", "hügel"),
+        Terrain.DEEP_WATER.value: ("water", "wasser", "tiefes wasser"),
+    }
+)
 CARD_TYPE_WORDS: dict[CardType, tuple[str, ...]] = {
     CardType.UNIT: ("units", "einheit", "einheiten"),
     CardType.SPELL: ("spells", "zauber"),
@@ -315,13 +344,23 @@ CARD_TYPE_WORDS: dict[CardType, tuple[str, ...]] = {
 }
 """Each card type's other words (plural, German): the one table for the card sheets' `type`
 column (workbench.loader) and `protection from X` (R11.4)."""
-_TYPE_WORDS = aliases({**{t.value: words for t, words in CARD_TYPE_WORDS.items()},
-                       "card": ("cards", "karte", "karten")})
-_STATS = aliases({
-    "buy": ("kaufpreis",), "play": ("spielkosten",), "upkeep": ("unterhalt",),
-    "life": ("leben",), "move": ("bewegung",), "attack": ("angriff",),
-    "range": ("reichweite",),
-})
+_TYPE_WORDS = aliases(
+    {
+        **{t.value: words for t, words in CARD_TYPE_WORDS.items()},
+        "card": ("cards", "karte", "karten"),
+    }
+)
+_STATS = aliases(
+    {
+        "buy": ("kaufpreis",),
+        "play": ("spielkosten",),
+        "upkeep": ("unterhalt",),
+        "life": ("leben",),
+        "move": ("bewegung",),
+        "attack": ("angriff",),
+        "range": ("reichweite",),
+    }
+)
 _OPS = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "=": "=", "==": "=", "!=": "!="}
 _WITH = {"with", "mit"}
 
@@ -341,16 +380,19 @@ def _parse_protection(words: list[str]) -> Protection:
     low = [norm(w) for w in words]
     if low[0] not in _TYPE_WORDS:
         if any(w in _WITH for w in low):
-            raise LanguageError(f"'with' needs a card type before it, not {words[0]!r}",
-                                nearest(words[0], list(_TYPE_WORDS)))
+            raise LanguageError(
+                f"'with' needs a card type before it, not {words[0]!r}",
+                nearest(words[0], list(_TYPE_WORDS)),
+            )
         return Protection(card=" ".join(words))
     kind = _TYPE_WORDS[low[0]]
     ctype = None if kind == "card" else CardType(kind)
     if len(words) == 1:
         return Protection(type=ctype)
     if len(words) != 5 or low[1] not in _WITH:
-        raise LanguageError(f"write 'protection from {words[0]} with STAT OP N', not "
-                            f"{' '.join(words)!r}")
+        raise LanguageError(
+            f"write 'protection from {words[0]} with STAT OP N', not {' '.join(words)!r}"
+        )
     stat = _lookup(words[2], _STATS, "stat")
     op = _OPS.get(words[3])
     if op is None:
@@ -394,18 +436,21 @@ class _KeywordsBuilder:
             raise LanguageError(f"keyword {keyword!r} given twice")
         if keyword in _NUMBERED_KEYWORDS:
             if len(rest) != 1:
-                raise LanguageError(f"{keyword} needs one number, e.g. '{keyword} 2', not "
-                                    f"{piece!r}")
+                raise LanguageError(
+                    f"{keyword} needs one number, e.g. '{keyword} 2', not {piece!r}"
+                )
             self.numbers[keyword] = _int(rest[0], keyword)
         elif keyword == "protection from":
             self.protections += (_parse_protection(rest),)
         elif keyword == "moves on":
             names = [t for t in " ".join(rest).split(",") if t.strip()]
             if not names or self.moves_on is not None:
-                raise LanguageError("write 'moves on' once, with its terrains, e.g. "
-                                    "'moves on plain, high ground'")
-            self.moves_on = frozenset(_lookup(" ".join(t.split()), _TERRAIN_WORDS, "terrain")
-                                      for t in names)
+                raise LanguageError(
+                    "write 'moves on' once, with its terrains, e.g. 'moves on plain, high ground'"
+                )
+            self.moves_on = frozenset(
+                _lookup(" ".join(t.split()), _TERRAIN_WORDS, "terrain") for t in names
+            )
         elif rest:
             raise LanguageError(f"{keyword} takes nothing more: {piece!r}")
         else:
@@ -413,11 +458,16 @@ class _KeywordsBuilder:
 
     def build(self) -> Keywords:
         return Keywords(
-            armor=self.numbers.get("armor", 0), crew=self.numbers.get("crew", 0),
-            swimming="swimming" in self.flags, veiled="veiled" in self.flags,
-            protections=self.protections, solid=self.numbers.get("solid"),
-            building="building" in self.flags, staff="staff" in self.flags,
-            tyrant="tyrant" in self.flags, moves_on=self.moves_on,
+            armor=self.numbers.get("armor", 0),
+            crew=self.numbers.get("crew", 0),
+            swimming="swimming" in self.flags,
+            veiled="veiled" in self.flags,
+            protections=self.protections,
+            solid=self.numbers.get("solid"),
+            building="building" in self.flags,
+            staff="staff" in self.flags,
+            tyrant="tyrant" in self.flags,
+            moves_on=self.moves_on,
         )
 
 
@@ -431,10 +481,15 @@ def parse_keywords(text: str) -> Keywords:
 
 # --- modifiers ------------------------------------------------------------------------------
 
-_MOD_STATS = aliases({
-    "attack": ("angriff",), "range": ("reichweite",), "life": ("leben",),
-    "move": ("movement", "bewegung"), "armor": ("armour", "rüstung"),
-})
+_MOD_STATS = aliases(
+    {
+        "attack": ("angriff",),
+        "range": ("reichweite",),
+        "life": ("leben",),
+        "move": ("movement", "bewegung"),
+        "armor": ("armour", "rüstung"),
+    }
+)
 _SIGNED = re.compile(r"^[+-]\d+$")
 
 
@@ -461,15 +516,25 @@ def parse_modifiers(text: str) -> Modifiers:
             except LanguageError as err:
                 if norm(words[0]) in _KEYWORD_WORDS or norm(" ".join(words[:2])) in _KEYWORD_WORDS:
                     raise
-                raise LanguageError(f"unknown modifier {words[0]!r}",
-                                    nearest(words[0], list(_MOD_STATS) + list(_KEYWORD_WORDS))
-                                    ) from err
+                raise LanguageError(
+                    f"unknown modifier {words[0]!r}",
+                    nearest(words[0], list(_MOD_STATS) + list(_KEYWORD_WORDS)),
+                ) from err
             has_keywords = True
     return Modifiers(keywords=builder.build() if has_keywords else None, **stats)
 
 
 __all__ = [
-    "CARD_TYPE_WORDS", "TRIGGER_EVENTS", "LanguageError", "nearest", "norm", "parse_effect",
-    "parse_effects", "parse_free_actions", "parse_full_actions", "parse_keywords",
-    "parse_modifiers", "parse_triggers",
+    "CARD_TYPE_WORDS",
+    "TRIGGER_EVENTS",
+    "LanguageError",
+    "nearest",
+    "norm",
+    "parse_effect",
+    "parse_effects",
+    "parse_free_actions",
+    "parse_full_actions",
+    "parse_keywords",
+    "parse_modifiers",
+    "parse_triggers",
 ]

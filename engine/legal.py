@@ -79,14 +79,16 @@ def legal_actions(state: GameState) -> list[Action]:
         # R1.3, R7.1: from the player's own store, at the card's buy price, into the deck
         pl = state.players[seat]
         prices = {c: state.cards[c].buy for c in set_by_name(state, pl.store)}
-        buys = [Action(_BUY, c) for c in sorted(prices)   # R7.3: no buy price, no buy
-                if (price := prices[c]) is not None and price <= pl.resource]
+        buys = [
+            Action(_BUY, c)
+            for c in sorted(prices)  # R7.3: no buy price, no buy
+            if (price := prices[c]) is not None and price <= pl.resource
+        ]
         return [A.PASS_ACTION, *buys]
     if state.phase == _PHASE_DISCARD:
         # R4.6: any number of hand cards, one at a time, until the player ends the turn
         hand = state.players[seat].hand
-        return [A.END_ACTION,
-                *(Action(_DISCARD, c) for c in sorted(set_by_name(state, hand)))]
+        return [A.END_ACTION, *(Action(_DISCARD, c) for c in sorted(set_by_name(state, hand)))]
     return []
 
 
@@ -150,29 +152,38 @@ def fast_actions(state: GameState, seat: int) -> list[Action]:
     return out
 
 
-def _free(state: GameState, seat: int, source: int, options: Sequence[FreeAction],
-          first: int) -> list[Action]:
+def _free(
+    state: GameState, seat: int, source: int, options: Sequence[FreeAction], first: int
+) -> list[Action]:
     """The payable free actions among `options`, numbered from `first` (R6.7, R9.3)."""
     pl = state.players[seat]
     out: list[Action] = []
     for i, fa in enumerate(options, first):
         if fa.cost.resource <= pl.resource and fa.cost.discard <= len(pl.hand):
-            out.extend(_with_targets(state, seat, source, Action(_FREE, source, index=i),
-                                     fa.effects))
+            out.extend(
+                _with_targets(state, seat, source, Action(_FREE, source, index=i), fa.effects)
+            )
     return out
 
 
-def _with_targets(state: GameState, seat: int, source: int, base: Action,
-                  effects: Sequence[Effect]) -> list[Action]:
+def _with_targets(
+    state: GameState, seat: int, source: int, base: Action, effects: Sequence[Effect]
+) -> list[Action]:
     """One action per legal chosen target (R6.4), or the action alone if it names none; a
     push no permanent causes names its origin field too (R14.1), one per distinct outcome."""
     spec = chosen_spec(effects)
-    out = [base] if spec is None else [
-        base._replace(target=t) for t in candidates(state, seat, source, spec, True)]
+    out = (
+        [base]
+        if spec is None
+        else [base._replace(target=t) for t in candidates(state, seat, source, spec, True)]
+    )
     if state.cards[source].type.is_permanent or not any(e.verb == "push" for e in effects):
         return out
-    return [a._replace(field=f) for a in out
-            for f in push_origins(state, seat, source, effects, a.target) or (-1,)]
+    return [
+        a._replace(field=f)
+        for a in out
+        for f in push_origins(state, seat, source, effects, a.target) or (-1,)
+    ]
 
 
 def main_actions(state: GameState, seat: int) -> list[Action]:
@@ -191,8 +202,7 @@ def main_actions(state: GameState, seat: int) -> list[Action]:
                 out.append(Action(_PLAY, c))
         for cid in sorted(state.perms):
             p = state.perms[cid]
-            if (p.controller == seat and not p.tapped
-                    and state.cards[cid].type is CardType.UNIT):
+            if p.controller == seat and not p.tapped and state.cards[cid].type is CardType.UNIT:
                 out.append(Action(_ACTIVATE, cid))
     out.extend(fast_actions(state, seat))
     return out
@@ -204,8 +214,7 @@ def unit_actions(state: GameState, p: Perm) -> list[Action]:
     out = [Action(_TAP, p.cid)]
     can_move, can_attack = not p.used_move, not p.used_attack
     # R13.1, R15.3, R15.6: the player chooses which unused action these spend
-    spend = [i for i, unused in ((A.SPEND_MOVE, can_move), (A.SPEND_ATTACK, can_attack))
-             if unused]
+    spend = [i for i, unused in ((A.SPEND_MOVE, can_move), (A.SPEND_ATTACK, can_attack)) if unused]
     if p.markers[Marker.PARALYSIS] > 0:
         out.extend(Action(_UNPARALYSE, p.cid, index=i) for i in spend)
         return out + fast_actions(state, seat)
@@ -215,8 +224,12 @@ def unit_actions(state: GameState, p: Perm) -> list[Action]:
     out.extend(Action(_MOVE, p.cid, field=f) for f in sorted(moves))
     if can_move:
         for b in state.perms.values():
-            if (b.field >= 0 and b.field != here and can_take_rider(state, b, p)
-                    and path_onto(state, p, b.field) is not None):
+            if (
+                b.field >= 0
+                and b.field != here
+                and can_take_rider(state, b, p)
+                and path_onto(state, p, b.field) is not None
+            ):
                 out.append(Action(_MOVE, p.cid, field=b.field))
     if can_attack and p.under < 0:
         reach = max_range(profile(state, p))
@@ -227,22 +240,24 @@ def unit_actions(state: GameState, p: Perm) -> list[Action]:
     card = state.cards[p.cid]
     if can_move and can_attack:
         for i, effects in enumerate(card.full_actions):
-            out.extend(_with_targets(state, seat, p.cid, Action(_FULL, p.cid, index=i),
-                                     effects))
+            out.extend(_with_targets(state, seat, p.cid, Action(_FULL, p.cid, index=i), effects))
     if (can_move or can_attack) and p.under < 0:
         for a in geo.adjacent(here):
             ap = state.perms.get(state.occ[a])
-            if (ap is None or not state.cards[ap.cid].type.is_artifact
-                    or state.cards[ap.cid].keywords.building):
+            if (
+                ap is None
+                or not state.cards[ap.cid].type.is_artifact
+                or state.cards[ap.cid].keywords.building
+            ):
                 continue
-            enemy_solid = (state.cards[ap.cid].keywords.solid is not None
-                           and state.enemies(seat, ap.controller))
+            enemy_solid = state.cards[ap.cid].keywords.solid is not None and state.enemies(
+                seat, ap.controller
+            )
             if not enemy_solid:
                 if can_swap(state, p, ap):
                     out.extend(Action(_SWAP, p.cid, other=ap.cid, index=i) for i in spend)
                 if can_move and can_attack:
-                    out.extend(Action(_CARRY, p.cid, field=f, other=ap.cid) for f in
-                               sorted(moves))
+                    out.extend(Action(_CARRY, p.cid, field=f, other=ap.cid) for f in sorted(moves))
             if state.cards[ap.cid].type.is_equipment and not enemy_solid:
                 out.extend(Action(_EQUIP, p.cid, other=ap.cid, index=i) for i in spend)
     return out + fast_actions(state, seat)

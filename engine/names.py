@@ -37,8 +37,11 @@ def describe(game: Game, action: Action) -> str:
     if k == ActionKind.PAY:
         return f"pay upkeep {s.cards[action.card].upkeep or 0} for {card}"
     if k == ActionKind.REFUSE:
-        return "pay no more upkeep: " + ", ".join(_card(s, c) for c in s.upkeep_due) + (
-            " is defeated" if len(s.upkeep_due) == 1 else " are defeated")
+        return (
+            "pay no more upkeep: "
+            + ", ".join(_card(s, c) for c in s.upkeep_due)
+            + (" is defeated" if len(s.upkeep_due) == 1 else " are defeated")
+        )
     if k == ActionKind.PLAY:
         text = f"play {s.name(action.card)}" + _costs(s, action.card)
         if action.field >= 0 and s.cards[action.card].type.is_permanent:
@@ -60,8 +63,10 @@ def describe(game: Game, action: Action) -> str:
         return f"{card}: full action ({render_effects(effects)})" + _target(s, action.target)
     if k == ActionKind.FREE:
         fa = free_action_of(s, action.card, action.index)
-        return (f"{card}: free action ({render_cost(fa.cost)}: {render_effects(fa.effects)})"
-                + _target(s, action.target))
+        return (
+            f"{card}: free action ({render_cost(fa.cost)}: {render_effects(fa.effects)})"
+            + _target(s, action.target)
+        )
     if k == ActionKind.CARRY:
         return f"{card} carries {_card(s, action.other)} to {field_text(s, action.field)}"
     if k == ActionKind.SWAP:
@@ -84,8 +89,11 @@ def _card(s: GameState, cid: int) -> str:
     p = s.perms.get(cid)
     field = s.perm_field(p) if p is not None else -1
     where = f" at {field_text(s, field)}" if field >= 0 else ""
-    owner = (f" of {seat_name(p.controller)}"
-             if p is not None and p.controller != current_player(s) else "")
+    owner = (
+        f" of {seat_name(p.controller)}"
+        if p is not None and p.controller != current_player(s)
+        else ""
+    )
     return f"{s.name(cid)} (c{cid}){owner}{where}"
 
 
@@ -96,8 +104,11 @@ def _spends(action: Action) -> str:
 
 def _costs(s: GameState, cid: int) -> str:
     c = s.cards[cid]
-    parts = [f"{label} {v}" for label, v in (("buy", c.buy), ("play", c.play),
-                                              ("upkeep", c.upkeep)) if v is not None]
+    parts = [
+        f"{label} {v}"
+        for label, v in (("buy", c.buy), ("play", c.play), ("upkeep", c.upkeep))
+        if v is not None
+    ]
     return f" [{c.type.value}{', ' if parts else ''}{', '.join(parts)}]"
 
 

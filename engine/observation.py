@@ -47,18 +47,35 @@ def observe(state: GameState, player: int) -> Observation:
         f = state.perm_field(p)
         x, y = state.xy(f) if f >= 0 else (-1, -1)
         markers = tuple((m.value, n) for m, n in p.markers.items() if n)
-        perms.append(PermanentView(names[cid].name, p.controller, x, y, p.damage, markers,
-                                   tuple(names[c].name for c in p.stack), p.tapped))
+        perms.append(
+            PermanentView(
+                names[cid].name,
+                p.controller,
+                x,
+                y,
+                p.damage,
+                markers,
+                tuple(names[c].name for c in p.stack),
+                p.tapped,
+            )
+        )
     pls = state.players
     pack: tuple[str, ...] = ()
     if state.phase == Phase.DRAFT and state.draft_seat == player:
         pack = tuple(sorted(names[c].name for c in state.packs[player]))
     return Observation(
-        player, state.phase, state.round, state.active,
+        player,
+        state.phase,
+        state.round,
+        state.active,
         tuple(sorted(names[c].name for c in pls[player].hand)) if player >= 0 else (),
-        tuple(len(p.hand) for p in pls), tuple(len(p.deck) for p in pls),
+        tuple(len(p.hand) for p in pls),
+        tuple(len(p.deck) for p in pls),
         tuple(tuple(sorted(names[c].name for c in p.discard)) for p in pls),
         tuple(tuple(sorted(names[c].name for c in p.store)) for p in pls),
-        tuple(p.resource for p in pls), tuple(p.points for p in pls), tuple(perms),
+        tuple(p.resource for p in pls),
+        tuple(p.points for p in pls),
+        tuple(perms),
         tuple(names[it.source].name if it.source >= 0 else it.kind for it in state.stack),
-        pack)
+        pack,
+    )

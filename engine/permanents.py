@@ -20,6 +20,7 @@ DROP_FIELDS_RADIUS = 1
 
 # --- numbers ---------------------------------------------------------------------------------
 
+
 def equipment_of(state: GameState, p: Perm) -> list[Card]:
     """The equipment cards in `p`'s stack (R15.6)."""
     if not p.stack:
@@ -62,7 +63,8 @@ def armor(state: GameState, p: Perm) -> int:
     if not p.stack:
         return state.cards[p.cid].keywords.armor
     return sum(k.armor for k in keywords(state, p)) + sum(
-        e.modifiers.armor for e in equipment_of(state, p))
+        e.modifiers.armor for e in equipment_of(state, p)
+    )
 
 
 def movement(state: GameState, p: Perm) -> int:
@@ -86,8 +88,10 @@ def own_profile(state: GameState, p: Perm) -> tuple[int, int]:
     if not p.stack:
         return (card.attack or 0, card.range or 1)
     eqs = equipment_of(state, p)
-    return ((card.attack or 0) + sum(e.modifiers.attack for e in eqs),
-            (card.range or 1) + sum(e.modifiers.range for e in eqs))
+    return (
+        (card.attack or 0) + sum(e.modifiers.attack for e in eqs),
+        (card.range or 1) + sum(e.modifiers.range for e in eqs),
+    )
 
 
 def profile(state: GameState, p: Perm) -> list[tuple[int, int]]:
@@ -128,20 +132,28 @@ def _matches(pr: Protection, card: Card) -> bool:
     equipment too (R15.5, R15.8)."""
     if pr.card is not None:
         return pr.card.casefold() == card.name.casefold()
-    if pr.type is not None and not (card.type is pr.type
-                                    or (pr.type is CardType.ARTIFACT and card.type.is_artifact)
-                                    or (pr.type is CardType.EQUIPMENT and card.type.is_equipment)):
+    if pr.type is not None and not (
+        card.type is pr.type
+        or (pr.type is CardType.ARTIFACT and card.type.is_artifact)
+        or (pr.type is CardType.EQUIPMENT and card.type.is_equipment)
+    ):
         return False
     if pr.stat is None:
         return True
     value = getattr(card, pr.stat, None)
     if not isinstance(value, int):
         return False
-    return {"<": value < pr.value, "<=": value <= pr.value, ">": value > pr.value,
-            ">=": value >= pr.value, "=": value == pr.value}.get(pr.op or "", False)
+    return {
+        "<": value < pr.value,
+        "<=": value <= pr.value,
+        ">": value > pr.value,
+        ">=": value >= pr.value,
+        "=": value == pr.value,
+    }.get(pr.op or "", False)
 
 
 # --- where permanents may stand --------------------------------------------------------------
+
 
 def standing(state: GameState, p: Perm) -> int:
     """The field a permanent counts as standing on: its stack's (R11.5), or, while it waits for
@@ -150,8 +162,9 @@ def standing(state: GameState, p: Perm) -> int:
     here = state.perm_field(p)
     if here >= 0:
         return here
-    return next((pd.origin for pd in state.pending
-                 if isinstance(pd, PlaceChoice) and pd.card == p.cid), -1)
+    return next(
+        (pd.origin for pd in state.pending if isinstance(pd, PlaceChoice) and pd.card == p.cid), -1
+    )
 
 
 def origins(state: GameState, player: int, source: int) -> list[int]:
@@ -186,8 +199,9 @@ def available(state: GameState, cid: int, field_: int, swimming: bool | None = N
 
 def can_swap(state: GameState, unit: Perm, art: Perm) -> bool:
     """R15.3 with R9.5: a swap leaves each of the two on a field available to it."""
-    return (terrain_ok(state, state.cards[unit.cid], is_swimming(state, unit), art.field)
-            and terrain_ok(state, state.cards[art.cid], is_swimming(state, art), unit.field))
+    return terrain_ok(
+        state, state.cards[unit.cid], is_swimming(state, unit), art.field
+    ) and terrain_ok(state, state.cards[art.cid], is_swimming(state, art), unit.field)
 
 
 def can_take_rider(state: GameState, base: Perm, rider: Perm) -> bool:
@@ -200,11 +214,15 @@ def can_take_rider(state: GameState, base: Perm, rider: Perm) -> bool:
 
 # --- entering and leaving --------------------------------------------------------------------
 
+
 def put_onto_board(state: GameState, cid: int, controller: int, field_: int) -> Perm:
     """Put a permanent card onto a free field (R11.1); equipment gets its durability (R15.5)."""
     card = state.cards[cid]
-    durability = card.durability if card.durability is not None else (
-        1 if card.type is CardType.POTION else 0)
+    durability = (
+        card.durability
+        if card.durability is not None
+        else (1 if card.type is CardType.POTION else 0)
+    )
     p = Perm(cid, controller, field_, durability)
     state.perms[cid] = p
     state.occ[field_] = cid
@@ -245,8 +263,9 @@ def relocate(state: GameState, p: Perm, field_: int) -> None:
     state.occ[field_] = p.cid
 
 
-def deal_damage(state: GameState, target: Perm, amount: int, source: Card | None,
-                player: int, cause: str) -> int:
+def deal_damage(
+    state: GameState, target: Perm, amount: int, source: Card | None, player: int, cause: str
+) -> int:
     """Damage after protection from X, armor, then protection markers (R11.4, R12.8, R13.5).
 
     R21.20: armor reduces the damage first; protection markers prevent what is left and are
@@ -262,8 +281,13 @@ def deal_damage(state: GameState, target: Perm, amount: int, source: Card | None
         target.markers[Marker.PROTECTION] -= removed
         # the damage that met the unit, so a reader can check armor came first (R21.20)
         state.emit(EventKind.PREVENT, player, target.cid, amount=amount, detail=cause)
-        state.emit(EventKind.MARKER, target.controller, target.cid, amount=-removed,
-                   detail=Marker.PROTECTION)
+        state.emit(
+            EventKind.MARKER,
+            target.controller,
+            target.cid,
+            amount=-removed,
+            detail=Marker.PROTECTION,
+        )
         return 0
     if taken:
         target.damage += taken
@@ -302,8 +326,13 @@ def destroy(state: GameState, p: Perm, cause: str, player: int, at: int = -1) ->
     del state.perms[cid]
     if field_ >= 0:
         state.left_from[cid] = field_
-    state.emit(EventKind.DEATH if card.type is CardType.UNIT else EventKind.DESTROY, player, cid,
-               field_=field_, detail=cause)
+    state.emit(
+        EventKind.DEATH if card.type is CardType.UNIT else EventKind.DESTROY,
+        player,
+        cid,
+        field_=field_,
+        detail=cause,
+    )
     if state.marker_perm == cid:
         _intention_leaves(state)
     for top in list(p.stack):
@@ -337,8 +366,15 @@ def drop(state: GameState, p: Perm, origin: int, chooser: int, wear: bool = True
             return
     swimming = is_swimming(state, p)
     geo = state.config.geometry
-    options = tuple(f for f in (origin, *geo.in_range_fields(origin, DROP_FIELDS_RADIUS))
-                    if available(state, p.cid, f, swimming)) if origin >= 0 else ()
+    options = (
+        tuple(
+            f
+            for f in (origin, *geo.in_range_fields(origin, DROP_FIELDS_RADIUS))
+            if available(state, p.cid, f, swimming)
+        )
+        if origin >= 0
+        else ()
+    )
     if not options:
         destroy(state, p, "no room to drop", chooser, origin)
     elif len(options) == 1 or chooser < 0:

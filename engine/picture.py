@@ -23,8 +23,12 @@ from engine.permanents import life
 from engine.state import Decision, GameState, Perm, PlaceChoice, StackItem
 from engine.vocab import Phase
 
-TERRAIN_GLYPH = {Terrain.PLAIN: ".", Terrain.DEEP_WATER: "~", Terrain.HIGH_GROUND: "^",
-                 Terrain.BLOCKED: "#"}
+TERRAIN_GLYPH = {
+    Terrain.PLAIN: ".",
+    Terrain.DEEP_WATER: "~",
+    Terrain.HIGH_GROUND: "^",
+    Terrain.BLOCKED: "#",
+}
 
 
 def seat_mark(seat: int) -> str:
@@ -68,12 +72,21 @@ def picture(state: GameState) -> str:
     if top:
         lines.append("")
     lines.extend(_player_line(state, seat) for seat in range(len(state.players)))
-    lines.append("stack: " + ("empty" if not state.stack else
-                              " | ".join(_stack_text(state, it) for it in reversed(state.stack))))
+    lines.append(
+        "stack: "
+        + (
+            "empty"
+            if not state.stack
+            else " | ".join(_stack_text(state, it) for it in reversed(state.stack))
+        )
+    )
     if state.phase == Phase.UPKEEP_DUE and state.upkeep_due:
-        lines.append("upkeep due: " + ", ".join(f"{state.name(c)} (c{c}) "
-                                                f"{state.cards[c].upkeep or 0}"
-                                                for c in state.upkeep_due))
+        lines.append(
+            "upkeep due: "
+            + ", ".join(
+                f"{state.name(c)} (c{c}) {state.cards[c].upkeep or 0}" for c in state.upkeep_due
+            )
+        )
     if state.pending:
         lines.append("pending: " + " | ".join(_decision_text(state, pd) for pd in state.pending))
     return "\n".join(lines)
@@ -82,7 +95,8 @@ def picture(state: GameState) -> str:
 def _decision_text(state: GameState, pd: Decision) -> str:
     cid = pd.card if isinstance(pd, PlaceChoice) else pd.source
     return f"{pd.kind} {seat_name(pd.player)}" + (
-        f" {state.name(cid)} (c{cid})" if cid is not None and cid >= 0 else "")
+        f" {state.name(cid)} (c{cid})" if cid is not None and cid >= 0 else ""
+    )
 
 
 def _header(state: GameState) -> str:
@@ -114,8 +128,12 @@ def _grid(state: GameState) -> list[str]:
 
 def _legend(state: GameState, p: Perm) -> str:
     name = state.name(p.cid)
-    parts = [f"c{p.cid}", f"{card_code(name)} {name}", seat_name(p.controller),
-             f"@{field_text(state, p.field)}"]
+    parts = [
+        f"c{p.cid}",
+        f"{card_code(name)} {name}",
+        seat_name(p.controller),
+        f"@{field_text(state, p.field)}",
+    ]
     if p.field >= 0 and state.config.board.fields[p.field].terrain is not Terrain.PLAIN:
         parts[-1] += " " + TERRAIN_GLYPH[state.config.board.fields[p.field].terrain]
     max_life = life(state, p)
@@ -134,9 +152,11 @@ def _legend(state: GameState, p: Perm) -> str:
 def _player_line(state: GameState, seat: int) -> str:
     pl = state.players[seat]
     mark = "*" if seat == state.active and state.phase != Phase.DRAFT else " "
-    return (f"{mark}{seat_name(seat)}  resource {pl.resource}  points {pl.points}  "
-            f"hand {len(pl.hand)}  deck {len(pl.deck)}  discard {len(pl.discard)}  "
-            f"store {len(pl.store)}")
+    return (
+        f"{mark}{seat_name(seat)}  resource {pl.resource}  points {pl.points}  "
+        f"hand {len(pl.hand)}  deck {len(pl.deck)}  discard {len(pl.discard)}  "
+        f"store {len(pl.store)}"
+    )
 
 
 def _stack_text(state: GameState, it: StackItem) -> str:

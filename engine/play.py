@@ -33,8 +33,9 @@ def derive_seed(*parts: int | str) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def play_game(config: GameConfig, seed: int, agents: Sequence[Agent],
-              drafters: Sequence[Agent] | None = None) -> GameRecord:
+def play_game(
+    config: GameConfig, seed: int, agents: Sequence[Agent], drafters: Sequence[Agent] | None = None
+) -> GameRecord:
     """Play one game to its end and return its record."""
     game = Game(config, seed)
     drafters = drafters or agents

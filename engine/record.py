@@ -15,9 +15,27 @@ PICK_COLUMNS: Final = ("pick", "pack_round", "player", "card", "pack")
 """`pick`: 1-based pick number of that player; `pack`: the pack's contents, names joined by '|'."""
 
 SNAPSHOT_COLUMNS: Final = (
-    "round", "player", "resource", "income", "spend_buy", "spend_play", "spend_upkeep",
-    "spend_free", "discard_gain", "upkeep_paid", "upkeep_deaths", "hand", "deck", "discard",
-    "store", "units", "points", "resource_start", "card_gain", "card_loss", "buy_resource",
+    "round",
+    "player",
+    "resource",
+    "income",
+    "spend_buy",
+    "spend_play",
+    "spend_upkeep",
+    "spend_free",
+    "discard_gain",
+    "upkeep_paid",
+    "upkeep_deaths",
+    "hand",
+    "deck",
+    "discard",
+    "store",
+    "units",
+    "points",
+    "resource_start",
+    "card_gain",
+    "card_loss",
+    "buy_resource",
     "bought",
 )
 """One row per player per turn, taken at the end of that player's turn (economy questions).

@@ -34,6 +34,7 @@ from engine.zones import gain
 
 # --- the response windows and the action stack (R6.9, R21.6) --------------------------------
 
+
 def open_priority(state: GameState) -> None:
     """R21.6: every other player in seat order, then the active player, may respond."""
     n = len(state.players)
@@ -46,8 +47,14 @@ def open_priority(state: GameState) -> None:
 def announce(state: GameState, item: StackItem) -> None:
     """R6.4, R6.9: an announced action (its cost already paid) goes on the stack."""
     state.stack.append(item)
-    state.emit(EventKind.ANNOUNCE, item.player, item.source, permanent_target(item.target),
-               item.field, detail=item.kind + (":" + item.verb if item.verb else ""))
+    state.emit(
+        EventKind.ANNOUNCE,
+        item.player,
+        item.source,
+        permanent_target(item.target),
+        item.field,
+        detail=item.kind + (":" + item.verb if item.verb else ""),
+    )
     open_priority(state)
 
 
@@ -90,8 +97,9 @@ def after_resolution(state: GameState) -> None:
 def check_deaths(state: GameState) -> None:
     """Destroy every defeated permanent, repeatedly (a death can drop a stack)."""
     while True:
-        doomed = [p for p in state.perms.values() if p.field >= 0 or p.under >= 0
-                  if is_defeated(state, p)]
+        doomed = [
+            p for p in state.perms.values() if p.field >= 0 or p.under >= 0 if is_defeated(state, p)
+        ]
         if not doomed:
             return
         for p in doomed:
@@ -116,8 +124,13 @@ def queue_trigger(state: GameState, cid: int, index: int, controller: int) -> No
     spec = chosen_spec(effects)
     options = [] if spec is None else candidates(state, controller, cid, spec, targeting=True)
     waits = len(options) > 1 and controller >= 0
-    state.emit(EventKind.TRIGGER, controller, cid, amount=len(options) if waits else 0,
-               detail="enters" if index < 0 else card.triggers[index].event)
+    state.emit(
+        EventKind.TRIGGER,
+        controller,
+        cid,
+        amount=len(options) if waits else 0,
+        detail="enters" if index < 0 else card.triggers[index].event,
+    )
     if spec is None:
         announce(state, StackItem(StackKind.TRIGGER, controller, cid, index))
         return
@@ -126,11 +139,13 @@ def queue_trigger(state: GameState, cid: int, index: int, controller: int) -> No
     elif not waits:
         announce(state, StackItem(StackKind.TRIGGER, controller, cid, index, options[0]))
     else:
-        state.pending.append(TargetChoice(controller, cid, None if index < 0 else index,
-                                          tuple(options)))
+        state.pending.append(
+            TargetChoice(controller, cid, None if index < 0 else index, tuple(options))
+        )
 
 
 # --- resolvers, one per kind of stack item ---------------------------------------------------
+
 
 def _resolve_card(state: GameState, item: StackItem) -> None:
     cid = item.source
@@ -201,16 +216,24 @@ def _move(state: GameState, item: StackItem, unit: Perm) -> bool:
     rider's move (from the stack's field, R11.5) takes it off its crew unit first (R12.9).
     Returns whether the unit moved."""
     dest = item.path[-1] if item.path else -1
-    path = path_to(state, unit, dest) if (
-        dest >= 0 and state.perm_field(unit) == item.origin) else None
+    path = (
+        path_to(state, unit, dest)
+        if (dest >= 0 and state.perm_field(unit) == item.origin)
+        else None
+    )
     occupant = state.occ[dest] if dest >= 0 else -1
-    if path is None or (occupant >= 0 and not can_take_rider(state, state.perms[occupant],
-                                                               unit)):
+    if path is None or (occupant >= 0 and not can_take_rider(state, state.perms[occupant], unit)):
         state.emit(EventKind.FIZZLE, item.player, unit.cid, field_=dest, detail="move")
         return False
     w = state.config.board.width
-    state.emit(EventKind.MOVE, item.player, unit.cid, field_=dest, amount=len(path),
-               detail=" ".join(f"{f % w},{f // w}" for f in path))
+    state.emit(
+        EventKind.MOVE,
+        item.player,
+        unit.cid,
+        field_=dest,
+        amount=len(path),
+        detail=" ".join(f"{f % w},{f // w}" for f in path),
+    )
     detach(state, unit)
     if occupant >= 0:
         attach(state, state.perms[occupant], unit)
@@ -222,17 +245,24 @@ def _move(state: GameState, item: StackItem, unit: Perm) -> bool:
 def _next_to(state: GameState, unit: Perm, other: Perm | None) -> bool:
     """R15.2, R15.3, R15.6, checked again when the action resolves (R6.4): the permanent is
     still on the board next to the unit (a response may have pushed either away)."""
-    return other is not None and other.field >= 0 and state.config.geometry.dist(
-        state.perm_field(unit), other.field) <= 1
+    return (
+        other is not None
+        and other.field >= 0
+        and state.config.geometry.dist(state.perm_field(unit), other.field) <= 1
+    )
 
 
 def _attack(state: GameState, item: StackItem, unit: Perm) -> None:
     target = state.perms.get(item.target)
     geo = state.config.geometry
-    if target is None or target.field < 0 or geo.dist(
-            state.perm_field(unit), target.field) > max_range(profile(state, unit)):
-        state.emit(EventKind.FIZZLE, item.player, unit.cid, item.target if target else -1,
-                   detail="attack")
+    if (
+        target is None
+        or target.field < 0
+        or geo.dist(state.perm_field(unit), target.field) > max_range(profile(state, unit))
+    ):
+        state.emit(
+            EventKind.FIZZLE, item.player, unit.cid, item.target if target else -1, detail="attack"
+        )
         return
     combat(state, unit, target, item.player)
     check_deaths(state)
@@ -243,15 +273,20 @@ def _attack(state: GameState, item: StackItem, unit: Perm) -> None:
 
 
 def _full(state: GameState, item: StackItem, unit: Perm) -> None:
-    resolve(state, item.player, unit.cid, state.cards[unit.cid].full_actions[item.index],
-            item.target)
+    resolve(
+        state, item.player, unit.cid, state.cards[unit.cid].full_actions[item.index], item.target
+    )
 
 
 def _carry(state: GameState, item: StackItem, unit: Perm) -> None:
     """R15.2: carry an adjacent artifact as far as the unit moves; it lands next to the unit."""
     art = state.perms.get(item.other)
-    if (art is None or art.field < 0 or state.perm_field(unit) != item.origin
-            or state.config.geometry.dist(item.origin, art.field) > 1):
+    if (
+        art is None
+        or art.field < 0
+        or state.perm_field(unit) != item.origin
+        or state.config.geometry.dist(item.origin, art.field) > 1
+    ):
         state.emit(EventKind.FIZZLE, item.player, unit.cid, detail="carry")
         return
     if not _move(state, item, unit):
@@ -267,9 +302,13 @@ def _swap(state: GameState, item: StackItem, unit: Perm) -> None:
     """R15.3: swap fields with an adjacent artifact; both must still stand where the swap was
     announced, next to each other (R6.4)."""
     art = state.perms.get(item.other)
-    if (art is None or art.field < 0 or unit.field != item.origin
-            or state.config.geometry.dist(unit.field, art.field) > 1
-            or not can_swap(state, unit, art)):   # R9.5: each ends on a field available to it
+    if (
+        art is None
+        or art.field < 0
+        or unit.field != item.origin
+        or state.config.geometry.dist(unit.field, art.field) > 1
+        or not can_swap(state, unit, art)
+    ):  # R9.5: each ends on a field available to it
         state.emit(EventKind.FIZZLE, item.player, unit.cid, detail="swap")
         return
     a, b = unit.field, art.field
@@ -289,10 +328,19 @@ def _equip(state: GameState, item: StackItem, unit: Perm) -> None:
 
 
 UNIT_VERBS: dict[UnitVerb, Callable[[GameState, StackItem, Perm], object]] = {
-    UnitVerb.MOVE: _move, UnitVerb.ATTACK: _attack, UnitVerb.FULL: _full,
-    UnitVerb.CARRY: _carry, UnitVerb.SWAP: _swap, UnitVerb.EQUIP: _equip}
+    UnitVerb.MOVE: _move,
+    UnitVerb.ATTACK: _attack,
+    UnitVerb.FULL: _full,
+    UnitVerb.CARRY: _carry,
+    UnitVerb.SWAP: _swap,
+    UnitVerb.EQUIP: _equip,
+}
 RESOLVERS: dict[StackKind, Callable[[GameState, StackItem], None]] = {
-    StackKind.CARD: _resolve_card, StackKind.FREE: _resolve_free,
-    StackKind.CONVERT: _resolve_convert, StackKind.TRIGGER: _resolve_trigger,
-    StackKind.UNIT: _resolve_unit, StackKind.PLAY_INTENTION: tyrant.resolve_play,
-    StackKind.INTENTION: tyrant.resolve_intention}
+    StackKind.CARD: _resolve_card,
+    StackKind.FREE: _resolve_free,
+    StackKind.CONVERT: _resolve_convert,
+    StackKind.TRIGGER: _resolve_trigger,
+    StackKind.UNIT: _resolve_unit,
+    StackKind.PLAY_INTENTION: tyrant.resolve_play,
+    StackKind.INTENTION: tyrant.resolve_intention,
+}

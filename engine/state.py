@@ -53,8 +53,9 @@ class GameConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "geometry", Geometry(self.board))
-        object.__setattr__(self, "deploy", tuple(self.board.deploy_zone(s)
-                                                 for s in range(self.players)))
+        object.__setattr__(
+            self, "deploy", tuple(self.board.deploy_zone(s) for s in range(self.players))
+        )
 
 
 # --- copying: every field of a record has a copy rule, so no copy can leave one out ------------
@@ -76,8 +77,9 @@ def slot_copier(cls: type[_Record], rules: Mapping[str, CopyRule]) -> Callable[[
     if slots != tuple(rules):
         raise TypeError(f"{cls.__name__}: __slots__ {slots} are not the copy rules' fields")
     namespace: dict[str, Any] = {"cls": cls, **{f"copy_{n}": r for n, r in rules.items() if r}}
-    body = "".join(f"    o.{n} = {f'copy_{n}(self.{n})' if r else f'self.{n}'}\n"
-                   for n, r in rules.items())
+    body = "".join(
+        f"    o.{n} = {f'copy_{n}(self.{n})' if r else f'self.{n}'}\n" for n, r in rules.items()
+    )
     source = f"def copy(self):\n    o = cls.__new__(cls)\n{body}    return o\n"
     exec(source, namespace)  # noqa: S102 -- our own field names only, as dataclasses do
     copy: Callable[[_Record], _Record] = namespace["copy"]
@@ -85,9 +87,18 @@ def slot_copier(cls: type[_Record], rules: Mapping[str, CopyRule]) -> Callable[[
 
 
 PERM_FIELDS: dict[str, CopyRule] = {
-    "cid": SAME, "controller": SAME, "field": SAME, "damage": SAME, "markers": dict.copy,
-    "used_move": SAME, "used_attack": SAME, "tapped": SAME, "stack": list, "under": SAME,
-    "durability": SAME, "intention": SAME,
+    "cid": SAME,
+    "controller": SAME,
+    "field": SAME,
+    "damage": SAME,
+    "markers": dict.copy,
+    "used_move": SAME,
+    "used_attack": SAME,
+    "tapped": SAME,
+    "stack": list,
+    "under": SAME,
+    "durability": SAME,
+    "intention": SAME,
 }
 """Perm's fields (its `__slots__`) and how `Perm.copy` copies each."""
 
@@ -118,11 +129,27 @@ class Perm:
 _copy_perm = slot_copier(Perm, PERM_FIELDS)
 
 PLAYER_FIELDS: dict[str, CopyRule] = {
-    "deck": list, "hand": list, "discard": list, "store": list, "resource": SAME,
-    "points": SAME, "bought": SAME, "equip_next": list, "income": SAME, "spend_buy": SAME,
-    "spend_play": SAME, "spend_upkeep": SAME, "spend_free": SAME, "discard_gain": SAME,
-    "upkeep_paid": SAME, "upkeep_deaths": SAME, "team": SAME, "resource_start": SAME,
-    "card_gain": SAME, "card_loss": SAME, "buy_resource": SAME,
+    "deck": list,
+    "hand": list,
+    "discard": list,
+    "store": list,
+    "resource": SAME,
+    "points": SAME,
+    "bought": SAME,
+    "equip_next": list,
+    "income": SAME,
+    "spend_buy": SAME,
+    "spend_play": SAME,
+    "spend_upkeep": SAME,
+    "spend_free": SAME,
+    "discard_gain": SAME,
+    "upkeep_paid": SAME,
+    "upkeep_deaths": SAME,
+    "team": SAME,
+    "resource_start": SAME,
+    "card_gain": SAME,
+    "card_loss": SAME,
+    "buy_resource": SAME,
 }
 """Player's fields (its `__slots__`) and how `Player.copy` copies each."""
 
@@ -310,25 +337,46 @@ class GameState:
         """
         fields = self.__dict__.copy()
         if fields.keys() != CLONE_RULES.keys():
-            raise TypeError("GameState fields without a copy rule in CLONE_RULES, or rules "
-                            f"without a field: {sorted(fields.keys() ^ CLONE_RULES.keys())}")
+            raise TypeError(
+                "GameState fields without a copy rule in CLONE_RULES, or rules "
+                f"without a field: {sorted(fields.keys() ^ CLONE_RULES.keys())}"
+            )
         for name, copy in _CLONE_COPIES:
             fields[name] = copy(fields[name])
         s = GameState.__new__(GameState)
         s.__dict__ = fields
         return s
 
-    def emit(self, kind: EventKind, player: int = -1, card: int = -1, target: int = -1,
-             field_: int = -1, amount: int = 0, detail: str = "") -> None:
+    def emit(
+        self,
+        kind: EventKind,
+        player: int = -1,
+        card: int = -1,
+        target: int = -1,
+        field_: int = -1,
+        amount: int = 0,
+        detail: str = "",
+    ) -> None:
         """Record one event (issue 3: every change of state emits one)."""
         if not self.events.enabled:
             return
         w = self.config.board.width
         x, y = (field_ % w, field_ // w) if field_ >= 0 else (-1, -1)
-        self.events.add(self.round, self.turn, self.phase, player, kind,
-                        self.cards[card].name if card >= 0 else "",
-                        self.cards[target].name if target >= 0 else "", x, y, amount, detail,
-                        card, target)
+        self.events.add(
+            self.round,
+            self.turn,
+            self.phase,
+            player,
+            kind,
+            self.cards[card].name if card >= 0 else "",
+            self.cards[target].name if target >= 0 else "",
+            x,
+            y,
+            amount,
+            detail,
+            card,
+            target,
+        )
 
     # --- small queries used everywhere -------------------------------------------------------
 
@@ -363,8 +411,10 @@ class GameState:
                 return f"equip_next{seat}"
         if cid in self.perms:
             return "board"
-        if any(it.source == cid and it.kind in (StackKind.CARD, StackKind.PLAY_INTENTION)
-               for it in self.stack):
+        if any(
+            it.source == cid and it.kind in (StackKind.CARD, StackKind.PLAY_INTENTION)
+            for it in self.stack
+        ):
             return "stack"
         if cid in self.set_aside:
             return "set_aside"
@@ -409,17 +459,54 @@ def _no_events(_: EventLog) -> EventLog:
 
 
 CLONE_RULES: dict[str, CopyRule] = {
-    "config": SAME, "seed": SAME, "rng": _copy_rng, "cards": list, "owner": list,
-    "token": list, "players": _copy_players, "perms": _copy_perms, "occ": list, "stack": list,
-    "set_aside": list, "out": list, "packs": _copy_lists, "unopened": _copy_lists,
-    "draft_seat": SAME, "pack_round": SAME, "picks_made": list, "phase": SAME, "active": SAME,
-    "round": SAME, "turn": SAME, "actions_this_turn": SAME, "steps": SAME, "pending": list,
-    "upkeep_due": list, "priority": list, "activated": SAME, "behaviour": SAME,
-    "winners": SAME, "reason": SAME, "guard_stopped": SAME, "tyrant_deck": list,
-    "tyrant_discard": list, "intentions_done": SAME, "marker_card": SAME, "marker_perm": SAME,
-    "marker_field": SAME, "killer": SAME, "dead": list, "left_from": dict, "entered": list,
-    "vips": dict, "reach_cache": _no_reach_cache, "acting": SAME, "events": _no_events,
-    "picks": Columns.copy, "snapshots": Columns.copy, "action_log": list,
+    "config": SAME,
+    "seed": SAME,
+    "rng": _copy_rng,
+    "cards": list,
+    "owner": list,
+    "token": list,
+    "players": _copy_players,
+    "perms": _copy_perms,
+    "occ": list,
+    "stack": list,
+    "set_aside": list,
+    "out": list,
+    "packs": _copy_lists,
+    "unopened": _copy_lists,
+    "draft_seat": SAME,
+    "pack_round": SAME,
+    "picks_made": list,
+    "phase": SAME,
+    "active": SAME,
+    "round": SAME,
+    "turn": SAME,
+    "actions_this_turn": SAME,
+    "steps": SAME,
+    "pending": list,
+    "upkeep_due": list,
+    "priority": list,
+    "activated": SAME,
+    "behaviour": SAME,
+    "winners": SAME,
+    "reason": SAME,
+    "guard_stopped": SAME,
+    "tyrant_deck": list,
+    "tyrant_discard": list,
+    "intentions_done": SAME,
+    "marker_card": SAME,
+    "marker_perm": SAME,
+    "marker_field": SAME,
+    "killer": SAME,
+    "dead": list,
+    "left_from": dict,
+    "entered": list,
+    "vips": dict,
+    "reach_cache": _no_reach_cache,
+    "acting": SAME,
+    "events": _no_events,
+    "picks": Columns.copy,
+    "snapshots": Columns.copy,
+    "action_log": list,
 }
 """How `GameState.clone` copies each field of a GameState, in the order `__init__` sets them (a
 `CopyRule`: SAME shares the frozen config, numbers, strings, tuples and NamedTuple records). A

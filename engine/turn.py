@@ -65,13 +65,35 @@ def end_turn(state: GameState) -> None:
     """Snapshot the economy; the next seat, or the Tyrant and a new round (R21.15)."""
     seat = state.active
     pl = state.players[seat]
-    units = sum(1 for p in state.perms.values()
-                if p.controller == seat and state.cards[p.cid].type is CardType.UNIT)
-    state.snapshots.add(state.round, seat, pl.resource, pl.income, pl.spend_buy, pl.spend_play,
-                        pl.spend_upkeep, pl.spend_free, pl.discard_gain, pl.upkeep_paid,
-                        pl.upkeep_deaths, len(pl.hand), len(pl.deck), len(pl.discard),
-                        len(pl.store), units, pl.points, pl.resource_start, pl.card_gain,
-                        pl.card_loss, pl.buy_resource, int(pl.bought))
+    units = sum(
+        1
+        for p in state.perms.values()
+        if p.controller == seat and state.cards[p.cid].type is CardType.UNIT
+    )
+    state.snapshots.add(
+        state.round,
+        seat,
+        pl.resource,
+        pl.income,
+        pl.spend_buy,
+        pl.spend_play,
+        pl.spend_upkeep,
+        pl.spend_free,
+        pl.discard_gain,
+        pl.upkeep_paid,
+        pl.upkeep_deaths,
+        len(pl.hand),
+        len(pl.deck),
+        len(pl.discard),
+        len(pl.store),
+        units,
+        pl.points,
+        pl.resource_start,
+        pl.card_gain,
+        pl.card_loss,
+        pl.buy_resource,
+        int(pl.bought),
+    )
     pl.reset_counters()
     state.emit(EventKind.END_TURN, seat)
     if seat + 1 < len(state.players):

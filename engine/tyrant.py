@@ -76,16 +76,17 @@ def _intend(state: GameState, unit: Perm) -> StackItem | None:
     here = state.perm_field(unit)
     target = -1
     if spec is not None:
-        options = [t for t in candidates(state, TYRANT, unit.cid, spec, targeting=True)
-                   if t in state.perms]
+        options = [
+            t for t in candidates(state, TYRANT, unit.cid, spec, targeting=True) if t in state.perms
+        ]
         if not options:
             state.tyrant_discard.append(cid)
             state.emit(EventKind.FIZZLE, TYRANT, cid, detail="intention without target")
             return None
-        target = min(options, key=lambda t: (geo.dist(here, state.perm_field(state.perms[t])),
-                                             t))
-    return StackItem(StackKind.PLAY_INTENTION, TYRANT, cid, target=target, field=here,
-                     other=unit.cid)
+        target = min(options, key=lambda t: (geo.dist(here, state.perm_field(state.perms[t])), t))
+    return StackItem(
+        StackKind.PLAY_INTENTION, TYRANT, cid, target=target, field=here, other=unit.cid
+    )
 
 
 def _shake_off(state: GameState, unit: Perm) -> StackItem | None:
@@ -145,11 +146,19 @@ def resolve_play(state: GameState, item: StackItem) -> None:
     set aside until the marker leaves the board. Without its target it is discarded."""
     cid, target = item.source, item.target
     spec = chosen_spec(state.cards[cid].effects)
-    if target >= 0 and (spec is None or item.other not in state.perms
-                        or not target_legal(state, TYRANT, item.other, spec, target)):
+    if target >= 0 and (
+        spec is None
+        or item.other not in state.perms
+        or not target_legal(state, TYRANT, item.other, spec, target)
+    ):
         state.tyrant_discard.append(cid)
-        state.emit(EventKind.FIZZLE, TYRANT, cid, target if target in state.perms else -1,
-                   detail="intention")
+        state.emit(
+            EventKind.FIZZLE,
+            TYRANT,
+            cid,
+            target if target in state.perms else -1,
+            detail="intention",
+        )
         return
     field_ = state.perm_field(state.perms[target]) if target >= 0 else item.field
     state.set_aside.append(cid)

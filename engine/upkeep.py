@@ -28,8 +28,11 @@ def upkeep(state: GameState) -> None:
         score_capture_points(state, seat)
         if state.winners is not None:
             return
-    units = [p for p in state.perms.values()
-             if p.controller == seat and state.cards[p.cid].type is CardType.UNIT]
+    units = [
+        p
+        for p in state.perms.values()
+        if p.controller == seat and state.cards[p.cid].type is CardType.UNIT
+    ]
     fields_income = sum(board.fields[p.field].income for p in units if p.field >= 0)
     income = board.income + board.unit_income * len(units) + fields_income
     if income > 0:
@@ -47,9 +50,13 @@ def queue_upkeep(state: GameState) -> None:
     due; paying is the player's decision (R21.21, phase `upkeep_due`)."""
     seat = state.active
     cards = state.cards
-    state.upkeep_due = [cid for cid in sorted(state.perms)
-                        if state.perms[cid].controller == seat
-                        and cards[cid].type is CardType.UNIT and (cards[cid].upkeep or 0) > 0]
+    state.upkeep_due = [
+        cid
+        for cid in sorted(state.perms)
+        if state.perms[cid].controller == seat
+        and cards[cid].type is CardType.UNIT
+        and (cards[cid].upkeep or 0) > 0
+    ]
     set_phase(state, Phase.UPKEEP_DUE if state.upkeep_due else Phase.ACTION)
 
 
@@ -58,8 +65,7 @@ def upkeep_owed(state: GameState) -> bool:
     controller (a fast action may have removed them)."""
     due = state.upkeep_due
     if due:
-        due[:] = [c for c in due if c in state.perms
-                  and state.perms[c].controller == state.active]
+        due[:] = [c for c in due if c in state.perms and state.perms[c].controller == state.active]
     return bool(due)
 
 
@@ -82,8 +88,9 @@ def refuse_upkeep(state: GameState, _: Action) -> None:
         p = state.perms.get(cid)
         if p is None:  # gone with a stack destroyed before it (R11.6)
             continue
-        state.emit(EventKind.UPKEEP, seat, cid, amount=state.cards[cid].upkeep or 0,
-                   detail="refused")
+        state.emit(
+            EventKind.UPKEEP, seat, cid, amount=state.cards[cid].upkeep or 0, detail="refused"
+        )
         pl.upkeep_deaths += 1
         destroy(state, p, "upkeep", seat)
     state.upkeep_due.clear()

@@ -18,8 +18,12 @@ def end_game(state: GameState, winners: tuple[int, ...], reason: str) -> None:
     # unresolved actions stay on the stack: their cards keep a zone (R8, every card in one zone)
     state.priority.clear()
     state.pending.clear()
-    state.emit(EventKind.GAME_OVER, -1, amount=len(winners),
-               detail=reason + ": " + (",".join(str(w + 1) for w in winners) or "draw"))
+    state.emit(
+        EventKind.GAME_OVER,
+        -1,
+        amount=len(winners),
+        detail=reason + ": " + (",".join(str(w + 1) for w in winners) or "draw"),
+    )
 
 
 def team(state: GameState, seat: int) -> tuple[int, ...]:
@@ -44,12 +48,18 @@ def check_victory(state: GameState) -> None:
     v = state.config.board.victory
     seats = range(len(state.players))
     if v.kind is VictoryKind.VIP:
-        _last_team_standing(state, [s for s in seats if state.vips.get(s, -1) in state.perms],
-                            "VIP defeated")
+        _last_team_standing(
+            state, [s for s in seats if state.vips.get(s, -1) in state.perms], "VIP defeated"
+        )
     elif v.kind is VictoryKind.BUILDINGS:
-        alive = [s for s in seats if any(
-            p.controller == s and state.cards[p.cid].keywords.building
-            for p in state.perms.values())]
+        alive = [
+            s
+            for s in seats
+            if any(
+                p.controller == s and state.cards[p.cid].keywords.building
+                for p in state.perms.values()
+            )
+        ]
         _last_team_standing(state, alive, "buildings destroyed")
     elif v.kind is VictoryKind.RESOURCE:
         best = max(seats, key=lambda s: state.players[s].resource)
@@ -64,11 +74,13 @@ def check_victory(state: GameState) -> None:
     elif v.kind is VictoryKind.TYRANT:
         if state.intentions_done >= v.tyrant_goal > 0:
             end_game(state, (TYRANT,), "the Tyrant's goal")
-        elif state.round > 0 and not any(state.cards[p.cid].keywords.tyrant
-                                         for p in state.perms.values()):
+        elif state.round > 0 and not any(
+            state.cards[p.cid].keywords.tyrant for p in state.perms.values()
+        ):
             killer = state.killer if state.killer >= 0 else 0
-            end_game(state, tuple(seats) if v.shared_win else team(state, killer),
-                     "the Tyrant defeated")
+            end_game(
+                state, tuple(seats) if v.shared_win else team(state, killer), "the Tyrant defeated"
+            )
 
 
 def area_counts(state: GameState) -> dict[str, dict[int, int]]:
@@ -139,8 +151,11 @@ def round_limit_reached(state: GameState) -> bool:
             return state.players[s].points
         if tb is TieBreak.RESOURCE:
             return state.players[s].resource
-        return sum(1 for p in state.perms.values()
-                   if p.controller == s and state.cards[p.cid].type is CardType.UNIT)
+        return sum(
+            1
+            for p in state.perms.values()
+            if p.controller == s and state.cards[p.cid].type is CardType.UNIT
+        )
 
     scores = {state.players[s].team: 0 for s in seats}
     for s in seats:
@@ -148,8 +163,11 @@ def round_limit_reached(state: GameState) -> bool:
     top = max(scores.values())
     leaders = [t for t, v in scores.items() if v == top]
     if len(leaders) == 1:
-        end_game(state, tuple(s for s in seats if state.players[s].team == leaders[0]),
-                 f"round limit, most {tb.value}")
+        end_game(
+            state,
+            tuple(s for s in seats if state.players[s].team == leaders[0]),
+            f"round limit, most {tb.value}",
+        )
     else:
         end_game(state, (), f"round limit, tied on {tb.value}")
     return True

@@ -23,10 +23,21 @@ from engine.cards import (
     Trigger,
 )
 
-_EVENTS = {"enters": "when this enters", "dies": "when this dies", "upkeep": "at upkeep",
-           "attacks": "when this attacks", "kills": "when this kills"}
-_PLURAL = {"unit": "units", "spell": "spells", "artifact": "artifacts",
-           "equipment": "equipment", "potion": "potions", "intention": "intentions"}
+_EVENTS = {
+    "enters": "when this enters",
+    "dies": "when this dies",
+    "upkeep": "at upkeep",
+    "attacks": "when this attacks",
+    "kills": "when this kills",
+}
+_PLURAL = {
+    "unit": "units",
+    "spell": "spells",
+    "artifact": "artifacts",
+    "equipment": "equipment",
+    "potion": "potions",
+    "intention": "intentions",
+}
 
 
 def render_target(t: Target) -> str:
@@ -98,8 +109,9 @@ def _protection(p: Protection) -> str:
 def render_keywords(k: Keywords) -> str:
     """`armor 1; crew 2; swimming; protection from units with buy > 7; moves on plain`."""
     parts = [f"{name} {getattr(k, name)}" for name in ("armor", "crew") if getattr(k, name)]
-    parts += [name for name in ("swimming", "veiled", "building", "staff", "tyrant")
-              if getattr(k, name)]
+    parts += [
+        name for name in ("swimming", "veiled", "building", "staff", "tyrant") if getattr(k, name)
+    ]
     if k.solid is not None:
         parts.append(f"solid {k.solid}")
     parts += [_protection(p) for p in k.protections]
@@ -110,8 +122,11 @@ def render_keywords(k: Keywords) -> str:
 
 def render_modifiers(m: Modifiers) -> str:
     """`+1 attack; +1 range; +2 armor; veiled`."""
-    parts = [f"{value:+d} {name}" for name in ("attack", "range", "life", "move", "armor")
-             if (value := getattr(m, name))]
+    parts = [
+        f"{value:+d} {name}"
+        for name in ("attack", "range", "life", "move", "armor")
+        if (value := getattr(m, name))
+    ]
     if m.keywords is not None and (words := render_keywords(m.keywords)):
         parts.append(words)
     return "; ".join(parts)

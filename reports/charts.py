@@ -52,8 +52,16 @@ def _legend_outside(ax: Axes) -> None:
 
 
 @text_only
-def rate_bars(df: pl.DataFrame, label: str, rate: str, n: str, title: str, xlabel: str,
-              limit: int = 30, even: float | None = None) -> str:
+def rate_bars(
+    df: pl.DataFrame,
+    label: str,
+    rate: str,
+    n: str,
+    title: str,
+    xlabel: str,
+    limit: int = 30,
+    even: float | None = None,
+) -> str:
     """Horizontal bars of a rate with its Wilson interval, ranked by the empirical-Bayes
     estimate (drawn as a dot; stats.shrunk_rates) so that a handful of lucky games never tops
     the list (top `limit`); the sample size beside each name; `even` draws a reference line."""
@@ -61,8 +69,11 @@ def rate_bars(df: pl.DataFrame, label: str, rate: str, n: str, title: str, xlabe
     sizes_all = d.get_column(n).cast(pl.Int64).to_list()
     wins = [round(v * k) for v, k in zip(d.get_column(rate).to_list(), sizes_all, strict=True)]
     shrunk, _ = shrunk_rates(wins, sizes_all)
-    d = d.with_columns(pl.Series("_shrunk", shrunk, dtype=pl.Float64)).sort(
-        ["_shrunk", rate], descending=True).head(limit)
+    d = (
+        d.with_columns(pl.Series("_shrunk", shrunk, dtype=pl.Float64))
+        .sort(["_shrunk", rate], descending=True)
+        .head(limit)
+    )
     fig = figure(7, 0.28 * max(d.height, 3) + 1.2)
     ax = fig.subplots()
     sizes = d.get_column(n).to_list()
@@ -72,8 +83,14 @@ def rate_bars(df: pl.DataFrame, label: str, rate: str, n: str, title: str, xlabe
     hi = [hi_ - v for v, hi_ in zip(vals, d.get_column(f"{rate}_hi").to_list(), strict=True)]
     colours = [BLUE if k >= MIN_SAMPLE else GREY for k in sizes]
     ax.barh(range(d.height), vals, xerr=[lo, hi], color=colours, ecolor="#555", capsize=2)
-    ax.scatter(d.get_column("_shrunk").to_list(), range(d.height), color="#111", s=12, zorder=3,
-               label="empirical-Bayes estimate")
+    ax.scatter(
+        d.get_column("_shrunk").to_list(),
+        range(d.height),
+        color="#111",
+        s=12,
+        zorder=3,
+        label="empirical-Bayes estimate",
+    )
     ax.set_yticks(range(d.height), labels, fontsize=8)
     for tick, k in zip(ax.get_yticklabels(), sizes, strict=True):
         if k < MIN_SAMPLE:
@@ -84,34 +101,52 @@ def rate_bars(df: pl.DataFrame, label: str, rate: str, n: str, title: str, xlabe
         ax.axvline(even, color="#555", linestyle=":", linewidth=1, label="even share")
     _legend_outside(ax)
     ax.set_xlabel(xlabel)
-    ax.set_title(f"{title}\nranked by the empirical-Bayes estimate (dot); bars: observed rate, "
-                 f"95% interval; grey: n < {MIN_SAMPLE}", fontsize=9)
+    ax.set_title(
+        f"{title}\nranked by the empirical-Bayes estimate (dot); bars: observed rate, "
+        f"95% interval; grey: n < {MIN_SAMPLE}",
+        fontsize=9,
+    )
     return _png(fig)
 
 
-def _label_without_overlap(fig: Figure, ax: Axes, points: Sequence[tuple[float, float, str]],
-                           limit: int = MAX_LABELS) -> int:
+def _label_without_overlap(
+    fig: Figure, ax: Axes, points: Sequence[tuple[float, float, str]], limit: int = MAX_LABELS
+) -> int:
     """Name points in the order given, each where its text overlaps no earlier label and no
     other point and stays inside the axes; a point with no free place stays unnamed. Returns
     how many were named."""
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     frame = ax.get_window_extent(renderer)
-    dots = [Bbox.from_extents(px - 3, py - 3, px + 3, py + 3)
-            for px, py in ax.transData.transform([(x, y) for x, y, _ in points])]
+    dots = [
+        Bbox.from_extents(px - 3, py - 3, px + 3, py + 3)
+        for px, py in ax.transData.transform([(x, y) for x, y, _ in points])
+    ]
     placed: list[Bbox] = []
     for (x, y, text), dot in zip(points, dots, strict=True):
         if len(placed) >= limit:
             break
-        for dx, dy, ha, va in ((4, 3, "left", "bottom"), (-4, 3, "right", "bottom"),
-                               (4, -3, "left", "top"), (-4, -3, "right", "top")):
-            note = ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points",
-                               fontsize=7, ha=ha, va=va)
+        for dx, dy, ha, va in (
+            (4, 3, "left", "bottom"),
+            (-4, 3, "right", "bottom"),
+            (4, -3, "left", "top"),
+            (-4, -3, "right", "top"),
+        ):
+            note = ax.annotate(
+                text, (x, y), xytext=(dx, dy), textcoords="offset points", fontsize=7, ha=ha, va=va
+            )
             box = note.get_window_extent(renderer).padded(3)
-            inside = (box.x0 >= frame.x0 and box.x1 <= frame.x1 and box.y0 >= frame.y0
-                      and box.y1 <= frame.y1)
-            if inside and not any(box.overlaps(other) for other in placed) and not any(
-                    box.overlaps(d) for d in dots if d is not dot):
+            inside = (
+                box.x0 >= frame.x0
+                and box.x1 <= frame.x1
+                and box.y0 >= frame.y0
+                and box.y1 <= frame.y1
+            )
+            if (
+                inside
+                and not any(box.overlaps(other) for other in placed)
+                and not any(box.overlaps(d) for d in dots if d is not dot)
+            ):
                 placed.append(box)
                 break
             note.remove()
@@ -119,9 +154,18 @@ def _label_without_overlap(fig: Figure, ax: Axes, points: Sequence[tuple[float, 
 
 
 @text_only
-def scatter(df: pl.DataFrame, x: str, y: str, label: str, n: str, title: str,
-            xlabel: str, ylabel: str, flag: str | None = None,
-            line: tuple[float, float] | None = None) -> str:
+def scatter(
+    df: pl.DataFrame,
+    x: str,
+    y: str,
+    label: str,
+    n: str,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    flag: str | None = None,
+    line: tuple[float, float] | None = None,
+) -> str:
     """Cards as points: small samples grey, flagged rows red. Names go to the flagged points
     first, then to the points furthest from the middle with enough samples, as long as they
     overlap nothing (the table beside the chart names every point)."""
@@ -134,8 +178,13 @@ def scatter(df: pl.DataFrame, x: str, y: str, label: str, n: str, title: str,
         ax.scatter(r[x], r[y], color=colour, s=22, zorder=3)
     if line is not None and d.height:
         xs = [float(d.get_column(x).min()), float(d.get_column(x).max())]  # type: ignore[arg-type]
-        ax.plot(xs, [line[0] + line[1] * v for v in xs], color="#888", linestyle="--",
-                label="fitted line")
+        ax.plot(
+            xs,
+            [line[0] + line[1] * v for v in xs],
+            color="#888",
+            linestyle="--",
+            label="fitted line",
+        )
         _legend_outside(ax)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
@@ -145,26 +194,44 @@ def scatter(df: pl.DataFrame, x: str, y: str, label: str, n: str, title: str,
         xs, ys = (d.get_column(c).cast(pl.Float64).to_list() for c in (x, y))
         mx, my = statistics.median(xs), statistics.median(ys)
         sx, sy = statistics.pstdev(xs) or 1.0, statistics.pstdev(ys) or 1.0
-        order = sorted(rows, key=lambda r: (
-            not (flag and r.get(flag)), (r[n] or 0) < MIN_SAMPLE,
-            -(((r[x] - mx) / sx) ** 2 + ((r[y] - my) / sy) ** 2)))
+        order = sorted(
+            rows,
+            key=lambda r: (
+                not (flag and r.get(flag)),
+                (r[n] or 0) < MIN_SAMPLE,
+                -(((r[x] - mx) / sx) ** 2 + ((r[y] - my) / sy) ** 2),
+            ),
+        )
         named = _label_without_overlap(fig, ax, [(r[x], r[y], str(r[label])) for r in order])
-    ax.set_title(f"{title}\n{named} of {len(rows)} named (flagged and outlying first); "
-                 f"grey: n < {MIN_SAMPLE}", fontsize=10)
+    ax.set_title(
+        f"{title}\n{named} of {len(rows)} named (flagged and outlying first); "
+        f"grey: n < {MIN_SAMPLE}",
+        fontsize=10,
+    )
     return _png(fig)
 
 
 @text_only
-def lines(df: pl.DataFrame, x: str, ys: Sequence[tuple[str, str]], title: str, xlabel: str,
-          ylabel: str, group: str | None = None,
-          refs: Sequence[tuple[float, str, str]] = ()) -> str:
+def lines(
+    df: pl.DataFrame,
+    x: str,
+    ys: Sequence[tuple[str, str]],
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    group: str | None = None,
+    refs: Sequence[tuple[float, str, str]] = (),
+) -> str:
     """One line per (column, name) (and per group value, if any) against x; a column with
     `_lo`/`_hi` beside it gets its interval as a band; `refs` are dotted reference levels
     (level, name, the column whose colour they take)."""
     fig = figure(7.5, 4)
     ax = fig.subplots()
-    groups = [(None, df)] if group is None else [
-        (k, df.filter(pl.col(group) == k)) for k in df.get_column(group).unique().sort()]
+    groups = (
+        [(None, df)]
+        if group is None
+        else [(k, df.filter(pl.col(group) == k)) for k in df.get_column(group).unique().sort()]
+    )
     colour: dict[str, str] = {}
     for key, d in groups:
         xs = d.get_column(x).to_list()
@@ -173,12 +240,16 @@ def lines(df: pl.DataFrame, x: str, ys: Sequence[tuple[str, str]], title: str, x
             drawn = ax.plot(xs, d.get_column(col).to_list(), label=shown, marker=".")
             colour.setdefault(col, to_hex(drawn[0].get_color()))
             if f"{col}_lo" in d.columns:
-                ax.fill_between(xs, d.get_column(f"{col}_lo").to_list(),
-                                d.get_column(f"{col}_hi").to_list(), alpha=0.15,
-                                color=drawn[0].get_color(), linewidth=0)
+                ax.fill_between(
+                    xs,
+                    d.get_column(f"{col}_lo").to_list(),
+                    d.get_column(f"{col}_hi").to_list(),
+                    alpha=0.15,
+                    color=drawn[0].get_color(),
+                    linewidth=0,
+                )
     for level, name, col in refs:
-        ax.axhline(level, color=colour.get(col, "#555"), linestyle=":", linewidth=1.2,
-                   label=name)
+        ax.axhline(level, color=colour.get(col, "#555"), linestyle=":", linewidth=1.2, label=name)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
@@ -188,14 +259,24 @@ def lines(df: pl.DataFrame, x: str, ys: Sequence[tuple[str, str]], title: str, x
 
 
 @text_only
-def stacked(df: pl.DataFrame, x: str, ys: Sequence[tuple[str, str]], title: str, xlabel: str,
-            ylabel: str, ymax: float | None = None) -> str:
+def stacked(
+    df: pl.DataFrame,
+    x: str,
+    ys: Sequence[tuple[str, str]],
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    ymax: float | None = None,
+) -> str:
     """Areas stacked in the order given (the first at the bottom) against x."""
     fig = figure(7.5, 4)
     ax = fig.subplots()
-    ax.stackplot(df.get_column(x).to_list(), *(df.get_column(c).fill_null(0).to_list()
-                                               for c, _ in ys),
-                 labels=[name for _, name in ys], alpha=0.85)
+    ax.stackplot(
+        df.get_column(x).to_list(),
+        *(df.get_column(c).fill_null(0).to_list() for c, _ in ys),
+        labels=[name for _, name in ys],
+        alpha=0.85,
+    )
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if ymax is not None:
         ax.set_ylim(0, ymax)
@@ -203,14 +284,28 @@ def stacked(df: pl.DataFrame, x: str, ys: Sequence[tuple[str, str]], title: str,
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     handles, labels = ax.get_legend_handles_labels()
-    ax.legend(handles[::-1], labels[::-1], fontsize=7, loc="upper left",
-              bbox_to_anchor=(1.01, 1.0), borderaxespad=0)  # top of the legend = top area
+    ax.legend(
+        handles[::-1],
+        labels[::-1],
+        fontsize=7,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        borderaxespad=0,
+    )  # top of the legend = top area
     return _png(fig)
 
 
 @text_only
-def grouped_counts(df: pl.DataFrame, panel: str, x: str, group: str, value: str,
-                   title: str, xlabel: str, ylabel: str) -> str:
+def grouped_counts(
+    df: pl.DataFrame,
+    panel: str,
+    x: str,
+    group: str,
+    value: str,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+) -> str:
     """One panel per `panel` value: bars of `value` against the integer `x`, side by side per
     `group` and centred on each value."""
     panels = df.get_column(panel).unique().sort().to_list()
@@ -223,8 +318,12 @@ def grouped_counts(df: pl.DataFrame, panel: str, x: str, group: str, value: str,
         for i, g in enumerate(groups):
             dg = d.filter(pl.col(group) == g)
             shift = (i - (len(groups) - 1) / 2) * width
-            ax.bar([v + shift for v in dg.get_column(x).to_list()],
-                   dg.get_column(value).to_list(), width=width, label=str(g))
+            ax.bar(
+                [v + shift for v in dg.get_column(x).to_list()],
+                dg.get_column(value).to_list(),
+                width=width,
+                label=str(g),
+            )
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_title(f"{title}: {p}" if len(panels) > 1 else title, fontsize=10)

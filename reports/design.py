@@ -11,17 +11,29 @@ from reports.html import Chart, Section, Table
 from workbench.analysis.stats import MIN_SAMPLE
 from workbench.fairvalue import FairValue
 
-CARD_PANELS = (("pick_rate", "seen", "pick rate when seen"), ("buy_rate", "in_store", "buy rate"),
-               ("wr_bought", "bought", "win rate when bought"),
-               ("bought_gain", "bought", "improvement when bought"))
-BOARD_PANELS = (("first_win_rate", "first_games", "first player's win rate"),
-                ("first_advantage", "first_games", "first-player advantage"),
-                ("draw_rate", "games", "draw rate"))
+CARD_PANELS = (
+    ("pick_rate", "seen", "pick rate when seen"),
+    ("buy_rate", "in_store", "buy rate"),
+    ("wr_bought", "bought", "win rate when bought"),
+    ("bought_gain", "bought", "improvement when bought"),
+)
+BOARD_PANELS = (
+    ("first_win_rate", "first_games", "first player's win rate"),
+    ("first_advantage", "first_games", "first-player advantage"),
+    ("draw_rate", "games", "draw rate"),
+)
 
 
 @text_only
-def bands(df: pl.DataFrame, x: str, panels: Sequence[tuple[str, str, str]], title: str,
-          fair: FairValue | None = None, target: float = 0.0, xlabel: str = "value") -> str:
+def bands(
+    df: pl.DataFrame,
+    x: str,
+    panels: Sequence[tuple[str, str, str]],
+    title: str,
+    fair: FairValue | None = None,
+    target: float = 0.0,
+    xlabel: str = "value",
+) -> str:
     """One panel per metric against x with its 95% band; grey points have small samples. The
     last panel shows the fitted line and the fair value with its interval."""
     fig = figure(3.4 * len(panels), 3.2)
@@ -31,27 +43,43 @@ def bands(df: pl.DataFrame, x: str, panels: Sequence[tuple[str, str, str]], titl
     for ax, (col, n, label) in zip(axes[0], panels, strict=True):
         ys, lo, hi = (d.get_column(c).to_list() for c in (col, f"{col}_lo", f"{col}_hi"))
         ok = [i for i, y in enumerate(ys) if y is not None]
-        ax.fill_between([xs[i] for i in ok], [lo[i] for i in ok], [hi[i] for i in ok],
-                        color=BLUE, alpha=0.18)
+        ax.fill_between(
+            [xs[i] for i in ok], [lo[i] for i in ok], [hi[i] for i in ok], color=BLUE, alpha=0.18
+        )
         ax.plot([xs[i] for i in ok], [ys[i] for i in ok], color=BLUE)
         sizes = d.get_column(n).to_list()
-        ax.scatter([xs[i] for i in ok], [ys[i] for i in ok], s=18, zorder=3,
-                   color=[BLUE if (sizes[i] or 0) >= MIN_SAMPLE else GREY for i in ok])
+        ax.scatter(
+            [xs[i] for i in ok],
+            [ys[i] for i in ok],
+            s=18,
+            zorder=3,
+            color=[BLUE if (sizes[i] or 0) >= MIN_SAMPLE else GREY for i in ok],
+        )
         ax.set_title(label, fontsize=9)
         ax.set_xlabel(xlabel)
-        ax.set_ylabel("win-rate difference" if col.endswith(("gain", "advantage")) else "rate",
-                      fontsize=8)
+        ax.set_ylabel(
+            "win-rate difference" if col.endswith(("gain", "advantage")) else "rate", fontsize=8
+        )
         ax.set_xticks(xs)
     if fair is not None:
         ax = axes[0][-1]
         ax.axhline(target, color="#888", linestyle=":")
         if xs:
-            ax.plot(xs, [fair.intercept + fair.slope * v for v in xs], color="#555",
-                    linestyle="--", label="weighted fit")
+            ax.plot(
+                xs,
+                [fair.intercept + fair.slope * v for v in xs],
+                color="#555",
+                linestyle="--",
+                label="weighted fit",
+            )
         if fair.estimate is not None:
             ax.axvline(fair.estimate, color=RED, label=f"fair {fair.estimate:.2f}")
-            ax.axvspan(fair.low if fair.low is not None else min(xs),
-                       fair.high if fair.high is not None else max(xs), color=RED, alpha=0.12)
+            ax.axvspan(
+                fair.low if fair.low is not None else min(xs),
+                fair.high if fair.high is not None else max(xs),
+                color=RED,
+                alpha=0.12,
+            )
         _legend_outside(ax)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
@@ -59,8 +87,9 @@ def bands(df: pl.DataFrame, x: str, panels: Sequence[tuple[str, str, str]], titl
 
 
 @text_only
-def category_bars(df: pl.DataFrame, label: str, panels: Sequence[tuple[str, str, str]],
-                  title: str) -> str:
+def category_bars(
+    df: pl.DataFrame, label: str, panels: Sequence[tuple[str, str, str]], title: str
+) -> str:
     """One panel per metric: a point with its 95% interval per category (agents, variants)."""
     fig = figure(3.4 * len(panels), 3.2)
     axes = fig.subplots(1, len(panels), squeeze=False)
@@ -70,8 +99,14 @@ def category_bars(df: pl.DataFrame, label: str, panels: Sequence[tuple[str, str,
             if r[col] is None:
                 continue
             colour = BLUE if (r[n] or 0) >= MIN_SAMPLE else GREY
-            ax.errorbar([i], [r[col]], yerr=[[r[col] - r[f"{col}_lo"]], [r[f"{col}_hi"] - r[col]]],
-                        fmt="o", color=colour, capsize=3)
+            ax.errorbar(
+                [i],
+                [r[col]],
+                yerr=[[r[col] - r[f"{col}_lo"]], [r[f"{col}_hi"] - r[col]]],
+                fmt="o",
+                color=colour,
+                capsize=3,
+            )
         ax.set_xticks(range(len(names)), names, rotation=20, fontsize=7)
         ax.set_title(text, fontsize=9)
         if col.endswith(("gain", "change")):
@@ -80,54 +115,110 @@ def category_bars(df: pl.DataFrame, label: str, panels: Sequence[tuple[str, str,
     return _png(fig)
 
 
-CARD_RATES = {"pick_rate": "seen", "buy_rate": "in_store", "wr_bought": "bought",
-              "wr_never_bought": "never_bought", "wr_in_store": "in_store",
-              "bought_gain": "bought"}
+CARD_RATES = {
+    "pick_rate": "seen",
+    "buy_rate": "in_store",
+    "wr_bought": "bought",
+    "wr_never_bought": "never_bought",
+    "wr_in_store": "in_store",
+    "bought_gain": "bought",
+}
 
 
 def estimate_text(fair: FairValue) -> str:
-    """"2.49 (95% interval 2.10 – open)", or "no estimate"."""
+    """ "2.49 (95% interval 2.10 – open)", or "no estimate"."""
     if fair.estimate is None:
         return "no estimate"
-    return (f"{fair.estimate:.2f} (95% interval "
-            f"{'open' if fair.low is None else f'{fair.low:.2f}'} – "
-            f"{'open' if fair.high is None else f'{fair.high:.2f}'})")
+    return (
+        f"{fair.estimate:.2f} (95% interval "
+        f"{'open' if fair.low is None else f'{fair.low:.2f}'} – "
+        f"{'open' if fair.high is None else f'{fair.high:.2f}'})"
+    )
 
 
-def sweep_section(name: str, what: str, metrics: pl.DataFrame, fair: FairValue,
-                  target: float, card: str, swept: str = "value", lead: str = "") -> Section:
+def sweep_section(
+    name: str,
+    what: str,
+    metrics: pl.DataFrame,
+    fair: FairValue,
+    target: float,
+    card: str,
+    swept: str = "value",
+    lead: str = "",
+) -> Section:
     """A sweep: metrics against the value with bands, the fair value (with what would close an
     open interval), the table. `swept` names the field on the x axis (`Dud.buy`); `lead`
     opens the text (a tuning's decision)."""
     panels: Sequence[tuple[str, str, str]]
     if card:
         panels, rates = CARD_PANELS, CARD_RATES
-        show = ["variant", "value", "run_id", "seen", "pick_rate", "in_store", "buy_rate",
-                "bought", "wr_bought", "never_bought", "wr_never_bought", "bought_gain",
-                "bought_gain_p"]
-        intro = (f"{what}: pick rate when seen, buy rate, win rate when bought and the "
-                 f"improvement when bought (bought minus drafted but never bought; Newcombe "
-                 f"interval) at every value, all variants on the same seeds. The fair value is "
-                 f"where a weighted line through the improvement crosses {target:+.2f}.")
+        show = [
+            "variant",
+            "value",
+            "run_id",
+            "seen",
+            "pick_rate",
+            "in_store",
+            "buy_rate",
+            "bought",
+            "wr_bought",
+            "never_bought",
+            "wr_never_bought",
+            "bought_gain",
+            "bought_gain_p",
+        ]
+        intro = (
+            f"{what}: pick rate when seen, buy rate, win rate when bought and the "
+            f"improvement when bought (bought minus drafted but never bought; Newcombe "
+            f"interval) at every value, all variants on the same seeds. The fair value is "
+            f"where a weighted line through the improvement crosses {target:+.2f}."
+        )
     else:
         panels = BOARD_PANELS
-        rates = {"first_win_rate": "first_games", "others_win_rate": "first_games",
-                 "draw_rate": "games", "first_advantage": "first_games"}
-        show = ["variant", "value", "run_id", "games", "first_win_rate", "others_win_rate",
-                "first_advantage", "draw_rate", "mean_rounds", "round_limit"]
-        intro = (f"{what}: the first player's win rate against the others', draws and game "
-                 f"length at every value, all variants on the same seeds. The neutral value is "
-                 f"where the first player's advantage crosses {target:+.2f}.")
+        rates = {
+            "first_win_rate": "first_games",
+            "others_win_rate": "first_games",
+            "draw_rate": "games",
+            "first_advantage": "first_games",
+        }
+        show = [
+            "variant",
+            "value",
+            "run_id",
+            "games",
+            "first_win_rate",
+            "others_win_rate",
+            "first_advantage",
+            "draw_rate",
+            "mean_rounds",
+            "round_limit",
+        ]
+        intro = (
+            f"{what}: the first player's win rate against the others', draws and game "
+            f"length at every value, all variants on the same seeds. The neutral value is "
+            f"where the first player's advantage crosses {target:+.2f}."
+        )
     estimate = estimate_text(fair)
-    fair_df = pl.DataFrame({"estimate": [fair.estimate], "low": [fair.low], "high": [fair.high],
-                            "note": [fair.note]},
-                           schema={"estimate": pl.Float64, "low": pl.Float64,
-                                   "high": pl.Float64, "note": pl.String})
-    return Section(name, what, f"{lead}{intro} Fair value: {estimate}; "
-                   f"{fair.note.rstrip('.')}.", [
-        Chart(f"{what} (fair value: {estimate})", bands(metrics, "value", panels, what, fair,
-                                                       target, xlabel=swept)),
-        Table(f"{name}_fair_value", "Fair value", fair_df, show=["estimate", "low", "high"],
-              note="Low or high empty: that end of the interval is open (see above)."),
-        Table(f"{name}_variants", "Per value", metrics, rates, show),
-    ])
+    fair_df = pl.DataFrame(
+        {"estimate": [fair.estimate], "low": [fair.low], "high": [fair.high], "note": [fair.note]},
+        schema={"estimate": pl.Float64, "low": pl.Float64, "high": pl.Float64, "note": pl.String},
+    )
+    return Section(
+        name,
+        what,
+        f"{lead}{intro} Fair value: {estimate}; {fair.note.rstrip('.')}.",
+        [
+            Chart(
+                f"{what} (fair value: {estimate})",
+                bands(metrics, "value", panels, what, fair, target, xlabel=swept),
+            ),
+            Table(
+                f"{name}_fair_value",
+                "Fair value",
+                fair_df,
+                show=["estimate", "low", "high"],
+                note="Low or high empty: that end of the interval is open (see above).",
+            ),
+            Table(f"{name}_variants", "Per value", metrics, rates, show),
+        ],
+    )

@@ -24,8 +24,12 @@ from matplotlib.patches import Circle, FancyArrowPatch, Patch, Rectangle
 
 from workbench.replay import EVENT_HEADER, Curve, Frame, Replay, readable
 
-TERRAIN_COLOURS = {"plain": "#e9e4c9", "deep water": "#6b9bd1", "high ground": "#b59a6a",
-                   "blocked": "#4a4a4a"}
+TERRAIN_COLOURS = {
+    "plain": "#e9e4c9",
+    "deep water": "#6b9bd1",
+    "high ground": "#b59a6a",
+    "blocked": "#4a4a4a",
+}
 SEAT_COLOURS = ("#c0392b", "#2563eb", "#15803d", "#7e22ce")
 OTHER_COLOURS = {"neutral": "#7f7f7f", "tyrant": "#111111"}
 CELL_INCHES = 0.55
@@ -50,39 +54,84 @@ def draw_frame(frame: Frame) -> Figure:
     ax.set_yticks(range(board.height))
     ax.tick_params(length=0, labelsize=7, labeltop=True, labelbottom=False)
     colours = [to_rgb(TERRAIN_COLOURS[t]) for t in board.terrain]
-    ax.imshow([colours[y * board.width:(y + 1) * board.width] for y in range(board.height)],
-              extent=(-0.5, board.width - 0.5, board.height - 0.5, -0.5),
-              interpolation="nearest")
-    ax.vlines([x - 0.5 for x in range(board.width + 1)], -0.5, board.height - 0.5,
-              colors="white", linewidth=0.5)
-    ax.hlines([y - 0.5 for y in range(board.height + 1)], -0.5, board.width - 0.5,
-              colors="white", linewidth=0.5)
-    ax.add_collection(PatchCollection(
-        [Rectangle((x - 0.45, y - 0.45), 0.9, 0.9) for x, y, _ in board.zones],
-        facecolors="none", linewidths=1.2,
-        edgecolors=[seat_colour(owner) for _, _, owner in board.zones]))
+    ax.imshow(
+        [colours[y * board.width : (y + 1) * board.width] for y in range(board.height)],
+        extent=(-0.5, board.width - 0.5, board.height - 0.5, -0.5),
+        interpolation="nearest",
+    )
+    ax.vlines(
+        [x - 0.5 for x in range(board.width + 1)],
+        -0.5,
+        board.height - 0.5,
+        colors="white",
+        linewidth=0.5,
+    )
+    ax.hlines(
+        [y - 0.5 for y in range(board.height + 1)],
+        -0.5,
+        board.width - 0.5,
+        colors="white",
+        linewidth=0.5,
+    )
+    ax.add_collection(
+        PatchCollection(
+            [Rectangle((x - 0.45, y - 0.45), 0.9, 0.9) for x, y, _ in board.zones],
+            facecolors="none",
+            linewidths=1.2,
+            edgecolors=[seat_colour(owner) for _, _, owner in board.zones],
+        )
+    )
     shapes: list[Patch] = []
     fills: list[str] = []
     for p in board.pieces:
         x, y = p.x, p.y
         fills.append(seat_colour(p.owner))
-        shapes.append(Circle((x, y), 0.36) if p.unit
-                      else Rectangle((x - 0.33, y - 0.33), 0.66, 0.66))
-        ax.text(x, y - 0.06, p.code, ha="center", va="center",
-                fontsize=7, color="white", fontweight="bold", parse_math=False)  # `$$` is text
+        shapes.append(
+            Circle((x, y), 0.36) if p.unit else Rectangle((x - 0.33, y - 0.33), 0.66, 0.66)
+        )
+        ax.text(
+            x,
+            y - 0.06,
+            p.code,
+            ha="center",
+            va="center",
+            fontsize=7,
+            color="white",
+            fontweight="bold",
+            parse_math=False,
+        )  # `$$` is text
         if p.life:
             ax.text(x, y + 0.2, p.life, ha="center", va="center", fontsize=5.5, color="white")
         if p.under:
-            ax.text(x + 0.38, y - 0.36, f"+{p.under}", ha="center", va="center",
-                    fontsize=6, color="black")
-    ax.add_collection(PatchCollection(shapes, facecolors=fills, edgecolors="white",
-                                      linewidths=1, zorder=2))
+            ax.text(
+                x + 0.38,
+                y - 0.36,
+                f"+{p.under}",
+                ha="center",
+                va="center",
+                fontsize=6,
+                color="black",
+            )
+    ax.add_collection(
+        PatchCollection(shapes, facecolors=fills, edgecolors="white", linewidths=1, zorder=2)
+    )
     for arrow in frame.arrows:
         attack = arrow.kind == "attack"
-        ax.add_patch(FancyArrowPatch(
-            arrow.start, arrow.end, arrowstyle="-|>", mutation_scale=12, shrinkA=4, shrinkB=12,
-            color="#000000" if attack else seat_colour(arrow.owner), linewidth=1.6,
-            linestyle="--" if attack else "-", alpha=0.9, zorder=3))
+        ax.add_patch(
+            FancyArrowPatch(
+                arrow.start,
+                arrow.end,
+                arrowstyle="-|>",
+                mutation_scale=12,
+                shrinkA=4,
+                shrinkB=12,
+                color="#000000" if attack else seat_colour(arrow.owner),
+                linewidth=1.6,
+                linestyle="--" if attack else "-",
+                alpha=0.9,
+                zorder=3,
+            )
+        )
     fig.suptitle(frame.title, fontsize=9)
     return fig
 
@@ -93,8 +142,13 @@ def draw_curves(curves: Sequence[Curve]) -> Figure:
     axes = fig.subplots(1, 2)
     for ax, column in zip(axes, ("resource", "points"), strict=True):
         for curve in curves:
-            ax.plot(curve.rounds, curve.resource if column == "resource" else curve.points,
-                    color=seat_colour(curve.seat), label=curve.seat, linewidth=1.5)
+            ax.plot(
+                curve.rounds,
+                curve.resource if column == "resource" else curve.points,
+                color=seat_colour(curve.seat),
+                label=curve.seat,
+                linewidth=1.5,
+            )
         ax.set_title(column, fontsize=9)
         ax.set_xlabel("round", fontsize=8)
         ax.tick_params(labelsize=7)
@@ -110,7 +164,7 @@ def svg_text(fig: Figure) -> str:
     with rc_context({"svg.fonttype": "none", "svg.hashsalt": "replay"}):
         fig.savefig(buffer, format="svg", metadata={"Date": None})
     text = buffer.getvalue()
-    return text[text.index("<svg"):]
+    return text[text.index("<svg") :]
 
 
 def write_png(frame: Frame, path: Path) -> Path:
@@ -149,8 +203,10 @@ def page(replay: Replay, heading: str, facts: Sequence[str]) -> str:
 def _frame_html(index: int, frame: Frame) -> str:
     actions = "".join(f"<li><code>{html.escape(a)}</code></li>" for a in frame.actions)
     head = "".join(f"<th>{n}</th>" for n in EVENT_HEADER)
-    rows = "\n".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>"
-                     for row in map(readable, frame.events))
+    rows = "\n".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>"
+        for row in map(readable, frame.events)
+    )
     title = html.escape(frame.title)
     return f"""<section class="frame" id="frame-{index}" data-title="{title}" hidden>
 <div class="board">{svg_text(draw_frame(frame))}</div>

@@ -80,8 +80,12 @@ __all__ = [
     "unit",
 ]
 
-_TERRAIN = {".": Terrain.PLAIN, "~": Terrain.DEEP_WATER, "^": Terrain.HIGH_GROUND,
-            "#": Terrain.BLOCKED}
+_TERRAIN = {
+    ".": Terrain.PLAIN,
+    "~": Terrain.DEEP_WATER,
+    "^": Terrain.HIGH_GROUND,
+    "#": Terrain.BLOCKED,
+}
 
 
 def _field(token: str) -> Field:
@@ -100,8 +104,9 @@ def _field(token: str) -> Field:
     return Field(terrain, deploy, area, income)
 
 
-def board(rows: str, *, victory: Victory | None = None, players: int = 2, name: str = "test",
-          **kw: Any) -> Board:
+def board(
+    rows: str, *, victory: Victory | None = None, players: int = 2, name: str = "test", **kw: Any
+) -> Board:
     """A Board from an ASCII map (see the module docstring); other Board fields by keyword."""
     lines = [line.split() for line in rows.strip().splitlines() if line.strip()]
     width = len(lines[0])
@@ -109,29 +114,70 @@ def board(rows: str, *, victory: Victory | None = None, players: int = 2, name: 
         raise ValueError("ragged map")
     fields = tuple(_field(tok) for line in lines for tok in line)
     # default: a victory that never comes, so positions stay open
-    return Board(name, width, len(lines), fields,
-                 victory or Victory(VictoryKind.RESOURCE, target=10**9),
-                 players=players, **kw)
+    return Board(
+        name,
+        width,
+        len(lines),
+        fields,
+        victory or Victory(VictoryKind.RESOURCE, target=10**9),
+        players=players,
+        **kw,
+    )
 
 
 # --- cards -----------------------------------------------------------------------------------
 
-def unit(name: str = "Soldier", life: int = 3, move: int = 2, attack: int = 1, range_: int = 1,
-         *, upkeep: int | None = 0, play: int | None = 1, buy: int | None = 1,
-         set_: str = "test", **kw: Any) -> Card:
+
+def unit(
+    name: str = "Soldier",
+    life: int = 3,
+    move: int = 2,
+    attack: int = 1,
+    range_: int = 1,
+    *,
+    upkeep: int | None = 0,
+    play: int | None = 1,
+    buy: int | None = 1,
+    set_: str = "test",
+    **kw: Any,
+) -> Card:
     """A unit card; `kw` are further Card fields (keywords=Keywords(...), effects=...)."""
-    return Card(name, set_, CardType.UNIT, buy=buy, play=play, upkeep=upkeep, life=life,
-                move=move, attack=attack, range=range_, **kw)
+    return Card(
+        name,
+        set_,
+        CardType.UNIT,
+        buy=buy,
+        play=play,
+        upkeep=upkeep,
+        life=life,
+        move=move,
+        attack=attack,
+        range=range_,
+        **kw,
+    )
 
 
-def spell(name: str = "Bolt", *effects: Effect, play: int | None = 1, buy: int | None = 1,
-          set_: str = "test", **kw: Any) -> Card:
+def spell(
+    name: str = "Bolt",
+    *effects: Effect,
+    play: int | None = 1,
+    buy: int | None = 1,
+    set_: str = "test",
+    **kw: Any,
+) -> Card:
     return Card(name, set_, CardType.SPELL, buy=buy, play=play, effects=tuple(effects), **kw)
 
 
-def artifact(name: str = "Relic", *, solid: int | None = None, play: int | None = 1,
-             buy: int | None = 1, keywords: Keywords | None = None, set_: str = "test",
-             **kw: Any) -> Card:
+def artifact(
+    name: str = "Relic",
+    *,
+    solid: int | None = None,
+    play: int | None = 1,
+    buy: int | None = 1,
+    keywords: Keywords | None = None,
+    set_: str = "test",
+    **kw: Any,
+) -> Card:
     kws = keywords or Keywords(solid=solid)
     return Card(name, set_, CardType.ARTIFACT, buy=buy, play=play, keywords=kws, **kw)
 
@@ -139,15 +185,37 @@ def artifact(name: str = "Relic", *, solid: int | None = None, play: int | None 
 _NO_MODIFIERS = Modifiers()  # frozen: one default shared by every call
 
 
-def equipment(name: str = "Sword", *, durability: int = 2, modifiers: Modifiers = _NO_MODIFIERS,
-              play: int | None = 1, buy: int | None = 1, set_: str = "test",
-              **kw: Any) -> Card:
-    return Card(name, set_, CardType.EQUIPMENT, buy=buy, play=play, durability=durability,
-                modifiers=modifiers, **kw)
+def equipment(
+    name: str = "Sword",
+    *,
+    durability: int = 2,
+    modifiers: Modifiers = _NO_MODIFIERS,
+    play: int | None = 1,
+    buy: int | None = 1,
+    set_: str = "test",
+    **kw: Any,
+) -> Card:
+    return Card(
+        name,
+        set_,
+        CardType.EQUIPMENT,
+        buy=buy,
+        play=play,
+        durability=durability,
+        modifiers=modifiers,
+        **kw,
+    )
 
 
-def potion(name: str = "Tonic", *, free: Sequence[FreeAction] = (), play: int | None = 1,
-           buy: int | None = 1, set_: str = "test", **kw: Any) -> Card:
+def potion(
+    name: str = "Tonic",
+    *,
+    free: Sequence[FreeAction] = (),
+    play: int | None = 1,
+    buy: int | None = 1,
+    set_: str = "test",
+    **kw: Any,
+) -> Card:
     return Card(name, set_, CardType.POTION, buy=buy, play=play, free_actions=tuple(free), **kw)
 
 
@@ -155,18 +223,21 @@ def intention(name: str = "Doom", *effects: Effect, set_: str = "tyrant", **kw: 
     return Card(name, set_, CardType.INTENTION, play=0, effects=tuple(effects), **kw)
 
 
-def tgt(kind: str = "unit", side: str = "any", *, each: bool = False,
-        range_: int | None = None) -> Target:
+def tgt(
+    kind: str = "unit", side: str = "any", *, each: bool = False, range_: int | None = None
+) -> Target:
     """A Target: tgt("unit", "enemy", range_=3), tgt("self"), tgt("unit", "enemy", each=True)."""
     return Target(TargetKind(kind), Side(side), each, range_)
 
 
-def eff(verb: str, amount: int = 1, target: Target | None = None,
-        card: str | None = None) -> Effect:
+def eff(
+    verb: str, amount: int = 1, target: Target | None = None, card: str | None = None
+) -> Effect:
     return Effect(verb, amount, target or Target(), card)
 
 
 # --- positions -------------------------------------------------------------------------------
+
 
 def _mark(p: Perm, values: dict[str, int]) -> None:
     """Markers by name (paralysis=1, ...) and other counters (tapped=1, durability=2)."""
@@ -180,11 +251,20 @@ def _mark(p: Perm, values: dict[str, int]) -> None:
 class Position:
     """A GameState in seat `active`'s action phase, built piece by piece."""
 
-    def __init__(self, the_board: Board, catalog: Iterable[Card] = (), *, seed: int = 1,
-                 players: int | None = None, pool: Iterable[Card] = (), **params: Any) -> None:
+    def __init__(
+        self,
+        the_board: Board,
+        catalog: Iterable[Card] = (),
+        *,
+        seed: int = 1,
+        players: int | None = None,
+        pool: Iterable[Card] = (),
+        **params: Any,
+    ) -> None:
         cat = {c.name.casefold(): c for c in [*catalog, *pool]}
-        self.config = GameConfig(tuple(pool), cat, the_board,
-                                 players=players or the_board.players, **params)
+        self.config = GameConfig(
+            tuple(pool), cat, the_board, players=players or the_board.players, **params
+        )
         s = GameState(self.config, seed)
         s.phase = Phase.ACTION
         s.round = 1
@@ -219,8 +299,18 @@ class Position:
         return self
 
     # permanents
-    def put(self, card: Card, seat: int, x: int, y: int, *, damage: int = 0,
-            owner: int | None = None, token: bool = False, **markers: int) -> int:
+    def put(
+        self,
+        card: Card,
+        seat: int,
+        x: int,
+        y: int,
+        *,
+        damage: int = 0,
+        owner: int | None = None,
+        token: bool = False,
+        **markers: int,
+    ) -> int:
         """A permanent of `seat` on (x, y); markers: paralysis=1, poison=2, tapped=1, ..."""
         cid = self.card(card, seat if owner is None else owner, token=token)
         f = y * self.config.board.width + x
@@ -248,8 +338,11 @@ class Position:
     def idle(self, seat: int = 0, x: int | None = None, y: int | None = None) -> int:
         """Park an IDLE unit for `seat` (default: the last free field)."""
         if x is None or y is None:
-            f = max(i for i, o in enumerate(self.state.occ) if o < 0 and
-                    self.config.board.fields[i].terrain is Terrain.PLAIN)
+            f = max(
+                i
+                for i, o in enumerate(self.state.occ)
+                if o < 0 and self.config.board.fields[i].terrain is Terrain.PLAIN
+            )
             x, y = f % self.config.board.width, f // self.config.board.width
         return self.put(IDLE, seat, x, y)
 
@@ -271,6 +364,7 @@ class Position:
 
 # --- reading results -------------------------------------------------------------------------
 
+
 def texts(actions: Iterable[Action], width: int = 0) -> list[str]:
     return sorted(a.text(width) for a in actions)
 
@@ -282,12 +376,24 @@ def kinds(state: GameState) -> list[str]:
 def events(state: GameState, kind: str) -> list[tuple[Any, ...]]:
     """(card, target, x, y, amount, detail) of every event of one kind."""
     ev = state.events
-    return [(ev.card[i], ev.target[i], ev.x[i], ev.y[i], ev.amount[i], ev.detail[i])
-            for i in range(len(ev)) if ev.kind[i] == kind]
+    return [
+        (ev.card[i], ev.target[i], ev.x[i], ev.y[i], ev.amount[i], ev.detail[i])
+        for i in range(len(ev))
+        if ev.kind[i] == kind
+    ]
 
 
-def act(game: Game, kind: str, card: int = -1, target: int = -1, field: int = -1,
-        index: int = -1, other: int = -1, *, respond: bool = False) -> None:
+def act(
+    game: Game,
+    kind: str,
+    card: int = -1,
+    target: int = -1,
+    field: int = -1,
+    index: int = -1,
+    other: int = -1,
+    *,
+    respond: bool = False,
+) -> None:
     """Apply one action, checked against the legal actions; then, unless `respond`, everyone
     passes in the response windows so the stack resolves (R21.6)."""
     game.apply(Action(kind, card, target, field, index, other))

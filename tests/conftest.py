@@ -14,10 +14,12 @@ from hypothesis import HealthCheck, settings
 
 from tests.rules import marked_ids
 
-settings.register_profile("ci", max_examples=10, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("long", max_examples=200, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci", max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "long", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 REPO = Path(__file__).resolve().parent.parent
@@ -29,20 +31,29 @@ class Shipped:
     def __init__(self) -> None:
         from engine.cards import CardType
         from workbench.loader import shipped_cardsets
+
         sets = shipped_cardsets()
         # draftable sets: those with cards that have a buy price (not starter/tyrant)
-        self.sets = sorted(s.name for s in sets
-                           if any(c.buy is not None and c.type is not CardType.INTENTION
-                                  for c in s.cards) and s.name not in ("starter", "tyrant"))
-        self.boards = sorted({p.name.split(".")[0]
-                              for p in (REPO / "cardsets" / "boards").iterdir()
-                              if p.suffix in (".xlsx", ".ods", ".csv")})
+        self.sets = sorted(
+            s.name
+            for s in sets
+            if any(c.buy is not None and c.type is not CardType.INTENTION for c in s.cards)
+            and s.name not in ("starter", "tyrant")
+        )
+        self.boards = sorted(
+            {
+                p.name.split(".")[0]
+                for p in (REPO / "cardsets" / "boards").iterdir()
+                if p.suffix in (".xlsx", ".ods", ".csv")
+            }
+        )
         self._cache: dict[tuple[tuple[str, ...], str], object] = {}
 
     def setup(self, sets, board):
         key = (tuple(sets), board)
         if key not in self._cache:
             from workbench.config import load_setup
+
             self._cache[key] = load_setup(list(sets), board)
         return self._cache[key]
 
@@ -59,8 +70,13 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--rule", action="append", default=[], metavar="ID",
-                     help="run only the tests marked @rules(ID) (R7.2; R7 takes the chapter)")
+    parser.addoption(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="run only the tests marked @rules(ID) (R7.2; R7 takes the chapter)",
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

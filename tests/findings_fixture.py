@@ -27,41 +27,70 @@ class Game:
     snaps: Sequence[dict[str, int]] = ()
 
 
-def build(path: Path, games: Sequence[Game], cards: Sequence[tuple[str, str, int]] = (),
-          board: str = "plain", victory: str = "vip", income: int = 2, run: int = RUN,
-          agent: str = "heuristic") -> Path:
+def build(
+    path: Path,
+    games: Sequence[Game],
+    cards: Sequence[tuple[str, str, int]] = (),
+    board: str = "plain",
+    victory: str = "vip",
+    income: int = 2,
+    run: int = RUN,
+    agent: str = "heuristic",
+) -> Path:
     """Run `run` (1 unless given; a second call adds another run to the file) on one two-seat
     board with `cards` (name, set, buy price) in the pool, every seat played by `agent`."""
     con = open_store(path)
-    con.execute("INSERT INTO runs VALUES (?, 'hand-made', 'finished', 1, ?, 2, 'A,B', ?, "
-                "?, ?, '{}', '[]', 'h', 'v', 'local', 1, now(), now())",
-                [run, len(games), board, agent, agent])
+    con.execute(
+        "INSERT INTO runs VALUES (?, 'hand-made', 'finished', 1, ?, 2, 'A,B', ?, "
+        "?, ?, '{}', '[]', 'h', 'v', 'local', 1, now(), now())",
+        [run, len(games), board, agent, agent],
+    )
     blank = [None] * (len(TABLES["run_cards"]) - 7)
     for name, set_, buy in cards:
-        con.execute(f"INSERT INTO run_cards VALUES ({', '.join('?' * len(TABLES['run_cards']))})",
-                    [run, name, set_, "spell", True, 1, buy, *blank])
-    con.execute(f"""INSERT INTO run_boards (run_id, board_index, board, players, victory_kind,
+        con.execute(
+            f"INSERT INTO run_cards VALUES ({', '.join('?' * len(TABLES['run_cards']))})",
+            [run, name, set_, "spell", True, 1, buy, *blank],
+        )
+    con.execute(
+        f"""INSERT INTO run_boards (run_id, board_index, board, players, victory_kind,
                    income, unit_income, round_limit) VALUES ({run}, 0, ?, 2, ?, ?, 0, 10)""",
-                [board, victory, income])
+        [board, victory, income],
+    )
     seats, picks, events, snaps = [], [], [], []
     for i, g in enumerate(games):
         gid = run * GAME_ID_BASE + i
-        con.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, 2, 0, 0, ?, ?, ?, ?, false, 0, 0)",
-                    [gid, run, i, board, i, list(g.winners), not g.winners, g.reason, g.rounds])
+        con.execute(
+            "INSERT INTO games VALUES (?, ?, ?, ?, ?, 2, 0, 0, ?, ?, ?, ?, false, 0, 0)",
+            [gid, run, i, board, i, list(g.winners), not g.winners, g.reason, g.rounds],
+        )
         for seat in (0, 1):
             won = seat in g.winners
-            seats.append([gid, run, seat, seat, agent, agent, won,
-                          1 if won else (0 if not g.winners else -1), ""])
+            seats.append(
+                [
+                    gid,
+                    run,
+                    seat,
+                    seat,
+                    agent,
+                    agent,
+                    won,
+                    1 if won else (0 if not g.winners else -1),
+                    "",
+                ]
+            )
             for n, (card, pack) in enumerate(g.picks.get(seat, []), start=1):
                 picks.append([gid, n, 1, seat, card, pack])
         for seq, (seat, card, rnd) in enumerate(g.buys):
             events.append([gid, seq, rnd, rnd, "buy", seat, "buy", card, "", -1, -1, 1, "", -1, -1])
         for row in g.snaps:
             snaps.append([gid, *(row.get(c, 0) for c in SNAPSHOT_COLUMNS)])
-    for table, rows in (("game_seats", seats), ("picks", picks), ("events", events),
-                        ("snapshots", snaps)):
+    for table, rows in (
+        ("game_seats", seats),
+        ("picks", picks),
+        ("events", events),
+        ("snapshots", snaps),
+    ):
         if rows:
-            con.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})",
-                            rows)
+            con.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
     con.close()
     return path

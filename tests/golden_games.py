@@ -45,9 +45,12 @@ def play(spec: Spec) -> dict[str, list[object]]:
     board, i, agent, drafter = spec
     setup = setup_for(board, i)
     n = setup.config.players
-    record = play_game(setup.config, derive_seed("golden", board, i, agent, drafter),
-                       [make_agent(agent) for _ in range(n)],
-                       [make_agent(drafter) for _ in range(n)])
+    record = play_game(
+        setup.config,
+        derive_seed("golden", board, i, agent, drafter),
+        [make_agent(agent) for _ in range(n)],
+        [make_agent(drafter) for _ in range(n)],
+    )
     return {name: list(record.events.columns()[name]) for name in EVENT_COLUMNS}
 
 

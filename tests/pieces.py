@@ -13,7 +13,7 @@ OPEN5 = board("""
 """)
 
 SOLDIER = unit("Soldier", life=3, move=2, attack=1)
-DUMMY = unit("Dummy", life=9, move=0, attack=0)          # never strikes back
+DUMMY = unit("Dummy", life=9, move=0, attack=0)  # never strikes back
 ARCHER = unit("Archer", life=2, move=1, attack=1, range_=3)
 
 

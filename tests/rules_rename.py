@@ -58,9 +58,12 @@ def convert(text: str) -> str:
     if not found:
         return text
     renamed = {node.name: rest for node, _, rest in found}
-    names = [renamed.get(n.name, n.name) for n in ast.walk(tree)
-             if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-             and n.col_offset == 0]
+    names = [
+        renamed.get(n.name, n.name)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        and n.col_offset == 0
+    ]
     clashes = sorted({n for n in names if names.count(n) > 1})
     if clashes:
         raise ValueError(f"names would clash: {clashes}")
@@ -68,8 +71,9 @@ def convert(text: str) -> str:
     for node, ids, rest in sorted(found, key=lambda f: -f[0].lineno):
         first = min([d.lineno for d in node.decorator_list] + [node.lineno]) - 1
         indent = " " * node.col_offset
-        lines[node.lineno - 1] = lines[node.lineno - 1].replace(f"def {node.name}(",
-                                                                f"def {rest}(", 1)
+        lines[node.lineno - 1] = lines[node.lineno - 1].replace(
+            f"def {node.name}(", f"def {rest}(", 1
+        )
         quoted = ", ".join(f'"{i}"' for i in ids)
         lines.insert(first, f"{indent}@rules({quoted})\n")
     out = "".join(lines)
@@ -84,8 +88,11 @@ def add_import(text: str) -> str:
     if any(isinstance(n, ast.ImportFrom) and n.module == "tests.rules" for n in tree.body):
         return text
     imports = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
-    ours = [n for n in imports if isinstance(n, ast.ImportFrom)
-            and str(n.module).split(".")[0] in FIRST_PARTY]
+    ours = [
+        n
+        for n in imports
+        if isinstance(n, ast.ImportFrom) and str(n.module).split(".")[0] in FIRST_PARTY
+    ]
     after = [n for n in ours if str(n.module) > "tests.rules"]
     lines = text.splitlines(keepends=True)
     at = after[0].lineno - 1 if after else (ours or imports)[-1].end_lineno or 0

@@ -20,8 +20,15 @@ from engine.state import GameConfig
 from workbench import agents as workbench_agents
 from workbench.config import load_setup
 
-BOARDS = ["kings-crossing", "gold-rush", "three-hills", "four-banners", "zwei-burgen",
-          "drowned-sanctum", "tyrants-throne"]
+BOARDS = [
+    "kings-crossing",
+    "gold-rush",
+    "three-hills",
+    "four-banners",
+    "zwei-burgen",
+    "drowned-sanctum",
+    "tyrants-throne",
+]
 SETS = (["iron-legion", "tide-callers"], ["pestgericht", "sky-wardens"])
 
 
@@ -32,8 +39,9 @@ def short_config(board: str, sets: list[str], rounds: int) -> GameConfig:
     return GameConfig(cfg.pool, cfg.catalog, b, players=cfg.players)
 
 
-def play_checked(config: GameConfig, seed: int, specs: list[str],
-                 drafters: list[str] | None = None) -> Game:
+def play_checked(
+    config: GameConfig, seed: int, specs: list[str], drafters: list[str] | None = None
+) -> Game:
     """Play a whole game; every chosen action is checked against the legal actions."""
     game = Game(config, seed)
     n = config.players
@@ -66,15 +74,20 @@ def test_heuristic_finishes_every_board(board: str) -> None:
 def test_search_finishes_every_board(board: str, spec: str, rounds: int) -> None:
     """Budget 16 also runs stage 2, whose rollouts pass the other seats' (and the Tyrant's)
     turns."""
-    game = play_checked(short_config(board, SETS[board.startswith("t")], rounds), 5,
-                        [spec, "heuristic"], ["heuristic"])
+    game = play_checked(
+        short_config(board, SETS[board.startswith("t")], rounds),
+        5,
+        [spec, "heuristic"],
+        ["heuristic"],
+    )
     assert game.is_terminal()
 
 
 @pytest.mark.parametrize("board", BOARDS)
 def test_drafters_finish_every_board(board: str) -> None:
-    game = play_checked(short_config(board, SETS[1], 3), 3, ["random"],
-                        ["ratings", "heuristic", "random"])
+    game = play_checked(
+        short_config(board, SETS[1], 3), 3, ["random"], ["ratings", "heuristic", "random"]
+    )
     assert game.is_terminal()
     assert all(len(p.store) + 0 > 0 for p in game.state.players)
 
@@ -113,8 +126,11 @@ def test_determinize_keeps_what_the_seat_sees() -> None:
     s0, s1 = game.state, d.state
     for x, (p0, p1) in enumerate(zip(s0.players, s1.players, strict=True)):
         assert len(p0.hand) == len(p1.hand) and len(p0.deck) == len(p1.deck)
-        assert sorted(p0.deck + (p0.hand if x != seat else [])) == sorted(
-            p1.deck + (p1.hand if x != seat else [])) or x != seat
+        assert (
+            sorted(p0.deck + (p0.hand if x != seat else []))
+            == sorted(p1.deck + (p1.hand if x != seat else []))
+            or x != seat
+        )
     pool0 = sorted(c for x, p in enumerate(s0.players) if x != seat for c in p.hand + p.deck)
     pool1 = sorted(c for x, p in enumerate(s1.players) if x != seat for c in p.hand + p.deck)
     assert pool0 == pool1
@@ -150,6 +166,7 @@ def test_ratings_drafter_prefers_rated_cards(tmp_path) -> None:
 def test_ratings_from_duckdb(tmp_path) -> None:
     duckdb = pytest.importorskip("duckdb")
     from workbench.ratings import load_ratings
+
     db = tmp_path / "runs.duckdb"
     con = duckdb.connect(str(db))
     con.execute("CREATE TABLE games (game_id BIGINT, board VARCHAR)")
@@ -158,8 +175,9 @@ def test_ratings_from_duckdb(tmp_path) -> None:
     for g in range(10):
         con.execute("INSERT INTO games VALUES (?, 'kings-crossing')", [g])
         con.execute("INSERT INTO game_seats VALUES (?, 0, true), (?, 1, false)", [g, g])
-        con.execute("INSERT INTO picks VALUES (?, 0, 'Good'), (?, 0, 'Good'), (?, 1, 'Bad')",
-                    [g, g, g])
+        con.execute(
+            "INSERT INTO picks VALUES (?, 0, 'Good'), (?, 0, 'Good'), (?, 1, 'Bad')", [g, g, g]
+        )
     con.close()
     r = load_ratings(str(db), {"prior": "0"})
     assert r == {"Good": 1.0, "Bad": 0.0}
@@ -173,11 +191,13 @@ def _held_staff(enemy_x: int) -> float:
     enemy to move."""
     from engine.agents.evaluation import evaluate
     from tests.builder import Keywords, Position, Victory, board, equipment, unit
+
     staff = equipment("Staff", durability=9, keywords=Keywords(staff=True))
     holder = unit("Holder", life=2, attack=1)
     brute = unit("Brute", life=3, move=2, attack=4)
-    pos = Position(board("0 . . . . . . . . 1", victory=Victory(VictoryKind.STAFF)),
-                   [staff, holder, brute])
+    pos = Position(
+        board("0 . . . . . . . . 1", victory=Victory(VictoryKind.STAFF)), [staff, holder, brute]
+    )
     u = pos.put(holder, 0, 1, 0)
     pos.stack_on(u, staff, -1)
     pos.put(brute, 1, enemy_x, 0)
@@ -201,13 +221,15 @@ def test_evaluate_a_hit_on_the_tyrant_is_worth_standing_next_to_it() -> None:
     from engine.agents.evaluation import evaluate
     from engine.board import TYRANT
     from tests.builder import Keywords, Position, Victory, VictoryKind, board, unit
+
     tyrant = unit("Tyrant", life=10, move=2, attack=3, keywords=Keywords(tyrant=True), buy=None)
     knight = unit("Knight", life=6, move=2, attack=3)
     values = {}
     for x, damage in ((1, 2), (4, 0)):
-        pos = Position(board(". . . . . .\n. . . . . .",
-                             victory=Victory(VictoryKind.TYRANT, tyrant_goal=3)),
-                       [knight, tyrant])
+        pos = Position(
+            board(". . . . . .\n. . . . . .", victory=Victory(VictoryKind.TYRANT, tyrant_goal=3)),
+            [knight, tyrant],
+        )
         pos.put(tyrant, TYRANT, 0, 0, owner=TYRANT, damage=damage)
         pos.put(knight, 0, x, 0)
         values[x] = evaluate(pos.state, 0)
@@ -221,11 +243,13 @@ def test_evaluate_counts_the_areas_held_now() -> None:
     or outside it, differ by about that much."""
     from engine.agents.evaluation import evaluate
     from tests.builder import Position, Victory, VictoryKind, board, unit
+
     guard = unit("Guard", life=3, move=1, attack=0)
     values = {}
     for enemy_x in (1, 5):
-        pos = Position(board("0A A . . . 1", victory=Victory(VictoryKind.CAPTURE, target=9)),
-                       [guard])
+        pos = Position(
+            board("0A A . . . 1", victory=Victory(VictoryKind.CAPTURE, target=9)), [guard]
+        )
         pos.put(guard, 0, 0, 0)
         pos.put(guard, 1, enemy_x, 0)
         pos.state.active = 1
@@ -237,6 +261,7 @@ def test_heuristic_chooses_a_spell_push_origin_that_drowns_the_target() -> None:
     """A spell's push origin is the caster's choice (R14.1), offered with the play: of the
     eight origins around the enemy the heuristic takes the one pushing it into deep water."""
     from tests.builder import Position, board, eff, spell, tgt, unit
+
     soldier = unit("Soldier", life=3, attack=1)
     wave = spell("Wave", eff("push", 1, tgt("unit", "enemy")), play=0)
     pos = Position(board(". . .\n. . ~\n. . ."), [wave, soldier])
@@ -253,6 +278,7 @@ def test_evaluate_counts_the_exposed_units_of_the_side_not_to_move() -> None:
     moves next, and the seat's own exposed unit costs it only when the enemy moves next."""
     from engine.agents.evaluation import evaluate
     from tests.builder import Position, board, unit
+
     hunter = unit("Hunter", life=3, move=2, attack=3)
     prey = unit("Prey", life=2, move=2, attack=1)
     values = {}
@@ -272,11 +298,13 @@ def test_search_looks_through_its_own_next_turn() -> None:
     the win)."""
     from engine.agents.search import SearchAgent
     from tests.builder import Position, Victory, board, unit
+
     king = unit("King", life=9, move=0, attack=0)
     prey = unit("Prey", life=1, move=0, attack=0)
     runner = unit("Runner", life=3, move=2, attack=3)
-    pos = Position(board("0 . . . . . . . . . 1", victory=Victory(VictoryKind.VIP)),
-                   [king, prey, runner])
+    pos = Position(
+        board("0 . . . . . . . . . 1", victory=Victory(VictoryKind.VIP)), [king, prey, runner]
+    )
     pos.state.vips = {0: pos.put(king, 0, 0, 0), 1: pos.put(prey, 1, 10, 0)}
     r = pos.put(runner, 0, 5, 0)
     game = pos.game()
@@ -293,9 +321,11 @@ def test_search_looks_through_its_own_next_turn() -> None:
 
 # --- the heuristic's upkeep (R5.3, R21.7, R21.21) ----------------------------------------------
 
+
 def _upkeep_position(resource: int, units: list, hand: list):
     """Seat 0's upkeep with no income: `units` on the board, `hand` in hand, an empty deck."""
     from tests.builder import Position, board
+
     pos = Position(board("0 . . . . 1", income=0), [*units, *hand])
     ids = [pos.put(u, 0, x, 0) for x, u in enumerate(units)]
     pos.idle(0, 4, 0)
@@ -311,6 +341,7 @@ def _upkeep_position(resource: int, units: list, hand: list):
 def _heuristic_upkeep(game: Game) -> list[str]:
     """The heuristic's choices until seat 0's action phase, as action texts."""
     from engine.agents.heuristic import HeuristicAgent
+
     agent, rng, out = HeuristicAgent(), random.Random(1), []
     while game.state.phase != "main" and not game.is_terminal():
         a = agent.act(game, game.legal_actions(), rng)
@@ -326,8 +357,10 @@ def test_heuristic_upkeep_converts_to_keep_a_valued_unit() -> None:
     """0 resource, a strong unit of upkeep 1 and two cards it cannot play soon: it discards 2
     for 1 (R8.6) during upkeep and keeps the unit."""
     from tests.builder import unit
-    game, (k,) = _upkeep_position(0, [unit("Knight", **KNIGHT)],
-                                  [unit("Pricey", play=9), unit("Dear", play=9)])
+
+    game, (k,) = _upkeep_position(
+        0, [unit("Knight", **KNIGHT)], [unit("Pricey", play=9), unit("Dear", play=9)]
+    )
     chosen = _heuristic_upkeep(game)
     assert chosen[0] == "convert" and chosen[-1] == f"pay c{k}"
     assert k in game.state.perms
@@ -335,6 +368,7 @@ def test_heuristic_upkeep_converts_to_keep_a_valued_unit() -> None:
 
 def test_heuristic_upkeep_plays_a_resource_spell_to_keep_a_unit() -> None:
     from tests.builder import eff, spell, unit
+
     supply = spell("Supply", eff("gain", 1), play=0)
     game, (k,) = _upkeep_position(0, [unit("Knight", **KNIGHT)], [supply])
     chosen = _heuristic_upkeep(game)
@@ -345,6 +379,7 @@ def test_heuristic_upkeep_plays_a_resource_spell_to_keep_a_unit() -> None:
 def test_heuristic_upkeep_keeps_good_cards_rather_than_a_weak_unit() -> None:
     """Converting two strong playable cards for a unit worth little is not worth it."""
     from tests.builder import unit
+
     weak = unit("Weakling", life=1, move=1, attack=0, upkeep=1)
     strong = [unit("Titan", life=9, attack=5, play=1), unit("Giant", life=8, attack=5, play=1)]
     game, (w,) = _upkeep_position(0, [weak], strong)
@@ -355,6 +390,7 @@ def test_heuristic_upkeep_keeps_good_cards_rather_than_a_weak_unit() -> None:
 def test_heuristic_upkeep_pays_for_the_unit_it_values_most() -> None:
     """Resource for one of two units: it keeps the stronger (the weaker comes first in id)."""
     from tests.builder import unit
+
     weak = unit("Weakling", life=1, move=1, attack=0, upkeep=1)
     game, (w, k) = _upkeep_position(1, [weak, unit("Knight", **KNIGHT)], [])
     assert _heuristic_upkeep(game) == [f"pay c{k}"]

@@ -52,8 +52,26 @@ kings-crossing (a VIP board) and three-hills (capture points)."""
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("check") / "runs.duckdb"
     for board in ("gold-rush", "kings-crossing", "three-hills"):
-        assert main(["simulate", "--games", "4", "--agents", "heuristic", "--board", board,
-                     "--seed", "3", "--workers", "1", "--db", str(db)]) == 0
+        assert (
+            main(
+                [
+                    "simulate",
+                    "--games",
+                    "4",
+                    "--agents",
+                    "heuristic",
+                    "--board",
+                    board,
+                    "--seed",
+                    "3",
+                    "--workers",
+                    "1",
+                    "--db",
+                    str(db),
+                ]
+            )
+            == 0
+        )
     return db
 
 
@@ -69,8 +87,10 @@ def baseline(store: Path) -> Report:
 
 def planted(baseline: Report, edited: Path) -> Counter[tuple[int, int, str]]:
     """The violations the edit added: (game, turn, rule) -> how many more than before."""
+
     def key(r: Report) -> Counter[tuple[int, int, str]]:
         return Counter((v.game_id, v.turn, v.rule) for v in r.violations)
+
     return key(check_store(edited)) - key(baseline)
 
 
@@ -93,6 +113,7 @@ def game_of(run: int, index: int = 0) -> int:
 
 # --- the referee's own reading of R10 ------------------------------------------------------------
 
+
 def test_own_range_formula_worked_examples() -> None:
     """R10.1 with R21.17: |x| > |y| -> |x| + floor(|y|/2), else |y| + floor(|x|/2)."""
     assert distance(3, 0) == distance(-3, 0) == 3
@@ -113,8 +134,10 @@ def test_own_movement_cost_every_second_diagonal_two() -> None:
 
 # --- a clean run, and the events the referee needs -----------------------------------------------
 
-def test_clean_run_has_no_violations_and_exits_0(store: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+
+def test_clean_run_has_no_violations_and_exits_0(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     report = check_store(store, CLEAN)
     assert report.games == 4 and report.events > 1000 and report.violations == []
     assert main(["check", "--db", str(store), "--run", str(CLEAN)]) == 0
@@ -125,99 +148,147 @@ def test_clean_run_has_no_violations_and_exits_0(store: Path,
 def test_events_tell_copies_of_a_card_apart(store: Path) -> None:
     """Two Militia of one seat are two permanents: the events name each by its id."""
     con = duckdb.connect(str(store), read_only=True)
-    ids = con.execute("SELECT count(DISTINCT card_id) FROM events WHERE game_id = ? AND "
-                      "kind = 'enter' AND card = 'Militia'", [game_of(VIP)]).fetchone()
+    ids = con.execute(
+        "SELECT count(DISTINCT card_id) FROM events WHERE game_id = ? AND "
+        "kind = 'enter' AND card = 'Militia'",
+        [game_of(VIP)],
+    ).fetchone()
     con.close()
     assert ids is not None and ids[0] >= 2
 
 
 # --- one planted violation at a time -------------------------------------------------------------
 
-def test_planted_second_buy_in_a_turn(baseline: Report, copy: Path,
-                                      edit: duckdb.DuckDBPyConnection) -> None:
+
+def test_planted_second_buy_in_a_turn(
+    baseline: Report, copy: Path, edit: duckdb.DuckDBPyConnection
+) -> None:
     """R7.2: a buy of a later turn moved into a turn that already has one."""
     gid = game_of(VIP)
-    first, second = edit.execute("SELECT turn, seq FROM events WHERE game_id = ? AND "
-                                 "kind = 'buy' ORDER BY seq LIMIT 2", [gid]).fetchall()
-    edit.execute("UPDATE events SET turn = ? WHERE game_id = ? AND seq = ?",
-                 [first[0], gid, second[1]])
+    first, second = edit.execute(
+        "SELECT turn, seq FROM events WHERE game_id = ? AND kind = 'buy' ORDER BY seq LIMIT 2",
+        [gid],
+    ).fetchall()
+    edit.execute(
+        "UPDATE events SET turn = ? WHERE game_id = ? AND seq = ?", [first[0], gid, second[1]]
+    )
     edit.close()
     assert planted(baseline, copy) == {(gid, first[0], "R7.2"): 1}
 
 
-def test_planted_attack_out_of_range(baseline: Report, copy: Path,
-                                     edit: duckdb.DuckDBPyConnection) -> None:
+def test_planted_attack_out_of_range(
+    baseline: Report, copy: Path, edit: duckdb.DuckDBPyConnection
+) -> None:
     """R12.10: the attack is made to name the enemy's Commander, still in its corner."""
     gid = game_of(VIP)
-    seq, turn, seat = one(edit, "SELECT seq, turn, player FROM events WHERE game_id = ? AND "
-                                "kind = 'combat' AND target <> 'Commander' ORDER BY seq",
-                          gid)
-    (vip,) = one(edit, "SELECT card_id FROM events WHERE game_id = ? AND phase = 'draft' AND "
-                       "kind = 'enter' AND card = 'Commander' AND player <> ?", gid, seat)
-    edit.execute("UPDATE events SET target_id = ?, target = 'Commander' WHERE game_id = ? "
-                 "AND seq = ?", [vip, gid, seq])
+    seq, turn, seat = one(
+        edit,
+        "SELECT seq, turn, player FROM events WHERE game_id = ? AND "
+        "kind = 'combat' AND target <> 'Commander' ORDER BY seq",
+        gid,
+    )
+    (vip,) = one(
+        edit,
+        "SELECT card_id FROM events WHERE game_id = ? AND phase = 'draft' AND "
+        "kind = 'enter' AND card = 'Commander' AND player <> ?",
+        gid,
+        seat,
+    )
+    edit.execute(
+        "UPDATE events SET target_id = ?, target = 'Commander' WHERE game_id = ? AND seq = ?",
+        [vip, gid, seq],
+    )
     edit.close()
     assert (gid, turn, "R12.10") in planted(baseline, copy)
 
 
-def test_planted_move_beyond_reach(baseline: Report, copy: Path,
-                                   edit: duckdb.DuckDBPyConnection) -> None:
+def test_planted_move_beyond_reach(
+    baseline: Report, copy: Path, edit: duckdb.DuckDBPyConnection
+) -> None:
     """R10.3: a one-step move rewritten as a walk there, back and there again: cost 3 >
     movement 2 (nothing stands in the way: the fields it walks are the Militia's own ones)."""
     gid = game_of(VIP)
     seq, turn, path = one(
-        edit, "SELECT seq, turn, detail FROM events WHERE game_id = ? AND kind = 'move' "
-              "AND card = 'Militia' AND amount = 1 ORDER BY seq", gid)
-    (start,) = one(edit, "SELECT x || ',' || y FROM events WHERE game_id = ? AND seq < ? AND "
-                         "card_id = (SELECT card_id FROM events WHERE game_id = ? AND seq = ?) "
-                         "AND kind IN ('enter', 'move') ORDER BY seq DESC", gid, seq, gid, seq)
-    edit.execute("UPDATE events SET detail = ? WHERE game_id = ? AND seq = ?",
-                 [f"{path} {start} {path}", gid, seq])
+        edit,
+        "SELECT seq, turn, detail FROM events WHERE game_id = ? AND kind = 'move' "
+        "AND card = 'Militia' AND amount = 1 ORDER BY seq",
+        gid,
+    )
+    (start,) = one(
+        edit,
+        "SELECT x || ',' || y FROM events WHERE game_id = ? AND seq < ? AND "
+        "card_id = (SELECT card_id FROM events WHERE game_id = ? AND seq = ?) "
+        "AND kind IN ('enter', 'move') ORDER BY seq DESC",
+        gid,
+        seq,
+        gid,
+        seq,
+    )
+    edit.execute(
+        "UPDATE events SET detail = ? WHERE game_id = ? AND seq = ?",
+        [f"{path} {start} {path}", gid, seq],
+    )
     edit.close()
     added = planted(baseline, copy)
     assert (gid, turn, "R10.3") in added
     assert {rule for _, _, rule in added} == {"R10.3"}
 
 
-def test_planted_wrong_combat_damage(baseline: Report, copy: Path,
-                                     edit: duckdb.DuckDBPyConnection) -> None:
+def test_planted_wrong_combat_damage(
+    baseline: Report, copy: Path, edit: duckdb.DuckDBPyConnection
+) -> None:
     """R12.7: one more damage than the attack deals, to a unit without armor (and without
     markers: it took the damage)."""
-    gid, seq, turn = one(edit, """
+    gid, seq, turn = one(
+        edit,
+        """
         SELECT d.game_id, d.seq, d.turn FROM events d
         JOIN events c ON c.game_id = d.game_id AND c.seq = d.seq + 1 AND c.kind = 'combat'
         JOIN run_cards k ON k.run_id = ? AND k.name = c.target AND k.armor = 0
         WHERE d.game_id BETWEEN ? AND ? AND d.kind = 'damage' AND d.detail = 'attack'
-        ORDER BY d.game_id, d.seq""", VIP, game_of(VIP), game_of(VIP, 3))
-    edit.execute("UPDATE events SET amount = amount + 1 WHERE game_id = ? AND seq = ?",
-                 [gid, seq])
+        ORDER BY d.game_id, d.seq""",
+        VIP,
+        game_of(VIP),
+        game_of(VIP, 3),
+    )
+    edit.execute("UPDATE events SET amount = amount + 1 WHERE game_id = ? AND seq = ?", [gid, seq])
     edit.close()
     assert (gid, turn, "R12.7") in planted(baseline, copy)
 
 
-def test_planted_wrong_capture_count(baseline: Report, copy: Path,
-                                     edit: duckdb.DuckDBPyConnection) -> None:
+def test_planted_wrong_capture_count(
+    baseline: Report, copy: Path, edit: duckdb.DuckDBPyConnection
+) -> None:
     """R19.3: one capture point more than the areas held give."""
-    seq, gid, turn = one(edit, "SELECT seq, game_id, turn FROM events WHERE kind = 'points' "
-                               "AND detail = 'capture' AND game_id BETWEEN ? AND ? ORDER BY "
-                               "game_id, seq", game_of(CAPTURE), game_of(CAPTURE, 3))
-    edit.execute("UPDATE events SET amount = amount + 1 WHERE game_id = ? AND seq = ?",
-                 [gid, seq])
+    seq, gid, turn = one(
+        edit,
+        "SELECT seq, game_id, turn FROM events WHERE kind = 'points' "
+        "AND detail = 'capture' AND game_id BETWEEN ? AND ? ORDER BY "
+        "game_id, seq",
+        game_of(CAPTURE),
+        game_of(CAPTURE, 3),
+    )
+    edit.execute("UPDATE events SET amount = amount + 1 WHERE game_id = ? AND seq = ?", [gid, seq])
     edit.close()
     assert (gid, turn, "R19.3") in planted(baseline, copy)
 
 
-def test_planted_negative_resource(baseline: Report, copy: Path,
-                                   edit: duckdb.DuckDBPyConnection) -> None:
+def test_planted_negative_resource(
+    baseline: Report, copy: Path, edit: duckdb.DuckDBPyConnection
+) -> None:
     """R18.1: a Supply's gain taken away in a turn that ends at 0 resource: the seat paid with
     resource it did not have."""
-    gid, seq, turn = one(edit, """
+    gid, seq, turn = one(
+        edit,
+        """
         SELECT e.game_id, e.seq, e.turn FROM events e
         JOIN events t ON t.game_id = e.game_id AND t.kind = 'end_turn' AND t.turn = e.turn
         JOIN snapshots s ON s.game_id = e.game_id AND s.player = e.player AND s.round = t.round
         WHERE e.kind = 'gain' AND e.detail = 'effect' AND s.resource = 0
           AND e.game_id BETWEEN ? AND ? ORDER BY e.game_id, e.seq""",
-                         game_of(CLEAN), game_of(CLEAN, 3))
+        game_of(CLEAN),
+        game_of(CLEAN, 3),
+    )
     edit.execute("UPDATE events SET amount = 0 WHERE game_id = ? AND seq = ?", [gid, seq])
     edit.close()
     added = planted(baseline, copy)
@@ -226,65 +297,90 @@ def test_planted_negative_resource(baseline: Report, copy: Path,
     assert any("fell to -1" in v.message for v in report.violations)
 
 
-def test_planted_broken_resource_balance(baseline: Report, copy: Path,
-                                         edit: duckdb.DuckDBPyConnection) -> None:
+def test_planted_broken_resource_balance(
+    baseline: Report, copy: Path, edit: duckdb.DuckDBPyConnection
+) -> None:
     """R18.1: a snapshot's resource one more than the seat's events give."""
     gid = game_of(CLEAN, 1)
-    (turn,) = one(edit, "SELECT turn FROM events WHERE game_id = ? AND kind = 'end_turn' AND "
-                        "round = 3 AND player = 1", gid)
-    edit.execute("UPDATE snapshots SET resource = resource + 1 WHERE game_id = ? AND "
-                 "round = 3 AND player = 1", [gid])
+    (turn,) = one(
+        edit,
+        "SELECT turn FROM events WHERE game_id = ? AND kind = 'end_turn' AND "
+        "round = 3 AND player = 1",
+        gid,
+    )
+    edit.execute(
+        "UPDATE snapshots SET resource = resource + 1 WHERE game_id = ? AND "
+        "round = 3 AND player = 1",
+        [gid],
+    )
     edit.close()
     assert planted(baseline, copy) == {(gid, turn, "R18.1"): 1}
 
 
-def test_planted_wrong_draft_pick_count(baseline: Report, copy: Path,
-                                        edit: duckdb.DuckDBPyConnection) -> None:
+def test_planted_wrong_draft_pick_count(
+    baseline: Report, copy: Path, edit: duckdb.DuckDBPyConnection
+) -> None:
     """R3.3: a player's last pick left out: 29 cards instead of 30."""
     gid = game_of(CLEAN, 2)
-    edit.execute("DELETE FROM picks WHERE game_id = ? AND player = 0 AND pick = "
-                 "(SELECT max(pick) FROM picks WHERE game_id = ? AND player = 0)", [gid, gid])
+    edit.execute(
+        "DELETE FROM picks WHERE game_id = ? AND player = 0 AND pick = "
+        "(SELECT max(pick) FROM picks WHERE game_id = ? AND player = 0)",
+        [gid, gid],
+    )
     edit.close()
     assert planted(baseline, copy) == {(gid, 0, "R3.3"): 1}
     report = check_store(copy, CLEAN)
     assert "seat 1 drafted 29 cards" in report.violations[0].message
 
 
-def test_planted_unpaid_upkeep_and_the_unit_stays(baseline: Report, copy: Path,
-                                                  edit: duckdb.DuckDBPyConnection) -> None:
+def test_planted_unpaid_upkeep_and_the_unit_stays(
+    baseline: Report, copy: Path, edit: duckdb.DuckDBPyConnection
+) -> None:
     """R5.3: an upkeep refused, and the unit stays on the board."""
-    gid, seq, turn = one(edit, "SELECT game_id, seq, turn FROM events WHERE kind = 'upkeep' "
-                               "AND detail = 'paid' AND game_id BETWEEN ? AND ? "
-                               "ORDER BY game_id, seq", game_of(VIP), game_of(VIP, 3))
-    edit.execute("UPDATE events SET detail = 'refused' WHERE game_id = ? AND seq = ?",
-                 [gid, seq])
+    gid, seq, turn = one(
+        edit,
+        "SELECT game_id, seq, turn FROM events WHERE kind = 'upkeep' "
+        "AND detail = 'paid' AND game_id BETWEEN ? AND ? "
+        "ORDER BY game_id, seq",
+        game_of(VIP),
+        game_of(VIP, 3),
+    )
+    edit.execute("UPDATE events SET detail = 'refused' WHERE game_id = ? AND seq = ?", [gid, seq])
     edit.close()
     assert planted(baseline, copy) == {(gid, turn, "R5.3"): 1}
 
 
-def test_planted_win_the_victory_rule_does_not_give(baseline: Report, copy: Path,
-                                                    edit: duckdb.DuckDBPyConnection) -> None:
+def test_planted_win_the_victory_rule_does_not_give(
+    baseline: Report, copy: Path, edit: duckdb.DuckDBPyConnection
+) -> None:
     """R19.1: the stored result turned around on a VIP board: the seat whose Commander died
     won."""
     gid = game_of(VIP)
-    winners, turn = one(edit, "SELECT g.winners, e.turn FROM games g JOIN events e ON "
-                              "e.game_id = g.game_id AND e.kind = 'game_over' WHERE "
-                              "g.game_id = ?", gid)
+    winners, turn = one(
+        edit,
+        "SELECT g.winners, e.turn FROM games g JOIN events e ON "
+        "e.game_id = g.game_id AND e.kind = 'game_over' WHERE "
+        "g.game_id = ?",
+        gid,
+    )
     assert winners in ([0], [1])
-    edit.execute("UPDATE games SET winners = ? WHERE game_id = ?",
-                 [[1 - winners[0]], gid])  # type: ignore[index]
+    edit.execute("UPDATE games SET winners = ? WHERE game_id = ?", [[1 - winners[0]], gid])  # type: ignore[index]
     edit.close()
     assert planted(baseline, copy) == {(gid, turn, "R19.1"): 1}
 
 
 # --- the command ---------------------------------------------------------------------------------
 
+
 def test_cli_prints_violations_with_game_turn_rule_and_exits_1(
-        copy: Path, edit: duckdb.DuckDBPyConnection,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    copy: Path, edit: duckdb.DuckDBPyConnection, capsys: pytest.CaptureFixture[str]
+) -> None:
     gid = game_of(CLEAN)
-    edit.execute("UPDATE snapshots SET resource = resource + 2 WHERE game_id = ? AND round = 1 "
-                 "AND player = 0", [gid])
+    edit.execute(
+        "UPDATE snapshots SET resource = resource + 2 WHERE game_id = ? AND round = 1 "
+        "AND player = 0",
+        [gid],
+    )
     edit.close()
     assert main(["check", "--db", str(copy), "--run", str(CLEAN)]) == 1
     out = capsys.readouterr().out.splitlines()
@@ -293,15 +389,17 @@ def test_cli_prints_violations_with_game_turn_rule_and_exits_1(
 
 
 def test_cli_missing_database_exits_2_naming_it_and_creates_nothing(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     missing = tmp_path / "nowhere.duckdb"
     assert main(["check", "--db", str(missing)]) == 2
     assert capsys.readouterr().out == f"cannot check: no database file {missing}\n"
     assert not missing.exists()
 
 
-def test_cli_unknown_run_and_old_schema_exit_2(store: Path, tmp_path: Path,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_unknown_run_and_old_schema_exit_2(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["check", "--db", str(store), "--run", "9"]) == 2
     assert "no run 9" in capsys.readouterr().out
     old = tmp_path / "old.duckdb"
@@ -324,13 +422,21 @@ def test_cli_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 # --- engine games the referee must pass (readings it shares with docs/engine.md) ---------------
 
+
 def refereed(game: Game, cards: Sequence[Card]) -> list[Violation]:
     """The referee over a game built with tests/builder.py (its pieces entered by events)."""
     s = game.state
     columns: dict[str, list[object]] = dict(s.events.columns())  # type: ignore[arg-type]
     columns["game_id"] = [0] * len(s.events)
-    info = GameInfo(0, s.config.board, {c.name.casefold(): c for c in cards},
-                    s.config.players, tuple(s.winners or ()), s.guard_stopped, 0)
+    info = GameInfo(
+        0,
+        s.config.board,
+        {c.name.casefold(): c for c in cards},
+        s.config.players,
+        tuple(s.winners or ()),
+        s.guard_stopped,
+        0,
+    )
     return walk(Events(columns), info, 0, len(s.events))
 
 
@@ -339,8 +445,13 @@ def test_referee_a_unit_an_upkeep_trigger_created_owes_upkeep() -> None:
     the payments are due, so its upkeep is owed; the referee used to fix the units due before
     the triggers resolved and flagged the engine's payment decision (found by the fuzzer)."""
     token = unit("Whelp", upkeep=1, play=None, buy=None)
-    hatchery = unit("Hatchery", upkeep=0, move=0, attack=0,
-                    triggers=(Trigger("upkeep", (eff("create", 1, card="Whelp"),)),))
+    hatchery = unit(
+        "Hatchery",
+        upkeep=0,
+        move=0,
+        attack=0,
+        triggers=(Trigger("upkeep", (eff("create", 1, card="Whelp"),)),),
+    )
     pos = Position(ascii_board("0 . . 1", income=2), [token, hatchery, IDLE])
     pos.put(hatchery, 0, 0, 0)
     pos.idle(1, 3, 0)
@@ -358,8 +469,12 @@ def test_referee_round_limit_with_all_players_one_side_is_a_draw() -> None:
     used to compare the seats and give the one with more units the win."""
     soldier = unit("Soldier", life=3)
     tyrant = unit("Tyrant", life=10, keywords=Keywords(tyrant=True), buy=None)
-    b = ascii_board("0 . . 1", victory=Victory(VictoryKind.TYRANT, tyrant_goal=3),
-                    round_limit=1, tie_break=TieBreak.UNITS)
+    b = ascii_board(
+        "0 . . 1",
+        victory=Victory(VictoryKind.TYRANT, tyrant_goal=3),
+        round_limit=1,
+        tie_break=TieBreak.UNITS,
+    )
     pos = Position(b, [soldier, tyrant])
     pos.put(tyrant, TYRANT, 2, 0, owner=TYRANT)
     pos.put(soldier, 0, 0, 0)
@@ -379,9 +494,9 @@ def test_referee_an_each_effect_acts_on_what_was_in_range_when_it_began() -> Non
     pos = Position(ascii_board(". . . . . .\n. . . . . ."), [soldier, relic, purge, IDLE])
     mine = pos.put(soldier, 0, 0, 0)
     theirs = pos.put(soldier, 1, 1, 0)
-    pos.put(relic, 0, 5, 0)                        # the origin left once `mine` is gone
+    pos.put(relic, 0, 5, 0)  # the origin left once `mine` is gone
     pos.idle(1, 3, 1)
-    p, _ = pos.hand(0, purge, purge)               # the second keeps the action phase open
+    p, _ = pos.hand(0, purge, purge)  # the second keeps the action phase open
     g = pos.game()
     act(g, "play", p)
     assert mine not in g.state.perms and theirs not in g.state.perms
@@ -415,8 +530,12 @@ def test_referee_a_chosen_target_is_measured_where_it_stood_when_the_action_reso
     measure the poison from where the push had left the unit (found by the fuzzer: an
     equipment's "push 2 to each friendly permanent, poison 2 to target unit in range 3")."""
     soldier, relic = unit("Soldier", life=3), artifact("Relic")
-    sting = spell("Sting", eff("push", 3, tgt("unit", "enemy", range_=1)),
-                  eff("poison", 1, tgt("unit", "enemy", range_=1)), play=0)
+    sting = spell(
+        "Sting",
+        eff("push", 3, tgt("unit", "enemy", range_=1)),
+        eff("poison", 1, tgt("unit", "enemy", range_=1)),
+        play=0,
+    )
     pos = Position(ascii_board(". . . . . .\n. . . . . ."), [soldier, relic, sting, IDLE])
     pos.put(relic, 0, 0, 0)
     theirs = pos.put(soldier, 1, 1, 0)
@@ -436,12 +555,16 @@ def test_referee_a_chosen_target_keeps_the_origins_of_when_the_action_resolved()
     referee used to measure the poison from the permanents left after the destruction (found
     by the fuzzer: "destroy each equipment, push 2 to target enemy artifact in range 4")."""
     soldier, relic = unit("Soldier", life=3), artifact("Relic")
-    blight = spell("Blight", eff("destroy", 1, tgt("artifact", each=True)),
-                   eff("poison", 1, tgt("unit", "enemy", range_=1)), play=0)
+    blight = spell(
+        "Blight",
+        eff("destroy", 1, tgt("artifact", each=True)),
+        eff("poison", 1, tgt("unit", "enemy", range_=1)),
+        play=0,
+    )
     pos = Position(ascii_board(". . . . . .\n. . . . . ."), [soldier, relic, blight, IDLE])
     r = pos.put(relic, 0, 0, 0)
     theirs = pos.put(soldier, 1, 1, 0)
-    pos.idle(0, 5, 1)                              # seat 0's permanent left: 4 away
+    pos.idle(0, 5, 1)  # seat 0's permanent left: 4 away
     pos.idle(1, 0, 1)
     (b,) = pos.hand(0, blight)
     g = pos.game()
@@ -456,16 +579,22 @@ def test_referee_a_trigger_waiting_for_its_target_is_announced_after_one_that_wa
     once, so the first is announced second (and resolves first). The referee used to take
     the announcements in the order the triggers fired and measured the first's protection
     (no range) by the second's "in range 0" (found by the fuzzer)."""
-    brute = unit("Brute", life=5, attack=5, triggers=(
-        Trigger("attacks", (eff("protect", 1, tgt("unit", "friendly")),)),
-        Trigger("kills", (eff("protect", 1, tgt("unit", "friendly", range_=0)),))))
+    brute = unit(
+        "Brute",
+        life=5,
+        attack=5,
+        triggers=(
+            Trigger("attacks", (eff("protect", 1, tgt("unit", "friendly")),)),
+            Trigger("kills", (eff("protect", 1, tgt("unit", "friendly", range_=0)),)),
+        ),
+    )
     soldier = unit("Soldier", life=1, attack=0)
     pos = Position(ascii_board(". . . . . .\n. . . . . ."), [brute, soldier, IDLE])
     b = pos.put(brute, 0, 0, 0)
     e = pos.put(soldier, 1, 1, 0)
     ally = pos.idle(0, 5, 1)
     pos.idle(1, 0, 1)
-    g = pos.game(phase="start", advance=True)      # the turn's events: seat 0 is active
+    g = pos.game(phase="start", advance=True)  # the turn's events: seat 0 is active
     act(g, "activate", b)
     act(g, "attack", b, e)
     act(g, "target", b, ally, index=0)
@@ -481,18 +610,23 @@ def test_referee_two_triggers_waiting_for_targets_are_announced_in_the_order_the
     referee used to read it as announced at once, pair it with the first and measure the
     second's rage ("in range 3") by the first's "in range 1" (found by the fuzzer, game 31792
     of seed 2035)."""
-    brute = unit("Brute", life=5, attack=5, triggers=(
-        Trigger("attacks", (eff("rage", 2, tgt("unit", "friendly", range_=1)),)),
-        Trigger("kills", (eff("rage", 1, tgt("unit", range_=3)),))))
+    brute = unit(
+        "Brute",
+        life=5,
+        attack=5,
+        triggers=(
+            Trigger("attacks", (eff("rage", 2, tgt("unit", "friendly", range_=1)),)),
+            Trigger("kills", (eff("rage", 1, tgt("unit", range_=3)),)),
+        ),
+    )
     soldier = unit("Soldier", life=1, attack=0)
-    pos = Position(ascii_board(". . . . . .\n. . . . . .\n. . . . . ."),
-                   [brute, soldier, IDLE])
+    pos = Position(ascii_board(". . . . . .\n. . . . . .\n. . . . . ."), [brute, soldier, IDLE])
     b = pos.put(brute, 0, 0, 0)
     e = pos.put(soldier, 1, 1, 0)
     near = pos.idle(0, 0, 1)
     pos.idle(0, 1, 1)
-    far = pos.idle(1, 3, 0)                        # 3 from the Brute: only the kill reaches it
-    g = pos.game(phase="start", advance=True)      # the turn's events: seat 0 is active
+    far = pos.idle(1, 3, 0)  # 3 from the Brute: only the kill reaches it
+    g = pos.game(phase="start", advance=True)  # the turn's events: seat 0 is active
     act(g, "activate", b)
     act(g, "attack", b, e)
     assert e not in g.state.perms and len(g.state.pending) == 2
@@ -515,12 +649,12 @@ def test_referee_a_move_whose_unit_was_pushed_off_its_start_may_fizzle() -> None
     pos.idle(0, 4, 0)
     pos.idle(1, 4, 2)
     (w,) = pos.hand(1, wave)
-    g = pos.game(phase="start", advance=True)      # the turn's events: seat 0 is active
+    g = pos.game(phase="start", advance=True)  # the turn's events: seat 0 is active
     act(g, "activate", u)
     act(g, "move", u, field=pos.f(3, 1), respond=True)
     act(g, "play", w, target=u, field=pos.f(1, 0), respond=True)
     play_out(g)
-    assert g.state.perms[u].field == pos.f(1, 2)          # (3,1) is 2 from here: in reach
+    assert g.state.perms[u].field == pos.f(1, 2)  # (3,1) is 2 from here: in reach
     assert refereed(g, [wave, soldier, IDLE]) == []
 
 
@@ -530,8 +664,7 @@ def test_referee_a_move_onto_a_crew_unit_of_another_player_fizzles() -> None:
     there, and the move fizzles (R6.4). The referee used to count the other player's crew unit
     as room for the rider and called the refusal a departure (found by the fuzzer, game 74828
     of seed 2037)."""
-    wagon = unit("Wagon", life=3, move=0, attack=0, play=None, buy=None,
-                 keywords=Keywords(crew=1))
+    wagon = unit("Wagon", life=3, move=0, attack=0, play=None, buy=None, keywords=Keywords(crew=1))
     muster = spell("Muster", eff("create", 1, card="Wagon"), play=0)
     soldier = unit("Soldier", life=3, move=2)
     pos = Position(ascii_board("0 1 . .\n. . . ."), [wagon, muster, soldier, IDLE])
@@ -539,7 +672,7 @@ def test_referee_a_move_onto_a_crew_unit_of_another_player_fizzles() -> None:
     pos.idle(0, 0, 1)
     pos.idle(1, 3, 1)
     (m,) = pos.hand(1, muster)
-    g = pos.game(phase="start", advance=True)      # the turn's events: seat 0 is active
+    g = pos.game(phase="start", advance=True)  # the turn's events: seat 0 is active
     act(g, "activate", u)
     act(g, "move", u, field=pos.f(1, 0), respond=True)
     act(g, "play", m, respond=True)
@@ -565,9 +698,9 @@ def test_referee_a_tyrant_intention_whose_marker_left_in_response_fizzles() -> N
     m = pos.put(big, 0, 2, 0)
     pos.idle(0, 4, 1)
     (k,) = pos.hand(0, kill)
-    pos.deck(0, big, big, big)                # no shuffle at seat 0's next turn
+    pos.deck(0, big, big, big)  # no shuffle at seat 0's next turn
     s = pos.state
-    d = pos.card(devour, TYRANT)              # played in an earlier turn: its marker on `m`
+    d = pos.card(devour, TYRANT)  # played in an earlier turn: its marker on `m`
     s.set_aside.append(d)
     s.marker_card, s.marker_perm = d, m
     s.emit("intention", TYRANT, d, m, pos.f(2, 0))

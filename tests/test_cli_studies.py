@@ -50,8 +50,12 @@ def _noisy(values: list[int], games: int, seed: int = 1) -> Counts:
     rng = np.random.default_rng(seed)
     shape = (len(values), games)
     n = np.ones(shape)
-    return Counts(n, (rng.random(shape) < 0.5).astype(float), n.copy(),
-                  (rng.random(shape) < 0.5).astype(float))
+    return Counts(
+        n,
+        (rng.random(shape) < 0.5).astype(float),
+        n.copy(),
+        (rng.random(shape) < 0.5).astype(float),
+    )
 
 
 def test_an_open_interval_says_what_would_close_it() -> None:
@@ -102,22 +106,51 @@ def test_no_crossing_in_range_points_the_way_to_one() -> None:
 def test_the_sweep_charts_x_axis_names_the_field(monkeypatch: pytest.MonkeyPatch) -> None:
     figures: list[Figure] = []
     monkeypatch.setattr(design, "_png", lambda fig: figures.append(fig) or "")
-    metrics = pl.DataFrame({"value": [1, 2], "seen": [40, 40], "in_store": [40, 40],
-                            "bought": [40, 40], **{f"{c}{e}": [0.5, 0.4] for c, _, _ in
-                                                   design.CARD_PANELS
-                                                   for e in ("", "_lo", "_hi")}})
+    metrics = pl.DataFrame(
+        {
+            "value": [1, 2],
+            "seen": [40, 40],
+            "in_store": [40, 40],
+            "bought": [40, 40],
+            **{f"{c}{e}": [0.5, 0.4] for c, _, _ in design.CARD_PANELS for e in ("", "_lo", "_hi")},
+        }
+    )
     f = FairValue(1.5, None, None, 0.1, -0.05, "a note")
     section = design.sweep_section("s", "Sweep of Dud.buy", metrics, f, 0.0, "Dud", "Dud.buy")
     assert {ax.get_xlabel() for ax in figures[0].axes} == {"Dud.buy"}
     assert "a note" in section.intro and "open – open" in section.intro
 
 
-def test_an_unknown_card_gets_a_did_you_mean(tmp_path: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unknown_card_gets_a_did_you_mean(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db, out = tmp_path / "s.duckdb", tmp_path / "out"
-    assert main(["sweep", "--sets", TINY, "--board", DUEL, "--card", "Champoin", "--field",
-                 "buy", "--values", "1,2", "--games", "2", "--workers", "1", "--db", str(db),
-                 "--out", str(out)]) == 2
+    assert (
+        main(
+            [
+                "sweep",
+                "--sets",
+                TINY,
+                "--board",
+                DUEL,
+                "--card",
+                "Champoin",
+                "--field",
+                "buy",
+                "--values",
+                "1,2",
+                "--games",
+                "2",
+                "--workers",
+                "1",
+                "--db",
+                str(db),
+                "--out",
+                str(out),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert "no card 'Champoin' in the chosen sets; did you mean Champion?" in err
     assert not db.exists() and not out.exists()
@@ -129,19 +162,40 @@ def two_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     buy 1 -> 2, on the same seed, and income 2 -> 3 on a copy of the board."""
     tmp = tmp_path_factory.mktemp("cmp")
     edited = tmp / "tiny.csv"
-    edited.write_text(Path(TINY).read_text().replace("\nScout,unit,8,1,", "\nScout,unit,8,30,")
-                      .replace("\nChampion,unit,3,1,", "\nChampion,unit,3,2,"))
+    edited.write_text(
+        Path(TINY)
+        .read_text()
+        .replace("\nScout,unit,8,1,", "\nScout,unit,8,30,")
+        .replace("\nChampion,unit,3,1,", "\nChampion,unit,3,2,")
+    )
     for part in DATA.glob("duel.*.csv"):
         (tmp / part.name).write_text(part.read_text().replace("income,2", "income,3"))
     db = tmp / "c.duckdb"
     for sets, board in ((TINY, DUEL), (str(edited), str(tmp / "duel.map.csv"))):
-        assert main(["simulate", "--db", str(db), "--sets", sets, "--board", board,
-                     "--games", "30", "--workers", "1"]) == 0
+        assert (
+            main(
+                [
+                    "simulate",
+                    "--db",
+                    str(db),
+                    "--sets",
+                    sets,
+                    "--board",
+                    board,
+                    "--games",
+                    "30",
+                    "--workers",
+                    "1",
+                ]
+            )
+            == 0
+        )
     return db
 
 
 def test_compare_prints_what_changed_and_what_moved_significantly(
-        two_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    two_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     capsys.readouterr()
     assert main(["compare", "--db", str(two_runs), "1", "2", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -164,26 +218,29 @@ def test_the_compare_page_opens_with_the_answers(two_runs: Path, tmp_path: Path)
     page = (tmp_path / "index.html").read_text()
     first = page.index("<section")
     assert page[first:].startswith('<section id="findings"><h2>Findings</h2>')
-    found = page[first:page.index("</section>", first)]
-    scout = re.search(r'<li class="sev-high"><span class="sev">high</span> The buy rate of card '
-                      r'Scout falls from [0-9.]+% to 0.0%: \u2212[0-9.]+ points \(\u2212[0-9.]+ '
-                      r'to \u2212[0-9.]+ points, n=\d+\), Holm-corrected p = [0-9.e-]+\. <a '
-                      r'class="to" href="#cards">', found)
+    found = page[first : page.index("</section>", first)]
+    scout = re.search(
+        r'<li class="sev-high"><span class="sev">high</span> The buy rate of card '
+        r"Scout falls from [0-9.]+% to 0.0%: \u2212[0-9.]+ points \(\u2212[0-9.]+ "
+        r"to \u2212[0-9.]+ points, n=\d+\), Holm-corrected p = [0-9.e-]+\. <a "
+        r'class="to" href="#cards">',
+        found,
+    )
     assert scout, found
     assert "fields of the spreadsheets and settings changed" in found
     first = page.index("<section", first + 1)
     assert page[first:].startswith('<section id="answers">')
-    answers = page[first:page.index("</section>", first)]
+    answers = page[first : page.index("</section>", first)]
     assert 'data-name="changes"' in answers and 'data-name="significant"' in answers
     sig = pl.read_csv(tmp_path / "tables" / "significant.csv")
     assert {"what", "name", "metric", "base", "candidate", "change", "p_holm"} <= set(sig.columns)
     assert (sig.get_column("p_holm") < 0.05).all()
     row = sig.filter((pl.col("name") == "Scout") & (pl.col("metric") == "buy_rate")).row(
-        0, named=True)
+        0, named=True
+    )
     assert row["candidate"] == 0.0 and row["base"] > 0.5
     cards = pl.read_parquet(tmp_path / "tables" / "compare_cards.parquet")
-    assert cards.filter(pl.col("card") == "Scout").get_column(
-        "buy_rate_change_significant").item()
+    assert cards.filter(pl.col("card") == "Scout").get_column("buy_rate_change_significant").item()
 
 
 # --- tune: a proposal moves the cost the way the flag points, or says why not ---------------
@@ -201,22 +258,35 @@ def _points(*values: int, bought: int = 40, rate: float = 0.5) -> dict[int, Poin
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from([STRONG, WEAK, NEVER, RARE]), st.integers(1, 8),
-       st.one_of(st.none(), st.floats(-5, 20)), st.floats(-0.5, 0.5), st.floats(-1, 1),
-       st.lists(st.tuples(st.integers(1, 14), st.integers(0, 60), st.floats(0, 1)),
-                min_size=1, max_size=6),
-       st.booleans(), st.floats(0, 0.3))
-def test_a_proposal_never_moves_against_the_flag(verdict: str, current: int,
-                                                  estimate: float | None, slope: float,
-                                                  intercept: float,
-                                                  swept: list[tuple[int, int, float]],
-                                                  can_widen: bool, rare: float) -> None:
+@given(
+    st.sampled_from([STRONG, WEAK, NEVER, RARE]),
+    st.integers(1, 8),
+    st.one_of(st.none(), st.floats(-5, 20)),
+    st.floats(-0.5, 0.5),
+    st.floats(-1, 1),
+    st.lists(
+        st.tuples(st.integers(1, 14), st.integers(0, 60), st.floats(0, 1)), min_size=1, max_size=6
+    ),
+    st.booleans(),
+    st.floats(0, 0.3),
+)
+def test_a_proposal_never_moves_against_the_flag(
+    verdict: str,
+    current: int,
+    estimate: float | None,
+    slope: float,
+    intercept: float,
+    swept: list[tuple[int, int, float]],
+    can_widen: bool,
+    rare: float,
+) -> None:
     """Whatever the sweep found: a proposal moves the cost up for a card too strong and down
     otherwise; without one the note says why (or the sweep is widened)."""
     points = {v: Point(b, r) for v, b, r in swept}
     points.setdefault(current, Point(0, 0.0))
-    d = decide(_fair(estimate, slope, intercept), points, current, verdict, "buy", 0.0, 1,
-               can_widen, rare)
+    d = decide(
+        _fair(estimate, slope, intercept), points, current, verdict, "buy", 0.0, 1, can_widen, rare
+    )
     if d.proposed is not None:
         assert (d.proposed - current) * direction(verdict) > 0, d
         assert d.proposed >= 1
@@ -226,20 +296,44 @@ def test_a_proposal_never_moves_against_the_flag(verdict: str, current: int,
 
 
 def test_a_too_weak_card_is_never_made_dearer() -> None:
-    """"Fog Bank (too weak): buy 2 -> 4" must not happen: a fit that crosses above the
+    """ "Fog Bank (too weak): buy 2 -> 4" must not happen: a fit that crosses above the
     current price (its improvement rising with the price) gives no proposal, and says why."""
-    d = decide(_fair(3.6, slope=0.05, intercept=-0.18), _points(1, 2, 3, 4), 2, WEAK, "buy",
-               0.0, 1, can_widen=False)
+    d = decide(
+        _fair(3.6, slope=0.05, intercept=-0.18),
+        _points(1, 2, 3, 4),
+        2,
+        WEAK,
+        "buy",
+        0.0,
+        1,
+        can_widen=False,
+    )
     assert d.proposed is None and not d.widen
     assert "does not fall as its buy rises" in d.note and "no lower buy is proposed" in d.note
-    d = decide(_fair(3.6, slope=0.05, intercept=-0.18), _points(2, 3, 4), 2, WEAK, "buy",
-               0.0, 1, can_widen=True)
+    d = decide(
+        _fair(3.6, slope=0.05, intercept=-0.18),
+        _points(2, 3, 4),
+        2,
+        WEAK,
+        "buy",
+        0.0,
+        1,
+        can_widen=True,
+    )
     assert d.widen, "a rising line over a narrow range is first widened downwards"
 
 
 def test_a_fit_on_the_wrong_side_of_the_current_price_is_no_proposal() -> None:
-    d = decide(_fair(1.2, slope=-0.1, intercept=0.12), _points(1, 2, 3, 4), 2, STRONG, "buy",
-               0.0, 1, can_widen=False)
+    d = decide(
+        _fair(1.2, slope=-0.1, intercept=0.12),
+        _points(1, 2, 3, 4),
+        2,
+        STRONG,
+        "buy",
+        0.0,
+        1,
+        can_widen=False,
+    )
     assert d.proposed is None and "disagree" in d.note and "1.20" in d.note
 
 
@@ -252,10 +346,24 @@ def test_no_crossing_widens_the_way_the_flag_points_then_goes_as_far_as_allowed(
 
 
 def test_a_strong_card_is_not_priced_where_nobody_buys_it() -> None:
-    points = {1: Point(80, 0.8), 2: Point(70, 0.7), 3: Point(50, 0.5), 5: Point(30, 0.3),
-              7: Point(5, 0.05)}
-    d = decide(_fair(None, slope=-0.03, intercept=0.5), points, 1, STRONG, "buy", 0.0, 1,
-               can_widen=True, rare=0.15)
+    points = {
+        1: Point(80, 0.8),
+        2: Point(70, 0.7),
+        3: Point(50, 0.5),
+        5: Point(30, 0.3),
+        7: Point(5, 0.05),
+    }
+    d = decide(
+        _fair(None, slope=-0.03, intercept=0.5),
+        points,
+        1,
+        STRONG,
+        "buy",
+        0.0,
+        1,
+        can_widen=True,
+        rare=0.15,
+    )
     assert d.proposed == 5 and not d.widen
     assert "hardly bought" in d.note and "change its numbers too" in d.note
 
@@ -263,72 +371,184 @@ def test_a_strong_card_is_not_priced_where_nobody_buys_it() -> None:
 def test_a_card_nobody_buys_is_swept_downwards_until_somebody_does() -> None:
     assert first_values(9, 2, NEVER, 1) == [7, 8, 9]
     nobody = FairValue(None, None, None, math.nan, math.nan, "nothing to fit")
-    assert decide(nobody, _points(7, 8, 9, bought=0, rate=0.0), 9, NEVER, "buy", 0.0, 1,
-                  can_widen=True, rare=0.15).widen
+    assert decide(
+        nobody,
+        _points(7, 8, 9, bought=0, rate=0.0),
+        9,
+        NEVER,
+        "buy",
+        0.0,
+        1,
+        can_widen=True,
+        rare=0.15,
+    ).widen
     assert next_values([7, 8, 9], -1, None, 2, 1) == [4, 5], "halfway to the floor"
-    points = {4: Point(30, 0.4), 5: Point(6, 0.08), 7: Point(0, 0.0), 8: Point(0, 0.0),
-              9: Point(0, 0.0)}
-    d = decide(_fair(None, slope=-0.01, intercept=0.3), points, 9, NEVER, "buy", 0.0, 1,
-               can_widen=False, rare=0.15)
+    points = {
+        4: Point(30, 0.4),
+        5: Point(6, 0.08),
+        7: Point(0, 0.0),
+        8: Point(0, 0.0),
+        9: Point(0, 0.0),
+    }
+    d = decide(
+        _fair(None, slope=-0.01, intercept=0.3),
+        points,
+        9,
+        NEVER,
+        "buy",
+        0.0,
+        1,
+        can_widen=False,
+        rare=0.15,
+    )
     assert d.proposed == 4 and "no longer hardly bought" in d.note
 
 
 def test_a_card_at_its_lowest_price_is_not_swept_down(tmp_path: Path) -> None:
-    t = tune_card(str(tmp_path / "x.duckdb"), RunSpec((TINY,), (DUEL,), 2, 2, ("random",) * 2,
-                                                      ("random",) * 2, 1),
-                  "Scout", "buy", 1, WEAK, 2, (-0.05, 0.05), 1, Console(quiet=True))
+    t = tune_card(
+        str(tmp_path / "x.duckdb"),
+        RunSpec((TINY,), (DUEL,), 2, 2, ("random",) * 2, ("random",) * 2, 1),
+        "Scout",
+        "buy",
+        1,
+        WEAK,
+        2,
+        (-0.05, 0.05),
+        1,
+        Console(quiet=True),
+    )
     assert t.proposed is None and t.sweep is None and "already the lowest allowed" in t.note
     assert not (tmp_path / "x.duckdb").exists()
 
 
 def test_a_card_in_store_but_never_bought_is_flagged(tmp_path: Path) -> None:
     edited = tmp_path / "set.csv"
-    edited.write_text(Path(LOPSIDED).read_text().replace("Crown Jewel,spell,4,30,",
-                                                         "Crown Jewel,spell,4,99,"))
+    edited.write_text(
+        Path(LOPSIDED).read_text().replace("Crown Jewel,spell,4,30,", "Crown Jewel,spell,4,99,")
+    )
     db = tmp_path / "n.duckdb"
-    assert main(["simulate", "--db", str(db), "--sets", str(edited), "--board", RACE,
-                 "--games", "20", "--agents", "explorer", "--workers", "1"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--db",
+                str(db),
+                "--sets",
+                str(edited),
+                "--board",
+                RACE,
+                "--games",
+                "20",
+                "--agents",
+                "explorer",
+                "--workers",
+                "1",
+            ]
+        )
+        == 0
+    )
     con = duckdb.connect(str(db), read_only=True)
     flagged = flag(con, 1, "set", (-0.05, 0.05))
     row = flagged.filter(pl.col("card") == "Crown Jewel").row(0, named=True)
     assert (row["bought"], row["verdict"]) == (0, NEVER) and row["in_store"] >= NEVER_MIN_STORE
 
 
-@pytest.mark.parametrize("given, sets", [
-    ("tide-callers", ("iron-legion", "tide-callers")),
-    (LOPSIDED, (LOPSIDED,)),
-])
-def test_the_judging_run_plays_the_sets_the_help_names(given: str,
-                                                       sets: tuple[str, ...]) -> None:
-    args = build_parser().parse_args(["tune", "--set", given, "--band=-0.05,0.05", "--out", "o",
-                                      "--board", RACE if given == LOPSIDED else "kings-crossing"])
+@pytest.mark.parametrize(
+    "given, sets",
+    [
+        ("tide-callers", ("iron-legion", "tide-callers")),
+        (LOPSIDED, (LOPSIDED,)),
+    ],
+)
+def test_the_judging_run_plays_the_sets_the_help_names(given: str, sets: tuple[str, ...]) -> None:
+    args = build_parser().parse_args(
+        [
+            "tune",
+            "--set",
+            given,
+            "--band=-0.05,0.05",
+            "--out",
+            "o",
+            "--board",
+            RACE if given == LOPSIDED else "kings-crossing",
+        ]
+    )
     spec, run = cmd_tune._judging_spec(args)
     assert spec.sets == sets and run is None
-    args = build_parser().parse_args(["tune", "--set", given, "--band=-0.05,0.05", "--out", "o",
-                                      "--sets", "iron-legion,pestgericht"])
+    args = build_parser().parse_args(
+        [
+            "tune",
+            "--set",
+            given,
+            "--band=-0.05,0.05",
+            "--out",
+            "o",
+            "--sets",
+            "iron-legion,pestgericht",
+        ]
+    )
     assert cmd_tune._judging_spec(args)[0].sets == ("iron-legion", "pestgericht")
 
 
 def test_a_set_outside_the_judging_run_is_refused_before_any_game(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db, out = tmp_path / "t.duckdb", tmp_path / "out"
-    assert main(["tune", "--set", "tide-callers", "--sets", "iron-legion,pestgericht",
-                 "--band", "-0.05,0.05", "--db", str(db), "--out", str(out)]) == 2
+    assert (
+        main(
+            [
+                "tune",
+                "--set",
+                "tide-callers",
+                "--sets",
+                "iron-legion,pestgericht",
+                "--band",
+                "-0.05,0.05",
+                "--db",
+                str(db),
+                "--out",
+                str(out),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert "--set 'tide-callers' is not among the judging run's sets" in err
     assert not db.exists() and not out.exists()
 
 
 def test_tune_raises_a_card_far_too_cheap_and_lowers_one_far_too_dear(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """tests/data/tuning/lopsided.csv: in a six-round resource race, Windfall gains 8 for a
     price of 1 and Crown Jewel costs 30 (hardly any purse holds that much) next to fillers
     whose gain equals their price. tune must propose a higher buy for Windfall and a lower one
     for Crown Jewel, widening its sweeps on its own (the first ones hold no crossing)."""
     db, out = tmp_path / "t.duckdb", tmp_path / "out"
-    assert main(["tune", "--db", str(db), "--set", LOPSIDED, "--board", RACE, "--band",
-                 "-0.05,0.05", "--games", "100", "--seed", "1", "--workers", "1",
-                 "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "tune",
+                "--db",
+                str(db),
+                "--set",
+                LOPSIDED,
+                "--board",
+                RACE,
+                "--band",
+                "-0.05,0.05",
+                "--games",
+                "100",
+                "--seed",
+                "1",
+                "--workers",
+                "1",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     printed = " ".join(capsys.readouterr().out.split())
     with (out / "proposals.csv").open(newline="") as f:
         proposals = {r["card"]: (int(r["old"]), int(r["new"])) for r in csv.DictReader(f)}
@@ -342,12 +562,14 @@ def test_tune_raises_a_card_far_too_cheap_and_lowers_one_far_too_dear(
     assert page.index('<section id="proposals">') < page.index('<section id="flagged">')
     first = page.index("<section")
     assert page[first:].startswith('<section id="findings"><h2>Findings</h2>')
-    found = page[first:page.index("</section>", first)]
-    assert re.search(r'<span class="sev">(high|medium)</span> Windfall \(too strong: its holders '
-                     r'gain \+[0-9.]+ points when they buy it \([0-9.]+–[0-9.]+ points, n=\d+\)\)'
-                     rf': buy 1 -&gt; {proposals["Windfall"][1]}; the fair value is [0-9.]+ '
-                     r'\(95% interval [0-9.open]+–[0-9.open]+\)\. <a class="to" href="#sweep\d">',
-                     found), found
+    found = page[first : page.index("</section>", first)]
+    assert re.search(
+        r'<span class="sev">(high|medium)</span> Windfall \(too strong: its holders '
+        r"gain \+[0-9.]+ points when they buy it \([0-9.]+–[0-9.]+ points, n=\d+\)\)"
+        rf": buy 1 -&gt; {proposals['Windfall'][1]}; the fair value is [0-9.]+ "
+        r'\(95% interval [0-9.open]+–[0-9.open]+\)\. <a class="to" href="#sweep\d">',
+        found,
+    ), found
     assert "Crown Jewel (rarely bought: " in found
 
 
@@ -356,12 +578,28 @@ def test_the_sweep_charts_legend_covers_no_line(monkeypatch: pytest.MonkeyPatch)
     band or point can lie under it."""
     figures: list[Figure] = []
     monkeypatch.setattr(design, "_png", lambda fig: figures.append(fig) or "")
-    metrics = pl.DataFrame({"value": [1, 2, 3], "seen": [40] * 3, "in_store": [40] * 3,
-                            "bought": [40] * 3, **{f"{c}{e}": [0.6, 0.5, 0.4] for c, _, _ in
-                                                   design.CARD_PANELS
-                                                   for e in ("", "_lo", "_hi")}})
-    design.sweep_section("s", "Sweep of Dud.buy", metrics,
-                         FairValue(2.0, 1.5, 2.5, 0.1, -0.05, "closed"), 0.0, "Dud", "Dud.buy")
+    metrics = pl.DataFrame(
+        {
+            "value": [1, 2, 3],
+            "seen": [40] * 3,
+            "in_store": [40] * 3,
+            "bought": [40] * 3,
+            **{
+                f"{c}{e}": [0.6, 0.5, 0.4]
+                for c, _, _ in design.CARD_PANELS
+                for e in ("", "_lo", "_hi")
+            },
+        }
+    )
+    design.sweep_section(
+        "s",
+        "Sweep of Dud.buy",
+        metrics,
+        FairValue(2.0, 1.5, 2.5, 0.1, -0.05, "closed"),
+        0.0,
+        "Dud",
+        "Dud.buy",
+    )
     fig = figures[0]
     fig.canvas.draw()
     legends = [(ax, ax.get_legend()) for ax in fig.axes if ax.get_legend() is not None]
@@ -371,8 +609,10 @@ def test_the_sweep_charts_legend_covers_no_line(monkeypatch: pytest.MonkeyPatch)
         assert box.x0 >= plot.x1, (box, plot)
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                    reason="Debian's chromium is not installed (apt-get install -y chromium)")
+@pytest.mark.skipif(
+    not Path(CHROMIUM).exists(),
+    reason="Debian's chromium is not installed (apt-get install -y chromium)",
+)
 def test_the_compare_page_in_chromium(two_runs: Path, tmp_path: Path) -> None:
     """As a browser renders it, the compare page opens with Findings, and a picture of its top
     lands in docs/screenshots beside the report's."""

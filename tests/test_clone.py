@@ -95,8 +95,15 @@ def _changed(v: Any) -> Any:
     return ("changed", v)
 
 
-@pytest.mark.parametrize("board, steps", [("kings-crossing", 40), ("kings-crossing", 900),
-                                          ("tyrants-throne", 700), ("four-banners", 600)])
+@pytest.mark.parametrize(
+    "board, steps",
+    [
+        ("kings-crossing", 40),
+        ("kings-crossing", 900),
+        ("tyrants-throne", 700),
+        ("four-banners", 600),
+    ],
+)
 def test_changing_a_clone_leaves_the_original_unchanged(board: str, steps: int) -> None:
     """Mutating every list, dict, record and generator of a clone, and giving every other field
     another value, changes nothing in the original: it still equals a deep copy saved before
@@ -106,7 +113,8 @@ def test_changing_a_clone_leaves_the_original_unchanged(board: str, steps: int) 
     c = s.clone()
     assert list(vars(c)) == list(vars(s))
     assert {k: v for k, v in _picture(c).items() if k not in ("events", "reach_cache")} == {
-        k: v for k, v in _picture(s).items() if k not in ("events", "reach_cache")}
+        k: v for k, v in _picture(s).items() if k not in ("events", "reach_cache")
+    }
     for name, v in vars(c).items():
         if name in SHARED:
             continue

@@ -28,21 +28,42 @@ TINY = RunSpec((SET,), (BOARD,), 6, 2, ("random", "random"), ("random", "random"
 
 def test_a_sweeps_variants_share_seeds_and_store_their_card_data(tmp_path: Path) -> None:
     db = tmp_path / "s.duckdb"
-    study = run_study(db, TINY, "sweep", "Guard", "buy", card_variants("Guard", "buy", [2, 5]),
-                      1, Console(quiet=True))
+    study = run_study(
+        db,
+        TINY,
+        "sweep",
+        "Guard",
+        "buy",
+        card_variants("Guard", "buy", [2, 5]),
+        1,
+        Console(quiet=True),
+    )
     con = duckdb.connect(str(db), read_only=True)
-    seeds = [con.execute("SELECT list(seed ORDER BY game_index), list(rotation ORDER BY "
-                         "game_index) FROM games WHERE run_id = ?", [r]).fetchall()[0]
-             for r in study.run_ids]
+    seeds = [
+        con.execute(
+            "SELECT list(seed ORDER BY game_index), list(rotation ORDER BY "
+            "game_index) FROM games WHERE run_id = ?",
+            [r],
+        ).fetchall()[0]
+        for r in study.run_ids
+    ]
     assert seeds[0] == seeds[1] and len(seeds[0][0]) == TINY.games
-    assert con.execute("SELECT run_id, value, variant FROM sweeps ORDER BY run_id").fetchall() \
-        == [(study.run_ids[0], 2, "Guard.buy=2"), (study.run_ids[1], 5, "Guard.buy=5")]
-    assert [con.execute("SELECT buy FROM run_cards WHERE run_id = ? AND name = 'Guard'",
-                        [r]).fetchall()[0][0] for r in study.run_ids] == [2, 5]
-    params = json.loads(con.execute("SELECT params FROM runs WHERE run_id = ?",
-                                    [study.run_ids[1]]).fetchall()[0][0])
-    assert params["changes"] == [{"card": "Guard", "field": "buy", "setting": None,
-                                  "value": 5, "baseline": False}]
+    assert con.execute("SELECT run_id, value, variant FROM sweeps ORDER BY run_id").fetchall() == [
+        (study.run_ids[0], 2, "Guard.buy=2"),
+        (study.run_ids[1], 5, "Guard.buy=5"),
+    ]
+    assert [
+        con.execute(
+            "SELECT buy FROM run_cards WHERE run_id = ? AND name = 'Guard'", [r]
+        ).fetchall()[0][0]
+        for r in study.run_ids
+    ] == [2, 5]
+    params = json.loads(
+        con.execute("SELECT params FROM runs WHERE run_id = ?", [study.run_ids[1]]).fetchall()[0][0]
+    )
+    assert params["changes"] == [
+        {"card": "Guard", "field": "buy", "setting": None, "value": 5, "baseline": False}
+    ]
 
 
 def _synthetic(values: list[int], games: int, crossing: float, seed: int = 1) -> Counts:
@@ -83,8 +104,7 @@ def test_pairing_narrows_the_interval_of_a_difference() -> None:
     assert hi_p - lo_p < 0.75 * (hi_i - lo_i)
 
 
-def test_an_xlsx_copy_marks_the_changed_cells_and_leaves_the_original_alone(
-        tmp_path: Path) -> None:
+def test_an_xlsx_copy_marks_the_changed_cells_and_leaves_the_original_alone(tmp_path: Path) -> None:
     src = tmp_path / "set.xlsx"
     book = openpyxl.Workbook()
     ws = book.active
@@ -99,8 +119,12 @@ def test_an_xlsx_copy_marks_the_changed_cells_and_leaves_the_original_alone(
     cell = openpyxl.load_workbook(copy)["Legion"]["C3"]
     assert cell.value == 4 and cell.fill.start_color.rgb.endswith("FFFF00")
     assert cell.comment.text == "was 6; proposed by workbench tune run 7"
-    assert (tmp_path / "out" / "proposals.csv").read_text().splitlines()[1].endswith(
-        "Legion,3,C,Dud,buy,6,4")
+    assert (
+        (tmp_path / "out" / "proposals.csv")
+        .read_text()
+        .splitlines()[1]
+        .endswith("Legion,3,C,Dud,buy,6,4")
+    )
 
 
 def test_proposals_csv_neutralises_formula_injection(tmp_path: Path) -> None:
@@ -112,13 +136,13 @@ def test_proposals_csv_neutralises_formula_injection(tmp_path: Path) -> None:
     names = ['=HYPERLINK("http://evil.example","x")', "@SUM(1+1)", "+Cash", "-Debt"]
     src = tmp_path / "@set.csv"
     with src.open("w", newline="", encoding="utf-8") as f:
-        csv.writer(f).writerows([["name", "type", "buy", "upkeep"],
-                                 *([n, "unit", 6, 1] for n in names)])
+        csv.writer(f).writerows(
+            [["name", "type", "buy", "upkeep"], *([n, "unit", 6, 1] for n in names)]
+        )
     copy = write_copy(src, tmp_path / "out", [Proposal(n, "buy", 6, 4) for n in names], 7)
     with (tmp_path / "out" / "proposals.csv").open(newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
-    assert [(r["card"], r["old"], r["new"]) for r in rows] == [("'" + n, "6", "4")
-                                                               for n in names]
+    assert [(r["card"], r["old"], r["new"]) for r in rows] == [("'" + n, "6", "4") for n in names]
     assert {r["copy"] for r in rows} == {"'@set-proposed.csv"}
     with copy.open(newline="", encoding="utf-8") as f:
         assert [r[0] for r in csv.reader(f)][1:] == names
@@ -137,12 +161,38 @@ def test_a_csv_copy_changes_only_the_proposed_cells(tmp_path: Path) -> None:
 
 def test_sweep_command_records_its_runs_estimate_and_report(tmp_path: Path) -> None:
     db, out = tmp_path / "w.duckdb", tmp_path / "rep"
-    assert main(["sweep", "--db", str(db), "--sets", SET, "--board", BOARD, "--card", "Dud",
-                 "--field", "buy", "--values", "2,4,6", "--games", "12", "--agents", "random",
-                 "--workers", "1", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "sweep",
+                "--db",
+                str(db),
+                "--sets",
+                SET,
+                "--board",
+                BOARD,
+                "--card",
+                "Dud",
+                "--field",
+                "buy",
+                "--values",
+                "2,4,6",
+                "--games",
+                "12",
+                "--agents",
+                "random",
+                "--workers",
+                "1",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     con = duckdb.connect(str(db), read_only=True)
-    assert con.execute("SELECT count(DISTINCT run_id), any_value(kind) FROM sweeps"
-                       ).fetchall() == [(3, "sweep")]
+    assert con.execute("SELECT count(DISTINCT run_id), any_value(kind) FROM sweeps").fetchall() == [
+        (3, "sweep")
+    ]
     quantities = {r[0] for r in con.execute("SELECT quantity FROM sweep_results").fetchall()}
     assert {"fair_value", "bought_gain@Dud.buy=2"} <= quantities
     assert (out / "index.html").is_file() and (out / "tables" / "sweep_variants.csv").is_file()
@@ -151,19 +201,52 @@ def test_sweep_command_records_its_runs_estimate_and_report(tmp_path: Path) -> N
 def test_ablate_and_skill_commands_store_their_results(tmp_path: Path) -> None:
     db = tmp_path / "a.duckdb"
     common = ["--db", str(db), "--sets", SET, "--board", BOARD, "--games", "8", "--workers", "1"]
-    assert main(["ablate", "--card", "Champion", "--agents", "random", "--out",
-                 str(tmp_path / "ab"), *common]) == 0
-    assert main(["skill", "--card", "Champion", "--agents", "random,heuristic", "--out",
-                 str(tmp_path / "sk"), *common]) == 0
+    assert (
+        main(
+            [
+                "ablate",
+                "--card",
+                "Champion",
+                "--agents",
+                "random",
+                "--out",
+                str(tmp_path / "ab"),
+                *common,
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(
+            [
+                "skill",
+                "--card",
+                "Champion",
+                "--agents",
+                "random,heuristic",
+                "--out",
+                str(tmp_path / "sk"),
+                *common,
+            ]
+        )
+        == 0
+    )
     con = duckdb.connect(str(db), read_only=True)
     assert con.execute("SELECT kind, variant FROM sweeps ORDER BY run_id").fetchall() == [
-        ("ablate", "original"), ("ablate", "baseline"), ("skill", "random"),
-        ("skill", "heuristic")]
+        ("ablate", "original"),
+        ("ablate", "baseline"),
+        ("skill", "random"),
+        ("skill", "heuristic"),
+    ]
     rows = con.execute("SELECT quantity FROM sweep_results ORDER BY ALL").fetchall()
-    assert [r[0] for r in rows] == ["ablation_win_rate_change", "bought_gain@heuristic",
-                                    "bought_gain@random"]
+    assert [r[0] for r in rows] == [
+        "ablation_win_rate_change",
+        "bought_gain@heuristic",
+        "bought_gain@random",
+    ]
     verdicts = pl.read_csv(tmp_path / "sk" / "tables" / "verdicts.csv")
     assert {"verdict@random", "verdict@heuristic", "across_skill"} <= set(verdicts.columns)
     assert "Champion" in verdicts.get_column("card").to_list()
-    assert con.execute("SELECT text FROM run_cards WHERE run_id = 2 AND name = 'Champion'"
-                       ).fetchall() == [("baseline",)]
+    assert con.execute(
+        "SELECT text FROM run_cards WHERE run_id = 2 AND name = 'Champion'"
+    ).fetchall() == [("baseline",)]

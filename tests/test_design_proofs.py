@@ -76,8 +76,12 @@ def test_explorer_plays_like_the_heuristic_outside_the_buy_phase() -> None:
     spec = RunSpec((str(LEDGER),), (LONG,), 1, 2, ("heuristic",) * 2, ("heuristic",) * 2, 1)
     config = next(iter(prepare(spec).configs.values()))
     for seed in range(3):
-        a = play_game(config, seed, [make_agent("heuristic") for _ in range(2)],
-                      [make_agent("numbers") for _ in range(2)])
+        a = play_game(
+            config,
+            seed,
+            [make_agent("heuristic") for _ in range(2)],
+            [make_agent("numbers") for _ in range(2)],
+        )
         b = play_game(config, seed, [make_agent("explorer:p=0") for _ in range(2)])
         assert a.actions and a.actions == b.actions
 
@@ -93,14 +97,37 @@ def tuned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, bytes]:
     source.write_bytes(LEDGER.read_bytes())
     before = source.read_bytes()
     db, out = tmp / "t.duckdb", tmp / "out"
-    assert main(["tune", "--db", str(db), "--set", str(source), "--board", LONG,
-                 "--band=-0.05,0.05", "--span", "3", "--games", str(TUNE_GAMES),
-                 "--seed", str(TUNE_SEED), "--workers", "1", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "tune",
+                "--db",
+                str(db),
+                "--set",
+                str(source),
+                "--board",
+                LONG,
+                "--band=-0.05,0.05",
+                "--span",
+                "3",
+                "--games",
+                str(TUNE_GAMES),
+                "--seed",
+                str(TUNE_SEED),
+                "--workers",
+                "1",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     return db, out, before
 
 
 def test_tune_moves_an_underpriced_card_up_and_an_overpriced_card_down(
-        tuned: tuple[Path, Path, bytes]) -> None:
+    tuned: tuple[Path, Path, bytes],
+) -> None:
     """Windfall (`gain 4` for 1) is far too cheap and Fool's Gold (`gain 3` for 4) far too
     dear next to fillers whose gain equals their price; tune must flag both and propose a
     higher and a lower buy price, in a marked copy, never in the original."""
@@ -125,19 +152,25 @@ def test_tune_writes_its_runs_proposals_and_report(tuned: tuple[Path, Path, byte
     """Every command writes its results to the database and its charts to the report."""
     db, out, _ = tuned
     con = duckdb.connect(str(db), read_only=True)
-    proposed = dict(con.execute("SELECT card, estimate FROM sweep_results "
-                                "WHERE quantity = 'proposed_buy'").fetchall())
+    proposed = dict(
+        con.execute(
+            "SELECT card, estimate FROM sweep_results WHERE quantity = 'proposed_buy'"
+        ).fetchall()
+    )
     with (out / "proposals.csv").open(newline="") as f:
         assert {r["card"]: float(r["new"]) for r in csv.DictReader(f)} == {
-            c: v for c, v in proposed.items() if v is not None}
-    sweeps = con.execute("SELECT card, count(*) FROM sweeps WHERE kind = 'tune' "
-                         "GROUP BY card").fetchall()
+            c: v for c, v in proposed.items() if v is not None
+        }
+    sweeps = con.execute(
+        "SELECT card, count(*) FROM sweeps WHERE kind = 'tune' GROUP BY card"
+    ).fetchall()
     assert {"Windfall", "Fool's Gold"} <= {c for c, _ in sweeps}
     # every run is played once: the judging run (run 1) is each sweep's current value
     runs = con.execute("SELECT count(*) FROM runs").fetchall()[0][0]
     assert con.execute("SELECT count(*) FROM games").fetchall()[0][0] == TUNE_GAMES * runs
-    assert con.execute("SELECT count(DISTINCT card) FROM sweeps WHERE run_id = 1").fetchall() \
-        == [(len(sweeps),)]
+    assert con.execute("SELECT count(DISTINCT card) FROM sweeps WHERE run_id = 1").fetchall() == [
+        (len(sweeps),)
+    ]
     assert (out / "index.html").is_file()
     tables = out / "tables"
     assert (tables / "tune_cards.csv").is_file() and (tables / "tune_proposals.csv").is_file()
@@ -153,9 +186,16 @@ def twin_fair_value(games: int, seed: int) -> float | None:
     spec = RunSpec((TWINS,), (RACE,), games, 2, ("explorer",) * 2, ("explorer",) * 2, seed)
     with TemporaryDirectory() as tmp:
         db = Path(tmp) / "s.duckdb"
-        study = run_study(db, spec, "sweep", "Coin Twin", "buy",
-                          card_variants("Coin Twin", "buy", [1, 2, 3, 4, 5]), 1,
-                          Console(quiet=True))
+        study = run_study(
+            db,
+            spec,
+            "sweep",
+            "Coin Twin",
+            "buy",
+            card_variants("Coin Twin", "buy", [1, 2, 3, 4, 5]),
+            1,
+            Console(quiet=True),
+        )
         con = open_db(db)
         try:
             ref = card_counts(con, study.run_ids, "Coin", games)
@@ -168,7 +208,7 @@ def twin_fair_value(games: int, seed: int) -> float | None:
 
 
 def test_sweep_finds_the_balancing_cost_of_a_twin_within_one_step() -> None:
-    """"The cost that balances it": Coin Twin is Coin in every number and behaviour, so at
+    """ "The cost that balances it": Coin Twin is Coin in every number and behaviour, so at
     Coin's price (3) the two are interchangeable and their improvements when bought are equal
     in expectation; the cost that makes Coin Twin as good a purchase as Coin is therefore 3,
     whatever Coin's own improvement is (it need not be 0: the improvement compares a purchase

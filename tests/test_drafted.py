@@ -38,29 +38,44 @@ G = 1_000_000_000
 PICKS = {  # game: (board, seat 0 picks, seat 1 picks)
     0: ("north", ["x1", "x1", "y1"], ["x2", "y1", "x2"]),
     1: ("north", ["y1", "x2", "x1"], ["x1", "x2", "y1"]),
-    2: ("south", ["x1", "y1", "x2"], ["y1", "x1", "x2"])}
+    2: ("south", ["x1", "y1", "x2"], ["y1", "x1", "x2"]),
+}
 BUYS = {0: [(0, "x1"), (1, "x2"), (1, "x2")], 1: [(0, "y1")], 2: [(1, "x1"), (1, "y1")]}
 
 
 def build(path: Path) -> Path:
     con = open_store(path)
-    con.execute("INSERT INTO runs VALUES (1, 'r', 'finished', 7, 3, 2, 'X,Y', 'north,south', "
-                "'h,h', 'h,h', '{}', '[]', 'h', 'v', 'local', 1, now(), now())")
+    con.execute(
+        "INSERT INTO runs VALUES (1, 'r', 'finished', 7, 3, 2, 'X,Y', 'north,south', "
+        "'h,h', 'h,h', '{}', '[]', 'h', 'v', 'local', 1, now(), now())"
+    )
     for name, set_ in (("x1", "X"), ("x2", "X"), ("y1", "Y")):
-        con.execute("INSERT INTO run_cards VALUES (1, ?, ?, 'spell', true, 2, 1, 0, NULL, NULL, "
-                    "NULL, NULL, NULL, 0, NULL, '', '', '', '', '', '', '')", [name, set_])
+        con.execute(
+            "INSERT INTO run_cards VALUES (1, ?, ?, 'spell', true, 2, 1, 0, NULL, NULL, "
+            "NULL, NULL, NULL, 0, NULL, '', '', '', '', '', '', '')",
+            [name, set_],
+        )
     for game, (board, *seats) in PICKS.items():
-        con.execute("INSERT INTO games VALUES (?, 1, ?, ?, ?, 2, 0, 0, [0], false, 'x', 5, "
-                    "false, 0, 0)", [G + game, game, board, game])
+        con.execute(
+            "INSERT INTO games VALUES (?, 1, ?, ?, ?, 2, 0, 0, [0], false, 'x', 5, false, 0, 0)",
+            [G + game, game, board, game],
+        )
         for seat, cards in enumerate(seats):
-            con.execute("INSERT INTO game_seats VALUES (?, 1, ?, ?, 'h', 'h', ?, ?, '')",
-                        [G + game, seat, seat, seat == 0, 1 if seat == 0 else -1])
+            con.execute(
+                "INSERT INTO game_seats VALUES (?, 1, ?, ?, 'h', 'h', ?, ?, '')",
+                [G + game, seat, seat, seat == 0, 1 if seat == 0 else -1],
+            )
             for pick, card in enumerate(cards, 1):
-                con.execute("INSERT INTO picks VALUES (?, ?, ?, ?, ?, '')",
-                            [G + game, pick, 1 if pick < 3 else 2, seat, card])
+                con.execute(
+                    "INSERT INTO picks VALUES (?, ?, ?, ?, ?, '')",
+                    [G + game, pick, 1 if pick < 3 else 2, seat, card],
+                )
         for seq, (seat, card) in enumerate(BUYS.get(game, [])):
-            con.execute("INSERT INTO events VALUES (?, ?, 2, 2, 'buy', ?, 'buy', ?, '', -1, -1, "
-                        "1, '', -1, -1)", [G + game, seq, seat, card])
+            con.execute(
+                "INSERT INTO events VALUES (?, ?, 2, 2, 'buy', ?, 'buy', ?, '', -1, -1, "
+                "1, '', -1, -1)",
+                [G + game, seq, seat, card],
+            )
     con.close()
     return path
 
@@ -82,13 +97,21 @@ def test_never_bought_share_per_set_and_board(con: duckdb.DuckDBPyConnection) ->
     South, X: 4 picks, 1 bought (s1's x1); early s0 picks 1 and 3, s1 pick 3: none bought.
     South, Y: 2 picks, s1's bought; early: s1 pick 1, bought."""
     df = drafted.set_shares(con, [1])
-    expected = {("north", "X"): (8, 5, 5, 2), ("north", "Y"): (4, 3, 3, 2),
-                ("south", "X"): (4, 3, 3, 3), ("south", "Y"): (2, 1, 1, 0)}
+    expected = {
+        ("north", "X"): (8, 5, 5, 2),
+        ("north", "Y"): (4, 3, 3, 2),
+        ("south", "X"): (4, 3, 3, 3),
+        ("south", "Y"): (2, 1, 1, 0),
+    }
     assert df.height == len(expected)
     for (board, set_), (picks, never, early, early_never) in expected.items():
         r = row(df, board=board, set=set_)
         assert (r["picks"], r["never_bought"], r["early_picks"], r["early_never_bought"]) == (
-            picks, never, early, early_never)
+            picks,
+            never,
+            early,
+            early_never,
+        )
         check_rate(r, "never_bought_share", never, picks)
         check_rate(r, "early_never_bought_share", early_never, early)
 
@@ -100,7 +123,8 @@ CARDS = {  # (board, card): games, games drafted, seats drafted, seats bought, p
     ("north", "y1"): (2, 2, 4, 1, 4, 1, (3 + 2 + 1 + 3) / 4),
     ("south", "x1"): (1, 1, 2, 1, 2, 1, (1 + 2) / 2),
     ("south", "x2"): (1, 1, 2, 0, 2, 0, (3 + 3) / 2),
-    ("south", "y1"): (1, 1, 2, 1, 2, 1, (2 + 1) / 2)}
+    ("south", "y1"): (1, 1, 2, 1, 2, 1, (2 + 1) / 2),
+}
 
 
 def test_per_card_counts_and_kraken_like(con: duckdb.DuckDBPyConnection) -> None:
@@ -109,18 +133,23 @@ def test_per_card_counts_and_kraken_like(con: duckdb.DuckDBPyConnection) -> None
     or x2 (1 of 3 seats is 33%); at the defaults (25%, 2%) only south x2."""
     df = drafted.card_shares(con, [1], drafted=0.5, bought=0.3)
     assert df.height == len(CARDS)
-    for (board, card), (games, g_drafted, s_drafted, s_bought, picks, copies, ata) in \
-            CARDS.items():
+    for (board, card), (games, g_drafted, s_drafted, s_bought, picks, copies, ata) in CARDS.items():
         r: dict[str, Any] = row(df, board=board, card=card)
-        assert (r["games"], r["games_drafted"], r["seats_drafted"], r["seats_bought"],
-                r["picks"], r["copies_bought"]) == (games, g_drafted, s_drafted, s_bought,
-                                                    picks, copies)
+        assert (
+            r["games"],
+            r["games_drafted"],
+            r["seats_drafted"],
+            r["seats_bought"],
+            r["picks"],
+            r["copies_bought"],
+        ) == (games, g_drafted, s_drafted, s_bought, picks, copies)
         assert r["ata"] == pytest.approx(ata)
         check_rate(r, "bought_share", s_bought, s_drafted)
     like = drafted.kraken_like(df)
     assert like.select("board", "card").rows() == [("north", "y1"), ("south", "x2")]  # by ATA
-    assert drafted.kraken_like(drafted.card_shares(con, [1])).select(
-        "board", "card").rows() == [("south", "x2")]
+    assert drafted.kraken_like(drafted.card_shares(con, [1])).select("board", "card").rows() == [
+        ("south", "x2")
+    ]
 
 
 def test_kraken_finding_per_board(con: duckdb.DuckDBPyConnection) -> None:
@@ -128,14 +157,16 @@ def test_kraken_finding_per_board(con: duckdb.DuckDBPyConnection) -> None:
     drafting seats (high with a minimum sample of 2); north's y1 is bought by 1 of 4 (medium).
     Each says how many of the board's drafted cards (3) are Kraken-like."""
     th = Thresholds(kraken_drafted=0.5, kraken_bought=0.3, min_sample=2)
-    found = kraken_findings(drafted.card_shares(con, [1], th.kraken_drafted,
-                                                th.kraken_bought), th)
+    found = kraken_findings(drafted.card_shares(con, [1], th.kraken_drafted, th.kraken_bought), th)
     by_board = {f.subject: f for f in found}
     assert set(by_board) == {"y1", "x2"}
     assert (by_board["x2"].severity, by_board["y1"].severity) == ("high", "medium")
     assert all(f.value == pytest.approx(1 / 3) and f.n == 3 for f in found)
-    assert "x2 (drafted in 1 of 1 games, bought by 0 of 2 drafting seats, taken at pick 3.0" \
+    assert (
+        "x2 (drafted in 1 of 1 games, bought by 0 of 2 drafting seats, taken at pick 3.0"
         in by_board["x2"].text
+    )
     assert " on south" in by_board["x2"].text and " on north" in by_board["y1"].text
     assert pl.DataFrame([f.kind for f in found]).to_series().unique().to_list() == [
-        "drafted never bought"]
+        "drafted never bought"
+    ]

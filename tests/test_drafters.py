@@ -19,8 +19,7 @@ from tests.builder import Card, Victory, VictoryKind, board, spell, unit
 from tests.rules import rules
 
 # income 2 a turn for 6 rounds (R5.1, R18): at most 12 resource ever, nothing else gains any
-BOARD = board("0 . 1", victory=Victory(VictoryKind.CAPTURE, target=99), income=2,
-              round_limit=6)
+BOARD = board("0 . 1", victory=Victory(VictoryKind.CAPTURE, target=99), income=2, round_limit=6)
 PIKEMAN = unit("Pikeman", 2, 2, 1, buy=2, play=1, upkeep=0, copies=2)
 # the numbers drafter's favourites: big bodies for the price
 LEVIATHAN = unit("Leviathan", 12, 2, 6, buy=13, play=1, upkeep=1, copies=2)  # never affordable
@@ -66,9 +65,21 @@ def test_projection_buys_the_pikeman_and_never_the_leviathan():
     agent = HeuristicAgent()
     proj = Projection(agent.drafter().economy(s.config), Held(s, 0))
     assert [(st.round, st.resource) for st in proj.steps] == [
-        (1, 2.0), (2, 1.0), (3, 3.0), (4, 5.0), (5, 7.0), (6, 9.0)]
+        (1, 2.0),
+        (2, 1.0),
+        (3, 3.0),
+        (4, 5.0),
+        (5, 7.0),
+        (6, 9.0),
+    ]
     assert [st.card.name if st.card else None for st in proj.steps] == [
-        "Pikeman", None, None, None, None, None]
+        "Pikeman",
+        None,
+        None,
+        None,
+        None,
+        None,
+    ]
     value = agent.buy_value(PIKEMAN, VictoryKind.CAPTURE, 0, 2)
     assert proj.first_buy(PIKEMAN) == (3, value)
     assert proj.use(PIKEMAN) == 3 / 6
@@ -81,11 +92,10 @@ def test_drafter_asks_its_own_agent_what_it_buys():
     """The drafter of a heuristic agent projects that agent's buy policy, so retuned weights
     flow into drafting: an agent whose buy value of the Pikeman is nothing never buys it
     (R7.1), and its drafter values the Pikeman at the floor for cards never used."""
+
     class Shunning(HeuristicAgent):
-        def buy_value(self, card: Card, kind: VictoryKind, deck_up: int,
-                      income: int) -> float:
-            return 0.0 if card.name == "Pikeman" else super().buy_value(card, kind, deck_up,
-                                                                         income)
+        def buy_value(self, card: Card, kind: VictoryKind, deck_up: int, income: int) -> float:
+            return 0.0 if card.name == "Pikeman" else super().buy_value(card, kind, deck_up, income)
 
     agent = Shunning()
     assert agent.drafter().policy is agent
@@ -104,8 +114,13 @@ def test_projection_of_a_deck_of_dear_spells_ends() -> None:
     instead of going negative, and the projection ends (a fuzzed board of this kind once made
     it loop for ever)."""
     drain = spell("Drain", play=3, buy=None)
-    bleak = board("0 . 1", victory=Victory(VictoryKind.CAPTURE, target=99), income=-1,
-                  round_limit=6, start_cards=(("Drain", 4),))
+    bleak = board(
+        "0 . 1",
+        victory=Victory(VictoryKind.CAPTURE, target=99),
+        income=-1,
+        round_limit=6,
+        start_cards=(("Drain", 4),),
+    )
     cfg = GameConfig(POOL, {c.name.casefold(): c for c in (*POOL, drain)}, bleak, pack_size=3)
     s = Game(cfg, 1).state
     proj = Projection(HeuristicDrafter().economy(cfg), Held(s, 0))

@@ -16,22 +16,27 @@ from tests.rules import rules
 from workbench.runner import prepare
 from workbench.store import RunSpec
 
-BOARDS = sorted(p.name.split(".")[0] for p in
-                (Path(__file__).resolve().parent.parent / "cardsets" / "boards").iterdir())
+BOARDS = sorted(
+    p.name.split(".")[0]
+    for p in (Path(__file__).resolve().parent.parent / "cardsets" / "boards").iterdir()
+)
 GAMES = 3
 
 
 def rows(board: str) -> tuple[list[dict[str, int]], list[int]]:
     """Snapshot rows of GAMES random-agent games on the board, and their buy events per game."""
-    spec = RunSpec(("iron-legion", "tide-callers"), (board,), GAMES, 0, ("random",),
-                   ("random",), seed=11)
+    spec = RunSpec(
+        ("iron-legion", "tide-callers"), (board,), GAMES, 0, ("random",), ("random",), seed=11
+    )
     config = prepare(spec).configs[board]
     out, buys = [], []
     for i in range(GAMES):
         agents = [make_agent("random") for _ in range(config.board.players)]
         record = play_game(config, derive_seed(spec.seed, i), agents)
-        out += [dict(zip(SNAPSHOT_COLUMNS, r, strict=True)) | {"game": i}
-                for r in record.snapshots.rows()]
+        out += [
+            dict(zip(SNAPSHOT_COLUMNS, r, strict=True)) | {"game": i}
+            for r in record.snapshots.rows()
+        ]
         buys.append(sum(1 for e in record.events.rows() if e[5] == "buy"))
     return out, buys  # type: ignore[return-value]
 
@@ -45,8 +50,14 @@ def test_economy_identity_holds_on_every_turn(board: str) -> None:
     previous: dict[tuple[int, int], int] = {}
     for r in snaps:
         into = r["resource_start"] + r["income"] + r["discard_gain"] + r["card_gain"]
-        out = (r["spend_buy"] + r["spend_play"] + r["spend_upkeep"] + r["spend_free"]
-               + r["card_loss"] + r["resource"])
+        out = (
+            r["spend_buy"]
+            + r["spend_play"]
+            + r["spend_upkeep"]
+            + r["spend_free"]
+            + r["card_loss"]
+            + r["resource"]
+        )
         assert into == out, r
         # the flows start where the player's previous turn ended
         assert r["resource_start"] == previous.get((r["game"], r["player"]), 0), r

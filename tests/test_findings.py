@@ -28,19 +28,21 @@ def seat_games(seat_0_wins: int, games: int = 200) -> list[Game]:
 
 # --- seats ------------------------------------------------------------------------------------
 
-def test_seat_advantage_is_high_when_the_whole_interval_is_outside_the_band(
-        tmp_path: Path) -> None:
+
+def test_seat_advantage_is_high_when_the_whole_interval_is_outside_the_band(tmp_path: Path) -> None:
     """Seat 0 wins 130 of 200: 65.0%, Wilson 58.2-71.3%, all above 50% + 5%."""
     [f] = found(build(tmp_path / "s.duckdb", seat_games(130)), "seat")
-    assert f.text == ("Seat 1 (moves first) wins 65.0% of its games (58.2–71.3%, n=200); an "
-                      "even share is 50.0%.")
+    assert f.text == (
+        "Seat 1 (moves first) wins 65.0% of its games (58.2–71.3%, n=200); an even share is 50.0%."
+    )
     assert (f.severity, f.value, f.n, f.section) == ("high", 0.65, 200, "sets")
     assert f.low == pytest.approx(0.5816, abs=1e-4) and f.high == pytest.approx(0.7127, abs=1e-4)
 
 
 @pytest.mark.parametrize(("wins", "severity"), [(115, "medium"), (112, "low")])
-def test_seat_advantage_severity_follows_the_interval(tmp_path: Path, wins: int,
-                                                      severity: str) -> None:
+def test_seat_advantage_severity_follows_the_interval(
+    tmp_path: Path, wins: int, severity: str
+) -> None:
     """115 of 200 (57.5%, 50.6-64.1%) excludes an even share: medium; 112 (56.0%, 49.1-62.7%)
     does not: low."""
     [f] = found(build(tmp_path / "s.duckdb", seat_games(wins)), "seat")
@@ -66,6 +68,7 @@ def test_the_band_is_an_option(tmp_path: Path) -> None:
 
 # --- sets -------------------------------------------------------------------------------------
 
+
 def set_games(a_wins_per_10: int) -> list[Game]:
     """200 games; the seat holding set A alternates, and A wins `a_wins_per_10` in every 10
     games of each seat, so both seats win equally often."""
@@ -73,9 +76,15 @@ def set_games(a_wins_per_10: int) -> list[Game]:
     for i in range(200):
         a_seat = i % 2
         a_won = (i // 2) % 10 < a_wins_per_10
-        games.append(Game([a_seat if a_won else 1 - a_seat], picks={
-            a_seat: [("a1", "a1|b1"), ("a2", "a2|b2")],
-            1 - a_seat: [("b1", "b1"), ("b2", "b2")]}))
+        games.append(
+            Game(
+                [a_seat if a_won else 1 - a_seat],
+                picks={
+                    a_seat: [("a1", "a1|b1"), ("a2", "a2|b2")],
+                    1 - a_seat: [("b1", "b1"), ("b2", "b2")],
+                },
+            )
+        )
     return games
 
 
@@ -86,8 +95,9 @@ def test_set_imbalance(tmp_path: Path) -> None:
     """A wins 140 of its 200 seat-games (70.0%, Wilson 63.3-75.9%); B the other 30%."""
     sets = found(build(tmp_path / "a.duckdb", set_games(7), CARDS_AB), "set")
     a, b = sorted(sets, key=lambda f: f.subject)
-    assert a.text == ("Players whose store is mostly A win 70.0% (63.3–75.9%, n=200); an even "
-                      "share is 50.0%.")
+    assert a.text == (
+        "Players whose store is mostly A win 70.0% (63.3–75.9%, n=200); an even share is 50.0%."
+    )
     assert (a.severity, a.value, a.n, a.subject) == ("high", 0.7, 200, "A")
     assert (b.severity, b.value, b.subject) == ("high", 0.3, "B")
     assert found(tmp_path / "a.duckdb", "seat") == []
@@ -108,16 +118,27 @@ def dead_games(buy_passed: bool = False) -> list[Game]:
     buy_passed, 'passed' in round 2)."""
     games = []
     for _ in range(40):
-        picks = {s: [("a1", "a1|never"), ("dear", "dear|never"), ("passed", "passed|never")]
-                 for s in (0, 1)}
+        picks = {
+            s: [("a1", "a1|never"), ("dear", "dear|never"), ("passed", "passed|never")]
+            for s in (0, 1)
+        }
         buys = [(s, "a1", 1) for s in (0, 1)]
         if buy_passed:
             buys += [(s, "passed", 2) for s in (0, 1)]
-        snaps = [{"round": r, "player": s, "income": 2, "buy_resource": 3,
-                  "bought": int(r == 1 or (buy_passed and r == 2))}
-                 for r in range(1, 6) for s in (0, 1)]
-        games.append(Game([0] if len(games) % 2 else [1], rounds=5, picks=picks, buys=buys,
-                          snaps=snaps))
+        snaps = [
+            {
+                "round": r,
+                "player": s,
+                "income": 2,
+                "buy_resource": 3,
+                "bought": int(r == 1 or (buy_passed and r == 2)),
+            }
+            for r in range(1, 6)
+            for s in (0, 1)
+        ]
+        games.append(
+            Game([0] if len(games) % 2 else [1], rounds=5, picks=picks, buys=buys, snaps=snaps)
+        )
     return games
 
 
@@ -128,24 +149,30 @@ def test_dead_cards_and_why(tmp_path: Path) -> None:
     path = build(tmp_path / "d.duckdb", dead_games(), DEAD_CARDS)
     dead = {f.subject: f for f in found(path, "dead card")}
     assert set(dead) == {"never", "dear", "passed"}
-    assert dead["never"].text == ("1 of 4 cards is never bought because no drafter ever picks "
-                                  "a copy (4.6–69.9%, n=4): never (passed in 240 packs).")
+    assert dead["never"].text == (
+        "1 of 4 cards is never bought because no drafter ever picks "
+        "a copy (4.6–69.9%, n=4): never (passed in 240 packs)."
+    )
     assert dead["dear"].text == (
         "1 of 4 cards is never bought because the price is (almost) never there at a buy step "
         "with a copy in the store (4.6–69.9%, n=4): dear (buy 9: affordable at 0 of 400 buy "
-        "steps; bought by 0 of 80 drafters).")
+        "steps; bought by 0 of 80 drafters)."
+    )
     assert dead["passed"].text == (
         "1 of 4 cards is never bought although the price is there at the buy step "
         "(4.6–69.9%, n=4): passed (buy 1: affordable at 400 of 400 buy steps; bought by 0 of "
-        "80 drafters).")
+        "80 drafters)."
+    )
     assert {f.severity for f in dead.values()} == {"high"}
     assert {f.value for f in dead.values()} == {0.25}
     con = open_db(path)
     table = findings.dead_cards(con, [1], findings.cards.card_table(con, [1]), Thresholds())
     con.close()
     assert dict(table.select("card", "reason").rows()) == {
-        "never": findings.NEVER_DRAFTED, "dear": findings.NEVER_AFFORDABLE,
-        "passed": findings.PASSED}
+        "never": findings.NEVER_DRAFTED,
+        "dear": findings.NEVER_AFFORDABLE,
+        "passed": findings.PASSED,
+    }
 
 
 def test_a_card_bought_in_its_store_is_not_dead(tmp_path: Path) -> None:
@@ -154,22 +181,33 @@ def test_a_card_bought_in_its_store_is_not_dead(tmp_path: Path) -> None:
     path = build(tmp_path / "d.duckdb", dead_games(buy_passed=True), DEAD_CARDS)
     assert {f.subject for f in found(path, "dead card")} == {"never", "dear"}
     con = open_db(path)
-    chances = {r[0]: r[1:] for r in findings.cards.buy_chances(con, [1]).select(
-        "card", "store_turns", "affordable_turns").rows()}
+    chances = {
+        r[0]: r[1:]
+        for r in findings.cards.buy_chances(con, [1])
+        .select("card", "store_turns", "affordable_turns")
+        .rows()
+    }
     con.close()
     assert chances["a1"] == (80, 80) and chances["passed"] == (160, 160)
 
 
 def test_no_dead_card_when_every_card_sells(tmp_path: Path) -> None:
     cards = [("a1", "A", 1)]
-    games = [Game([0], rounds=2, picks={s: [("a1", "a1")] for s in (0, 1)},
-                  buys=[(s, "a1", 1) for s in (0, 1)],
-                  snaps=[{"round": 1, "player": s, "buy_resource": 3, "bought": 1}
-                         for s in (0, 1)]) for _ in range(40)]
+    games = [
+        Game(
+            [0],
+            rounds=2,
+            picks={s: [("a1", "a1")] for s in (0, 1)},
+            buys=[(s, "a1", 1) for s in (0, 1)],
+            snaps=[{"round": 1, "player": s, "buy_resource": 3, "bought": 1} for s in (0, 1)],
+        )
+        for _ in range(40)
+    ]
     assert found(build(tmp_path / "d.duckdb", games, cards), "dead card") == []
 
 
 # --- the economy ------------------------------------------------------------------------------
+
 
 def economy_games(stall: bool) -> list[Game]:
     """40 games of 10 rounds, income 2 a turn. Stalling: no upkeep in rounds 1-3, then upkeep
@@ -182,9 +220,18 @@ def economy_games(stall: bool) -> list[Game]:
             for s in (0, 1):
                 late = r >= 4
                 upkeep = (1 if (i * 2 + s) % 5 == 0 else 2) if stall and late else int(late)
-                snaps.append({"round": r, "player": s, "income": 2, "spend_upkeep": upkeep,
-                              "resource_start": 0, "resource": 0, "buy_resource": 2 - upkeep,
-                              "bought": int(not (stall and late))})
+                snaps.append(
+                    {
+                        "round": r,
+                        "player": s,
+                        "income": 2,
+                        "spend_upkeep": upkeep,
+                        "resource_start": 0,
+                        "resource": 0,
+                        "buy_resource": 2 - upkeep,
+                        "bought": int(not (stall and late)),
+                    }
+                )
         games.append(Game([i % 2], snaps=snaps))
     return games
 
@@ -193,14 +240,17 @@ def test_economy_stall_and_buying_stop(tmp_path: Path) -> None:
     """From round 4 (560 of 800 player-turns, 70%): upkeep 504 of income 1120 = 90%."""
     path = build(tmp_path / "e.duckdb", economy_games(stall=True))
     [stall] = found(path, "economy stall")
-    assert stall.text.startswith("The economy stalls from round 4: from then on upkeep takes "
-                                 "90.0% of income (")
+    assert stall.text.startswith(
+        "The economy stalls from round 4: from then on upkeep takes 90.0% of income ("
+    )
     assert stall.text.endswith(", n=560); those rounds hold 70.0% of all player-turns.")
     assert (stall.severity, stall.value, stall.n) == ("high", pytest.approx(0.9), 560)
     assert stall.low is not None and 0.88 < stall.low < 0.9 < stall.high < 0.92  # type: ignore
     [stop] = found(path, "buying stops")
-    assert stop.text == ("Buying stops from round 4: 0.0% of player-turns buy a card from then "
-                         "on (0.0–0.7%, n=560), against 100.0% before.")
+    assert stop.text == (
+        "Buying stops from round 4: 0.0% of player-turns buy a card from then "
+        "on (0.0–0.7%, n=560), against 100.0% before."
+    )
     assert (stop.severity, stop.value) == ("high", 0.0)
 
 
@@ -211,14 +261,19 @@ def test_a_healthy_economy_has_no_stall(tmp_path: Path) -> None:
 
 # --- game shape and the report ----------------------------------------------------------------
 
+
 def test_round_limit_and_draws(tmp_path: Path) -> None:
     """60 of 200 games reach the round limit and are drawn: 30.0% (24.1-36.7%)."""
-    games = [Game([] if i < 60 else [i % 2], reason="round limit" if i < 60 else "vip")
-             for i in range(200)]
+    games = [
+        Game([] if i < 60 else [i % 2], reason="round limit" if i < 60 else "vip")
+        for i in range(200)
+    ]
     path = build(tmp_path / "g.duckdb", games)
     [limit] = found(path, "round limit")
-    assert limit.text == ("30.0% of games reach the round limit before the victory condition "
-                          "ends them (24.1–36.7%, n=200).")
+    assert limit.text == (
+        "30.0% of games reach the round limit before the victory condition "
+        "ends them (24.1–36.7%, n=200)."
+    )
     assert limit.severity == "high"
     [draws] = found(path, "draws")
     assert draws.severity == "high" and draws.value == 0.3
@@ -228,15 +283,29 @@ def test_round_limit_and_draws(tmp_path: Path) -> None:
 def test_report_opens_with_the_findings(tmp_path: Path) -> None:
     """The page's first section is Findings, ranked, each item linking to its section."""
     db = build(tmp_path / "s.duckdb", seat_games(130))
-    assert main(["report", "--db", str(db), "--out", str(tmp_path / "r"), "--threshold",
-                 "min_sample=10"]) == 0
+    assert (
+        main(
+            [
+                "report",
+                "--db",
+                str(db),
+                "--out",
+                str(tmp_path / "r"),
+                "--threshold",
+                "min_sample=10",
+            ]
+        )
+        == 0
+    )
     page = (tmp_path / "r" / "index.html").read_text()
     first = page.index("<section")
     assert page[first:].startswith('<section id="findings"><h2>Findings</h2>')
     assert '<li class="sev-high"><span class="sev">high</span> Seat 1 (moves first) wins' in page
     assert 'href="#sets">Seats, sets and agents</a>' in page
-    assert main(["report", "--db", str(db), "--out", str(tmp_path / "r"), "--threshold",
-                 "bogus=1"]) == 2
+    assert (
+        main(["report", "--db", str(db), "--out", str(tmp_path / "r"), "--threshold", "bogus=1"])
+        == 2
+    )
     # a band of 20 points takes 65% for balanced
     assert main(["report", "--db", str(db), "--out", str(tmp_path / "b"), "--band", "0.2"]) == 0
     assert "Seat 1 (moves first)" not in (tmp_path / "b" / "index.html").read_text()

@@ -53,34 +53,77 @@ def test_generated_content_loads_and_covers_the_language_and_the_boards(configs)
                 continue
             k = card.keywords
             seen[f"type:{card.type.value}"] += 1
-            for word in ("armor", "crew", "swimming", "veiled", "protections", "solid",
-                         "building", "staff", "tyrant", "moves_on"):
+            for word in (
+                "armor",
+                "crew",
+                "swimming",
+                "veiled",
+                "protections",
+                "solid",
+                "building",
+                "staff",
+                "tyrant",
+                "moves_on",
+            ):
                 if getattr(k, word) not in (0, False, (), None):
                     seen[f"keyword:{word}"] += 1
-            groups = [card.effects, *(t.effects for t in card.triggers),
-                      *(a.effects for a in card.free_actions), *card.full_actions]
+            groups = [
+                card.effects,
+                *(t.effects for t in card.triggers),
+                *(a.effects for a in card.free_actions),
+                *card.full_actions,
+            ]
             seen.update(f"trigger:{t.event}" for t in card.triggers)
             for a in card.free_actions:
-                seen.update(f"cost:{c}" for c in ("resource", "discard", "sacrifice")
-                            if getattr(a.cost, c))
+                seen.update(
+                    f"cost:{c}" for c in ("resource", "discard", "sacrifice") if getattr(a.cost, c)
+                )
             for e in (e for g in groups for e in g):
                 seen[f"verb:{e.verb}"] += 1
                 seen[f"target:{e.target.kind.value}:{'each' if e.target.each else 'one'}"] += 1
                 seen["in range"] += e.target.range is not None
             seen["modifiers"] += card.modifiers != type(card.modifiers)()
-    wanted = ({f"verb:{v}" for v in VERBS} | {f"trigger:{t}" for t in TRIGGER_EVENTS}
-              | {f"victory:{k.value}" for k in VictoryKind}
-              | {f"terrain:{t.value}" for t in Terrain}
-              | {f"players:{n}" for n in (2, 3, 4)}
-              | {f"keyword:{w}" for w in ("armor", "crew", "swimming", "veiled", "protections",
-                                          "solid", "building", "staff", "tyrant", "moves_on")}
-              | {f"cost:{c}" for c in ("resource", "discard", "sacrifice")}
-              | {f"type:{t}" for t in ("unit", "spell", "artifact", "equipment", "potion",
-                                       "intention")}
-              | {"target:self:one", "target:unit:one", "target:unit:each", "target:opponent:one",
-                 "target:opponent:each", "target:permanent:each", "target:artifact:one",
-                 "target:equipment:one", "in range", "modifiers", "area", "income field",
-                 "field action", "teams", "placements"})
+    wanted = (
+        {f"verb:{v}" for v in VERBS}
+        | {f"trigger:{t}" for t in TRIGGER_EVENTS}
+        | {f"victory:{k.value}" for k in VictoryKind}
+        | {f"terrain:{t.value}" for t in Terrain}
+        | {f"players:{n}" for n in (2, 3, 4)}
+        | {
+            f"keyword:{w}"
+            for w in (
+                "armor",
+                "crew",
+                "swimming",
+                "veiled",
+                "protections",
+                "solid",
+                "building",
+                "staff",
+                "tyrant",
+                "moves_on",
+            )
+        }
+        | {f"cost:{c}" for c in ("resource", "discard", "sacrifice")}
+        | {f"type:{t}" for t in ("unit", "spell", "artifact", "equipment", "potion", "intention")}
+        | {
+            "target:self:one",
+            "target:unit:one",
+            "target:unit:each",
+            "target:opponent:one",
+            "target:opponent:each",
+            "target:permanent:each",
+            "target:artifact:one",
+            "target:equipment:one",
+            "in range",
+            "modifiers",
+            "area",
+            "income field",
+            "field action",
+            "teams",
+            "placements",
+        }
+    )
     assert not wanted - {k for k, n in seen.items() if n}, sorted(wanted - set(seen))
 
 
@@ -100,13 +143,15 @@ def test_a_game_is_the_one_simulate_plays_with_that_seed(configs):
     outcome = fuzz.play_checked(config, 77, agents)
     from engine.agents.registry import make_agent
     from engine.play import derive_seed, play_game
+
     record = play_game(config, derive_seed(77, 0), [make_agent(a) for a in agents])
     assert outcome.kind == "ok" and record.reason == outcome.reason
 
 
 def test_a_game_past_its_time_is_a_hang(configs):
-    outcome = fuzz.play_checked(configs[1], 5, fuzz.agents_of("heuristic", configs[1].players),
-                                seconds=0.001)
+    outcome = fuzz.play_checked(
+        configs[1], 5, fuzz.agents_of("heuristic", configs[1].players), seconds=0.001
+    )
     assert (outcome.kind, outcome.signature) == ("hang", "hang")
 
 
@@ -116,11 +161,16 @@ def test_the_referee_judges_every_fuzzed_game(configs, monkeypatch: pytest.Monke
     config = configs[2]
     agents = fuzz.agents_of("random", config.players)
     assert fuzz.play_checked(config, 3, agents).kind == "ok"
-    monkeypatch.setattr(fuzz_play, "referee", lambda game: [
-        Violation(0, 4, 17, "R7.2", "seat 1 bought 2 cards in one turn")])
+    monkeypatch.setattr(
+        fuzz_play,
+        "referee",
+        lambda game: [Violation(0, 4, 17, "R7.2", "seat 1 bought 2 cards in one turn")],
+    )
     outcome = fuzz.play_checked(config, 3, agents)
     assert (outcome.kind, outcome.signature) == (
-        "referee", "referee:R7.2:seat N bought N cards in one turn")
+        "referee",
+        "referee:R7.2:seat N bought N cards in one turn",
+    )
 
 
 def test_the_referee_takes_a_negative_income_as_far_as_the_resource_goes():
@@ -151,12 +201,16 @@ def _poison_is_a_violation(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_failure_is_shrunk_into_spreadsheets_that_show_it_again(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _poison_is_a_violation(monkeypatch)
-    found = next(f for f in (fuzz.failing_of(p, *fuzz.play_planned(p))
-                             for p in (fuzz.plan(5, i) for i in range(40)))
-                 if f.outcome.failed)
+    found = next(
+        f
+        for f in (
+            fuzz.failing_of(p, *fuzz.play_planned(p)) for p in (fuzz.plan(5, i) for i in range(40))
+        )
+        if f.outcome.failed
+    )
     assert found.outcome.signature == "violation:R99.1:cN is poisoned"
     small = fuzz.minimise(found, seconds=6)
     assert small.outcome.signature == found.outcome.signature
@@ -164,8 +218,14 @@ def test_a_failure_is_shrunk_into_spreadsheets_that_show_it_again(
     folder = tmp_path / "case"
     fuzz.write_failure(folder, small, found, note="a stand-in defect")
     assert {p.name for p in folder.iterdir()} == {
-        "cards.csv", "board.map.csv", "board.scenario.csv", "board.placements.csv",
-        "case.json", "README.md", "original"}
+        "cards.csv",
+        "board.map.csv",
+        "board.scenario.csv",
+        "board.placements.csv",
+        "case.json",
+        "README.md",
+        "original",
+    }
     setup = load_setup([str(folder / "cards.csv")], str(folder / "board"))
     assert len({c.name for c in setup.config.pool}) <= len(small.case.cards)
     readme = (folder / "README.md").read_text(encoding="utf-8")
@@ -176,18 +236,33 @@ def test_a_failure_is_shrunk_into_spreadsheets_that_show_it_again(
 
 
 def test_fuzz_command_runs_resumes_and_writes_each_new_failure_once(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "run"
     assert main(["fuzz", "--games", "3", "--seed", "4", "--out", str(out), "--workers", "1"]) == 0
     assert len((out / "progress.jsonl").read_text().splitlines()) == 3
-    assert main(["fuzz", "--games", "3", "--out", str(out)]) == 2      # no silent overwrite
+    assert main(["fuzz", "--games", "3", "--out", str(out)]) == 2  # no silent overwrite
     assert "--resume" in capsys.readouterr().err
     with (out / "progress.jsonl").open("a") as f:
-        f.write('{"game": 3, "kind": "o')                    # a line cut short by a kill
+        f.write('{"game": 3, "kind": "o')  # a line cut short by a kill
     _poison_is_a_violation(monkeypatch)
-    assert main(["fuzz", "--resume", "--games", "40", "--out", str(out), "--workers", "1",
-                 "--shrink", "0"]) == 1
+    assert (
+        main(
+            [
+                "fuzz",
+                "--resume",
+                "--games",
+                "40",
+                "--out",
+                str(out),
+                "--workers",
+                "1",
+                "--shrink",
+                "0",
+            ]
+        )
+        == 1
+    )
     records = [json.loads(line) for line in (out / "progress.jsonl").read_text().splitlines()]
     assert sorted(r["game"] for r in records) == list(range(40))
     assert {r["kind"] for r in records[:3]} == {"ok"}
@@ -198,4 +273,4 @@ def test_fuzz_command_runs_resumes_and_writes_each_new_failure_once(
     text = capsys.readouterr().out
     assert f"invariant violations {len(failures)}" in text and "CPU time" in text
     assert main(["fuzz", "--resume", "--out", str(out), "--workers", "1", "--shrink", "0"]) == 1
-    assert len((out / "progress.jsonl").read_text().splitlines()) == 40   # nothing replayed
+    assert len((out / "progress.jsonl").read_text().splitlines()) == 40  # nothing replayed

@@ -224,7 +224,7 @@ def test_range_tables_9x9(name: str, r: int, picture: str) -> None:
     assert list(got) == sorted(got) and origin not in got
     assert GEO9.fields_within(origin, r) == got
     # The scalar functions agree with the picture on every field of the board.
-    for (x, y) in GEO9.coords:
+    for x, y in GEO9.coords:
         if (x, y) == (ox, oy):
             continue
         dx, dy = x - ox, y - oy

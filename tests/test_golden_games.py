@@ -21,11 +21,14 @@ def test_a_recorded_game_plays_event_for_event_as_recorded(spec: Spec) -> None:
     then, now = RECORDED[key(spec)], play(spec)
     rows_then = list(zip(*(then[c] for c in EVENT_COLUMNS), strict=True))
     rows_now = list(zip(*(now[c] for c in EVENT_COLUMNS), strict=True))
-    first = next((i for i, (a, b) in enumerate(zip(rows_then, rows_now, strict=False)) if a != b),
-                 min(len(rows_then), len(rows_now)))
+    first = next(
+        (i for i, (a, b) in enumerate(zip(rows_then, rows_now, strict=False)) if a != b),
+        min(len(rows_then), len(rows_now)),
+    )
 
     def at(rows: list[tuple[object, ...]]) -> object:
         return dict(zip(EVENT_COLUMNS, rows[first], strict=True)) if first < len(rows) else "end"
 
     assert rows_now == rows_then, (
-        f"event {first} of {len(rows_then)} differs: recorded {at(rows_then)}, now {at(rows_now)}")
+        f"event {first} of {len(rows_then)} differs: recorded {at(rows_then)}, now {at(rows_now)}"
+    )

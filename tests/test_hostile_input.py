@@ -43,58 +43,80 @@ def err_line(capsys: pytest.CaptureFixture[str]) -> str:
 
 # --- simulate ---------------------------------------------------------------------------------
 
+
 def test_a_pool_too_small_to_draft_is_refused_before_any_game(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """R3.2, R3.3: 2 players need a pack of 10 each; 5 copies made the draft fail with an
     IndexError in the first game, after the run was created."""
-    tiny = write_csv(tmp_path / "tiny.csv", [["name", "type", "copies", "buy"],
-                                             ["Spark", "spell", 5, 1]])
+    tiny = write_csv(
+        tmp_path / "tiny.csv", [["name", "type", "copies", "buy"], ["Spark", "spell", 5, 1]]
+    )
     db = tmp_path / "runs.duckdb"
-    assert main(["simulate", "--sets", str(tiny), "--games", "2", "--workers", "1",
-                 "--db", str(db)]) == 2
-    assert ("the chosen sets have 5 draftable copies (cards with a buy price, R3.1): too few "
-            "for the draft, which deals a pack of 10 to each of the 2 players (R3.2, R3.3); "
-            "add copies or sets") in err_line(capsys)
+    assert (
+        main(["simulate", "--sets", str(tiny), "--games", "2", "--workers", "1", "--db", str(db)])
+        == 2
+    )
+    assert (
+        "the chosen sets have 5 draftable copies (cards with a buy price, R3.1): too few "
+        "for the draft, which deals a pack of 10 to each of the 2 players (R3.2, R3.3); "
+        "add copies or sets"
+    ) in err_line(capsys)
     assert not db.exists()
 
 
 def test_two_chosen_sets_defining_one_card_name_are_refused(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Both sets are drafted, but cards are found by name: one of the two would be lost."""
     a = write_csv(tmp_path / "a.csv", [["name", "type", "copies", "buy"], ["Bolt", "spell", 30, 1]])
     b = write_csv(tmp_path / "b.csv", [["name", "type", "copies", "buy"], ["Bolt", "spell", 30, 2]])
     db = tmp_path / "runs.duckdb"
-    assert main(["simulate", "--sets", f"{a},{b}", "--games", "1", "--workers", "1",
-                 "--db", str(db)]) == 2
-    assert (f"card 'Bolt' is defined by set 'a' ({a}) and by set 'b' ({b}): a card name may "
-            "be defined by one set only; rename one of them") in err_line(capsys)
+    assert (
+        main(["simulate", "--sets", f"{a},{b}", "--games", "1", "--workers", "1", "--db", str(db)])
+        == 2
+    )
+    assert (
+        f"card 'Bolt' is defined by set 'a' ({a}) and by set 'b' ({b}): a card name may "
+        "be defined by one set only; rename one of them"
+    ) in err_line(capsys)
     assert not db.exists()
 
 
 def test_numbers_too_large_for_the_store_stop_simulate_before_the_run(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """life 3e9 used to pass `validate` and then fail as a DuckDB ConversionException when the
     run was created, leaving an empty database behind."""
-    giants = write_csv(tmp_path / "giants.csv", [["name", "type", "copies", "buy", "life", "move"],
-                                                 ["Giant", "unit", 30, "1e20", 3e9, 1]])
+    giants = write_csv(
+        tmp_path / "giants.csv",
+        [["name", "type", "copies", "buy", "life", "move"], ["Giant", "unit", 30, "1e20", 3e9, 1]],
+    )
     db = tmp_path / "runs.duckdb"
-    assert main(["simulate", "--sets", str(giants), "--games", "1", "--workers", "1",
-                 "--db", str(db)]) == 2
+    assert (
+        main(["simulate", "--sets", str(giants), "--games", "1", "--workers", "1", "--db", str(db)])
+        == 2
+    )
     err = err_line(capsys)
     assert f"{giants}, row 2, column buy (D): '1e20': must be 0 to 99" in err
     assert f"{giants}, row 2, column life (E): '3000000000.0': must be 0 to 999" in err
     assert not db.exists()
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--games", "99999999999"], "--games must be 1 to 1000000, not 99999999999"),
-    (["--seed", "99999999999999999999999"], "--seed must be 0 to 9223372036854775807, not "
-                                            "99999999999999999999999"),
-    (["--seed", "-1"], "--seed must be 0 to 9223372036854775807, not -1"),
-])
-def test_huge_games_and_seeds_are_one_line_errors(tmp_path: Path,
-                                                  capsys: pytest.CaptureFixture[str],
-                                                  args: list[str], message: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--games", "99999999999"], "--games must be 1 to 1000000, not 99999999999"),
+        (
+            ["--seed", "99999999999999999999999"],
+            "--seed must be 0 to 9223372036854775807, not 99999999999999999999999",
+        ),
+        (["--seed", "-1"], "--seed must be 0 to 9223372036854775807, not -1"),
+    ],
+)
+def test_huge_games_and_seeds_are_one_line_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
     db = tmp_path / "runs.duckdb"
     assert main(["simulate", *args, "--workers", "1", "--db", str(db)]) == 2
     err = capsys.readouterr().err
@@ -103,19 +125,36 @@ def test_huge_games_and_seeds_are_one_line_errors(tmp_path: Path,
 
 
 def test_a_run_the_store_refuses_leaves_no_new_database(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Whatever the store cannot hold (before the bounds, life 3e9 overflowed an INTEGER column
     here) is reported in one line, and the database created for the run is removed."""
+
     def refuse(*args: object, **kwargs: object) -> int:
         raise duckdb.ConversionException("Type INT64 with value 3000000000 can't be cast")
 
     monkeypatch.setattr(cmd_simulate, "create_run", refuse)
     db = tmp_path / "runs.duckdb"
-    assert main(["simulate", "--board", str(duel_board(tmp_path)), "--games", "1",
-                 "--workers", "1", "--db", str(db)]) == 2
-    assert (f"cannot store the run in {db}: Type INT64 with value 3000000000 can't be cast"
-            in err_line(capsys))
+    assert (
+        main(
+            [
+                "simulate",
+                "--board",
+                str(duel_board(tmp_path)),
+                "--games",
+                "1",
+                "--workers",
+                "1",
+                "--db",
+                str(db),
+            ]
+        )
+        == 2
+    )
+    assert (
+        f"cannot store the run in {db}: Type INT64 with value 3000000000 can't be cast"
+        in err_line(capsys)
+    )
     assert sorted(p.name for p in tmp_path.iterdir() if "duckdb" in p.name) == []
 
 
@@ -134,8 +173,9 @@ class FullDisk:
             self.con.execute("ROLLBACK")
             raise OSError(errno.ENOSPC, "No space left on device")
         if self.batch and sql == "ROLLBACK":
-            raise duckdb.TransactionException("TransactionContext Error: cannot rollback - no "
-                                              "transaction is active")
+            raise duckdb.TransactionException(
+                "TransactionContext Error: cannot rollback - no transaction is active"
+            )
         return self.con.execute(sql, *args)
 
     def __getattr__(self, name: str) -> object:
@@ -143,13 +183,27 @@ class FullDisk:
 
 
 def test_a_full_disk_is_named_not_the_failed_rollback(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     opened = cmd_simulate.open_store
     monkeypatch.setattr(cmd_simulate, "open_store", lambda path: FullDisk(opened(path)))
     db = tmp_path / "runs.duckdb"
-    assert main(["simulate", "--board", str(duel_board(tmp_path)), "--games", "1",
-                 "--workers", "1", "--db", str(db)]) == 1
+    assert (
+        main(
+            [
+                "simulate",
+                "--board",
+                str(duel_board(tmp_path)),
+                "--games",
+                "1",
+                "--workers",
+                "1",
+                "--db",
+                str(db),
+            ]
+        )
+        == 1
+    )
     err = err_line(capsys)
     assert "stopped: no space left on device" in err and "rollback" not in err
     assert f"workbench simulate --db {db} --resume 1" in err
@@ -160,29 +214,58 @@ def test_a_full_disk_is_named_not_the_failed_rollback(
 
 # --- report -----------------------------------------------------------------------------------
 
-def test_report_out_naming_a_file_is_a_one_line_error(tmp_path: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+
+def test_report_out_naming_a_file_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "runs.duckdb"
-    assert main(["simulate", "--board", str(duel_board(tmp_path)), "--games", "1",
-                 "--workers", "1", "--db", str(db)]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--board",
+                str(duel_board(tmp_path)),
+                "--games",
+                "1",
+                "--workers",
+                "1",
+                "--db",
+                str(db),
+            ]
+        )
+        == 0
+    )
     out = tmp_path / "report.html"
     out.write_text("mine")
     capsys.readouterr()
     assert main(["report", "--db", str(db), "--out", str(out)]) == 2
     err = capsys.readouterr().err
-    assert err == (f"workbench report: --out {out} is a file; the report is a folder (index.html "
-                   "and tables/): name a folder\n")
+    assert err == (
+        f"workbench report: --out {out} is a file; the report is a folder (index.html "
+        "and tables/): name a folder\n"
+    )
     assert out.read_text() == "mine"
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        ["duel.map.csv", "duel.scenario.csv", "duel.placements.csv", "runs.duckdb",
-         "report.html"])
+        ["duel.map.csv", "duel.scenario.csv", "duel.placements.csv", "runs.duckdb", "report.html"]
+    )
 
 
 FOLDER_COMMANDS = {
     "compare": ["compare", "1", "2"],
     "demo": ["demo", "--games", "1", "--workers", "1"],
-    "sweep": ["sweep", "--card", "Militia", "--field", "buy", "--values", "1,2", "--games", "2",
-              "--workers", "1"],
+    "sweep": [
+        "sweep",
+        "--card",
+        "Militia",
+        "--field",
+        "buy",
+        "--values",
+        "1,2",
+        "--games",
+        "2",
+        "--workers",
+        "1",
+    ],
     "tune": ["tune", "--set", "core", "--band=-0.05,0.05", "--games", "2", "--workers", "1"],
     "ablate": ["ablate", "--card", "Militia", "--games", "2", "--workers", "1"],
     "skill": ["skill", "--card", "Militia", "--games", "2", "--workers", "1"],
@@ -193,8 +276,11 @@ FOLDER_COMMANDS = {
 
 @pytest.mark.parametrize("command", sorted(FOLDER_COMMANDS))
 def test_out_naming_a_file_is_a_one_line_error_before_anything_is_written(
-        command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    command: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """Issue 20: `--out` naming an existing file (not a folder) is refused in one line, exit 2,
     before any database or folder is created (the study commands used to play their runs
     first and then fail on the file with a traceback)."""
@@ -216,15 +302,29 @@ def test_out_naming_a_file_is_a_one_line_error_before_anything_is_written(
 
 # --- play -------------------------------------------------------------------------------------
 
+
 def play_args(tmp_path: Path, *extra: str) -> argparse.Namespace:
-    return build_parser().parse_args(["play", "--db", str(tmp_path / "human.duckdb"), "--board",
-                                      str(duel_board(tmp_path)), "--seed", "3", *extra])
+    return build_parser().parse_args(
+        [
+            "play",
+            "--db",
+            str(tmp_path / "human.duckdb"),
+            "--board",
+            str(duel_board(tmp_path)),
+            "--seed",
+            "3",
+            *extra,
+        ]
+    )
 
 
-@pytest.mark.parametrize("extra", [["--seat", "3"], ["--agents", "nobody"],
-                                   ["--sets", "no-such-set"], ["--seed", str(2**64)]])
-def test_play_creates_no_database_before_its_arguments_are_checked(tmp_path: Path,
-                                                                   extra: list[str]) -> None:
+@pytest.mark.parametrize(
+    "extra",
+    [["--seat", "3"], ["--agents", "nobody"], ["--sets", "no-such-set"], ["--seed", str(2**64)]],
+)
+def test_play_creates_no_database_before_its_arguments_are_checked(
+    tmp_path: Path, extra: list[str]
+) -> None:
     out = io.StringIO()
     assert cmd_play.run(play_args(tmp_path, *extra), Script([], out), out) == 2
     assert "cannot start the game" in out.getvalue()
@@ -251,9 +351,14 @@ def test_play_reads_any_input_without_a_traceback(tmp_path: Path) -> None:
 
 def test_play_prints_no_terminal_escape_sequences_from_card_names(tmp_path: Path) -> None:
     hostile = "Bolt\x1b[2J\x1b]0;owned\x07\x9b31m"
-    sets = write_csv(tmp_path / "hostile.csv", [["name", "type", "copies", "buy", "play"],
-                                                [hostile, "spell", 15, 1, 0],
-                                                ["Spark", "spell", 15, 1, 0]])
+    sets = write_csv(
+        tmp_path / "hostile.csv",
+        [
+            ["name", "type", "copies", "buy", "play"],
+            [hostile, "spell", 15, 1, 0],
+            ["Spark", "spell", 15, 1, 0],
+        ],
+    )
     out = io.StringIO()
     code = cmd_play.run(play_args(tmp_path, "--sets", str(sets)), Script([], out), out)
     text = out.getvalue()
@@ -264,54 +369,122 @@ def test_play_prints_no_terminal_escape_sequences_from_card_names(tmp_path: Path
 
 # --- replay -----------------------------------------------------------------------------------
 
-def test_replay_of_a_card_named_with_dollars(tmp_path: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+
+def test_replay_of_a_card_named_with_dollars(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`$$`, the code drawn for "$aint $ilver", is an empty formula to matplotlib's mathtext,
     which raised a ParseException while the frame was drawn."""
-    sets = write_csv(tmp_path / "coins.csv", [
-        ["name", "type", "copies", "buy", "play", "life", "move"],
-        ["$aint $ilver", "unit", 20, 1, 0, 1, 1], ["Copper", "unit", 20, 1, 0, 1, 1]])
+    sets = write_csv(
+        tmp_path / "coins.csv",
+        [
+            ["name", "type", "copies", "buy", "play", "life", "move"],
+            ["$aint $ilver", "unit", 20, 1, 0, 1, 1],
+            ["Copper", "unit", 20, 1, 0, 1, 1],
+        ],
+    )
     board = duel_board(tmp_path)
-    write_csv(tmp_path / "duel.placements.csv", [["card", "owner", "x", "y", "vip"],
-                                                 ["Commander", "1", "2", "0", "yes"],
-                                                 ["Commander", "2", "2", "3", "yes"],
-                                                 ["$aint $ilver", "neutral", "0", "2", ""]])
+    write_csv(
+        tmp_path / "duel.placements.csv",
+        [
+            ["card", "owner", "x", "y", "vip"],
+            ["Commander", "1", "2", "0", "yes"],
+            ["Commander", "2", "2", "3", "yes"],
+            ["$aint $ilver", "neutral", "0", "2", ""],
+        ],
+    )
     db = tmp_path / "runs.duckdb"
-    assert main(["simulate", "--sets", str(sets), "--board", str(board), "--games", "1",
-                 "--workers", "1", "--db", str(db)]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--sets",
+                str(sets),
+                "--board",
+                str(board),
+                "--games",
+                "1",
+                "--workers",
+                "1",
+                "--db",
+                str(db),
+            ]
+        )
+        == 0
+    )
     out = tmp_path / "replays"
-    assert main(["replay", "--db", str(db), "--game", "1000000000", "--out", str(out),
-                 "--png", "1"]) == 0
+    assert (
+        main(["replay", "--db", str(db), "--game", "1000000000", "--out", str(out), "--png", "1"])
+        == 0
+    )
     assert "reproduces the stored game" in capsys.readouterr().out
     assert (out / "game-1000000000.html").is_file()
 
 
 def test_replay_while_a_simulation_holds_the_file_gets_the_report_s_lock_message(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "runs.duckdb"
-    assert main(["simulate", "--board", str(duel_board(tmp_path)), "--games", "1",
-                 "--workers", "1", "--db", str(db)]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--board",
+                str(duel_board(tmp_path)),
+                "--games",
+                "1",
+                "--workers",
+                "1",
+                "--db",
+                str(db),
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
-    holder = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time; "
-                               f"con = duckdb.connect({str(db)!r}); print('held', flush=True); "
-                               "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import duckdb, sys, time; "
+            f"con = duckdb.connect({str(db)!r}); print('held', flush=True); "
+            "time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
         assert main(["report", "--db", str(db), "--out", str(tmp_path / "report")]) == 2
         report = capsys.readouterr().err.strip().removeprefix("workbench report: ")
-        assert main(["replay", "--db", str(db), "--game", "1000000000", "--out",
-                     str(tmp_path / "replays")]) == 2
+        assert (
+            main(
+                [
+                    "replay",
+                    "--db",
+                    str(db),
+                    "--game",
+                    "1000000000",
+                    "--out",
+                    str(tmp_path / "replays"),
+                ]
+            )
+            == 2
+        )
         replay = capsys.readouterr().out.strip()
     finally:
         holder.kill()
         holder.wait()
-    assert report == (f"{db} is in use by another process (a simulation still writing it?): "
-                      "wait until it is done, or copy the file and read the copy")
+    assert report == (
+        f"{db} is in use by another process (a simulation still writing it?): "
+        "wait until it is done, or copy the file and read the copy"
+    )
     assert replay == f"cannot replay game 1000000000: {report}"
     assert not (tmp_path / "report").exists() and not (tmp_path / "replays").exists()
 
 
 # --- report files -----------------------------------------------------------------------------
+
 
 def renamed(db: Path, names: dict[str, str]) -> Path:
     """The hand-built database with its cards renamed everywhere."""
@@ -328,8 +501,12 @@ def renamed(db: Path, names: dict[str, str]) -> Path:
 def test_csv_and_parquet_exports_neutralise_formula_injection(tmp_path: Path) -> None:
     """OWASP's CSV injection advice: a text cell starting with = + - @ tab or CR is prefixed
     with ' so a spreadsheet program shows it instead of running it; numbers stay numbers."""
-    hostile = {"b2": '=HYPERLINK("http://evil.example","x")', "a2": "@SUM(1+1)",
-               "b1": "-2+3", "a1": "\tTab"}
+    hostile = {
+        "b2": '=HYPERLINK("http://evil.example","x")',
+        "a2": "@SUM(1+1)",
+        "b1": "-2+3",
+        "a1": "\tTab",
+    }
     db = renamed(build(tmp_path / "r.duckdb"), hostile)
     out = tmp_path / "report"
     assert main(["report", "--db", str(db), "--out", str(out)]) == 0
@@ -343,14 +520,14 @@ def test_csv_and_parquet_exports_neutralise_formula_injection(tmp_path: Path) ->
                 values = [v for v in frame[column].to_list() if v]
                 texts += values + [r[i] for r in rows[1:]]
                 assert not [v for v in values if v[0] in "=+-@\t\r"], (parquet.name, column)
-                assert not [r[i] for r in rows[1:] if r[i][:1] in ("=", "+", "-", "@", "\t",
-                                                                   "\r")]
+                assert not [r[i] for r in rows[1:] if r[i][:1] in ("=", "+", "-", "@", "\t", "\r")]
             else:
                 assert frame.schema[column].is_numeric() or frame.schema[column] == pl.Boolean
     for name in hostile.values():
         assert any(t == "'" + name for t in texts), name
     assert '=HYPERLINK("http://evil.example","x")' in html.unescape(
-        (out / "index.html").read_text())  # the page shows the name as it is
+        (out / "index.html").read_text()
+    )  # the page shows the name as it is
 
 
 def test_report_of_cards_named_with_dollars(tmp_path: Path) -> None:

@@ -18,11 +18,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "workbench", "reports", "app")
-ALLOWED = {"engine": set(), "workbench": {"engine"}, "reports": {"workbench"},
-           "app": {"engine", "workbench", "reports"}}
+ALLOWED = {
+    "engine": set(),
+    "workbench": {"engine"},
+    "reports": {"workbench"},
+    "app": {"engine", "workbench", "reports"},
+}
 """Which project packages each package may import (the layers, bottom up)."""
-FILE_CALLS = {"open", "read_text", "read_bytes", "write_text", "write_bytes", "isfile",
-              "exists"}
+FILE_CALLS = {"open", "read_text", "read_bytes", "write_text", "write_bytes", "isfile", "exists"}
 """Calls that reach the file system (builtin `open`, `Path.read_text`, `os.path.isfile`...)."""
 ENGINE_NEVER = {"duckdb", "matplotlib", "polars", "pandas", "pyarrow", "sqlite3"}
 
@@ -44,14 +47,19 @@ def imports(path: Path, root: Path = ROOT) -> Iterator[tuple[int, str]]:
             for alias in node.names:
                 yield node.lineno, alias.name
         elif isinstance(node, ast.ImportFrom):
-            base = package[:len(package) - node.level + 1] if node.level else []
+            base = package[: len(package) - node.level + 1] if node.level else []
             module = ".".join([*base, *([node.module] if node.module else [])])
             yield node.lineno, module
             for alias in node.names:
                 yield node.lineno, f"{module}.{alias.name}"
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-              and node.func.attr == "import_module" and node.args
-              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "import_module"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
             yield node.lineno, node.args[0].value
 
 
@@ -88,12 +96,19 @@ def test_every_package_is_parsed() -> None:
 def test_the_parser_sees_nested_relative_and_importlib_imports(tmp_path: Path) -> None:
     module = tmp_path / "engine" / "agents" / "x.py"
     module.parent.mkdir(parents=True)
-    module.write_text("import importlib\n\n\ndef f() -> None:\n    from ..play import Agent\n"
-                      "    from . import heuristic\n    importlib.import_module('app.cli')\n",
-                      encoding="utf-8")
+    module.write_text(
+        "import importlib\n\n\ndef f() -> None:\n    from ..play import Agent\n"
+        "    from . import heuristic\n    importlib.import_module('app.cli')\n",
+        encoding="utf-8",
+    )
     assert {m for _, m in imports(module, tmp_path)} == {
-        "importlib", "engine.play", "engine.play.Agent", "engine.agents",
-        "engine.agents.heuristic", "app.cli"}
+        "importlib",
+        "engine.play",
+        "engine.play.Agent",
+        "engine.agents",
+        "engine.agents.heuristic",
+        "app.cli",
+    }
     assert violations("engine", ("app",), tmp_path) == ["engine/agents/x.py:7 imports app.cli"]
 
 
@@ -106,8 +121,9 @@ def test_a_package_imports_only_the_layers_below_it(package: str) -> None:
 def test_the_game_loop_does_not_know_the_agents() -> None:
     """Only `engine/agents` imports `engine.agents`: the rules and the game loop (engine/play.py
     with its `Agent` protocol) stand without it."""
-    found = [v for v in violations("engine", ("engine.agents",))
-             if not v.startswith("engine/agents/")]
+    found = [
+        v for v in violations("engine", ("engine.agents",)) if not v.startswith("engine/agents/")
+    ]
     assert found == []
 
 
@@ -116,19 +132,26 @@ def test_the_engine_imports_no_database_or_plotting_library() -> None:
 
 
 def test_no_loops_between_packages() -> None:
-    graph = {p: {m.split(".")[0] for path in modules(p) for _, m in imports(path)}
-             & set(PACKAGES) - {p} for p in PACKAGES}
+    graph = {
+        p: {m.split(".")[0] for path in modules(p) for _, m in imports(path)} & set(PACKAGES) - {p}
+        for p in PACKAGES
+    }
 
     def reaches(start: str, goal: str, seen: frozenset[str]) -> bool:
-        return any(n == goal or (n not in seen and reaches(n, goal, seen | {n}))
-                   for n in graph[start])
+        return any(
+            n == goal or (n not in seen and reaches(n, goal, seen | {n})) for n in graph[start]
+        )
 
     assert [p for p in PACKAGES if reaches(p, p, frozenset())] == []
 
 
 def test_the_engine_opens_no_files() -> None:
-    found = [f"{path.relative_to(ROOT)}:{line} calls {name}" for path in modules("engine")
-             for line, name in calls(path) if name.split(".")[-1] in FILE_CALLS]
+    found = [
+        f"{path.relative_to(ROOT)}:{line} calls {name}"
+        for path in modules("engine")
+        for line, name in calls(path)
+        if name.split(".")[-1] in FILE_CALLS
+    ]
     assert found == []
 
 
@@ -136,6 +159,11 @@ def test_no_module_chooses_the_plotting_backend_by_import_order() -> None:
     """pyplot's backend and figure list are process state that the import order decided;
     figures are drawn on an explicit Agg canvas instead (reports/charts.py)."""
     found = [v for p in PACKAGES for v in violations(p, ("matplotlib.pyplot",))]
-    found += [f"{path.relative_to(ROOT)}:{line} calls {name}" for p in PACKAGES
-              for path in modules(p) for line, name in calls(path) if name == "matplotlib.use"]
+    found += [
+        f"{path.relative_to(ROOT)}:{line} calls {name}"
+        for p in PACKAGES
+        for path in modules(p)
+        for line, name in calls(path)
+        if name == "matplotlib.use"
+    ]
     assert found == []

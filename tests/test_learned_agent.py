@@ -27,8 +27,7 @@ def _activated_knight() -> Game:
     between (move 1 + range 1) and deal 4, the Knight's life left 4 (R12.2)."""
     knight = unit("Knight", life=3, move=1, attack=2)
     brute = unit("Brute", life=5, move=1, attack=4)
-    pos = Position(board(". . . . . .", victory=Victory(VictoryKind.BUILDINGS)),
-                   [knight, brute])
+    pos = Position(board(". . . . . .", victory=Victory(VictoryKind.BUILDINGS)), [knight, brute])
     pos.idle(0, 0, 0)
     pos.idle(1, 5, 0)
     k = pos.put(knight, 0, 1, 0)
@@ -67,6 +66,7 @@ def test_fit_learns_which_feature_the_teacher_follows() -> None:
             x = rng.normal(size=(5, len(FEATURES)))
             out.append(Decision(x, int(np.argmax(x[:, 2])), "b", 0))
         return out
+
     model = fit(made(1000), l2=0.1)
     assert int(np.argmax(np.abs(model.coef))) == 2
     assert agreement(made(200), model_scores(model)) > 0.9
@@ -91,9 +91,26 @@ def test_learned_agent_plays_every_board_deterministically(board_name: str) -> N
 def test_train_agent_learned_end_to_end_on_a_tiny_budget(tmp_path: Path) -> None:
     """Two games of a cheap teacher, one held out; the data file is reused by a second run."""
     out, data = tmp_path / "learned_model.py", tmp_path / "games.jsonl"
-    argv = ["train-agent", "--learned", "--teacher", "search:budget=4", "--games", "2",
-            "--boards", "drowned-sanctum", "--holdout", "2", "--workers", "1", "--seed", "3",
-            "--data", str(data), "--out", str(out)]
+    argv = [
+        "train-agent",
+        "--learned",
+        "--teacher",
+        "search:budget=4",
+        "--games",
+        "2",
+        "--boards",
+        "drowned-sanctum",
+        "--holdout",
+        "2",
+        "--workers",
+        "1",
+        "--seed",
+        "3",
+        "--data",
+        str(data),
+        "--out",
+        str(out),
+    ]
     assert main(argv) == 0
     games = [json.loads(line) for line in data.read_text().splitlines()]
     assert [g["i"] for g in games] == [0, 1] and all(g["steps"] for g in games)
@@ -108,14 +125,20 @@ def test_train_agent_learned_end_to_end_on_a_tiny_budget(tmp_path: Path) -> None
     assert len(data.read_text().splitlines()) == 2
 
 
-@pytest.mark.parametrize("args, word", [
-    (["--games", "0"], "--games"), (["--teacher", "serch"], "--teacher"),
-    (["--boards", "nowhere"], "nowhere"), (["--out", "."], "--out")])
+@pytest.mark.parametrize(
+    "args, word",
+    [
+        (["--games", "0"], "--games"),
+        (["--teacher", "serch"], "--teacher"),
+        (["--boards", "nowhere"], "nowhere"),
+        (["--out", "."], "--out"),
+    ],
+)
 def test_train_agent_learned_refuses_bad_arguments_and_writes_nothing(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], word: str) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], word: str
+) -> None:
     out = tmp_path / "learned_model.py"
-    argv = ["train-agent", "--learned", "--games", "1", "--workers", "1", "--out", str(out),
-            *args]
+    argv = ["train-agent", "--learned", "--games", "1", "--workers", "1", "--out", str(out), *args]
     assert main(argv) == 2
     assert word in capsys.readouterr().err
     assert not out.exists()

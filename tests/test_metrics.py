@@ -47,13 +47,20 @@ def check_rate(r: dict[str, Any], name: str, k: int, n: int) -> None:
 def test_card_picks(con: duckdb.DuckDBPyConnection) -> None:
     df = draft.card_picks(con, [1])
     expected = {  # seen, picks, ata, alsa, seen first, first picks
-        "a1": (5, 4, 5 / 4, 6 / 5, 4, 3), "a2": (4, 4, 1.0, 1.0, 4, 4),
-        "b1": (7, 4, 7 / 4, 10 / 7, 4, 1), "b2": (8, 4, 2.0, 12 / 8, 4, 0)}
+        "a1": (5, 4, 5 / 4, 6 / 5, 4, 3),
+        "a2": (4, 4, 1.0, 1.0, 4, 4),
+        "b1": (7, 4, 7 / 4, 10 / 7, 4, 1),
+        "b2": (8, 4, 2.0, 12 / 8, 4, 0),
+    }
     assert sorted(df.get_column("card")) == sorted(expected)
     for card, (seen, picks, ata, alsa, seen_first, first) in expected.items():
         r = row(df, card=card)
         assert (r["seen"], r["picks"], r["seen_first"], r["first_picks"]) == (
-            seen, picks, seen_first, first)
+            seen,
+            picks,
+            seen_first,
+            first,
+        )
         assert (r["ata"], r["alsa"]) == pytest.approx((ata, alsa))
         check_rate(r, "pick_rate", picks, seen)
         check_rate(r, "first_pick_rate", first, seen_first)
@@ -69,7 +76,8 @@ def test_picks_by_drafter_and_set(con: duckdb.DuckDBPyConnection) -> None:
     check_rate(a, "pick_rate", 8, 9)
     check_rate(b, "pick_rate", 8, 15)
     assert (a["ata"], a["alsa"], b["ata"], b["alsa"]) == pytest.approx(
-        (9 / 8, 10 / 9, 15 / 8, 22 / 15))
+        (9 / 8, 10 / 9, 15 / 8, 22 / 15)
+    )
 
 
 def test_card_results(con: duckdb.DuckDBPyConnection) -> None:
@@ -135,9 +143,17 @@ def test_set_win_rates(con: duckdb.DuckDBPyConnection) -> None:
 def test_cost_curves(con: duckdb.DuckDBPyConnection) -> None:
     curve = costs.cost_curve(con, [1])
     got = {(r["set"], r["kind"], r["cost"]): r["cards"] for r in curve.iter_rows(named=True)}
-    assert got == {("A", "buy", 2): 1, ("A", "buy", 3): 1, ("A", "play", 1): 1,
-                   ("A", "play", 2): 1, ("A", "upkeep", 1): 2, ("B", "buy", 2): 1,
-                   ("B", "buy", 4): 1, ("B", "play", 1): 1, ("B", "play", 3): 1}
+    assert got == {
+        ("A", "buy", 2): 1,
+        ("A", "buy", 3): 1,
+        ("A", "play", 1): 1,
+        ("A", "play", 2): 1,
+        ("A", "upkeep", 1): 2,
+        ("B", "buy", 2): 1,
+        ("B", "buy", 4): 1,
+        ("B", "play", 1): 1,
+        ("B", "play", 3): 1,
+    }
     pool = costs.pool_cards(con, [1])
     assert "coin" not in pool.get_column("name").to_list()
     assert row(pool, name="a1")["stats_per_buy"] == pytest.approx(6 / 3)
@@ -153,9 +169,16 @@ def test_price_check_flags_outliers() -> None:
     pool = pl.DataFrame({"name": [f"c{i}" for i in range(8)], "buy": [1, 2, 3, 4, 1, 2, 3, 4]})
     rates = [0.8, 0.7, 0.6, 0.5, 0.8, 0.7, 0.6, 0.5]
     rates[3] = 1.0  # a 4-cost card bought as often as a 1-cost one: underpriced
-    results = pl.DataFrame({"card": pool.get_column("name"), "in_store": [100] * 8,
-                            "buy_rate": rates, "bought": [50] * 8, "wr_bought": [0.5] * 8,
-                            "bought_gain": [0.0] * 8})
+    results = pl.DataFrame(
+        {
+            "card": pool.get_column("name"),
+            "in_store": [100] * 8,
+            "buy_rate": rates,
+            "bought": [50] * 8,
+            "wr_bought": [0.5] * 8,
+            "bought_gain": [0.0] * 8,
+        }
+    )
     flags = costs.price_check(pool, results)
     assert row(flags, card="c3")["pricing"] == "underpriced?"
     assert flags.filter(pl.col("pricing") != "").height == 1
@@ -169,13 +192,31 @@ def test_economy_per_round(con: duckdb.DuckDBPyConnection) -> None:
     assert (r1["spend_play"], r1["unspent"]) == pytest.approx((0.25, 1.75))
     assert r2["income"] == pytest.approx(9 / 4)
     assert (r2["income_base"], r2["income_units"], r2["income_fields"]) == pytest.approx(
-        (2, 0.25, 0))
+        (2, 0.25, 0)
+    )
     # held = carried over + income + gains (g0 seat 0 discarded 2 for 1 in round 2)
-    assert (r2["carried"], r2["held"], r2["spend_buy"], r2["spend_upkeep"], r2["discard_gain"],
-            r2["unspent"]) == pytest.approx((1.75, 4.25, 1.5, 0.25, 0.25, 2.5))
+    assert (
+        r2["carried"],
+        r2["held"],
+        r2["spend_buy"],
+        r2["spend_upkeep"],
+        r2["discard_gain"],
+        r2["unspent"],
+    ) == pytest.approx((1.75, 4.25, 1.5, 0.25, 0.25, 2.5))
     # ... and it all goes somewhere: the identity on the means
-    assert r2["held"] == pytest.approx(sum(r2[c] for c in (
-        "spend_buy", "spend_play", "spend_upkeep", "spend_free", "card_loss", "unspent")))
+    assert r2["held"] == pytest.approx(
+        sum(
+            r2[c]
+            for c in (
+                "spend_buy",
+                "spend_play",
+                "spend_upkeep",
+                "spend_free",
+                "card_loss",
+                "unspent",
+            )
+        )
+    )
     assert (r2["upkeep_share"], r2["buys"], r2["buy_share"]) == pytest.approx((1 / 9, 2, 0.5))
     by_agent = economy.per_round(con, [1], ["agent"])
     assert row(by_agent, agent="random", round=2)["spend_buy"] == pytest.approx(1.5)
@@ -183,7 +224,8 @@ def test_economy_per_round(con: duckdb.DuckDBPyConnection) -> None:
     tot = row(economy.totals(con, [1], ["agent"]), agent="random")
     # seat 0: g0 income 5, buys 3; g1 income 4, buys 0 -> means over the two games
     assert (tot["income"], tot["spend_buy"], tot["final_resource"]) == pytest.approx(
-        (4.5, 1.5, 2.5))
+        (4.5, 1.5, 2.5)
+    )
     with pytest.raises(ValueError):
         economy.per_round(con, [1], ["seat"])
 
@@ -193,11 +235,18 @@ def test_game_shape(con: duckdb.DuckDBPyConnection) -> None:
     g0, g1 = row(lead, game_id=1 * 10**9), row(lead, game_id=1 * 10**9 + 1)
     # g0: seat 0 leads rounds 1 and 2 and wins in round 3; g1: seat 0 then seat 1, who wins
     assert (g0["lead_changes"], g0["decided_round"], g0["decided_at"]) == (
-        0, 1, pytest.approx(1 / 3))
+        0,
+        1,
+        pytest.approx(1 / 3),
+    )
     assert (g1["lead_changes"], g1["decided_round"], g1["decided_at"]) == (1, 2, 1.0)
     summ = row(shape.summary(con, [1]), board="all")
     assert (summ["games"], summ["draws"], summ["round_limit"], summ["guard_stopped"]) == (
-        4, 1, 1, 0)
+        4,
+        1,
+        1,
+        0,
+    )
     assert summ["mean_rounds"] == pytest.approx(3.5)
     check_rate(summ, "draw_rate", 1, 4)
     assert summ["mean_lead_changes"] == pytest.approx(0.5)

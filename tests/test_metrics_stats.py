@@ -41,10 +41,16 @@ def test_holm_and_bh_by_hand() -> None:
 
 
 def test_difference_tests_mark_only_corrected_significance() -> None:
-    df = pl.DataFrame({"k1": [90, 52, 10], "n1": [100, 100, 20],
-                       "k2": [40, 48, 10], "n2": [100, 100, 20]})
+    df = pl.DataFrame(
+        {"k1": [90, 52, 10], "n1": [100, 100, 20], "k2": [40, 48, 10], "n2": [100, 100, 20]}
+    )
     out = stats.with_difference_tests(df, "k1", "n1", "k2", "n2", "d")
     assert out.get_column("d_significant").to_list() == [True, False, False]
     s = stats.difference_summary(out, "d")
-    assert s == {"tests": 3, "raw_below_alpha": 1, "expected_by_chance": pytest.approx(0.15),
-                 "holm_significant": 1, "bh_significant": 1}
+    assert s == {
+        "tests": 3,
+        "raw_below_alpha": 1,
+        "expected_by_chance": pytest.approx(0.15),
+        "holm_significant": 1,
+        "bh_significant": 1,
+    }

@@ -71,6 +71,7 @@ def test_every_state_of_a_played_game_is_drawn(shipped) -> None:  # type: ignore
         if s.phase != "draft":
             text = picture(s)
             on_fields = [c for c, p in s.perms.items() if p.under < 0]
-            assert sum(line.startswith(f"c{c} ") for c in on_fields
-                       for line in text.splitlines()) == len(on_fields)
+            assert sum(
+                line.startswith(f"c{c} ") for c in on_fields for line in text.splitlines()
+            ) == len(on_fields)
     assert "over:" in picture(game.state).splitlines()[0]

@@ -24,8 +24,9 @@ from workbench.replay import replay_stored
 class Script:
     """Answers from a list first, then from `then(output so far)`; None ends the input."""
 
-    def __init__(self, lines: list[str], out: io.StringIO,
-                 then: Callable[[str], str | None] = lambda _: "1") -> None:
+    def __init__(
+        self, lines: list[str], out: io.StringIO, then: Callable[[str], str | None] = lambda _: "1"
+    ) -> None:
         self.lines = lines
         self.out = out
         self.then = then
@@ -37,7 +38,7 @@ class Script:
 
 def last_options(output: str) -> list[tuple[str, str]]:
     """(readable name, action text) of the options listed last."""
-    block = output[output.rindex("choose one:"):]
+    block = output[output.rindex("choose one:") :]
     return re.findall(r"^\s+\d+\. (.*)   \[(.*)\]$", block, flags=re.M)
 
 
@@ -48,8 +49,12 @@ def rotating_answers(output: str) -> str:
     return [str(len(options)), text, name.upper()][output.count("choose one:") % 3]
 
 
-def play(tmp_path: Path, script: list[str], then: Callable[[str], str | None] = lambda _: "1",
-         *extra: str) -> tuple[int, str, Path]:
+def play(
+    tmp_path: Path,
+    script: list[str],
+    then: Callable[[str], str | None] = lambda _: "1",
+    *extra: str,
+) -> tuple[int, str, Path]:
     out = io.StringIO()
     db = tmp_path / "human.duckdb"
     code = _run(db, tmp_path, Script(script, out, then), out, extra)
@@ -60,8 +65,9 @@ def _run(db: Path, folder: Path, inp: Script, out: io.StringIO, extra: tuple[str
     stdin, stdout = sys.stdin, sys.stdout
     sys.stdin, sys.stdout = inp, out  # type: ignore[assignment]
     try:
-        return main(["play", "--db", str(db), "--board", str(duel_board(folder)), "--seed", "3",
-                     *extra])
+        return main(
+            ["play", "--db", str(db), "--board", str(duel_board(folder)), "--seed", "3", *extra]
+        )
     finally:
         sys.stdin, sys.stdout = stdin, stdout
 
@@ -119,8 +125,10 @@ def test_choose_reads_numbers_texts_and_names() -> None:
 
 def test_every_legal_action_has_a_readable_name(shipped) -> None:  # type: ignore[no-untyped-def]
     """Random games on two boards: describe() never fails and never falls back to the text."""
-    for board, sets in (("kings-crossing", ["iron-legion", "sky-wardens"]),
-                        ("tyrants-throne", ["tide-callers", "pestgericht"])):
+    for board, sets in (
+        ("kings-crossing", ["iron-legion", "sky-wardens"]),
+        ("tyrants-throne", ["tide-callers", "pestgericht"]),
+    ):
         config = shipped.setup(sets, board).config
         game = Game(config, 5)
         rng = random.Random(5)

@@ -23,8 +23,15 @@ from engine.invariants import check_invariants
 from engine.play import derive_seed, play_game
 from tests.rules import rules
 
-BOARDS = ["drowned-sanctum", "four-banners", "gold-rush", "kings-crossing", "three-hills",
-          "tyrants-throne", "zwei-burgen"]
+BOARDS = [
+    "drowned-sanctum",
+    "four-banners",
+    "gold-rush",
+    "kings-crossing",
+    "three-hills",
+    "tyrants-throne",
+    "zwei-burgen",
+]
 SETS = ["iron-legion", "pestgericht", "sky-wardens", "tide-callers"]
 
 seeds = st.integers(min_value=0, max_value=2**40)
@@ -55,8 +62,22 @@ def play_checked(config, seed: int) -> Game:
 
 def events_of(state_or_record) -> list[tuple[object, ...]]:
     ev = state_or_record.events
-    return list(zip(ev.round, ev.turn, ev.phase, ev.player, ev.kind, ev.card, ev.target, ev.x,
-                    ev.y, ev.amount, ev.detail, strict=True))
+    return list(
+        zip(
+            ev.round,
+            ev.turn,
+            ev.phase,
+            ev.player,
+            ev.kind,
+            ev.card,
+            ev.target,
+            ev.x,
+            ev.y,
+            ev.amount,
+            ev.detail,
+            strict=True,
+        )
+    )
 
 
 @rules("R8", "R9.2", "R18.1")
@@ -70,8 +91,7 @@ def test_invariants_at_every_step_and_the_game_ends(shipped, seed, sets, board):
 
 
 @given(seed=seeds, sets=set_choices, board=boards)
-def test_replay_of_recorded_actions_gives_identical_events(shipped, seed, sets,
-                                                                         board):
+def test_replay_of_recorded_actions_gives_identical_events(shipped, seed, sets, board):
     setup = _setup(shipped, sets, board)
     n = setup.config.players
     record = play_game(setup.config, seed, [RandomAgent() for _ in range(n)])
@@ -102,5 +122,6 @@ def test_the_referee_finds_nothing_in_random_games(shipped, seed, sets, board):
     """`workbench check`'s referee (a second reading of the rules, docs/check.md) over the
     events of random games on the shipped content: no violation."""
     from workbench.fuzz import referee
+
     game = play_checked(_setup(shipped, sets, board).config, seed)
     assert referee(game) == []

@@ -61,8 +61,9 @@ def test_report_files(report: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert 'class="small"' in page and "n=4" in page
 
 
-def test_report_defaults_to_latest_run(db: Path, tmp_path: Path,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_report_defaults_to_latest_run(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["report", "--db", str(db), "--out", str(tmp_path)]) == 0
     assert capsys.readouterr().out.strip() == str(tmp_path / "index.html")
     assert "Balance report: run 2" in (tmp_path / "index.html").read_text()
@@ -87,8 +88,8 @@ def test_compare(db: Path, tmp_path: Path) -> None:
     assert main(["compare", "--db", str(db), "1", "2", "--out", str(tmp_path)]) == 0
     changes = pl.read_csv(tmp_path / "tables" / "changes.csv", infer_schema=False)
     assert changes.filter(pl.col("what") == "card").select(
-        "name", "change", "field", "base", "candidate").rows() == [
-        ("a1", "changed", "buy", "3", "4"), ("c1", "added", "", "", "present")]
+        "name", "change", "field", "base", "candidate"
+    ).rows() == [("a1", "changed", "buy", "3", "4"), ("c1", "added", "", "", "present")]
     cards = pl.read_parquet(tmp_path / "tables" / "compare_cards.parquet")
     a1 = cards.filter(pl.col("card") == "a1").row(0, named=True)
     # run 2 replays run 1's games: same rates, no change, nothing significant
@@ -98,15 +99,32 @@ def test_compare(db: Path, tmp_path: Path) -> None:
     assert "expected by chance" in page and "Holm" in page
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                    reason="Debian's chromium is not installed (apt-get install -y chromium)")
+@pytest.mark.skipif(
+    not Path(CHROMIUM).exists(),
+    reason="Debian's chromium is not installed (apt-get install -y chromium)",
+)
 def test_report_in_chromium(report: Path, tmp_path: Path) -> None:
     dom = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-         "--no-first-run", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", f"--user-data-dir={tmp_path}", "--virtual-time-budget=10000",
-         "--dump-dom", report.as_uri()],
-        capture_output=True, text=True, timeout=90, check=True).stdout
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={tmp_path}",
+            "--virtual-time-budget=10000",
+            "--dump-dom",
+            report.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        check=True,
+    ).stdout
     check = re.search(r'id="image-check" data-loaded="(\d+)" data-total="(\d+)"', dom)
     assert check, "the page's load script did not run"
     loaded, total = int(check.group(1)), int(check.group(2))
@@ -123,14 +141,31 @@ SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 
 def chromium(tmp_path: Path, *args: str) -> str:
     return subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-         "--no-first-run", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", "--hide-scrollbars", f"--user-data-dir={tmp_path / 'profile'}",
-         *args], capture_output=True, text=True, timeout=120, check=True).stdout
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                    reason="Debian's chromium is not installed (apt-get install -y chromium)")
+@pytest.mark.skipif(
+    not Path(CHROMIUM).exists(),
+    reason="Debian's chromium is not installed (apt-get install -y chromium)",
+)
 def test_demo_report_in_chromium(tmp_path: Path) -> None:
     """A demo-like run (the demo's agents, fewer games): Findings is the first section, no two
     sections share a heading, every table sorts by a click on any column (numbers by value),
@@ -139,7 +174,10 @@ def test_demo_report_in_chromium(tmp_path: Path) -> None:
     report = tmp_path / "demo" / "report" / "index.html"
     page = report.read_text(encoding="utf-8")
     probe = report.with_name("probe.html")
-    probe.write_text(page.replace("</body>", """<script>
+    probe.write_text(
+        page.replace(
+            "</body>",
+            """<script>
     window.addEventListener("load", function () {
       var t = document.querySelector('table[data-name="economy_rounds"]');
       var heads = Array.from(t.tHead.rows[0].cells), col = heads.findIndex(
@@ -147,7 +185,10 @@ def test_demo_report_in_chromium(tmp_path: Path) -> None:
       heads[col].click(); heads[col].click();
       document.body.dataset.sorted = Array.from(t.tBodies[0].rows).map(
         function (r) { return r.cells[col].dataset.v; }).join(" ");
-    });</script></body>"""), encoding="utf-8")
+    });</script></body>""",
+        ),
+        encoding="utf-8",
+    )
     dom = chromium(tmp_path, "--virtual-time-budget=10000", "--dump-dom", probe.as_uri())
     sections = re.findall(r'<section id="([a-z]+)"><h2>([^<]*)</h2>', dom)
     assert sections[0] == ("findings", "Findings")
@@ -161,9 +202,12 @@ def test_demo_report_in_chromium(tmp_path: Path) -> None:
     top = SCREENSHOTS / "report-top.png"
     chromium(tmp_path, "--window-size=1280,1400", f"--screenshot={top}", report.as_uri())
     economy = report.with_name("economy.html")  # the economy section alone, at the top
-    economy.write_text(page.replace(
-        "</head>", "<style>body > *:not(#economy) { display: none !important; }</style></head>"),
-        encoding="utf-8")
+    economy.write_text(
+        page.replace(
+            "</head>", "<style>body > *:not(#economy) { display: none !important; }</style></head>"
+        ),
+        encoding="utf-8",
+    )
     shot = SCREENSHOTS / "report-economy.png"
     chromium(tmp_path, "--window-size=1280,2200", f"--screenshot={shot}", economy.as_uri())
     for png in (top, shot):

@@ -58,12 +58,12 @@ def test_play_cost_paid_at_announcement():
     pos.idle(0)
     e = pos.put(SOLDIER, 1, 2, 2)
     b = pos.hand(0, BOLT)[0]
-    pos.hand(1, COIN)                     # seat 1 may respond with a fast action
+    pos.hand(1, COIN)  # seat 1 may respond with a fast action
     g = pos.game()
     act(g, "play", b, target=e, respond=True)
     s = g.state
     assert s.players[0].resource == 0 and s.zone_of(b) == "stack" and g.current_player() == 1
-    assert pos.perm(e).damage == 0        # not resolved yet
+    assert pos.perm(e).damage == 0  # not resolved yet
     act(g, "pass")
     assert pos.perm(e).damage == 1 and s.zone_of(b) == "discard0"
 
@@ -94,8 +94,7 @@ def test_using_a_unit_is_an_action_on_the_stack():
 
 @rules("R6.4")
 def test_targets_are_checked_again_when_the_action_resolves():
-    cultist = unit("Cultist", free_actions=(FreeAction(Cost(sacrifice=True),
-                                                       (eff("gain", 1),)),))
+    cultist = unit("Cultist", free_actions=(FreeAction(Cost(sacrifice=True), (eff("gain", 1),)),))
     pos = Position(B, [BOLT, cultist]).resource(0, 1)
     pos.idle(0)
     c = pos.put(cultist, 1, 2, 2)
@@ -103,10 +102,10 @@ def test_targets_are_checked_again_when_the_action_resolves():
     g = pos.game()
     act(g, "play", b, target=c, respond=True)
     assert g.current_player() == 1
-    act(g, "free", c, index=0)            # responds by sacrificing the target
+    act(g, "free", c, index=0)  # responds by sacrificing the target
     s = g.state
     assert c not in s.perms and s.players[1].resource == 1
-    assert s.players[0].resource == 0 and s.zone_of(b) == "discard0"   # cost stays paid
+    assert s.players[0].resource == 0 and s.zone_of(b) == "discard0"  # cost stays paid
     assert [e[:2] for e in events(s, "fizzle")] == [("Bolt", "Cultist")]
 
 
@@ -129,8 +128,12 @@ def test_a_shared_target_takes_only_the_effects_that_may_target_it():
     destroy target enemy unit` names a friendly unit; only the protection reaches it. The
     destroy used to hit the player's own unit, whatever its side or range (found by the
     fuzzer with the referee)."""
-    mixed = spell("Mixed", eff("protect", 1, tgt("unit", "friendly")),
-                  eff("destroy", 1, tgt("unit", "enemy")), play=0)
+    mixed = spell(
+        "Mixed",
+        eff("protect", 1, tgt("unit", "friendly")),
+        eff("destroy", 1, tgt("unit", "enemy")),
+        play=0,
+    )
     pos = Position(B, [mixed, SOLDIER])
     a = pos.put(SOLDIER, 0, 0, 0)
     pos.put(SOLDIER, 1, 3, 2)
@@ -142,8 +145,7 @@ def test_a_shared_target_takes_only_the_effects_that_may_target_it():
 
 @rules("R6.4", "R10.1")
 @pytest.mark.parametrize(("start", "origin", "hit"), [(1, 0, 1), (3, 4, 0)])
-def test_a_shared_targets_range_is_checked_when_the_action_resolves(start, origin,
-                                                                                 hit):
+def test_a_shared_targets_range_is_checked_when_the_action_resolves(start, origin, hit):
     """R6.4 with R10.1: "push 2 to target enemy unit in range 3, damage 1 to target enemy
     unit in range 1" (a spell: its ranges count from its controller's relic at (0, 0)). The
     target's range for each effect is checked when the action resolves, before any effect:
@@ -151,8 +153,12 @@ def test_a_shared_targets_range_is_checked_when_the_action_resolves(start, origi
     takes none though the push brought it next to the relic. The damage's range used to be
     measured after the push."""
     soldier, relic = unit("Soldier", life=3), artifact("Relic")
-    hurl = spell("Hurl", eff("push", 2, tgt("unit", "enemy", range_=3)),
-                 eff("damage", 1, tgt("unit", "enemy", range_=1)), play=0)
+    hurl = spell(
+        "Hurl",
+        eff("push", 2, tgt("unit", "enemy", range_=3)),
+        eff("damage", 1, tgt("unit", "enemy", range_=1)),
+        play=0,
+    )
     pos = Position(board(". . . . .\n. . . . ."), [soldier, relic, hurl])
     pos.put(relic, 0, 0, 0)
     e = pos.put(soldier, 1, start, 0)
@@ -217,6 +223,7 @@ def test_free_action_cost_must_be_paid():
     assert f"free c{w} #0" not in legal(g)
     g.state.players[0].resource = 2
     from engine.legal import legal_actions
+
     assert f"free c{w} #0" in texts(legal_actions(g.state), 5)
 
 
@@ -228,8 +235,16 @@ def test_perft_main_phase_choices():
     h = pos.hand(0, SOLDIER, COIN)
     g = pos.game()
     # pass; the soldier on 2 free deploy fields; Coin; activate the untapped unit; convert
-    assert legal(g) == sorted(["pass", f"play c{h[0]} @0,0", f"play c{h[0]} @1,0",
-                               f"play c{h[1]}", f"activate c{a}", "convert"])
+    assert legal(g) == sorted(
+        [
+            "pass",
+            f"play c{h[0]} @0,0",
+            f"play c{h[0]} @1,0",
+            f"play c{h[1]}",
+            f"activate c{a}",
+            "convert",
+        ]
+    )
     assert len(g.legal_actions()) == 6
     del t
 
@@ -244,7 +259,7 @@ def test_last_in_resolves_first():
     pos.hand(1, COIN)
     g = pos.game()
     act(g, "play", b, target=e, respond=True)
-    act(g, "play", c1, respond=True)      # seat 1 answers with Coin
+    act(g, "play", c1, respond=True)  # seat 1 answers with Coin
     play_rest = g.state
     while play_rest.priority:
         g.apply(Action("pass"))

@@ -39,19 +39,25 @@ from tests.rules import rules
 
 # --- R9 board and fields ----------------------------------------------------------------------
 
+
 @rules("R9.1")
 def test_board_sets_income_start_cards_and_victory():
     from engine.draft import start_game
     from tests.builder import Victory, VictoryKind
-    b = board("0 . 1", income=3, start_cards=(("Soldier", 2),),
-              victory=Victory(VictoryKind.RESOURCE, target=50))
+
+    b = board(
+        "0 . 1",
+        income=3,
+        start_cards=(("Soldier", 2),),
+        victory=Victory(VictoryKind.RESOURCE, target=50),
+    )
     pos = Position(b, [SOLDIER])
     pos.state.phase = "setup"
     start_game(pos.state)
     s = pos.state
     assert [len(p.hand) + len(p.deck) for p in s.players] == [2, 2]
     pos.game(advance=True)
-    assert s.players[0].resource == 3 and s.phase == "main"     # income of the first upkeep
+    assert s.players[0].resource == 3 and s.phase == "main"  # income of the first upkeep
     assert s.config.board.victory.target == 50
 
 
@@ -62,7 +68,7 @@ def test_a_field_holds_one_permanent():
     pos.hand(0, SOLDIER)
     g = pos.game()
     plays = [a for a in legal(g) if a.startswith("play")]
-    assert plays == ["play c1 @1,0"]          # (0,0) is taken, (1,0) is the other deploy field
+    assert plays == ["play c1 @1,0"]  # (0,0) is taken, (1,0) is the other deploy field
 
 
 @rules("R9.3", "R18.2")
@@ -95,14 +101,20 @@ def test_a_field_grants_its_free_action_to_the_unit_standing_on_it():
 @rules("R9.4")
 def test_moves_end_only_on_free_fields():
     pos = Position(board(". . .\n. . .\n. . ."), [SOLDIER])
-    a = pos.put(SOLDIER, 0, 1, 1, )
+    a = pos.put(
+        SOLDIER,
+        0,
+        1,
+        1,
+    )
     pos.put(SOLDIER, 0, 0, 0)
     pos.put(SOLDIER, 1, 2, 2)
     g = pos.game()
     act(g, "activate", a)
     moves = [t for t in legal(g) if t.startswith("move")]
-    assert moves == sorted(f"move c{a} @{x},{y}" for x, y in
-                           [(1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2)])
+    assert moves == sorted(
+        f"move c{a} @{x},{y}" for x, y in [(1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2)]
+    )
 
 
 @rules("R9.5")
@@ -134,7 +146,7 @@ def test_high_ground_gives_ranged_units_plus_one_range():
     bow = unit("Bow", attack=1, range_=2, move=0)
     pos = Position(b, [bow, DUMMY])
     a = pos.put(bow, 0, 0, 0)
-    pos.put(DUMMY, 1, 3, 0)                 # distance 3
+    pos.put(DUMMY, 1, 3, 0)  # distance 3
     g = pos.game()
     act(g, "activate", a)
     assert f"attack c{a} c1" in legal(g)
@@ -146,7 +158,7 @@ def test_high_ground_does_not_help_melee():
     b = board("^ . .\n. . .")
     pos = Position(b, [SOLDIER, DUMMY])
     a = pos.put(unit("Axe", move=0), 0, 0, 0)
-    pos.put(DUMMY, 1, 2, 0)                 # distance 2
+    pos.put(DUMMY, 1, 2, 0)  # distance 2
     g = pos.game()
     assert profile(g.state, pos.perm(a)) == [(1, 1)]
     act(g, "activate", a)
@@ -185,7 +197,8 @@ def test_a_death_trigger_measures_range_from_the_dead_units_field():
     """R10.1: a range has an origin. "When this dies: paralyse each enemy unit in range 1"
     counts from the field the unit died on, not from its controller's other permanents."""
     pos, j, near, far, k = _jelly_position(
-        eff("paralyse", 1, tgt("unit", "enemy", each=True, range_=1)))
+        eff("paralyse", 1, tgt("unit", "enemy", each=True, range_=1))
+    )
     g = pos.game()
     act(g, "play", k, target=j)
     assert j not in g.state.perms
@@ -196,8 +209,7 @@ def test_a_death_trigger_measures_range_from_the_dead_units_field():
 def test_a_death_trigger_chooses_its_target_in_range_of_the_dead_units_field():
     """R10.1: the chosen target of a death trigger must be in range of the field it died on:
     only `near` is, so the target is not even a choice."""
-    pos, j, near, far, k = _jelly_position(
-        eff("damage", 1, tgt("unit", "enemy", range_=1)))
+    pos, j, near, far, k = _jelly_position(eff("damage", 1, tgt("unit", "enemy", range_=1)))
     g = pos.game()
     act(g, "play", k, target=j)
     assert not g.state.pending
@@ -209,8 +221,9 @@ def test_a_death_trigger_creates_its_tokens_next_to_where_it_died():
     """Tokens of "when this dies: create 1 Bones" go in range 1 of the source (R8.8): of the
     field it died on, not into the deploy zone."""
     bones = unit("Bones", buy=None)
-    warrior = unit("Warrior", life=1, triggers=(Trigger("dies", (
-        eff("create", 1, card="Bones"),)),))
+    warrior = unit(
+        "Warrior", life=1, triggers=(Trigger("dies", (eff("create", 1, card="Bones"),)),)
+    )
     kill = destroy_spell()
     pos = Position(board("0 . . . . .\n. . . . . 1"), [warrior, bones, kill, SOLDIER])
     w = pos.put(warrior, 1, 3, 0)
@@ -224,6 +237,7 @@ def test_a_death_trigger_creates_its_tokens_next_to_where_it_died():
 
 
 # --- R11 permanents ---------------------------------------------------------------------------
+
 
 @rules("R11.2", "R8.5")
 def test_destroyed_card_goes_to_owner_discard_markers_removed():
@@ -252,8 +266,7 @@ def test_destroyed_token_leaves_the_game():
 
 @rules("R11.3")
 def test_sacrifice_as_a_free_action_cost():
-    cultist = unit("Cultist", free_actions=(FreeAction(Cost(sacrifice=True),
-                                                       (eff("gain", 2),)),))
+    cultist = unit("Cultist", free_actions=(FreeAction(Cost(sacrifice=True), (eff("gain", 2),)),))
     pos = Position(OPEN5, [cultist])
     c = pos.put(cultist, 0, 2, 2)
     pos.idle()
@@ -295,7 +308,7 @@ def test_veiled_cannot_be_attacked_or_targeted_but_each_effects_hit_it():
     v = pos.put(ghost, 1, 2, 1)
     b, q = pos.hand(0, bolt, quake)
     g = pos.game()
-    assert not any(t.startswith(f"play c{b}") for t in legal(g))   # no target for Bolt
+    assert not any(t.startswith(f"play c{b}") for t in legal(g))  # no target for Bolt
     act(g, "activate", a)
     assert not any(t.startswith("attack") for t in legal(g))
     act(g, "play", q)
@@ -316,14 +329,18 @@ def test_protection_from_units_with_buy_over_7():
     assert f"attack c{gi} c{k}" not in legal(g)
     done(g, gi)
     act(g, "activate", so)
-    act(g, "attack", so, k)                 # a cheap unit may attack it
+    act(g, "attack", so, k)  # a cheap unit may attack it
     assert pos.perm(k).damage == 1
 
 
 @rules("R11.4")
 def test_protection_from_x_x_cannot_damage_it_even_untargeted():
-    wall = unit("Warden", life=2, attack=1, keywords=Keywords(protections=(
-        Protection(type=CardType.SPELL),)))
+    wall = unit(
+        "Warden",
+        life=2,
+        attack=1,
+        keywords=Keywords(protections=(Protection(type=CardType.SPELL),)),
+    )
     quake = spell("Quake", eff("damage", 1, tgt("unit", "enemy", each=True)), play=0)
     bolt = spell("Bolt", eff("damage", 1, tgt("unit", "enemy")), play=0)
     pos = Position(OPEN5, [wall, quake, bolt, SOLDIER])
@@ -343,8 +360,9 @@ def test_protection_from_artifacts_covers_equipment_and_potions(kind):
     """R15.5: equipment is an artifact; R15.8: potions are equipment. A unit with protection
     from artifacts takes no damage from an equipment's or a potion's effect. Only cards of the
     type "artifact" itself used to count (found by the fuzzer with the referee)."""
-    ward = unit("Ward", life=3, keywords=Keywords(protections=(
-        Protection(type=CardType.ARTIFACT),)))
+    ward = unit(
+        "Ward", life=3, keywords=Keywords(protections=(Protection(type=CardType.ARTIFACT),))
+    )
     shock = FreeAction(Cost(resource=0), (eff("damage", 1, tgt("unit", "enemy", each=True)),))
     spikes = Card("Spikes", "test", kind, buy=1, play=1, durability=2, free_actions=(shock,))
     pos = Position(OPEN5, [ward, spikes, SOLDIER])
@@ -360,8 +378,9 @@ def test_protection_from_artifacts_covers_equipment_and_potions(kind):
 
 @rules("R11.4")
 def test_protection_from_a_card_by_name_stops_its_retaliation():
-    anti = unit("Duelist", life=3, attack=2, keywords=Keywords(protections=(
-        Protection(card="Brute"),)))
+    anti = unit(
+        "Duelist", life=3, attack=2, keywords=Keywords(protections=(Protection(card="Brute"),))
+    )
     brute = unit("Brute", life=5, attack=3)
     pos = Position(OPEN5, [anti, brute])
     d = pos.put(anti, 0, 1, 1)
@@ -381,7 +400,7 @@ def test_equipped_equipment_can_be_targeted():
     sword = equipment("Sword", modifiers=Modifiers(attack=2))
     pos = Position(OPEN5, [smash, sword, SOLDIER])
     a = pos.put(SOLDIER, 0, 0, 0)
-    u = pos.put(SOLDIER, 1, 2, 2)          # (0,0) to (2,2): range 3
+    u = pos.put(SOLDIER, 1, 2, 2)  # (0,0) to (2,2): range 3
     e = pos.stack_on(u, sword)
     k = pos.hand(0, smash)[0]
     g = pos.game()
@@ -461,8 +480,10 @@ def test_stack_dropped_with_no_room_is_destroyed():
     s = g.state
     assert f not in s.perms and r not in s.perms
     assert s.zone_of(r) == "discard1"
-    assert [(e[0], e[5]) for e in events(s, "death")] == [("Ferry", "destroyed by Kill"),
-                                                            ("Soldier", "no room to drop")]
+    assert [(e[0], e[5]) for e in events(s, "death")] == [
+        ("Ferry", "destroyed by Kill"),
+        ("Soldier", "no room to drop"),
+    ]
 
 
 @rules("R11.6")
@@ -486,10 +507,13 @@ def test_rider_without_room_drops_its_equipment_around_the_crew_field():
     check_invariants(s)
     assert r not in s.perms and e not in s.perms and s.occ[pos.f(3, 1)] == -1
     assert s.zone_of(e) == "discard1"
-    assert [(e_[0], e_[2:4]) for e_ in events(s, "death")] == [("Ferry", (1, 0)),
-                                                               ("Soldier", (1, 0))]
+    assert [(e_[0], e_[2:4]) for e_ in events(s, "death")] == [
+        ("Ferry", (1, 0)),
+        ("Soldier", (1, 0)),
+    ]
     assert [(e_[0], e_[2:4], e_[5]) for e_ in events(s, "destroy")] == [
-        ("Sword", (1, 0), "no room to drop")]
+        ("Sword", (1, 0), "no room to drop")
+    ]
 
 
 @rules("R11.6")
@@ -513,7 +537,7 @@ def test_rider_destroyed_waiting_for_room_drops_its_equipment_around_the_crew_fi
     s = g.state
     check_invariants(s)
     assert riders[2] not in s.perms and s.occ[pos.f(3, 1)] == -1
-    assert s.perms[e].field in (pos.f(0, 1), pos.f(1, 1))      # water in range 1 of (0,0)
+    assert s.perms[e].field in (pos.f(0, 1), pos.f(1, 1))  # water in range 1 of (0,0)
 
 
 @rules("R11.6")
@@ -586,6 +610,7 @@ def test_third_dropped_permanent_without_room_left_is_destroyed():
 
 # --- R12 units and combat ---------------------------------------------------------------------
 
+
 @rules("R12.1")
 def test_unit_numbers_and_profile():
     pos = Position(OPEN5, [ARCHER])
@@ -598,13 +623,13 @@ def test_unit_numbers_and_profile():
 def test_defeated_only_by_more_damage_than_life_and_damage_stays():
     bolt = spell("Bolt", eff("damage", 1, tgt("unit", "enemy")), play=0)
     pos = Position(OPEN5, [SOLDIER, bolt])
-    e = pos.put(SOLDIER, 1, 2, 2, damage=2)     # life 3: 2 damage is not defeat
+    e = pos.put(SOLDIER, 1, 2, 2, damage=2)  # life 3: 2 damage is not defeat
     b1, b2 = pos.hand(0, bolt, bolt)
     g = pos.game()
     act(g, "play", b1, target=e)
-    assert e in g.state.perms and pos.perm(e).damage == 3    # 3 = life: still standing
+    assert e in g.state.perms and pos.perm(e).damage == 3  # 3 = life: still standing
     act(g, "play", b2, target=e)
-    assert e not in g.state.perms                            # 4 > 3: dies
+    assert e not in g.state.perms  # 4 > 3: dies
 
 
 @rules("R12.3", "R21.8")
@@ -629,7 +654,7 @@ def test_units_are_slow_no_play_during_a_response():
     act(g, "play", b, target=e, respond=True)
     assert g.current_player() == 1
     opts = legal(g)
-    assert "pass" in opts and not any("@" in t for t in opts)   # no unit play, only fast ones
+    assert "pass" in opts and not any("@" in t for t in opts)  # no unit play, only fast ones
 
 
 @rules("R12.4")
@@ -704,8 +729,9 @@ EX3 = ((1, 3), [(1, 2), (1, 1)], {1: 3, 2: 2, 3: 1, 4: 0})
 
 def _stack_position(base, riders, dist):
     b = board(". . . . . .")
-    base_card = unit("Base", attack=base[0], range_=base[1], move=0,
-                     keywords=Keywords(crew=len(riders)))
+    base_card = unit(
+        "Base", attack=base[0], range_=base[1], move=0, keywords=Keywords(crew=len(riders))
+    )
     pos = Position(b, [base_card, DUMMY])
     bid = pos.put(base_card, 0, 0, 0)
     for i, (a, r) in enumerate(riders):
@@ -715,8 +741,9 @@ def _stack_position(base, riders, dist):
 
 
 @rules("R12.7")
-@pytest.mark.parametrize("example", [EX1, EX2, EX3], ids=["1at1+1at1", "1at1+1at2",
-                                                          "1at3+1at2,1at1"])
+@pytest.mark.parametrize(
+    "example", [EX1, EX2, EX3], ids=["1at1+1at1", "1at1+1at2", "1at3+1at2,1at1"]
+)
 def test_designer_examples_as_profiles(example):
     base, riders, want = example
     pos, bid, _ = _stack_position(base, riders, 5)
@@ -778,7 +805,7 @@ def test_armor_reduces_damage():
     assert pos.perm(k).damage == 2
     done(g, o)
     act(g, "activate", s)
-    act(g, "attack", s, k)                  # 1 - 1 = 0
+    act(g, "attack", s, k)  # 1 - 1 = 0
     assert pos.perm(k).damage == 2
 
 
@@ -798,7 +825,7 @@ def test_crew_takes_up_to_n_units_which_add_their_attack():
     st = g.state
     assert pos.perm(s1).under == w and st.occ[pos.f(0, 1)] == -1
     act(g, "activate", s2)
-    assert f"move c{s2} @1,1" not in legal(g)             # crew 1 is full
+    assert f"move c{s2} @1,1" not in legal(g)  # crew 1 is full
     done(g, s2)
     act(g, "activate", w)
     act(g, "attack", w, d)
@@ -826,7 +853,7 @@ def test_a_rider_moves_off_its_crew_unit():
     r = pos.stack_on(w, SOLDIER)
     g = pos.game()
     act(g, "activate", r)
-    assert f"move c{r} @3,1" in legal(g)                 # 2 steps from (1,1)
+    assert f"move c{r} @3,1" in legal(g)  # 2 steps from (1,1)
     act(g, "move", r, field=pos.f(3, 1))
     s = g.state
     assert pos.perm(r).field == pos.f(3, 1) and pos.perm(r).under == -1
@@ -852,10 +879,10 @@ def test_a_rider_moves_from_one_crew_unit_onto_another():
 def test_perft_attack_targets_in_range_only():
     pos = Position(OPEN5, [ARCHER, DUMMY, SOLDIER])
     a = pos.put(ARCHER, 0, 0, 0)
-    near = pos.put(DUMMY, 1, 3, 0)       # distance 3
-    far = pos.put(DUMMY, 1, 4, 0)        # distance 4
-    diag = pos.put(DUMMY, 1, 2, 2)       # distance 2 + 1 = 3
-    pos.put(SOLDIER, 0, 1, 1)            # friendly: not a target
+    near = pos.put(DUMMY, 1, 3, 0)  # distance 3
+    far = pos.put(DUMMY, 1, 4, 0)  # distance 4
+    diag = pos.put(DUMMY, 1, 2, 2)  # distance 2 + 1 = 3
+    pos.put(SOLDIER, 0, 1, 1)  # friendly: not a target
     g = pos.game()
     act(g, "activate", a)
     opts = legal(g)
@@ -896,22 +923,21 @@ def test_no_strike_back_from_outside_its_range():
 def test_retaliation_with_a_stack_at_that_distance():
     base = unit("Base", attack=1, range_=1, move=0, life=9, keywords=Keywords(crew=1))
     sling = unit("Sling", attack=1, range_=2, move=0)
-    gun = unit("Gun", attack=0, range_=1, life=9, move=1,
-               full_actions=())
+    gun = unit("Gun", attack=0, range_=1, life=9, move=1, full_actions=())
     bow = unit("Bow", attack=1, range_=2, life=9, move=0)
     pos = Position(OPEN5, [base, sling, gun, bow])
     b = pos.put(base, 1, 2, 2)
     pos.stack_on(b, sling)
-    far = pos.put(bow, 0, 0, 2)           # distance 2
-    near = pos.put(bow, 0, 1, 2)          # distance 1
+    far = pos.put(bow, 0, 0, 2)  # distance 2
+    near = pos.put(bow, 0, 1, 2)  # distance 1
     g = pos.game()
     act(g, "activate", far)
     act(g, "attack", far, b)
-    assert pos.perm(far).damage == 1      # 1@2 strikes back at 2
+    assert pos.perm(far).damage == 1  # 1@2 strikes back at 2
     done(g, far)
     act(g, "activate", near)
     act(g, "attack", near, b)
-    assert pos.perm(near).damage == 2     # 2@1 at 1
+    assert pos.perm(near).damage == 2  # 2@1 at 1
     assert pos.perm(b).damage == 2
 
 

@@ -34,8 +34,16 @@ def test_every_rule_id_has_a_test():
     assert not missing, f"rule ids without a test: {missing}"
 
 
-NOT_RULE_TESTS = ("test_agents.py", "test_replay.py", "test_runner.py", "test_design",
-                  "test_metrics", "test_report.py", "test_play_human.py", "test_check.py")
+NOT_RULE_TESTS = (
+    "test_agents.py",
+    "test_replay.py",
+    "test_runner.py",
+    "test_design",
+    "test_metrics",
+    "test_report.py",
+    "test_play_human.py",
+    "test_check.py",
+)
 
 
 def test_rule_ids_map_only_to_tests_of_the_rules():
@@ -48,16 +56,20 @@ def test_rule_ids_map_only_to_tests_of_the_rules():
     tests = collect_tests()
     marked = [(ref, ids) for ref, ids in tests if ids]
     assert len(marked) > 200
-    wrong = sorted(ref for ref, _ in marked
-                   if any(part in ref.split("::")[0] for part in NOT_RULE_TESTS)
-                   or any(w in ref.split("::")[1] for w in ("replay", "determinis", "search",
-                                                            "evaluate")))
+    wrong = sorted(
+        ref
+        for ref, _ in marked
+        if any(part in ref.split("::")[0] for part in NOT_RULE_TESTS)
+        or any(w in ref.split("::")[1] for w in ("replay", "determinis", "search", "evaluate"))
+    )
     assert not wrong, f"rule ids on tests that do not check a rule: {wrong}"
     unknown = sorted({i for _, ids in marked for i in ids} - known)
     assert not unknown, f"@rules ids that RULES.md does not have: {unknown}"
     named = [ref for ref, _ in tests if re.search(r"(?:^|_)R\d+_", ref.split("::")[1])]
-    assert not named, ("rule ids in test names (move them to @rules; python -m "
-                       f"tests.rules_rename does it): {named}")
+    assert not named, (
+        "rule ids in test names (move them to @rules; python -m "
+        f"tests.rules_rename does it): {named}"
+    )
 
 
 def test_every_rule_id_is_cited_in_the_engine():

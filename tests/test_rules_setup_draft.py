@@ -21,12 +21,14 @@ SUPPLY = spell("Supply", buy=None, play=0)
 CATALOG = {c.name.casefold(): c for c in (*POOL, MILITIA, SUPPLY)}
 
 
-def config(players: int = 2, pack: int = 4, target: int = 25, pool=POOL, b=BOARD,
-           **kw) -> GameConfig:
+def config(
+    players: int = 2, pack: int = 4, target: int = 25, pool=POOL, b=BOARD, **kw
+) -> GameConfig:
     if players != b.players:
         b = board(" ".join(["."] * 3), players=players, start_cards=b.start_cards)
-    return GameConfig(tuple(pool), CATALOG, b, players=players, pack_size=pack,
-                      draft_target=target, **kw)
+    return GameConfig(
+        tuple(pool), CATALOG, b, players=players, pack_size=pack, draft_target=target, **kw
+    )
 
 
 def draft_all(game: Game) -> None:
@@ -40,18 +42,24 @@ def test_only_buyable_cards_dealt_in_packs_rest_out():
     s = g.state
     dealt = [c for p in s.unopened + s.packs for c in p]
     assert all(s.cards[c].buy is not None for c in dealt + s.out)
-    assert len(dealt) + len(s.out) == 25                       # 10 + 10 + 5 copies
+    assert len(dealt) + len(s.out) == 25  # 10 + 10 + 5 copies
     assert len(s.out) == 25 % 4 and all(len(p) == 4 for p in s.unopened + s.packs)
 
 
 @rules("R2.1")
 def test_all_copies_of_the_chosen_sets_are_shuffled_together():
-    counts = Counter(s.cards[c].name for s in [Game(config(), seed=5).state] for c in
-                     range(len(s.cards)))
+    counts = Counter(
+        s.cards[c].name for s in [Game(config(), seed=5).state] for c in range(len(s.cards))
+    )
     assert counts == Counter({"A": 10, "B": 10, "C": 5})
-    orders = {tuple(Game(config(), seed=k).state.cards[c].name
-                    for p in Game(config(), seed=k).state.unopened for c in p)
-              for k in range(4)}
+    orders = {
+        tuple(
+            Game(config(), seed=k).state.cards[c].name
+            for p in Game(config(), seed=k).state.unopened
+            for c in p
+        )
+        for k in range(4)
+    }
     assert len(orders) > 1
 
 
@@ -106,8 +114,7 @@ def test_pass_to_the_next_seat():
 @rules("R21.1")
 def test_alternate_pass_parameter_reverses_every_second_round():
     b3 = board(". . .", players=3)
-    g = Game(GameConfig(POOL, CATALOG, b3, players=3, pack_size=3, alternate_pass=True),
-             seed=7)
+    g = Game(GameConfig(POOL, CATALOG, b3, players=3, pack_size=3, alternate_pass=True), seed=7)
     s = g.state
     while s.pack_round < 2:
         g.apply(g.legal_actions()[0])
@@ -149,15 +156,18 @@ def test_deck_from_start_cards_shuffled_and_starting_hand():
         draft_all(gk)
         pl = gk.state.players[1]
         orders.add(tuple(gk.state.cards[c].name for c in pl.hand + pl.deck))
-    assert len(orders) > 1                                      # shuffled
+    assert len(orders) > 1  # shuffled
 
 
 @rules("R2.4")
 def test_board_placements_at_the_start():
     vip = unit("Commander", buy=None)
     staff = equipment("Staff", buy=None, keywords=Keywords(staff=True))
-    places = (Placement("Commander", 0, 0, 0, vip=True), Placement("Commander", 1, 2, 0, vip=True),
-              Placement("Staff", -1, 1, 0))
+    places = (
+        Placement("Commander", 0, 0, 0, vip=True),
+        Placement("Commander", 1, 2, 0, vip=True),
+        Placement("Staff", -1, 1, 0),
+    )
     b = board("0 . 1", placements=places)
     pos = Position(b, [vip, staff])
     pos.state.phase = "setup"

@@ -37,6 +37,7 @@ from tests.rules import rules
 
 # --- R13 states -------------------------------------------------------------------------------
 
+
 @rules("R13.1")
 def test_paralysed_unit_only_spends_actions_to_remove_markers():
     """R13.1: a paralysed unit takes none of its actions; it may spend either one of them to
@@ -61,7 +62,7 @@ def test_one_marker_removed_then_the_other_action_is_free():
     d = pos.put(DUMMY, 1, 2, 1)
     g = pos.game()
     act(g, "activate", a)
-    act(g, "unparalyse", a, index=0)      # spends the move
+    act(g, "unparalyse", a, index=0)  # spends the move
     opts = legal(g)
     assert f"attack c{a} c{d}" in opts and not any(t.startswith("move") for t in opts)
 
@@ -75,7 +76,7 @@ def test_the_player_chooses_which_action_removes_paralysis():
     g = pos.game()
     act(g, "activate", a)
     assert all(parse_action(x.text(5), 5) == x for x in g.legal_actions())  # `#1` reads back
-    act(g, "unparalyse", a, index=1)      # spends the attack
+    act(g, "unparalyse", a, index=1)  # spends the attack
     opts = legal(g)
     assert f"move c{a} @1,2" in opts and f"attack c{a} c{d}" not in opts
     act(g, "move", a, field=pos.f(1, 3))
@@ -125,23 +126,24 @@ def test_a_unit_paralysed_during_its_rage_takes_no_further_action():
     f = pos.hand(1, freeze)[0]
     pos.idle(0, 5, 0)
     g = pos.game()
-    act(g, "activate", a, respond=True)           # rage: the behaviour announces its move
+    act(g, "activate", a, respond=True)  # rage: the behaviour announces its move
     act(g, "play", f, target=a)
     p = pos.perm(a)
     assert p.field == pos.f(2, 0) and p.markers[Marker.PARALYSIS] == 1 and p.tapped
-    assert pos.perm(e).damage == 0 and not [x for x in events(g.state, "announce")
-                                            if x[5] == "unit:attack"]
+    assert pos.perm(e).damage == 0 and not [
+        x for x in events(g.state, "announce") if x[5] == "unit:attack"
+    ]
 
 
 @rules("R13.2")
 def test_poison_grows_on_activation_and_defeats():
     pos = Position(OPEN5, [SOLDIER])
-    a = pos.put(SOLDIER, 0, 1, 1, poison=2)      # life 3
+    a = pos.put(SOLDIER, 0, 1, 1, poison=2)  # life 3
     b = pos.put(SOLDIER, 0, 2, 1, poison=3)
     pos.idle()
     g = pos.game()
     act(g, "activate", a)
-    assert pos.perm(a).markers[Marker.POISON] == 3 and a in g.state.perms   # 3 is not more than 3
+    assert pos.perm(a).markers[Marker.POISON] == 3 and a in g.state.perms  # 3 is not more than 3
     done(g, a)
     act(g, "activate", b)
     assert b not in g.state.perms and g.state.zone_of(b) == "discard0"
@@ -180,7 +182,7 @@ def test_rage_runs_aggressive_weakest_on_ties():
     pos = Position(b, [SOLDIER])
     a = pos.put(SOLDIER, 0, 0, 1, rage=1)
     strong = pos.put(SOLDIER, 1, 3, 0)
-    weak = pos.put(SOLDIER, 1, 3, 2, damage=1)       # same distance, less life left
+    weak = pos.put(SOLDIER, 1, 3, 2, damage=1)  # same distance, less life left
     g = pos.game()
     act(g, "activate", a)
     p = pos.perm(a)
@@ -250,9 +252,11 @@ def test_no_marker_is_spent_when_armor_stops_all_damage():
 
 # --- R14 push ---------------------------------------------------------------------------------
 
+
 def pusher(n: int = 1, rng: int = 1):
-    return unit("Pusher", attack=0, full_actions=((eff("push", n, tgt("unit", "enemy",
-                                                                       range_=rng)),),))
+    return unit(
+        "Pusher", attack=0, full_actions=((eff("push", n, tgt("unit", "enemy", range_=rng)),),)
+    )
 
 
 @rules("R14.4")
@@ -313,7 +317,7 @@ def test_push_into_an_occupied_field_ends_with_1_damage():
 def test_push_off_axis_steps_by_signs_and_edge_stops_without_damage():
     pos = Position(OPEN5, [pusher(5, 3), SOLDIER])
     p = pos.put(pusher(5, 3), 0, 0, 0)
-    e = pos.put(SOLDIER, 1, 1, 2)                   # offset (1, 2): steps of (+1, +1)
+    e = pos.put(SOLDIER, 1, 1, 2)  # offset (1, 2): steps of (+1, +1)
     g = pos.game()
     act(g, "activate", p)
     act(g, "full", p, target=e, index=0)
@@ -359,8 +363,12 @@ def test_a_spell_pushing_each_unit_has_one_chosen_origin():
 def test_a_sacrificed_permanent_pushes_from_the_field_it_left():
     """R14.1: a permanent's push starts from its field; sacrificed as the cost (R6.7), it
     pushes from the field it stood on, not from its controller's other permanents."""
-    pool = artifact("Pool", free_actions=(FreeAction(Cost(sacrifice=True), (
-        eff("push", 1, tgt("unit", "enemy", range_=2)),)),))
+    pool = artifact(
+        "Pool",
+        free_actions=(
+            FreeAction(Cost(sacrifice=True), (eff("push", 1, tgt("unit", "enemy", range_=2)),)),
+        ),
+    )
     pos = Position(board(". . .\n. . .\n. . ."), [pool, SOLDIER])
     p = pos.put(pool, 0, 0, 1)
     pos.put(SOLDIER, 0, 1, 0)
@@ -371,6 +379,7 @@ def test_a_sacrificed_permanent_pushes_from_the_field_it_left():
 
 
 # --- R15 artifacts, equipment, potions --------------------------------------------------------
+
 
 @rules("R15.1")
 def test_artifact_free_action():
@@ -397,7 +406,7 @@ def test_carry_artifact_lands_next_to_the_unit():
     act(g, "carry", u, field=3, other=r)
     s = g.state
     assert pos.perm(u).field == 3
-    if s.pending:                                   # two fields next to it: the player picks
+    if s.pending:  # two fields next to it: the player picks
         assert legal(g) == [f"place c{r} @2,0", f"place c{r} @4,0"]
         act(g, "place", r, field=4)
     assert pos.perm(r).field in (2, 4) and s.occ[pos.perm(r).field] == r and pos.perm(u).tapped
@@ -427,7 +436,7 @@ def test_swap_with_adjacent_artifact_uses_one_action():
     d = pos.put(DUMMY, 1, 4, 1)
     g = pos.game()
     act(g, "activate", u)
-    act(g, "swap", u, other=r, index=0)   # spends the move
+    act(g, "swap", u, other=r, index=0)  # spends the move
     s = g.state
     assert pos.perm(u).field == pos.f(2, 1) and pos.perm(r).field == pos.f(1, 1)
     assert s.occ[pos.f(2, 1)] == u and s.occ[pos.f(1, 1)] == r
@@ -481,8 +490,9 @@ def _pushed_away_in_response(verb: str, **where: int):
 
 
 @rules("R6.4", "R15")
-@pytest.mark.parametrize("verb, where", [("swap", {"index": 0}), ("equip", {"index": 0}),
-                                         ("carry", {"field": 6})])
+@pytest.mark.parametrize(
+    "verb, where", [("swap", {"index": 0}), ("equip", {"index": 0}), ("carry", {"field": 6})]
+)
 def test_a_unit_pushed_away_in_response_does_not_act_from_afar(verb, where):
     """R6.4: an action's conditions are checked again when it resolves. Pushed to (0,0), the
     Soldier is no longer next to the Sword at (2,0), so it swaps, equips or carries nothing
@@ -524,7 +534,7 @@ def test_solid_enemy_artifact_cannot_be_carried_or_swapped_but_attacked():
     act(g, "activate", u)
     assert legal(g) == [f"attack c{u} c{w}", f"tap c{u}"]
     act(g, "attack", u, w)
-    assert w not in g.state.perms                   # 3 damage > solid 2
+    assert w not in g.state.perms  # 3 damage > solid 2
 
 
 @rules("R15.4")
@@ -567,7 +577,7 @@ def test_equipment_played_onto_a_field_or_onto_the_next_unit():
     g = pos.game()
     opts = legal(g)
     assert f"play c{sw} @0,0" in opts and f"play c{sw}" in opts
-    act(g, "play", sw)                        # no field: equipped to the next unit played
+    act(g, "play", sw)  # no field: equipped to the next unit played
     assert g.state.players[0].equip_next == [sw]
     act(g, "play", so, field=0)
     s = g.state
@@ -628,9 +638,14 @@ def test_potion_used_only_when_equipped_and_then_gone():
 
 @rules("R21.11")
 def test_equipment_adds_its_modifiers():
-    cloak = equipment("Cloak", modifiers=Modifiers(attack=1, range=1, armor=1, life=2, move=1,
-                                                   keywords=Keywords(veiled=True)))
+    cloak = equipment(
+        "Cloak",
+        modifiers=Modifiers(
+            attack=1, range=1, armor=1, life=2, move=1, keywords=Keywords(veiled=True)
+        ),
+    )
     from engine.permanents import armor, is_veiled, movement
+
     pos = Position(OPEN5, [cloak, SOLDIER])
     u = pos.put(SOLDIER, 0, 1, 1)
     pos.stack_on(u, cloak)
@@ -686,7 +701,7 @@ def test_boarding_a_crew_unit_costs_movement_too():
     scout = unit("Scout", move=1)
     pos = Position(board(". . . ."), [wagon, scout])
     u = pos.put(scout, 0, 0, 0)
-    w = pos.put(wagon, 0, 2, 0)            # 2 steps away; movement 1
+    w = pos.put(wagon, 0, 2, 0)  # 2 steps away; movement 1
     g = pos.game()
     act(g, "activate", u)
     assert f"move c{u} @2,0" not in legal(g)
@@ -765,18 +780,27 @@ def test_an_equipment_waiting_for_its_field_counts_its_ranges_from_where_it_drop
     "enemy permanent in range 1" counts from the field it dropped from, (0,0): the enemy at
     (1,1) is destroyed, the one in the far corner is not. The engine used to measure from field
     -1, read as the last field of the board (found by the fuzzer, game 76945 of seed 2036)."""
-    thorn = equipment("Thorn", durability=2, triggers=(Trigger("upkeep", (
-        eff("destroy", 1, tgt("unit", each=True, range_=0)),
-        eff("destroy", 1, tgt("permanent", "enemy", each=True, range_=1)))),))
-    pos = Position(board(". . . . . .\n. . . . . .\n. . . . . .\n. . . . . ."),
-                   [thorn, SOLDIER])
+    thorn = equipment(
+        "Thorn",
+        durability=2,
+        triggers=(
+            Trigger(
+                "upkeep",
+                (
+                    eff("destroy", 1, tgt("unit", each=True, range_=0)),
+                    eff("destroy", 1, tgt("permanent", "enemy", each=True, range_=1)),
+                ),
+            ),
+        ),
+    )
+    pos = Position(board(". . . . . .\n. . . . . .\n. . . . . .\n. . . . . ."), [thorn, SOLDIER])
     carrier = pos.put(SOLDIER, 0, 0, 0)
     t = pos.stack_on(carrier, thorn)
     near = pos.put(SOLDIER, 1, 1, 1)
-    far = pos.put(SOLDIER, 1, 5, 3)                  # the board's last field
+    far = pos.put(SOLDIER, 1, 5, 3)  # the board's last field
     pos.idle(0, 3, 0)
     g = pos.game(phase="start", advance=True)
     s = g.state
-    assert carrier not in s.perms and t in s.perms and s.perms[t].field < 0   # waiting
+    assert carrier not in s.perms and t in s.perms and s.perms[t].field < 0  # waiting
     assert near not in s.perms
     assert far in s.perms

@@ -41,6 +41,7 @@ def start(pos: Position, seat: int = 0):
 
 # --- R4 turn structure ------------------------------------------------------------------------
 
+
 @rules("R4.1", "R21.3")
 def test_empty_deck_takes_the_shuffled_discard():
     pos = Position(B, [COIN])
@@ -72,7 +73,7 @@ def test_draw_until_the_hand_holds_3():
     deck = pos.deck(0, COIN, COIN, COIN)
     g = start(pos)
     pl = g.state.players[0]
-    assert len(pl.hand) == 3 and pl.deck == deck[:2]          # top (last) card drawn
+    assert len(pl.hand) == 3 and pl.deck == deck[:2]  # top (last) card drawn
 
 
 @rules("R4.2")
@@ -106,13 +107,13 @@ def test_turn_steps_in_order_upkeep_action_buy_discard():
     g = start(pos)
     s = g.state
     assert s.phase == "upkeep_due" and s.players[0].resource == 3
-    gem = min(s.players[0].hand)                              # R6.6: fast actions too
+    gem = min(s.players[0].hand)  # R6.6: fast actions too
     assert legal(g) == ["convert", f"pay c{u}", f"play c{gem}", "refuse"]  # R4.3 before R4.4
     act(g, "pay", u)
-    assert s.phase == "main" and "pass" in legal(g)           # R4.4
+    assert s.phase == "main" and "pass" in legal(g)  # R4.4
     act(g, "pass")
     assert s.phase == "buy" and legal(g) == [f"buy c{store[0]}", "pass"]
-    act(g, "buy", store[0])                                   # R4.5
+    act(g, "buy", store[0])  # R4.5
     assert s.phase == "discard"
     hand = sorted(set(s.players[0].hand))
     assert legal(g) == sorted(["end", f"discard c{hand[0]}"])  # R4.6: one name, 3 copies
@@ -123,13 +124,14 @@ def test_turn_steps_in_order_upkeep_action_buy_discard():
 
 # --- R5 upkeep --------------------------------------------------------------------------------
 
+
 @rules("R5.1", "R18.2")
 def test_income_base_plus_units_plus_fields():
     b = board("0 .+ . 1", income=2, unit_income=1)
     pos = Position(b, [FREE])
     pos.put(FREE, 0, 0, 0)
     pos.put(FREE, 0, 1, 0)
-    pos.put(FREE, 1, 3, 0)                 # the enemy's units do not count
+    pos.put(FREE, 1, 3, 0)  # the enemy's units do not count
     g = start(pos)
     assert g.state.players[0].resource == 2 + 2 * 1 + 1
 
@@ -157,7 +159,7 @@ def test_refused_or_unaffordable_units_are_defeated():
     assert legal(g) == [f"pay c{a}", f"pay c{b}", "refuse"]
     act(g, "pay", a)
     s = g.state
-    assert a in s.perms and b not in s.perms              # 0 left: b could only be refused
+    assert a in s.perms and b not in s.perms  # 0 left: b could only be refused
     assert s.zone_of(b) == "discard0" and s.players[0].resource == 0
 
 
@@ -192,6 +194,7 @@ def test_zero_or_no_upkeep_asks_nothing():
 
 
 # --- R7 buy -----------------------------------------------------------------------------------
+
 
 def _buy_position(resource: int):
     pos = Position(B, [COIN, GEM, SUPPLY])
@@ -228,6 +231,7 @@ def test_one_card_per_turn_into_the_discard_pile():
 
 # --- R8 zones and cards -----------------------------------------------------------------------
 
+
 @rules("R8.2", "R8.3")
 def test_discards_and_stores_are_public_hands_are_not():
     pos = Position(B, [COIN, GEM])
@@ -243,8 +247,14 @@ def test_discards_and_stores_are_public_hands_are_not():
 def test_types_and_permanents():
     perm = {t for t in CardType if t.is_permanent}
     assert perm == {CardType.UNIT, CardType.ARTIFACT, CardType.EQUIPMENT, CardType.POTION}
-    assert {t.value for t in CardType} == {"spell", "unit", "artifact", "equipment", "potion",
-                                           "intention"}
+    assert {t.value for t in CardType} == {
+        "spell",
+        "unit",
+        "artifact",
+        "equipment",
+        "potion",
+        "intention",
+    }
 
 
 @rules("R8.6")
@@ -306,6 +316,7 @@ def test_played_token_spell_leaves_the_game():
 
 # --- R18 resource -----------------------------------------------------------------------------
 
+
 @rules("R18.1")
 def test_resource_is_saved_from_turn_to_turn():
     pos = Position(board("0 . . 1", income=2), [COIN])
@@ -317,6 +328,7 @@ def test_resource_is_saved_from_turn_to_turn():
 
 
 # --- R21.4, R21.5 untap and passing -----------------------------------------------------------
+
 
 @rules("R21.5")
 def test_passing_taps_every_remaining_permanent():
@@ -344,12 +356,13 @@ def test_units_untap_at_their_controllers_turn_start_only():
 
 # --- R21.18 the guard -------------------------------------------------------------------------
 
+
 @rules("R21.18")
 def test_a_turn_with_too_many_actions_ends_as_a_flagged_draw():
     pos = Position(B, [FREE], action_guard=4)
     a = pos.put(FREE, 0, 0, 0)
     g = pos.game()
-    act(g, "activate", a)                  # activate, move, tap, activate ... (R21.18)
+    act(g, "activate", a)  # activate, move, tap, activate ... (R21.18)
     steps = 0
     while not g.is_terminal() and steps < 20:
         g.apply(g.legal_actions()[-1])
@@ -384,8 +397,12 @@ def test_an_endless_chain_of_triggers_ends_at_the_game_guard():
     """R21.18: an artifact that, entering, sacrifices itself and creates its like again loops
     without any player's decision (every response window only passes); the game guard stops
     it as a flagged draw."""
-    phoenix = artifact("Phoenix", triggers=(Trigger("enters", (
-        eff("sacrifice", 1, tgt("self")), eff("create", 1, card="Phoenix"))),))
+    phoenix = artifact(
+        "Phoenix",
+        triggers=(
+            Trigger("enters", (eff("sacrifice", 1, tgt("self")), eff("create", 1, card="Phoenix"))),
+        ),
+    )
     egg = spell("Egg", eff("create", 1, card="Phoenix"), play=0)
     pos = Position(B, [phoenix, egg], game_guard=500)
     pos.idle(0)
@@ -397,6 +414,7 @@ def test_an_endless_chain_of_triggers_ends_at_the_game_guard():
 
 
 # --- R21.21 fast and free actions during upkeep -----------------------------------------------
+
 
 def _short_of_upkeep(*hand):
     """Seat 0 with 0 resource and no income, one unit of upkeep 1, `hand` in hand, and an
@@ -419,8 +437,8 @@ def test_convert_during_upkeep_pays_for_the_unit():
     s = g.state
     assert s.phase == "upkeep_due" and legal(g) == ["convert", "refuse"]
     act(g, "convert", respond=True)
-    act(g, "discard", h1)                     # the last card goes by itself; the others pass
-    assert not s.players[0].hand and not s.stack             # the convert resolved (R6.9)
+    act(g, "discard", h1)  # the last card goes by itself; the others pass
+    assert not s.players[0].hand and not s.stack  # the convert resolved (R6.9)
     assert s.players[0].resource == 1 and legal(g) == [f"pay c{u}", "refuse"]
     act(g, "pay", u)
     assert u in s.perms and s.players[0].resource == 0 and s.phase == "main"
@@ -435,7 +453,7 @@ def test_a_0_cost_spell_gaining_resource_during_upkeep_pays_for_the_unit_spell()
     s = g.state
     assert legal(g) == [f"play c{sup}", "refuse"]
     act(g, "play", sup, respond=True)
-    assert g.current_player() == 1 and "pass" in legal(g)    # a response window (R21.6)
+    assert g.current_player() == 1 and "pass" in legal(g)  # a response window (R21.6)
     act(g, "pass")
     assert s.players[0].resource == 1 and not s.stack
     act(g, "pay", u)
@@ -445,8 +463,7 @@ def test_a_0_cost_spell_gaining_resource_during_upkeep_pays_for_the_unit_spell()
 @rules("R21.21", "R6.7")
 def test_a_free_action_during_upkeep_pays_for_the_unit():
     """R21.21, R6.7: a permanent's free action (sacrifice: gain 2) taken during upkeep."""
-    chest = artifact("Chest", free_actions=(FreeAction(Cost(sacrifice=True),
-                                                       (eff("gain", 2),)),))
+    chest = artifact("Chest", free_actions=(FreeAction(Cost(sacrifice=True), (eff("gain", 2),)),))
     pos, u, _ = _short_of_upkeep()
     c = pos.put(chest, 0, 1, 0)
     g = start(pos)

@@ -34,18 +34,20 @@ SOLDIER = unit("Soldier", life=3, attack=1)
 KILL = spell("Kill", eff("destroy", 1, tgt("unit", "enemy")), play=0)
 COIN = spell("Coin", eff("gain", 5), play=0)
 STAFF = equipment("Staff", durability=9, keywords=Keywords(staff=True))
-TYRANT_UNIT = unit("Tyrant", life=10, move=2, attack=3, keywords=Keywords(tyrant=True),
-                   buy=None)
+TYRANT_UNIT = unit("Tyrant", life=10, move=2, attack=3, keywords=Keywords(tyrant=True), buy=None)
 DEVOUR = intention("Devour", eff("damage", 4, tgt("unit", "enemy")))
 SHIELD = spell("Shield", eff("protect", 1, tgt("unit", "friendly")), play=0)
 
 
 def vb(kind: VictoryKind, rows: str = "0 . . . 1\n. . . . .", **kw):
-    return board(rows, victory=Victory(kind, **{k: v for k, v in kw.items()
-                                              if k in ("target", "card", "tyrant_goal",
-                                                       "shared_win")}),
-                 **{k: v for k, v in kw.items() if k not in ("target", "card", "tyrant_goal",
-                                                              "shared_win")})
+    return board(
+        rows,
+        victory=Victory(
+            kind,
+            **{k: v for k, v in kw.items() if k in ("target", "card", "tyrant_goal", "shared_win")},
+        ),
+        **{k: v for k, v in kw.items() if k not in ("target", "card", "tyrant_goal", "shared_win")},
+    )
 
 
 @rules("R19.1")
@@ -63,16 +65,17 @@ def test_a_vip_sacrificed_as_a_cost_loses_at_once():
     """R19.1 with R6.7 and R11.3: a VIP sacrificed to pay a free action's cost is defeated as
     the cost is paid, so its side loses then, before anyone responds and before the action
     resolves (the game used to go on through the response windows; found by the fuzzer)."""
-    martyr = unit("Martyr", life=3, free_actions=(
-        FreeAction(Cost(sacrifice=True), (eff("gain", 1),)),))
+    martyr = unit(
+        "Martyr", life=3, free_actions=(FreeAction(Cost(sacrifice=True), (eff("gain", 1),)),)
+    )
     pos = Position(vb(VictoryKind.VIP), [martyr, SOLDIER, COIN])
     pos.state.vips = {0: pos.put(martyr, 0, 0, 0), 1: pos.put(SOLDIER, 1, 4, 0)}
-    pos.hand(1, COIN)                       # seat 2 could respond
+    pos.hand(1, COIN)  # seat 2 could respond
     g = pos.game()
     g.apply(Action("free", pos.state.vips[0], index=0))
     s = g.state
     assert g.is_terminal() and g.returns() == [-1.0, 1.0] and s.reason == "VIP defeated"
-    assert s.players[0].resource == 0       # the action never resolved
+    assert s.players[0].resource == 0  # the action never resolved
 
 
 @rules("R19.1", "R12.11")
@@ -103,8 +106,8 @@ def test_capture_points_at_start_of_own_upkeep():
     pos = Position(b, [SOLDIER])
     pos.idle(0, 2, 1)
     pos.put(SOLDIER, 0, 0, 0)
-    pos.put(SOLDIER, 0, 1, 0)            # area A: 2 against 0 -> held
-    pos.put(SOLDIER, 0, 3, 0)            # area B: 1 against 1 -> not held
+    pos.put(SOLDIER, 0, 1, 0)  # area A: 2 against 0 -> held
+    pos.put(SOLDIER, 0, 3, 0)  # area B: 1 against 1 -> not held
     pos.put(SOLDIER, 1, 3, 1)
     pos.state.players[0].points = 0
     g = pos.game(phase="start", advance=True)
@@ -117,15 +120,17 @@ def test_area_holders_count_seats_not_teams():
     """Two teammates with one unit each in an area hold it neither (the most units of one
     seat); a teammate's two units against one enemy unit hold it for that seat."""
     from engine.victory import area_holders
-    b = vb(VictoryKind.CAPTURE, "0A A 1B B B\n2C C 3D D .", target=9, players=4,
-           teams=((0, 2), (1, 3)))
+
+    b = vb(
+        VictoryKind.CAPTURE, "0A A 1B B B\n2C C 3D D .", target=9, players=4, teams=((0, 2), (1, 3))
+    )
     pos = Position(b, [SOLDIER])
     pos.put(SOLDIER, 0, 0, 0)
-    pos.put(SOLDIER, 2, 1, 0)            # area A: seat 0 one, teammate seat 2 one
+    pos.put(SOLDIER, 2, 1, 0)  # area A: seat 0 one, teammate seat 2 one
     pos.put(SOLDIER, 2, 2, 0)
     pos.put(SOLDIER, 2, 3, 0)
-    pos.put(SOLDIER, 1, 4, 0)            # area B: seat 2 two against seat 1 one
-    pos.put(SOLDIER, 3, 0, 1)            # area C: seat 3 alone; area D empty
+    pos.put(SOLDIER, 1, 4, 0)  # area B: seat 2 two against seat 1 one
+    pos.put(SOLDIER, 3, 0, 1)  # area C: seat 3 alone; area D empty
     assert area_holders(pos.state) == {"B": 2, "C": 3}
 
 
@@ -135,6 +140,7 @@ def test_riders_on_a_crew_unit_count_for_the_area():
     stand on the field of the crew unit beneath, so a wagon with two riders is three units
     against two."""
     from engine.victory import area_holders
+
     wagon = unit("Wagon", keywords=Keywords(crew=2))
     b = vb(VictoryKind.CAPTURE, "0A A A 1\n. . . .", target=9)
     pos = Position(b, [SOLDIER, wagon])
@@ -184,9 +190,9 @@ def test_staff_wins_at_the_start_of_your_upkeep_not_before():
     act(g, "equip", u, other=st, index=0)
     assert not g.is_terminal()
     done(g, u)
-    act(g, "pass")                         # seat 0 ends; seat 1's turn
+    act(g, "pass")  # seat 0 ends; seat 1's turn
     while g.state.active == 1 and not g.is_terminal():
-        g.apply(g.legal_actions()[0])      # seat 1 passes along
+        g.apply(g.legal_actions()[0])  # seat 1 passes along
     assert g.is_terminal() and g.returns() == [1.0, -1.0] and g.state.reason == "staff of victory"
 
 
@@ -239,8 +245,9 @@ def test_round_limit_with_all_players_one_team_is_a_draw(tb):
     a tie-break compares sides and with one there is nobody to compare against: the round
     limit is a draw (the engine used to give the shared side the win for surviving, found by
     the fuzzer with the referee). Only defeating the Tyrant wins (R21.15)."""
-    b = board("0 . . 1", victory=Victory(VictoryKind.TYRANT, tyrant_goal=3), round_limit=1,
-              tie_break=tb)
+    b = board(
+        "0 . . 1", victory=Victory(VictoryKind.TYRANT, tyrant_goal=3), round_limit=1, tie_break=tb
+    )
     pos = Position(b, [SOLDIER, TYRANT_UNIT])
     pos.put(TYRANT_UNIT, TYRANT, 2, 0, owner=TYRANT)
     pos.put(SOLDIER, 0, 0, 0)
@@ -254,8 +261,12 @@ def test_round_limit_with_all_players_one_team_is_a_draw(tb):
 def test_round_limit_on_a_tyrant_board_without_a_shared_win_compares_seats():
     """R21.13: with shared win off each seat plays for itself (R21.15), so the tie-break
     compares the seats as on any board."""
-    b = board("0 . . 1", victory=Victory(VictoryKind.TYRANT, tyrant_goal=3, shared_win=False),
-              round_limit=1, tie_break=TieBreak.UNITS)
+    b = board(
+        "0 . . 1",
+        victory=Victory(VictoryKind.TYRANT, tyrant_goal=3, shared_win=False),
+        round_limit=1,
+        tie_break=TieBreak.UNITS,
+    )
     pos = Position(b, [SOLDIER, TYRANT_UNIT])
     pos.put(TYRANT_UNIT, TYRANT, 2, 0, owner=TYRANT)
     pos.put(SOLDIER, 0, 0, 0)
@@ -264,6 +275,7 @@ def test_round_limit_on_a_tyrant_board_without_a_shared_win_compares_seats():
 
 
 # --- the Tyrant -------------------------------------------------------------------------------
+
 
 def tyrant_position(goal: int = 1, rows: str = ". . . . .\n. . . . ."):
     b = board(rows, victory=Victory(VictoryKind.TYRANT, tyrant_goal=goal))
@@ -286,7 +298,7 @@ def test_tyrant_turn_after_last_player_marks_and_carries_out():
     (d,) = _tyrant_deck(pos, DEVOUR)
     g = _finish_round(pos)
     s = g.state
-    assert u not in s.perms                       # 4 damage > 3 life
+    assert u not in s.perms  # 4 damage > 3 life
     assert s.intentions_done == 1 and s.zone_of(d) == "tyrant_discard"
     assert s.round == 2 and s.active == 0 and not g.is_terminal()
     del t
@@ -307,6 +319,7 @@ def test_marker_waits_and_leaves_with_its_unit():
     assert s.tyrant_deck == [d1] and s.intentions_done == 0
     # seat 0's unit leaves the board: the marker goes, the card is discarded (R17.4)
     from engine.permanents import destroy
+
     destroy(s, s.perms[u], "test", 1)
     assert s.marker_card == -1 and s.zone_of(d2) == "tyrant_discard"
 
@@ -351,10 +364,14 @@ def test_the_one_who_destroys_the_tyrant_without_damage_wins(how):
     it onto deep water (R14.4); the second seat wins. Only a death by damage used to name the
     one who defeated it, so these wins went to the first seat (found by the fuzzer with the
     referee)."""
-    b = board(". . ~\n. . .", victory=Victory(VictoryKind.TYRANT, tyrant_goal=3,
-                                                  shared_win=False))
-    ruin = spell("Ruin", eff("destroy", 1, tgt("unit", "enemy")) if how == "destroy"
-                 else eff("push", 1, tgt("unit", "enemy")), play=0)
+    b = board(". . ~\n. . .", victory=Victory(VictoryKind.TYRANT, tyrant_goal=3, shared_win=False))
+    ruin = spell(
+        "Ruin",
+        eff("destroy", 1, tgt("unit", "enemy"))
+        if how == "destroy"
+        else eff("push", 1, tgt("unit", "enemy")),
+        play=0,
+    )
     pos = Position(b, [SOLDIER, TYRANT_UNIT, ruin])
     t = pos.put(TYRANT_UNIT, TYRANT, 1, 0, owner=TYRANT)
     pos.put(SOLDIER, 1, 0, 1)
@@ -400,7 +417,7 @@ def test_the_tyrant_plays_intentions_from_its_own_deck_as_spells():
     top = s.stack[-1]
     assert (top.kind, top.player, top.source, top.target) == ("play_intention", TYRANT, d, u)
     assert s.zone_of(d) == "stack" and s.tyrant_deck == [] and s.marker_card == -1
-    g.apply(Action("pass"))                      # seat 2 has nothing to answer with
+    g.apply(Action("pass"))  # seat 2 has nothing to answer with
     assert s.marker_card == d and s.marker_perm == u and s.zone_of(d) == "set_aside"
     assert [pl.resource for pl in s.players] == resource and s.owner[d] == TYRANT
     del t
@@ -437,7 +454,7 @@ def test_players_may_respond_to_the_tyrants_attack():
     _marked(pos, m)
     sh = pos.hand(0, SHIELD)[0]
     g = _finish_round(pos)
-    _pass_until(g, "unit")                       # the move toward the marker
+    _pass_until(g, "unit")  # the move toward the marker
     assert g.state.stack[-1].verb == "move"
     g.apply(Action("pass"))
     top = g.state.stack[-1]
@@ -476,7 +493,7 @@ def test_the_tyrant_never_attacks_its_marked_permanent():
     d = _marked(pos, m)
     g = _finish_round(pos)
     s = g.state
-    assert s.perms[t].field == pos.f(2, 0)             # moved 2 toward the marker
+    assert s.perms[t].field == pos.f(2, 0)  # moved 2 toward the marker
     assert s.perms[m].damage == 0 and s.perms[o].damage == 3
     assert s.marker_card == d and s.intentions_done == 0 and s.round == 2
 

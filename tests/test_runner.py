@@ -23,8 +23,10 @@ from workbench import runner, summary
 from workbench.store import GAME_TABLES
 
 GAMES = ["--games", "6", "--seed", "11", "--label", "same"]
-RUN_COLUMNS = ("run_id, label, status, seed, games, players, sets, boards, agents, drafters, "
-               "params, files, content_hash, engine_version")
+RUN_COLUMNS = (
+    "run_id, label, status, seed, games, players, sets, boards, agents, drafters, "
+    "params, files, content_hash, engine_version"
+)
 """Everything of a run row except how and when it was executed."""
 
 
@@ -33,11 +35,14 @@ def content(path: Path) -> dict[str, list[tuple[object, ...]]]:
     time of the summaries."""
     con = duckdb.connect(str(path), read_only=True)
     try:
-        tables = {t: con.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall()
-                  for t in (*GAME_TABLES, "run_cards", "run_boards", *summary.TABLES)
-                  if t != "summaries"}
-        tables["summaries"] = con.execute("SELECT run_id, version, games FROM summaries "
-                                          "ORDER BY ALL").fetchall()
+        tables = {
+            t: con.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall()
+            for t in (*GAME_TABLES, "run_cards", "run_boards", *summary.TABLES)
+            if t != "summaries"
+        }
+        tables["summaries"] = con.execute(
+            "SELECT run_id, version, games FROM summaries ORDER BY ALL"
+        ).fetchall()
         tables["runs"] = con.execute(f"SELECT {RUN_COLUMNS} FROM runs ORDER BY 1").fetchall()
         return tables
     finally:
@@ -56,7 +61,8 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[
 
 
 def test_one_worker_run_stores_every_game_whole(
-        reference: dict[str, list[tuple[object, ...]]]) -> None:
+    reference: dict[str, list[tuple[object, ...]]],
+) -> None:
     games = reference["games"]
     assert [g[2] for g in games] == list(range(6))
     assert reference["runs"][0][2] == "finished"
@@ -67,16 +73,20 @@ def test_one_worker_run_stores_every_game_whole(
 
 
 def test_two_workers_store_the_same_content(
-        tmp_path: Path, reference: dict[str, list[tuple[object, ...]]]) -> None:
+    tmp_path: Path, reference: dict[str, list[tuple[object, ...]]]
+) -> None:
     db = tmp_path / "two.duckdb"
     assert simulate(*GAMES, "--workers", "2", "--db", str(db)) == 0
     assert content(db) == reference
 
 
-@pytest.mark.skipif(importlib.util.find_spec("ray") is None,
-                    reason="ray is not installed (pip install -e .[ray]); .ci/run installs it")
+@pytest.mark.skipif(
+    importlib.util.find_spec("ray") is None,
+    reason="ray is not installed (pip install -e .[ray]); .ci/run installs it",
+)
 def test_ray_backend_stores_the_same_content(
-        tmp_path: Path, reference: dict[str, list[tuple[object, ...]]]) -> None:
+    tmp_path: Path, reference: dict[str, list[tuple[object, ...]]]
+) -> None:
     import ray
 
     ray.init(num_cpus=2, include_dashboard=False)
@@ -89,22 +99,48 @@ def test_ray_backend_stores_the_same_content(
 
 
 def test_a_board_comparison_splits_games_evenly_and_rotates_seats_on_each_board(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     db = tmp_path / "boards.duckdb"
-    assert simulate("--games", "4", "--workers", "1", "--board", "kings-crossing,gold-rush",
-                    "--agents", "random,heuristic:eps=1", "--db", str(db)) == 0
+    assert (
+        simulate(
+            "--games",
+            "4",
+            "--workers",
+            "1",
+            "--board",
+            "kings-crossing,gold-rush",
+            "--agents",
+            "random,heuristic:eps=1",
+            "--db",
+            str(db),
+        )
+        == 0
+    )
     con = duckdb.connect(str(db), read_only=True)
     assert con.execute("SELECT game_index, board, rotation FROM games ORDER BY 1").fetchall() == [
-        (0, "Kings Crossing", 0), (1, "Gold Rush", 0), (2, "Kings Crossing", 1),
-        (3, "Gold Rush", 1)]
-    assert con.execute("SELECT board, seat, agent FROM game_seats JOIN games USING (game_id) "
-                       "ORDER BY game_index, seat").fetchall() == [
-        ("Kings Crossing", 0, "random"), ("Kings Crossing", 1, "heuristic:eps=1"),
-        ("Gold Rush", 0, "random"), ("Gold Rush", 1, "heuristic:eps=1"),
-        ("Kings Crossing", 0, "heuristic:eps=1"), ("Kings Crossing", 1, "random"),
-        ("Gold Rush", 0, "heuristic:eps=1"), ("Gold Rush", 1, "random")]
+        (0, "Kings Crossing", 0),
+        (1, "Gold Rush", 0),
+        (2, "Kings Crossing", 1),
+        (3, "Gold Rush", 1),
+    ]
+    assert con.execute(
+        "SELECT board, seat, agent FROM game_seats JOIN games USING (game_id) "
+        "ORDER BY game_index, seat"
+    ).fetchall() == [
+        ("Kings Crossing", 0, "random"),
+        ("Kings Crossing", 1, "heuristic:eps=1"),
+        ("Gold Rush", 0, "random"),
+        ("Gold Rush", 1, "heuristic:eps=1"),
+        ("Kings Crossing", 0, "heuristic:eps=1"),
+        ("Kings Crossing", 1, "random"),
+        ("Gold Rush", 0, "heuristic:eps=1"),
+        ("Gold Rush", 1, "random"),
+    ]
     assert con.execute("SELECT board_index, board FROM run_boards ORDER BY 1").fetchall() == [
-        (0, "Kings Crossing"), (1, "Gold Rush")]
+        (0, "Kings Crossing"),
+        (1, "Gold Rush"),
+    ]
     con.close()
 
 
@@ -113,15 +149,17 @@ def _has_run(db: Path) -> bool:
         return False
     con = duckdb.connect(str(db), read_only=True)
     try:
-        tables = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables")
-                  .fetchall()}
+        tables = {
+            r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+        }
         return "runs" in tables and bool(con.execute("SELECT * FROM runs").fetchall())
     finally:
         con.close()
 
 
 def test_a_run_killed_at_random_points_resumes_to_the_uninterrupted_content(
-        tmp_path: Path, reference: dict[str, list[tuple[object, ...]]]) -> None:
+    tmp_path: Path, reference: dict[str, list[tuple[object, ...]]]
+) -> None:
     db = tmp_path / "killed.duckdb"
     rng = random.Random(3)
     start = [*GAMES, "--workers", "2", "--db", str(db)]
@@ -132,9 +170,12 @@ def test_a_run_killed_at_random_points_resumes_to_the_uninterrupted_content(
         if len(seen) >= 3:
             break
         fresh = not _has_run(db)
-        proc = subprocess.Popen([sys.executable, "-m", "app.cli", "simulate",
-                                 *(start if fresh else resume)], start_new_session=True,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "simulate", *(start if fresh else resume)],
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 30
         while fresh and not db.exists() and time.monotonic() < deadline:
             time.sleep(0.01)
@@ -155,19 +196,21 @@ def test_a_run_killed_at_random_points_resumes_to_the_uninterrupted_content(
     assert len(seen) >= 3 and seen[-1][0] == "unfinished", seen
     assert [n for _, n in seen] == sorted(n for _, n in seen)  # stored games are kept
     unfinished = duckdb.connect(str(db), read_only=True)
-    assert unfinished.execute("SELECT count(*) FROM games g JOIN (SELECT game_id, count(*) n "
-                              "FROM events GROUP BY 1) e USING (game_id) WHERE e.n <> g.events"
-                              ).fetchall() == [(0,)]
+    assert unfinished.execute(
+        "SELECT count(*) FROM games g JOIN (SELECT game_id, count(*) n "
+        "FROM events GROUP BY 1) e USING (game_id) WHERE e.n <> g.events"
+    ).fetchall() == [(0,)]
     unfinished.close()
     assert simulate(*(resume if _has_run(db) else start)) == 0
     assert content(db) == reference
 
 
 def test_a_run_killed_after_its_last_game_is_finished_by_the_resume(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        reference: dict[str, list[tuple[object, ...]]]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reference: dict[str, list[tuple[object, ...]]]
+) -> None:
     """Every game stored, killed while building the summaries: the resume has no game to play
     and still builds them and marks the run finished."""
+
     def killed(*args: Any) -> None:
         raise KeyboardInterrupt
 
@@ -181,8 +224,8 @@ def test_a_run_killed_after_its_last_game_is_finished_by_the_resume(
 
 
 def test_a_crashing_game_is_stored_as_failed_the_run_goes_on_and_resume_skips_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """One game that raises is stored with its seed, board and traceback; the others are
     played; simulate exits 1 and names the count; a resume replays nothing and exits 1 too."""
     real = runner.play_game
@@ -195,17 +238,30 @@ def test_a_crashing_game_is_stored_as_failed_the_run_goes_on_and_resume_skips_it
 
     monkeypatch.setattr(runner, "play_game", flaky)
     db = tmp_path / "failed.duckdb"
-    assert simulate("--games", "4", "--seed", "11", "--agents", "random", "--workers", "1",
-                    "--db", str(db)) == 1
+    assert (
+        simulate(
+            "--games", "4", "--seed", "11", "--agents", "random", "--workers", "1", "--db", str(db)
+        )
+        == 1
+    )
     err = " ".join(capsys.readouterr().err.split())
     assert "1 of 4 games failed" in err and "failed_games" in err
     con = duckdb.connect(str(db), read_only=True)
     assert [r[0] for r in con.execute("SELECT game_index FROM games ORDER BY 1").fetchall()] == [
-        0, 1, 3]
-    rows = con.execute("SELECT game_index, board, seed, agents, error, traceback "
-                       "FROM failed_games").fetchall()
-    assert rows[0][:5] == (2, "Kings Crossing", bad_seed, "random,random",
-                           "RuntimeError: no legal action in phase main")
+        0,
+        1,
+        3,
+    ]
+    rows = con.execute(
+        "SELECT game_index, board, seed, agents, error, traceback FROM failed_games"
+    ).fetchall()
+    assert rows[0][:5] == (
+        2,
+        "Kings Crossing",
+        bad_seed,
+        "random,random",
+        "RuntimeError: no legal action in phase main",
+    )
     assert "Traceback" in rows[0][5] and "flaky" in rows[0][5]
     assert con.execute("SELECT status FROM runs").fetchall() == [("finished",)]
     con.close()
@@ -225,22 +281,25 @@ def existing(tmp_path: Path) -> Path:
     return db
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--sets", "iron-legion,no-such-set"], "no-such-set"),
-    (["--board", "atlantis"], "atlantis"),
-    (["--agents", "telepath"], "unknown agent 'telepath'"),
-    (["--drafters", "random,oracle"], "unknown agent 'oracle'"),
-    (["--agents", "random,random,random"], "3 specs for 2 seats"),
-    (["--players", "3"], "is for 2 players, not 3"),
-    (["--board", "kings-crossing,four-banners"], "is for 4 players, not 2"),
-    (["--games", "0"], "at least 1"),
-    (["--workers", "0"], "at least 1"),
-    (["--resume", "9"], "no run 9"),
-    (["--resume", "1", "--games", "5"], "drop --games"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--sets", "iron-legion,no-such-set"], "no-such-set"),
+        (["--board", "atlantis"], "atlantis"),
+        (["--agents", "telepath"], "unknown agent 'telepath'"),
+        (["--drafters", "random,oracle"], "unknown agent 'oracle'"),
+        (["--agents", "random,random,random"], "3 specs for 2 seats"),
+        (["--players", "3"], "is for 2 players, not 3"),
+        (["--board", "kings-crossing,four-banners"], "is for 4 players, not 2"),
+        (["--games", "0"], "at least 1"),
+        (["--workers", "0"], "at least 1"),
+        (["--resume", "9"], "no run 9"),
+        (["--resume", "1", "--games", "5"], "drop --games"),
+    ],
+)
 def test_bad_arguments_stop_before_any_work_and_leave_the_database_alone(
-        existing: Path, capsys: pytest.CaptureFixture[str], args: list[str],
-        message: str) -> None:
+    existing: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
     before = content(existing)
     capsys.readouterr()
     assert simulate(*args, "--db", str(existing)) == 2
@@ -253,13 +312,17 @@ def test_bad_arguments_create_no_database(tmp_path: Path) -> None:
     assert not (tmp_path / "new.duckdb").exists()
 
 
-@pytest.mark.parametrize("where, message", [
-    ("missing/runs.duckdb", "does not exist"),
-    (".", "is a folder"),
-    ("notes.duckdb", "not a usable DuckDB"),
-])
-def test_unusable_database_paths_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                             where: str, message: str) -> None:
+@pytest.mark.parametrize(
+    "where, message",
+    [
+        ("missing/runs.duckdb", "does not exist"),
+        (".", "is a folder"),
+        ("notes.duckdb", "not a usable DuckDB"),
+    ],
+)
+def test_unusable_database_paths_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str, message: str
+) -> None:
     (tmp_path / "notes.duckdb").write_text("not a database")
     assert simulate("--games", "1", "--db", str(tmp_path / where)) == 2
     assert message in " ".join(capsys.readouterr().err.split())

@@ -48,8 +48,16 @@ def midgame_states(board: str, seed: int, rounds: int = 6) -> list[Game]:
 class NoShortcut(SearchAgent):
     """The search without the stage-2 transposition shortcut."""
 
-    def _rollout(self, game: Game, seat: int, first: Action, seed: int, horizon: int,
-                 eps: float, memo: list[Transposition] | None = None) -> float:
+    def _rollout(
+        self,
+        game: Game,
+        seat: int,
+        first: Action,
+        seed: int,
+        horizon: int,
+        eps: float,
+        memo: list[Transposition] | None = None,
+    ) -> float:
         return super()._rollout(game, seat, first, seed, horizon, eps)
 
 
@@ -68,7 +76,8 @@ def play(config: GameConfig, seed: int, search: SearchAgent) -> list[str]:
 
 @pytest.mark.parametrize("board", ["zwei-burgen", "four-banners"])
 def test_search_decides_the_same_with_and_without_the_transposition_shortcut(
-        board: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    board: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Whole games: the same actions, and the shortcut was taken (the test is not vacuous)."""
     hits = []
     value_for = Transposition.value_for
@@ -77,6 +86,7 @@ def test_search_decides_the_same_with_and_without_the_transposition_shortcut(
         v = value_for(self, *args)  # type: ignore[arg-type]
         hits.append(v is not None)
         return v
+
     monkeypatch.setattr(Transposition, "value_for", counted)
     cfg = short_config(board, 4)
     fast = play(cfg, 5, SearchAgent(budget=16))
@@ -90,11 +100,23 @@ def test_search_rollouts_leave_the_game_untouched() -> None:
     agent = SearchAgent(budget=16)
     for game in midgame_states("kings-crossing", 7)[::6]:
         s = game.state
-        before = (fingerprint(s), s.steps, len(s.events), list(s.action_log),
-                  s.snapshots.rows(), [vars_of(p) for p in s.players])
+        before = (
+            fingerprint(s),
+            s.steps,
+            len(s.events),
+            list(s.action_log),
+            s.snapshots.rows(),
+            [vars_of(p) for p in s.players],
+        )
         agent.act(game, game.legal_actions(), random.Random(1))
-        assert (fingerprint(s), s.steps, len(s.events), list(s.action_log),
-                s.snapshots.rows(), [vars_of(p) for p in s.players]) == before
+        assert (
+            fingerprint(s),
+            s.steps,
+            len(s.events),
+            list(s.action_log),
+            s.snapshots.rows(),
+            [vars_of(p) for p in s.players],
+        ) == before
 
 
 def vars_of(obj: object) -> tuple[object, ...]:
@@ -113,11 +135,13 @@ def test_fingerprint_sees_what_steers_play_and_not_the_records() -> None:
     g.state.players[0].spend_play += 3
     assert fingerprint(g.state) == key
     # what steers play is
-    for change in (lambda t: t.players[1].discard.reverse(),
-                   lambda t: setattr(next(iter(t.perms.values())), "damage", 9),
-                   lambda t: t.rng.random(),
-                   lambda t: setattr(t.players[0], "resource", t.players[0].resource + 1),
-                   lambda t: t.perms.update({k: t.perms.pop(k) for k in list(t.perms)[:1]})):
+    for change in (
+        lambda t: t.players[1].discard.reverse(),
+        lambda t: setattr(next(iter(t.perms.values())), "damage", 9),
+        lambda t: t.rng.random(),
+        lambda t: setattr(t.players[0], "resource", t.players[0].resource + 1),
+        lambda t: t.perms.update({k: t.perms.pop(k) for k in list(t.perms)[:1]}),
+    ):
         g = game.clone()
         change(g.state)
         assert fingerprint(g.state) != key
@@ -127,11 +151,12 @@ def test_fingerprint_sees_what_steers_play_and_not_the_records() -> None:
 def test_transposition_reuses_only_what_would_be_played_the_same() -> None:
     """R21.18's game guard and the rollout's step cap (300) stop a rollout by its count of
     steps: a stored value serves another count only when neither would stop it earlier."""
-    t = Transposition(key=("k",), steps=10, game_steps=1000, used=50, game_used=400,
-                      capped=False, value=0.25)
+    t = Transposition(
+        key=("k",), steps=10, game_steps=1000, used=50, game_used=400, capped=False, value=0.25
+    )
     assert t.value_for(("k",), 10, 1000, 300, 100_000) == 0.25
-    assert t.value_for(("k",), 250, 1000, 300, 100_000) == 0.25   # 250 + 50 <= 300
-    assert t.value_for(("k",), 251, 1000, 300, 100_000) is None   # the cap would stop it
+    assert t.value_for(("k",), 250, 1000, 300, 100_000) == 0.25  # 250 + 50 <= 300
+    assert t.value_for(("k",), 251, 1000, 300, 100_000) is None  # the cap would stop it
     assert t.value_for(("x",), 10, 1000, 300, 100_000) is None
     assert t.value_for(("k",), 10, 99_700, 300, 100_000) is None  # the guard would stop it
     capped = t._replace(capped=True)
@@ -144,6 +169,7 @@ def test_kept_reach_and_goal_distances_equal_fresh_ones(board: str) -> None:
     """R10.3: the destinations kept across states are those a fresh search finds; the goal
     distances from the shared map are the distances to the nearest goal."""
     from engine.behaviours import _REACH
+
     checked = 0
     for game in midgame_states(board, 11):
         s = game.state
@@ -167,6 +193,7 @@ def test_kept_answers_hold_one_board_at_a_time() -> None:
     """Answers kept across states are dropped when another board is asked about, or when the
     table is full: a long run over many boards (the fuzzer) keeps no old board alive."""
     from engine.behaviours import KeptAnswers
+
     kept = KeptAnswers(2)
     a, b = object(), object()
     kept.table(a)[(1,)] = "x"
@@ -179,4 +206,5 @@ def test_kept_answers_hold_one_board_at_a_time() -> None:
 
 def test_search_module_exports() -> None:
     assert {"SearchAgent", "Transposition", "determinize", "fingerprint"} <= set(
-        search_module.__all__)
+        search_module.__all__
+    )

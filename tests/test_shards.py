@@ -23,8 +23,10 @@ from tests.test_runner import GAMES, content, simulate
 from workbench import shards
 
 pytestmark = [
-    pytest.mark.skipif(importlib.util.find_spec("ray") is None,
-                       reason="ray is not installed (pip install -e .[ray]); .ci/run installs it"),
+    pytest.mark.skipif(
+        importlib.util.find_spec("ray") is None,
+        reason="ray is not installed (pip install -e .[ray]); .ci/run installs it",
+    ),
     pytest.mark.cluster,
 ]
 
@@ -57,8 +59,14 @@ def _warm(ray: Any) -> None:
 
     nodes = [n["NodeID"] for n in ray.nodes() if n["Alive"]]
     remote = ray.remote(ready)
-    ray.get([remote.options(scheduling_strategy=NodeAffinitySchedulingStrategy(n, soft=False))
-             .remote() for n in nodes])
+    ray.get(
+        [
+            remote.options(
+                scheduling_strategy=NodeAffinitySchedulingStrategy(n, soft=False)
+            ).remote()
+            for n in nodes
+        ]
+    )
 
 
 @pytest.fixture(scope="module")
@@ -72,19 +80,45 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         port = s.getsockname()[1]
     address = f"127.0.0.1:{port}"
     ray_cli = str(Path(sys.executable).with_name("ray"))
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "RAY_USAGE_STATS_ENABLED": "0",
-           "RAY_AUTH_MODE": "disabled"}  # a loopback test cluster
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "RAY_USAGE_STATS_ENABLED": "0",
+        "RAY_AUTH_MODE": "disabled",
+    }  # a loopback test cluster
     temp = tmp_path_factory.mktemp("ray")
     common = ["--block", "--num-cpus", "1", "--disable-usage-stats"]
     procs: list[subprocess.Popen[bytes]] = []
     try:
-        procs.append(subprocess.Popen(
-            [ray_cli, "start", "--head", "--port", str(port), "--include-dashboard", "false",
-             "--temp-dir", str(temp), *common], env=env, start_new_session=True,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        procs.append(subprocess.Popen(
-            [ray_cli, "start", "--address", address, *common], env=env, start_new_session=True,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        procs.append(
+            subprocess.Popen(
+                [
+                    ray_cli,
+                    "start",
+                    "--head",
+                    "--port",
+                    str(port),
+                    "--include-dashboard",
+                    "false",
+                    "--temp-dir",
+                    str(temp),
+                    *common,
+                ],
+                env=env,
+                start_new_session=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
+        procs.append(
+            subprocess.Popen(
+                [ray_cli, "start", "--address", address, *common],
+                env=env,
+                start_new_session=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
         deadline, cpus = time.monotonic() + 60, 0.0
         while time.monotonic() < deadline and cpus < 2:
             if any(p.poll() is not None for p in procs):
@@ -116,13 +150,14 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Content:
 
 
 def ray_run(db: Path, cluster: str, *args: str) -> int:
-    return simulate("--workers", "2", "--backend", "ray", "--address", cluster, "--db", str(db),
-                    *args)
+    return simulate(
+        "--workers", "2", "--backend", "ray", "--address", cluster, "--db", str(db), *args
+    )
 
 
 def test_a_sharded_run_on_two_nodes_stores_what_the_local_backend_stores(
-        tmp_path: Path, cluster: str, reference: Content,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, cluster: str, reference: Content, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "ray.duckdb"
     assert ray_run(db, cluster, *GAMES) == 0
     assert "played on 2 Ray nodes" in capsys.readouterr().err
@@ -151,15 +186,21 @@ def _games_in_shards(folder: Path) -> int:
 def _status(db: Path) -> tuple[str, int]:
     con = duckdb.connect(str(db), read_only=True)
     try:
-        return (con.execute("SELECT status FROM runs").fetchall()[0][0],
-                con.execute("SELECT count(*) FROM games").fetchall()[0][0])
+        return (
+            con.execute("SELECT status FROM runs").fetchall()[0][0],
+            con.execute("SELECT count(*) FROM games").fetchall()[0][0],
+        )
     finally:
         con.close()
 
 
 def test_a_run_stopped_after_some_shards_resumes_without_replaying_them(
-        tmp_path: Path, cluster: str, reference: Content, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path,
+    cluster: str,
+    reference: Content,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     db = tmp_path / "stopped.duckdb"
     _stop_after(monkeypatch, 2)
     assert ray_run(db, cluster, *GAMES) == 130
@@ -175,8 +216,12 @@ def test_a_run_stopped_after_some_shards_resumes_without_replaying_them(
 
 
 def test_a_half_written_shard_is_ignored_and_its_games_played_again(
-        tmp_path: Path, cluster: str, reference: Content, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path,
+    cluster: str,
+    reference: Content,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     db = tmp_path / "half.duckdb"
     folder = tmp_path / "elsewhere" / "run-1"
     _stop_after(monkeypatch, 3)
@@ -195,8 +240,8 @@ def test_a_half_written_shard_is_ignored_and_its_games_played_again(
 
 
 def test_a_run_killed_while_ingesting_resumes_to_the_same_content(
-        tmp_path: Path, cluster: str, reference: Content,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, cluster: str, reference: Content, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Killed inside the ingest's transaction: nothing of it stays. Resumed and killed after
     the ingest, before the summaries: the games stay, the run stays unfinished. Resumed again:
     nothing is ingested twice, the summaries are built and the shards removed."""
@@ -228,7 +273,8 @@ def test_a_run_killed_while_ingesting_resumes_to_the_same_content(
 
 
 def test_shards_of_another_database_in_a_shared_folder_are_refused(
-        tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     folder = tmp_path / "shared"
     (folder / "run-1").mkdir(parents=True)
     (folder / "run-1" / "run.json").write_text('{"run_id": 1, "seed": 5}')
@@ -236,12 +282,16 @@ def test_shards_of_another_database_in_a_shared_folder_are_refused(
     assert "holds shards of another run" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--address", "127.0.0.1:1"], "--address go with --backend ray"),
-    (["--shards", "somewhere"], "--shards go with --backend ray"),
-])
-def test_cluster_options_need_the_ray_backend(tmp_path: Path, args: list[str], message: str,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--address", "127.0.0.1:1"], "--address go with --backend ray"),
+        (["--shards", "somewhere"], "--shards go with --backend ray"),
+    ],
+)
+def test_cluster_options_need_the_ray_backend(
+    tmp_path: Path, args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert simulate(*GAMES, *args, "--db", str(tmp_path / "x.duckdb")) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "x.duckdb").exists()

@@ -52,12 +52,27 @@ from workbench.analysis.findings import Thresholds, card_findings, card_verdict
 from workbench.analysis.source import AnalysisError, open_db
 
 CARDS = [(c, "Alpha", 2) for c in ("A1", "A2", "A3", "A4")] + [
-    (c, "Beta", 2) for c in ("B1", "B2", "B3")]
+    (c, "Beta", 2) for c in ("B1", "B2", "B3")
+]
 FAST, STRONG = "heuristic", "search:budget=16"
-RUN_FAST = {"A1": (18, 20, 2, 20), "A2": (6, 10, 6, 15), "A3": (1, 10, 9, 12),
-            "A4": (3, 12, 3, 4), "B1": (4, 5, 10, 20), "B2": (2, 4, 1, 6), "B3": (0, 0, 4, 8)}
-RUN_STRONG = {"A1": (9, 10, 5, 10), "A2": (12, 15, 2, 10), "A3": (2, 12, 10, 12),
-              "A4": (1, 2, 2, 3), "B1": (5, 10, 6, 10), "B2": (3, 6, 1, 4), "B3": (1, 2, 2, 4)}
+RUN_FAST = {
+    "A1": (18, 20, 2, 20),
+    "A2": (6, 10, 6, 15),
+    "A3": (1, 10, 9, 12),
+    "A4": (3, 12, 3, 4),
+    "B1": (4, 5, 10, 20),
+    "B2": (2, 4, 1, 6),
+    "B3": (0, 0, 4, 8),
+}
+RUN_STRONG = {
+    "A1": (9, 10, 5, 10),
+    "A2": (12, 15, 2, 10),
+    "A3": (2, 12, 10, 12),
+    "A4": (1, 2, 2, 3),
+    "B1": (5, 10, 6, 10),
+    "B2": (3, 6, 1, 4),
+    "B3": (1, 2, 2, 4),
+}
 
 
 def holder_games(per_card: dict[str, tuple[int, int, int, int]]) -> list[Game]:
@@ -66,8 +81,13 @@ def holder_games(per_card: dict[str, tuple[int, int, int, int]]) -> list[Game]:
     for card, (bw, bn, nw, nn) in per_card.items():
         for bought, wins, n in ((True, bw, bn), (False, nw, nn)):
             for i in range(n):
-                games.append(Game([0] if i < wins else [1], picks={0: [(card, card)]},
-                                  buys=[(0, card, 1)] if bought else []))
+                games.append(
+                    Game(
+                        [0] if i < wins else [1],
+                        picks={0: [(card, card)]},
+                        buys=[(0, card, 1)] if bought else [],
+                    )
+                )
     return games
 
 
@@ -77,8 +97,10 @@ def store(tmp_path: Path) -> Path:
     build(db, holder_games(RUN_FAST), CARDS, run=1, agent=FAST)
     build(db, holder_games(RUN_STRONG), CARDS, run=2, agent=STRONG)
     con = duckdb.connect(str(db))
-    con.executemany("INSERT INTO sweeps VALUES (1, 'skill', ?, '', 'agents', ?, ?)",
-                    [[1, 0, FAST], [2, 1, STRONG]])
+    con.executemany(
+        "INSERT INTO sweeps VALUES (1, 'skill', ?, '', 'agents', ?, ?)",
+        [[1, 0, FAST], [2, 1, STRONG]],
+    )
     con.close()
     return db
 
@@ -93,22 +115,37 @@ def test_card_verdicts_are_the_reports_and_match_the_hand_worked_metrics(store: 
     assert (a1["in_store"], a1["wr_in_store"], a1["buy_rate"]) == (40, 0.5, 0.5)
     assert a1["bought_gain"] == pytest.approx(0.8)
     assert dict(fast.select("card", "verdict").iter_rows()) == {
-        "A1": "too strong", "A2": "fine", "A3": "too weak", "A4": "fine", "B1": "fine",
-        "B2": "fine", "B3": "no estimate"}
+        "A1": "too strong",
+        "A2": "fine",
+        "A3": "too weak",
+        "A4": "fine",
+        "B1": "fine",
+        "B2": "fine",
+        "B3": "no estimate",
+    }
     assert dict(strong.select("card", "verdict").iter_rows()) == {
-        "A1": "fine", "A2": "too strong", "A3": "too weak", "A4": "fine", "B1": "fine",
-        "B2": "fine", "B3": "fine"}
+        "A1": "fine",
+        "A2": "too strong",
+        "A3": "too weak",
+        "A4": "fine",
+        "B1": "fine",
+        "B2": "fine",
+        "B3": "fine",
+    }
     # one definition: the report's card findings are exactly the cards judged too strong or weak
-    judged = {f.subject: f.text.split(" looks ")[1].split(":")[0]
-              for f in card_findings(table, Thresholds())}
+    judged = {
+        f.subject: f.text.split(" looks ")[1].split(":")[0]
+        for f in card_findings(table, Thresholds())
+    }
     assert judged == {"A1": "too strong", "A3": "too weak"}
     assert card_verdict(None, None) == "no estimate" and card_verdict(-0.2, 0.049) == "too weak"
 
 
 def test_rank_correlations_per_set_match_the_hand_worked_ranks(store: Path) -> None:
     con = open_db(store)
-    corr = stability.rank_correlations(stability.card_verdicts(con, [1]),
-                                       stability.card_verdicts(con, [2]))
+    corr = stability.rank_correlations(
+        stability.card_verdicts(con, [1]), stability.card_verdicts(con, [2])
+    )
     con.close()
     got = {(r["set"], r["metric"]): r for r in corr.iter_rows(named=True)}
     assert got["Alpha", "wr_in_store"]["rho"] == pytest.approx(0.4)
@@ -117,8 +154,12 @@ def test_rank_correlations_per_set_match_the_hand_worked_ranks(store: Path) -> N
     assert got["Alpha", "buy_rate"]["cards"] == 4
     for metric in ("wr_in_store", "buy_rate"):
         r = got["Beta", metric]
-        assert (r["cards"], r["rho"], r["rho_lo"], r["rho_hi"]) == (3, pytest.approx(1.0),
-                                                                    None, None)
+        assert (r["cards"], r["rho"], r["rho_lo"], r["rho_hi"]) == (
+            3,
+            pytest.approx(1.0),
+            None,
+            None,
+        )
     assert (got["Beta", "bought_gain"]["cards"], got["Beta", "bought_gain"]["rho"]) == (2, None)
     everything = got["all", "bought_gain"]
     rho = 23 / 35
@@ -136,8 +177,12 @@ def test_verdict_table_names_the_cards_whose_verdict_differs(store: Path) -> Non
     assert dict(table.select("card", "across_skill").iter_rows()) == {
         "A1": f"differs: too strong with {FAST}; fine with {STRONG}",
         "A2": f"differs: fine with {FAST}; too strong with {STRONG}",
-        "A3": "stable", "A4": "stable", "B1": "stable", "B2": "stable",
-        "B3": f"not judged with {FAST}"}
+        "A3": "stable",
+        "A4": "stable",
+        "B1": "stable",
+        "B2": "stable",
+        "B3": f"not judged with {FAST}",
+    }
     assert stability.unstable(table).get_column("card").to_list() == ["A1", "A2"]
 
 
@@ -150,55 +195,80 @@ def bench() -> ModuleType:
     return module
 
 
-def test_bench_stability_reports_a_stored_study(store: Path, tmp_path: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_stability_reports_a_stored_study(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "s.json"
     assert bench().main(["--db", str(store), "--study", "1", "--out", str(out)]) == 0
     [s] = json.loads(out.read_text())["studies"]
-    assert (s["board"], s["runs"], s["games"]) == ("plain", {FAST: 1, STRONG: 2},
-                                                   {FAST: 146, STRONG: 110})
+    assert (s["board"], s["runs"], s["games"]) == (
+        "plain",
+        {FAST: 1, STRONG: 2},
+        {FAST: 146, STRONG: 110},
+    )
     assert (s["cards"], s["both_judged"], s["judged"]) == (7, 6, {FAST: 6, STRONG: 7})
     assert [(u["card"], u[FAST], u[STRONG]) for u in s["unstable"]] == [
-        ("A1", "too strong", "fine"), ("A2", "fine", "too strong")]
+        ("A1", "too strong", "fine"),
+        ("A2", "fine", "too strong"),
+    ]
     alpha = {c["metric"]: c["rho"] for c in s["correlations"] if c["set"] == "Alpha"}
     assert alpha["bought_gain"] == pytest.approx(0.8)
     text = capsys.readouterr().out
     assert "| Alpha | improvement when bought | 4 | +0.80 | " in text
     assert "| Beta | improvement when bought | 2 | – | – |" in text
     assert "| Beta | buy rate | 3 | +1.00 | – |" in text
-    assert (f"Verdicts that differ (2 of 6 cards judged by both; 6 judged by {FAST}, 7 by "
-            f"{STRONG}, of 7 held): A1 (Alpha: too strong with {FAST}, fine with {STRONG}); "
-            f"A2 (Alpha: fine with {FAST}, too strong with {STRONG}).") in text
+    assert (
+        f"Verdicts that differ (2 of 6 cards judged by both; 6 judged by {FAST}, 7 by "
+        f"{STRONG}, of 7 held): A1 (Alpha: too strong with {FAST}, fine with {STRONG}); "
+        f"A2 (Alpha: fine with {FAST}, too strong with {STRONG})."
+    ) in text
 
 
 def _verdicts(*rows: tuple[str, str, str]) -> pl.DataFrame:
     """A verdict_table of two agents, `weak` and `strong`, from (card, verdict, verdict)."""
-    df = pl.DataFrame([{"card": c, "set": "S", "verdict@weak": a, "verdict@strong": b}
-                       for c, a, b in rows])
-    return df.with_columns(pl.Series("across_skill", [
-        stability.verdict_text({"weak": a, "strong": b}) for _, a, b in rows]))
+    df = pl.DataFrame(
+        [{"card": c, "set": "S", "verdict@weak": a, "verdict@strong": b} for c, a, b in rows]
+    )
+    return df.with_columns(
+        pl.Series(
+            "across_skill", [stability.verdict_text({"weak": a, "strong": b}) for _, a, b in rows]
+        )
+    )
 
 
 def test_stability_finding_names_the_skill_dependent_verdicts() -> None:
-    table = _verdicts(("Kraken", "too strong", "fine"), ("Siren", "fine", "fine"),
-                      ("Bolt", "fine", "too weak"), ("Dud", "no estimate", "fine"))
+    table = _verdicts(
+        ("Kraken", "too strong", "fine"),
+        ("Siren", "fine", "fine"),
+        ("Bolt", "fine", "too weak"),
+        ("Dud", "no estimate", "fine"),
+    )
     [f] = sf.stability_findings(table, ["weak", "strong"], "verdicts")
     assert (f.kind, f.severity, f.n, f.value, f.section, f.subject) == (
-        "agent", "medium", 3, 2.0, "verdicts", "Bolt, Kraken")
+        "agent",
+        "medium",
+        3,
+        2.0,
+        "verdicts",
+        "Bolt, Kraken",
+    )
     assert f.text == (
         "Verdicts that depend on the player's skill (2 of 3 cards judged by weak, strong; n=3): "
         "Bolt (fine with weak; too weak with strong); Kraken (too strong with weak; fine with "
         "strong). One player's verdict survives the multiple-comparison control, another's does "
-        "not: act on neither alone; more games would tell.")
+        "not: act on neither alone; more games would tell."
+    )
 
 
 def test_stability_finding_is_high_when_verdicts_point_opposite_ways() -> None:
     table = _verdicts(("Kraken", "fine", "too strong"), ("Siren", "too weak", "too strong"))
     [f] = sf.stability_findings(table, ["weak", "strong"], "verdicts")
     assert f.severity == "high"
-    assert f.text == ("Verdicts that depend on the player's skill (2 of 2 cards judged by weak, "
-                      "strong; n=2): Siren (too weak with weak; too strong with strong); Kraken "
-                      "(fine with weak; too strong with strong).")
+    assert f.text == (
+        "Verdicts that depend on the player's skill (2 of 2 cards judged by weak, "
+        "strong; n=2): Siren (too weak with weak; too strong with strong); Kraken "
+        "(fine with weak; too strong with strong)."
+    )
 
 
 def test_stability_finding_is_silent_when_every_verdict_holds() -> None:
@@ -207,8 +277,9 @@ def test_stability_finding_is_silent_when_every_verdict_holds() -> None:
     assert sf.stability_findings(table, ["weak", "strong"], "verdicts") == []
 
 
-def test_report_with_a_skill_run_shows_the_verdicts_across_skill(store: Path,
-                                                                 tmp_path: Path) -> None:
+def test_report_with_a_skill_run_shows_the_verdicts_across_skill(
+    store: Path, tmp_path: Path
+) -> None:
     page = write_report(store, [1], tmp_path / "rep", skill_runs=[2]).read_text()
     assert "Verdicts that depend on the player&#x27;s skill (2 of 6 cards" in page
     cards = pl.read_csv(tmp_path / "rep" / "tables" / "cards.csv")
@@ -218,7 +289,13 @@ def test_report_with_a_skill_run_shows_the_verdicts_across_skill(store: Path,
 
 
 def test_report_refuses_a_skill_run_of_another_setup(store: Path) -> None:
-    build(store, holder_games({"A1": (1, 2, 1, 2)}), [("A1", "Alpha", 2)], board="other",
-          run=3, agent=STRONG)
+    build(
+        store,
+        holder_games({"A1": (1, 2, 1, 2)}),
+        [("A1", "Alpha", 2)],
+        board="other",
+        run=3,
+        agent=STRONG,
+    )
     with pytest.raises(AnalysisError, match="--skill-run 3: run 3 plays other, not plain"):
         write_report(store, [1], store.parent / "rep", skill_runs=[3])

@@ -21,9 +21,26 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("stored") / "runs.duckdb"
     for board in BOARDS:
         players = load_setup(board=board).board.players
-        assert main(["simulate", "--games", "1", "--workers", "1", "--db", str(path),
-                     "--board", board, "--players", str(players),
-                     "--sets", "iron-legion,pestgericht"]) == 0
+        assert (
+            main(
+                [
+                    "simulate",
+                    "--games",
+                    "1",
+                    "--workers",
+                    "1",
+                    "--db",
+                    str(path),
+                    "--board",
+                    board,
+                    "--players",
+                    str(players),
+                    "--sets",
+                    "iron-legion,pestgericht",
+                ]
+            )
+            == 0
+        )
     return path
 
 
@@ -34,8 +51,9 @@ def test_stored_setup_equals_the_loaded_one(db: Path, run_id: int, board: str) -
         name = con.execute("SELECT board FROM run_boards WHERE run_id = ?", [run_id]).fetchone()
         assert name is not None
         stored = stored_config(con, run_id, name[0])
-    assert dataclasses.replace(stored.board, source="") == dataclasses.replace(loaded.board,
-                                                                               source="")
+    assert dataclasses.replace(stored.board, source="") == dataclasses.replace(
+        loaded.board, source=""
+    )
     assert sorted(stored.pool, key=lambda c: c.name) == sorted(loaded.pool, key=lambda c: c.name)
     assert stored.catalog == loaded.catalog
 

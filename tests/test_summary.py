@@ -21,8 +21,24 @@ from workbench.summary import EARLY_PICKS, SCRATCH, SUMMARY_VERSION, TABLES
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("s") / "s.duckdb"
-    assert main(["simulate", "--games", "6", "--workers", "1", "--seed", "5",
-                 "--agents", "heuristic,random", "--db", str(path)]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--games",
+                "6",
+                "--workers",
+                "1",
+                "--seed",
+                "5",
+                "--agents",
+                "heuristic,random",
+                "--db",
+                str(path),
+            ]
+        )
+        == 0
+    )
     return path
 
 
@@ -30,19 +46,27 @@ def figures(path: Path) -> tuple[dict[str, pl.DataFrame], bool]:
     """Every analysis frame that reads the summaries, and whether a scratch build was needed."""
     con = open_db(path)
     try:
-        out = {"cards": cards.card_table(con, [1]), "chances": cards.buy_chances(con, [1]),
-               "draft": pl.concat([d.select("seen", "picks", "ata", "alsa")
-                                   for d in draft.draft_tables(con, [1])]),
-               "sets": sets.win_rates(con, [1], ["seat", "dominant", "pair", "agent"]),
-               "rounds": economy.per_round(con, [1], ["agent"]),
-               "round_sums": economy.round_sums(con, [1]),
-               "finals": economy.final_sums(con, [1]),
-               "totals": economy.totals(con, [1], ["board", "agent"]),
-               "leads": shape.leads(con, [1]),
-               "drafted_sets": drafted.set_shares(con, [1]),
-               "drafted_cards": drafted.card_shares(con, [1])}
-        scratch = con.execute("SELECT count(*) FROM duckdb_databases() WHERE database_name = ?",
-                              [SCRATCH]).fetchall()[0][0] == 1
+        out = {
+            "cards": cards.card_table(con, [1]),
+            "chances": cards.buy_chances(con, [1]),
+            "draft": pl.concat(
+                [d.select("seen", "picks", "ata", "alsa") for d in draft.draft_tables(con, [1])]
+            ),
+            "sets": sets.win_rates(con, [1], ["seat", "dominant", "pair", "agent"]),
+            "rounds": economy.per_round(con, [1], ["agent"]),
+            "round_sums": economy.round_sums(con, [1]),
+            "finals": economy.final_sums(con, [1]),
+            "totals": economy.totals(con, [1], ["board", "agent"]),
+            "leads": shape.leads(con, [1]),
+            "drafted_sets": drafted.set_shares(con, [1]),
+            "drafted_cards": drafted.card_shares(con, [1]),
+        }
+        scratch = (
+            con.execute(
+                "SELECT count(*) FROM duckdb_databases() WHERE database_name = ?", [SCRATCH]
+            ).fetchall()[0][0]
+            == 1
+        )
     finally:
         con.close()
     return out, scratch
@@ -51,20 +75,24 @@ def figures(path: Path) -> tuple[dict[str, pl.DataFrame], bool]:
 def test_simulate_stores_current_summaries(db: Path) -> None:
     con = duckdb.connect(str(db), read_only=True)
     assert con.execute("SELECT run_id, version, games FROM summaries").fetchall() == [
-        (1, SUMMARY_VERSION, 6)]
+        (1, SUMMARY_VERSION, 6)
+    ]
     seats = con.execute("SELECT count(*) FROM summary_seats").fetchall()[0][0]
     assert seats == con.execute("SELECT count(*) FROM game_seats").fetchall()[0][0]
     # every bought copy of a drafted card is counted, and only drafted cards are bought
-    assert con.execute("SELECT sum(bought) FROM summary_cards").fetchall() == con.execute(
-        "SELECT count(*) FROM events WHERE kind = 'buy'").fetchall()
+    assert (
+        con.execute("SELECT sum(bought) FROM summary_cards").fetchall()
+        == con.execute("SELECT count(*) FROM events WHERE kind = 'buy'").fetchall()
+    )
     con.close()
     _, scratch = figures(db)
     assert not scratch
 
 
 @pytest.mark.parametrize("how", ["stale", "other version", "version 3"])
-def test_figures_are_the_same_when_the_summaries_are_built_on_read(db: Path, tmp_path: Path,
-                                                                   how: str) -> None:
+def test_figures_are_the_same_when_the_summaries_are_built_on_read(
+    db: Path, tmp_path: Path, how: str
+) -> None:
     stored, _ = figures(db)
     copy = tmp_path / "copy.duckdb"
     shutil.copy(db, copy)
@@ -86,7 +114,8 @@ def test_figures_are_the_same_when_the_summaries_are_built_on_read(db: Path, tmp
 
 
 def test_two_readers_of_one_file_in_one_process_both_see_the_rebuilt_summaries(
-        db: Path, tmp_path: Path) -> None:
+    db: Path, tmp_path: Path
+) -> None:
     """DuckDB shares an attached database between the connections to one file, but not their
     search path: the second reader must read the scratch summaries too, not the stale ones."""
     copy = tmp_path / "copy.duckdb"
@@ -135,7 +164,9 @@ def test_drafted_tables_equal_the_event_level_definition(db: Path) -> None:
     try:
         sets_new, cards_new = drafted.set_shares(con, [1]), drafted.card_shares(con, [1])
         old = _picks_from_events([1])
-        sets_old = query(con, f"""
+        sets_old = query(
+            con,
+            f"""
         WITH d AS ({old})
         SELECT board, "set", count(*) AS picks,
                count(*) FILTER (WHERE NOT bought) AS never_bought,
@@ -143,8 +174,11 @@ def test_drafted_tables_equal_the_event_level_definition(db: Path) -> None:
                count(*) FILTER (WHERE in_pack <= {EARLY_PICKS} AND NOT bought)
                    AS early_never_bought
         FROM d GROUP BY ALL ORDER BY board, "set"
-        """)
-        cards_old = query(con, f"""
+        """,
+        )
+        cards_old = query(
+            con,
+            f"""
         WITH d AS ({old}),
         seat AS (
             SELECT board, "set", card, game_id, player, bool_or(bought) AS bought,
@@ -157,21 +191,28 @@ def test_drafted_tables_equal_the_event_level_definition(db: Path) -> None:
                count(*) FILTER (WHERE bought) AS seats_bought, sum(picks) AS picks,
                sum(copies) AS copies_bought, sum(pick_sum) / sum(picks) AS ata
         FROM seat JOIN n USING (board) GROUP BY ALL ORDER BY board, card
-        """)
+        """,
+        )
     finally:
         con.close()
-    sets_old = with_rate(with_rate(sets_old, "never_bought", "picks", "never_bought_share"),
-                         "early_never_bought", "early_picks", "early_never_bought_share")
+    sets_old = with_rate(
+        with_rate(sets_old, "never_bought", "picks", "never_bought_share"),
+        "early_never_bought",
+        "early_picks",
+        "early_never_bought_share",
+    )
     assert sets_new.equals(sets_old)
     assert cards_new.select(cards_old.columns).equals(cards_old)  # the rest derive from these
     # the run exercises the crediting: early copies bought and not, cards bought and not
-    totals = sets_old.select(pl.col("early_picks", "early_never_bought", "picks",
-                                    "never_bought").sum()).row(0)
+    totals = sets_old.select(
+        pl.col("early_picks", "early_never_bought", "picks", "never_bought").sum()
+    ).row(0)
     assert 0 < totals[1] < totals[0] < totals[2] and 0 < totals[3] < totals[2]
 
 
 def test_a_file_from_summary_version_1_gains_the_new_columns_and_takes_a_new_run(
-        db: Path, tmp_path: Path) -> None:
+    db: Path, tmp_path: Path
+) -> None:
     """A file written before summary_cards had early_picks and early_bought: a new run stores
     current summaries in it, and the old run's figures are rebuilt on read as before."""
     stored, _ = figures(db)
@@ -182,13 +223,35 @@ def test_a_file_from_summary_version_1_gains_the_new_columns_and_takes_a_new_run
     con.execute("ALTER TABLE summary_cards DROP COLUMN early_bought")
     con.execute("UPDATE summaries SET version = 1")
     con.close()
-    assert main(["simulate", "--games", "2", "--workers", "1", "--seed", "6",
-                 "--agents", "heuristic,random", "--db", str(copy)]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--games",
+                "2",
+                "--workers",
+                "1",
+                "--seed",
+                "6",
+                "--agents",
+                "heuristic,random",
+                "--db",
+                str(copy),
+            ]
+        )
+        == 0
+    )
     con = duckdb.connect(str(copy), read_only=True)
     assert con.execute("SELECT run_id, version FROM summaries ORDER BY run_id").fetchall() == [
-        (1, 1), (2, SUMMARY_VERSION)]
-    assert con.execute("SELECT sum(early_picks) FROM summary_cards WHERE game_id >= 2e9"
-                       ).fetchall()[0][0] > 0
+        (1, 1),
+        (2, SUMMARY_VERSION),
+    ]
+    assert (
+        con.execute("SELECT sum(early_picks) FROM summary_cards WHERE game_id >= 2e9").fetchall()[
+            0
+        ][0]
+        > 0
+    )
     con.close()
     rebuilt, scratch = figures(copy)
     assert scratch

@@ -65,8 +65,7 @@ def test_unit_reserve_keeps_resource_back_before_deploying() -> None:
     """A unit whose play and next upkeep the seat can just afford: deployed by the hand-set
     weights, kept in hand with a reserve of 3 (R6.8's play, R5.3's upkeep)."""
     knight = unit("Knight", life=5, attack=3, play=2, upkeep=1)
-    pos = Position(board("0 . . . 1", income=0, victory=Victory(VictoryKind.BUILDINGS)),
-                   [knight])
+    pos = Position(board("0 . . . 1", income=0, victory=Victory(VictoryKind.BUILDINGS)), [knight])
     pos.hand(0, knight)
     pos.idle(0, 1, 0)
     pos.idle(1, 4, 0)
@@ -76,6 +75,7 @@ def test_unit_reserve_keeps_resource_back_before_deploying() -> None:
     def play_score(w: Weights) -> float:
         scored = score_actions(game.state, game.legal_actions(), w)
         return max(x for x, a in scored if a.kind == "play")
+
     assert play_score(DEFAULT) > 0
     assert play_score(dataclasses.replace(DEFAULT, unit_reserve=3.0)) < 0
 
@@ -91,14 +91,34 @@ def test_tuned_agent_plays_every_board_deterministically(board_name: str) -> Non
 def test_the_tuned_module_holds_weights_the_agent_knows() -> None:
     """A weight added after the training keeps its hand-set value until the next training."""
     from engine.agents.tuned import WEIGHTS
+
     assert WEIGHTS and set(WEIGHTS) <= set(SPACE)
     assert Weights.from_dict(WEIGHTS) != DEFAULT
 
 
 def test_train_agent_end_to_end_on_a_tiny_budget(tmp_path: Path) -> None:
     out = tmp_path / "tuned.py"
-    code = main(["train-agent", "--trials", "2", "--games", "1", "--confirm", "1", "--top", "2",
-                 "--boards", "gold-rush", "--workers", "1", "--seed", "3", "--out", str(out)])
+    code = main(
+        [
+            "train-agent",
+            "--trials",
+            "2",
+            "--games",
+            "1",
+            "--confirm",
+            "1",
+            "--top",
+            "2",
+            "--boards",
+            "gold-rush",
+            "--workers",
+            "1",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 0
     spec = importlib.util.spec_from_file_location("tuned_tmp", out)
     assert spec is not None and spec.loader is not None
@@ -110,15 +130,34 @@ def test_train_agent_end_to_end_on_a_tiny_budget(tmp_path: Path) -> None:
     assert "workbench train-agent --trials 2" in text and "against heuristic on gold-rush" in text
 
 
-@pytest.mark.parametrize("args, word", [
-    (["--trials", "0"], "--trials"), (["--against", "serch"], "--against"),
-    (["--boards", "nowhere"], "nowhere"), (["--out", "."], "--out"),
-    (["--weights", "buy_mni"], "buy_mni")])
+@pytest.mark.parametrize(
+    "args, word",
+    [
+        (["--trials", "0"], "--trials"),
+        (["--against", "serch"], "--against"),
+        (["--boards", "nowhere"], "nowhere"),
+        (["--out", "."], "--out"),
+        (["--weights", "buy_mni"], "buy_mni"),
+    ],
+)
 def test_train_agent_refuses_bad_arguments_and_writes_nothing(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], word: str) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], word: str
+) -> None:
     out = tmp_path / "tuned.py"
-    argv = ["train-agent", "--trials", "1", "--games", "1", "--confirm", "1", "--workers", "1",
-            "--out", str(out), *args]
+    argv = [
+        "train-agent",
+        "--trials",
+        "1",
+        "--games",
+        "1",
+        "--confirm",
+        "1",
+        "--workers",
+        "1",
+        "--out",
+        str(out),
+        *args,
+    ]
     assert main(argv) == 2
     assert word in capsys.readouterr().err
     assert not out.exists()

@@ -48,24 +48,30 @@ def test_armor_is_the_keyword_number(setup: Setup) -> None:
     assert v.config.catalog[card.casefold()].keywords.armor == 3
 
 
-@pytest.mark.parametrize("setting, value, read", [
-    ("income", 5, lambda b: b.income),
-    ("round_limit", 9, lambda b: b.round_limit),
-    ("victory_target", 12, lambda b: b.victory.target),
-])
+@pytest.mark.parametrize(
+    "setting, value, read",
+    [
+        ("income", 5, lambda b: b.income),
+        ("round_limit", 9, lambda b: b.round_limit),
+        ("victory_target", 12, lambda b: b.victory.target),
+    ],
+)
 def test_board_setting(setup: Setup, setting: str, value: int, read: object) -> None:
     v = apply_change(setup, Change(setting=setting, value=value))
     assert read(v.config.board) == value  # type: ignore[operator]
     assert v.config.geometry.width == setup.config.board.width
 
 
-@pytest.mark.parametrize("change, message", [
-    (Change(card="No Such Card", field="buy", value=1), "no card 'No Such Card'"),
-    (Change(card="Legionary", field="colour", value=1), "cannot vary card field 'colour'"),
-    (Change(card="Legionary", field="buy", value=-1), "must not be negative"),
-    (Change(setting="gravity", value=1), "cannot vary board setting 'gravity'"),
-    (Change(setting="round_limit", value=0), "round_limit must be at least 1"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (Change(card="No Such Card", field="buy", value=1), "no card 'No Such Card'"),
+        (Change(card="Legionary", field="colour", value=1), "cannot vary card field 'colour'"),
+        (Change(card="Legionary", field="buy", value=-1), "must not be negative"),
+        (Change(setting="gravity", value=1), "cannot vary board setting 'gravity'"),
+        (Change(setting="round_limit", value=0), "round_limit must be at least 1"),
+    ],
+)
 def test_bad_changes_are_named(setup: Setup, change: Change, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         apply_change(setup, change)
@@ -75,8 +81,11 @@ def test_baseline_unit_takes_median_stats_of_same_cost_units(setup: Setup) -> No
     pool = setup.config.pool
     unit = next(c for c in pool if c.type is CardType.UNIT and c.keywords.armor)
     base = baseline_of(unit, pool)
-    peers = sorted(c.life or 0 for c in pool if c.type is CardType.UNIT and c.buy == unit.buy
-                   and c.name != unit.name)
+    peers = sorted(
+        c.life or 0
+        for c in pool
+        if c.type is CardType.UNIT and c.buy == unit.buy and c.name != unit.name
+    )
     assert base.buy == unit.buy and base.upkeep == unit.upkeep and base.play == unit.play
     assert base.keywords.armor == 0 and not base.triggers and not base.effects
     if peers:
@@ -85,5 +94,4 @@ def test_baseline_unit_takes_median_stats_of_same_cost_units(setup: Setup) -> No
 
 def test_baseline_spell_gains_play_cost_plus_one(setup: Setup) -> None:
     spell = next(c for c in setup.config.pool if c.type is CardType.SPELL)
-    assert baseline_of(spell, setup.config.pool).effects == (Effect("gain", (spell.play or 0)
-                                                                    + 1),)
+    assert baseline_of(spell, setup.config.pool).effects == (Effect("gain", (spell.play or 0) + 1),)

@@ -83,16 +83,21 @@ def test_docs_example_resolves_as_documented(drain: Verb) -> None:
     pos, leech, soldier = _position()
     resolve(pos.state, 0, leech, (DRAIN_2,), soldier)
     assert pos.perm(soldier).damage == 1 + 2 and pos.perm(leech).damage == 3 - 2
-    heals = [(k, c) for k, c in zip(pos.state.events.kind, pos.state.events.card_id,
-                                     strict=True) if k == "heal"]
+    heals = [
+        (k, c)
+        for k, c in zip(pos.state.events.kind, pos.state.events.card_id, strict=True)
+        if k == "heal"
+    ]
     assert heals == [("heal", leech)]
 
 
 def test_docs_example_has_a_value_for_the_agents(drain: Verb) -> None:
     pos, leech, soldier = _position()
     view = View(pos.state, 0)
-    damage, heal = (verb.value(view, leech, DRAIN_2, [soldier] if verb is DAMAGE else [leech],
-                               -1) for verb in (DAMAGE, HEAL))
+    damage, heal = (
+        verb.value(view, leech, DRAIN_2, [soldier] if verb is DAMAGE else [leech], -1)
+        for verb in (DAMAGE, HEAL)
+    )
     assert damage > 0 and heal > 0
     assert effect_value(view, leech, (DRAIN_2,), soldier) == damage + heal
     assert effects_value((DRAIN_2,)) == 2.0 * 2
@@ -122,9 +127,15 @@ def test_every_verb_has_all_four_parts(name: str) -> None:
         assert parse_effect(text.replace(name, alias, 1)) == e
     pos, leech, soldier = _position()
     kind = e.target.kind
-    chosen = (player_target(1) if kind is TargetKind.OPPONENT else soldier
-              if kind is TargetKind.UNIT else pos.state.occ[pos.f(0, 1)]
-              if kind is TargetKind.EQUIPMENT else -1)
+    chosen = (
+        player_target(1)
+        if kind is TargetKind.OPPONENT
+        else soldier
+        if kind is TargetKind.UNIT
+        else pos.state.occ[pos.f(0, 1)]
+        if kind is TargetKind.EQUIPMENT
+        else -1
+    )
     worth = verb.value(View(pos.state, 0), leech, e, [chosen] if chosen >= 0 else [], -1)
     assert isinstance(worth, float) and math.isfinite(worth)
     assert isinstance(verb.card_worth, float) and verb.card_worth != 0.0
@@ -142,8 +153,7 @@ def test_a_word_names_one_verb() -> None:
     with pytest.raises(ValueError, match="'damage' registered twice"):
         Registry((*VERBS.values(), DAMAGE))
     with pytest.raises(ValueError, match="'schaden' names two verbs"):
-        Registry((*VERBS.values(), Verb("hurt", ("schaden",), DAMAGE.effect, DAMAGE.value,
-                                         1.0)))
+        Registry((*VERBS.values(), Verb("hurt", ("schaden",), DAMAGE.effect, DAMAGE.value, 1.0)))
 
 
 # --- one table of card-type words -------------------------------------------------------
@@ -156,16 +166,24 @@ def test_every_card_type_has_its_words() -> None:
 
 
 @pytest.mark.parametrize(("ctype", "word"), TYPE_WORDS)
-def test_the_loader_and_the_language_read_the_same_type_words(ctype: CardType, word: str,
-                                                               tmp_path: Path) -> None:
+def test_the_loader_and_the_language_read_the_same_type_words(
+    ctype: CardType, word: str, tmp_path: Path
+) -> None:
     """R8.4 types: a card sheet's `type` column and `protection from X` (R11.4) take the same
     words, from the one table."""
     path = tmp_path / "set.csv"
     with path.open("w", newline="", encoding="utf-8") as f:
-        csv.writer(f).writerows([["name", "type", "life", "move", "attack", "durability"],
-                                 ["Thing", word, *(["1", "1", "1"] if ctype is CardType.UNIT
-                                                   else ["", "", ""]),
-                                  "1" if ctype.is_equipment else ""]])
+        csv.writer(f).writerows(
+            [
+                ["name", "type", "life", "move", "attack", "durability"],
+                [
+                    "Thing",
+                    word,
+                    *(["1", "1", "1"] if ctype is CardType.UNIT else ["", "", ""]),
+                    "1" if ctype.is_equipment else "",
+                ],
+            ]
+        )
     [card_set] = load_cardsets(path)
     assert card_set.cards[0].type is ctype
     [protection] = parse_keywords(f"protection from {word}").protections

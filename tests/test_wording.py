@@ -49,29 +49,45 @@ def test_the_shipped_cards_use_every_behaviour_column() -> None:
     assert used == {"keywords", "effect", "trigger", "free_action", "full_action", "modifiers"}
 
 
-@pytest.mark.parametrize("effect, text", [
-    (Effect("damage", 2, Target(TargetKind.UNIT, Side.ENEMY, range=3)),
-     "damage 2 to target enemy unit in range 3"),
-    (Effect("heal", 1, Target(TargetKind.UNIT, Side.FRIENDLY, each=True, range=1)),
-     "heal 1 to each friendly unit in range 1"),
-    (Effect("steal", 2, Target(TargetKind.OPPONENT)), "steal 2 from target opponent"),
-    (Effect("create", 2, card="Skeleton"), "create 2 Skeleton"),
-    (Effect("destroy", 1, Target(TargetKind.EQUIPMENT)), "destroy target equipment"),
-    (Effect("draw", 1), "draw 1"),
-])
+@pytest.mark.parametrize(
+    "effect, text",
+    [
+        (
+            Effect("damage", 2, Target(TargetKind.UNIT, Side.ENEMY, range=3)),
+            "damage 2 to target enemy unit in range 3",
+        ),
+        (
+            Effect("heal", 1, Target(TargetKind.UNIT, Side.FRIENDLY, each=True, range=1)),
+            "heal 1 to each friendly unit in range 1",
+        ),
+        (Effect("steal", 2, Target(TargetKind.OPPONENT)), "steal 2 from target opponent"),
+        (Effect("create", 2, card="Skeleton"), "create 2 Skeleton"),
+        (Effect("destroy", 1, Target(TargetKind.EQUIPMENT)), "destroy target equipment"),
+        (Effect("draw", 1), "draw 1"),
+    ],
+)
 def test_effects_are_written_as_designers_write_them(effect: Effect, text: str) -> None:
     assert render_effect(effect) == text
     assert parse_effects(text) == (effect,)
 
 
 def test_keywords_and_modifiers_in_words() -> None:
-    k = Keywords(armor=1, crew=2, swimming=True, solid=5,
-                 protections=(Protection(type=CardType.UNIT, stat="buy", op=">", value=7),
-                              Protection(card="Fireball")),
-                 moves_on=frozenset({"plain", "high ground"}))
-    assert render_keywords(k) == ("armor 1; crew 2; swimming; solid 5; protection from units "
-                                  "with buy > 7; protection from Fireball; moves on high ground, "
-                                  "plain")
+    k = Keywords(
+        armor=1,
+        crew=2,
+        swimming=True,
+        solid=5,
+        protections=(
+            Protection(type=CardType.UNIT, stat="buy", op=">", value=7),
+            Protection(card="Fireball"),
+        ),
+        moves_on=frozenset({"plain", "high ground"}),
+    )
+    assert render_keywords(k) == (
+        "armor 1; crew 2; swimming; solid 5; protection from units "
+        "with buy > 7; protection from Fireball; moves on high ground, "
+        "plain"
+    )
     assert parse_keywords(render_keywords(k)) == k
     m = Modifiers(attack=1, move=-1, armor=2, keywords=Keywords(veiled=True))
     assert render_modifiers(m) == "+1 attack; -1 move; +2 armor; veiled"
@@ -79,9 +95,11 @@ def test_keywords_and_modifiers_in_words() -> None:
 
 
 def test_costs_in_words() -> None:
-    fa = (FreeAction(Cost(resource=2, discard=1), (Effect("draw", 2),)),
-          FreeAction(Cost(sacrifice=True), (Effect("gain", 3),)),
-          FreeAction(Cost(), (Effect("score", 1),)))
+    fa = (
+        FreeAction(Cost(resource=2, discard=1), (Effect("draw", 2),)),
+        FreeAction(Cost(sacrifice=True), (Effect("gain", 3),)),
+        FreeAction(Cost(), (Effect("score", 1),)),
+    )
     text = card_behaviour(Card("X", "s", CardType.ARTIFACT, free_actions=fa))["free_action"]
     assert text == "pay 2, discard 1: draw 2; sacrifice: gain 3; pay 0: score 1"
     assert parse_free_actions(text) == fa

@@ -62,11 +62,17 @@ def terms(counts: Counts, metric: str) -> list[tuple[float, Array, Array]]:
     """(coefficient, wins per game, seat-games per game) of every ratio of the metric's value B
     (row 1 of `counts`) minus value A (row 0)."""
     if metric == "improvement":
-        return [(1.0, counts.w_a[1], counts.n_a[1]), (-1.0, counts.w_b[1], counts.n_b[1]),
-                (-1.0, counts.w_a[0], counts.n_a[0]), (1.0, counts.w_b[0], counts.n_b[0])]
+        return [
+            (1.0, counts.w_a[1], counts.n_a[1]),
+            (-1.0, counts.w_b[1], counts.n_b[1]),
+            (-1.0, counts.w_a[0], counts.n_a[0]),
+            (1.0, counts.w_b[0], counts.n_b[0]),
+        ]
     if metric == "win_rate":
-        return [(1.0, counts.w_a[1] + counts.w_b[1], counts.n_a[1] + counts.n_b[1]),
-                (-1.0, counts.w_a[0] + counts.w_b[0], counts.n_a[0] + counts.n_b[0])]
+        return [
+            (1.0, counts.w_a[1] + counts.w_b[1], counts.n_a[1] + counts.n_b[1]),
+            (-1.0, counts.w_a[0] + counts.w_b[0], counts.n_a[0] + counts.n_b[0]),
+        ]
     raise ValueError(f"no metric {metric!r}; choose one of {', '.join(METRICS)}")
 
 
@@ -96,8 +102,11 @@ def look_at(counts: Counts, metric: str, k: int, looks: int, alpha: float) -> Lo
     parts = terms(counts, metric)
     games = counts.n_a.shape[1]
     smallest = int(min(n.sum() for _, _, n in parts))
-    discordant = int(np.any([x[0] != x[1] for x in (counts.n_a, counts.w_a, counts.n_b,
-                                                    counts.w_b)], axis=0).sum())
+    discordant = int(
+        np.any(
+            [x[0] != x[1] for x in (counts.n_a, counts.w_a, counts.n_b, counts.w_b)], axis=0
+        ).sum()
+    )
     a = look_alpha(k, looks, alpha)
     if smallest == 0 or games < 2:
         return Look(k, games, math.nan, math.nan, math.nan, a, smallest, discordant)
@@ -115,12 +124,12 @@ def look_at(counts: Counts, metric: str, k: int, looks: int, alpha: float) -> Lo
 def settled(look: Look, precision: float) -> bool:
     """Stop here: the interval is within ±precision, every ratio has enough seat-games and
     enough games differ between the values."""
-    return (min(look.smallest, look.discordant) >= MIN_SAMPLE
-            and look.half_width <= precision)
+    return min(look.smallest, look.discordant) >= MIN_SAMPLE and look.half_width <= precision
 
 
-def sequential(next_round: Callable[[], Counts], metric: str, precision: float, looks: int,
-               alpha: float) -> list[Look]:
+def sequential(
+    next_round: Callable[[], Counts], metric: str, precision: float, looks: int, alpha: float
+) -> list[Look]:
     """Look after every round (`next_round` plays one and returns every paired game so far)
     until a look is settled or `looks` have been taken; every look, the last the answer."""
     out: list[Look] = []
@@ -136,17 +145,25 @@ def answer(look: Look, precision: float, a: str, b: str, metric: str) -> str:
     ±precision, or not clear yet."""
     what = METRICS[metric]
     if math.isnan(look.estimate):
-        return (f"no answer: the {what} is not defined in these games (a group of seats "
-                "without any seat-game)")
+        return (
+            f"no answer: the {what} is not defined in these games (a group of seats "
+            "without any seat-game)"
+        )
     level = f"{1 - look.alpha:.4g}"
-    shown = (f"{100 * look.estimate:+.1f} points [{100 * look.low:+.1f}, "
-             f"{100 * look.high:+.1f}] ({b} minus {a}; interval at {level}, "
-             f"{look.games} paired games)")
+    shown = (
+        f"{100 * look.estimate:+.1f} points [{100 * look.low:+.1f}, "
+        f"{100 * look.high:+.1f}] ({b} minus {a}; interval at {level}, "
+        f"{look.games} paired games)"
+    )
     if look.low > 0 or look.high < 0:
         higher, lower = (b, a) if look.low > 0 else (a, b)
         return f"{higher} gives a higher {what} than {lower}: {shown}"
     if settled(look, precision):
-        return (f"no difference within ±{100 * precision:g} points (the interval's half-width) "
-                f"in the {what}: {shown}")
-    return (f"not clear at the limit: the {what} differs by {shown}, wider than "
-            f"±{100 * precision:g} points; more games (--max-games) would narrow it")
+        return (
+            f"no difference within ±{100 * precision:g} points (the interval's half-width) "
+            f"in the {what}: {shown}"
+        )
+    return (
+        f"not clear at the limit: the {what} differs by {shown}, wider than "
+        f"±{100 * precision:g} points; more games (--max-games) would narrow it"
+    )

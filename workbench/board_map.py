@@ -11,17 +11,26 @@ from engine.language import nearest, norm
 from workbench.sheets import Cell, column_letter
 from workbench.tables import Problem, cell_text
 
-_TERRAIN_CODES = {".": Terrain.PLAIN, "~": Terrain.DEEP_WATER, "^": Terrain.HIGH_GROUND,
-                  "#": Terrain.BLOCKED}
-_TERRAIN_NAMES = {norm(w): t for t, words in (
-    (Terrain.PLAIN, ("plain", "ebene")),
-    (Terrain.DEEP_WATER, ("water", "deep water", "wasser", "tiefes wasser")),
-    (Terrain.HIGH_GROUND, ("high", "high ground", "hügel")),
-    (Terrain.BLOCKED, ("blocked", "fels")),
-) for w in words}
+_TERRAIN_CODES = {
+    ".": Terrain.PLAIN,
+    "~": Terrain.DEEP_WATER,
+    "^": Terrain.HIGH_GROUND,
+    "#": Terrain.BLOCKED,
+}
+_TERRAIN_NAMES = {
+    norm(w): t
+    for t, words in (
+        (Terrain.PLAIN, ("plain", "ebene")),
+        (Terrain.DEEP_WATER, ("water", "deep water", "wasser", "tiefes wasser")),
+        (Terrain.HIGH_GROUND, ("high", "high ground", "hügel")),
+        (Terrain.BLOCKED, ("blocked", "fels")),
+    )
+    for w in words
+}
 MAX_SIDE = 32
 """A map is at most this many fields wide and high: a game's precomputed geometry grows with the
 square of the fields (a 32x32 map takes 0.4 s to set up, a 120x120 one a minute a game)."""
+
 
 def parse_field(text: str) -> Field:
     """A map cell: terrain code or word, then marks: seat 1-4, area A-Z, `$` income, a-z the
@@ -38,8 +47,9 @@ def parse_field(text: str) -> Field:
         else:
             close = nearest(text, list(_TERRAIN_NAMES))
             hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-            raise ValueError(f"unknown field code: a field starts with . ~ ^ # or a terrain "
-                             f"word{hint}")
+            raise ValueError(
+                f"unknown field code: a field starts with . ~ ^ # or a terrain word{hint}"
+            )
     deploy: int | None = None
     area: str | None = None
     action: str | None = None
@@ -54,8 +64,9 @@ def parse_field(text: str) -> Field:
         elif "a" <= mark <= "z" and action is None:
             action = mark
         elif mark in "1234" or "A" <= mark <= "Z" or "a" <= mark <= "z":
-            what = "deploy seats" if mark.isdigit() else "areas" if mark.isupper() else \
-                "field actions"
+            what = (
+                "deploy seats" if mark.isdigit() else "areas" if mark.isupper() else "field actions"
+            )
             raise ValueError(f"two {what} in one field")
         else:
             raise ValueError(f"unknown field code {mark!r} (known: . ~ ^ # 1-4 A-Z a-z $)")
@@ -78,8 +89,9 @@ class BoardMap:
     fields: tuple[Field, ...]
 
 
-def read_map(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]],
-              problems: list[Problem]) -> BoardMap | None:
+def read_map(
+    file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]], problems: list[Problem]
+) -> BoardMap | None:
     """The map sheet: no header, one cell per field, every row equally long."""
     texts = [[cell_text(c) for c in row] for row in rows]
     for row in texts:
@@ -92,9 +104,15 @@ def read_map(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]],
         return None
     wide = max(len(row) for row in texts)
     if wide > MAX_SIDE or len(texts) > MAX_SIDE:
-        problems.append(Problem(file, sheet, message=f"the map is {wide} fields wide and "
-                                f"{len(texts)} high: at most {MAX_SIDE}x{MAX_SIDE} "
-                                "(docs/boards.md)"))
+        problems.append(
+            Problem(
+                file,
+                sheet,
+                message=f"the map is {wide} fields wide and "
+                f"{len(texts)} high: at most {MAX_SIDE}x{MAX_SIDE} "
+                "(docs/boards.md)",
+            )
+        )
         return None
     before = len(problems)
     width = len(texts[0])
@@ -104,13 +122,20 @@ def read_map(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]],
             problems.append(Problem(file, sheet, y + 1, message="empty map row"))
             continue
         if len(row) != width:
-            problems.append(Problem(file, sheet, y + 1, message=f"ragged map: this row has "
-                                    f"{len(row)} fields, row 1 has {width}"))
+            problems.append(
+                Problem(
+                    file,
+                    sheet,
+                    y + 1,
+                    message=f"ragged map: this row has {len(row)} fields, row 1 has {width}",
+                )
+            )
         for x, text in enumerate(row):
             where = Problem(file, sheet, y + 1, column_letter(x), text)
             if text is None:
-                problems.append(replace(where, message="empty field: every field needs a "
-                                                       "terrain code"))
+                problems.append(
+                    replace(where, message="empty field: every field needs a terrain code")
+                )
                 continue
             try:
                 fields.append(parse_field(text))
@@ -121,21 +146,35 @@ def read_map(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]],
     return BoardMap(width, len(texts), tuple(fields))
 
 
-def deploy_problems(board_map: BoardMap, players: int, file: str,
-                    sheet: str | None) -> list[Problem]:
+def deploy_problems(
+    board_map: BoardMap, players: int, file: str, sheet: str | None
+) -> list[Problem]:
     """R21.8: every seat has a deploy zone, with a land field (R9.5: else only swimmers)."""
     problems = []
     for seat in range(players):
         zone = [i for i, f in enumerate(board_map.fields) if f.deploy == seat]
         if not zone:
-            problems.append(Problem(file, sheet, message=f"seat "
-                                    f"{seat + 1} of {players} has no deploy zone: mark its "
-                                    f"fields with {seat + 1} (R21.8)"))
-        elif not any(board_map.fields[i].terrain in (Terrain.PLAIN, Terrain.HIGH_GROUND)
-                     for i in zone):
-            problems.append(Problem(file, sheet, message=f"seat "
-                                    f"{seat + 1}'s deploy zone has no land field (only blocked "
-                                    "or deep water), so no unit that does not swim can be "
-                                    f"played: mark a plain or high field with {seat + 1} "
-                                    "(R21.8, R9.5)"))
+            problems.append(
+                Problem(
+                    file,
+                    sheet,
+                    message=f"seat "
+                    f"{seat + 1} of {players} has no deploy zone: mark its "
+                    f"fields with {seat + 1} (R21.8)",
+                )
+            )
+        elif not any(
+            board_map.fields[i].terrain in (Terrain.PLAIN, Terrain.HIGH_GROUND) for i in zone
+        ):
+            problems.append(
+                Problem(
+                    file,
+                    sheet,
+                    message=f"seat "
+                    f"{seat + 1}'s deploy zone has no land field (only blocked "
+                    "or deep water), so no unit that does not swim can be "
+                    f"played: mark a plain or high field with {seat + 1} "
+                    "(R21.8, R9.5)",
+                )
+            )
     return problems

@@ -31,30 +31,51 @@ MAX_COUNT = 99
 """The most copies of one card in `start cards` or `tyrant deck`."""
 
 
-
-_KEYS = aliases({
-    "name": (), "players": ("spieler",), "teams": (), "victory": ("siegbedingung",),
-    "victory target": ("siegziel",), "victory card": ("siegkarte",),
-    "tyrant goal": ("tyrannenziel",), "shared win": ("gemeinsamer sieg",),
-    "income": ("einkommen",), "unit income": ("einheiteneinkommen",),
-    "start cards": ("startkarten",), "starting hand": ("starthand", "start hand"),
-    "round limit": ("rundenlimit",), "tie break": (), "tyrant deck": ("tyrannendeck",),
-})
-_VICTORIES = aliases({
-    "vip": (), "resource": ("ressource", "ressourcen"), "capture": ("eroberung",),
-    "buildings": ("gebäude",), "staff": ("stab",), "tyrant": ("tyrann",),
-})
-TIE_BREAKS = aliases({
-    "none": ("keiner", "unentschieden"), "points": ("punkte",), "resource": ("ressource",),
-    "units": ("einheiten",),
-})
+_KEYS = aliases(
+    {
+        "name": (),
+        "players": ("spieler",),
+        "teams": (),
+        "victory": ("siegbedingung",),
+        "victory target": ("siegziel",),
+        "victory card": ("siegkarte",),
+        "tyrant goal": ("tyrannenziel",),
+        "shared win": ("gemeinsamer sieg",),
+        "income": ("einkommen",),
+        "unit income": ("einheiteneinkommen",),
+        "start cards": ("startkarten",),
+        "starting hand": ("starthand", "start hand"),
+        "round limit": ("rundenlimit",),
+        "tie break": (),
+        "tyrant deck": ("tyrannendeck",),
+    }
+)
+_VICTORIES = aliases(
+    {
+        "vip": (),
+        "resource": ("ressource", "ressourcen"),
+        "capture": ("eroberung",),
+        "buildings": ("gebäude",),
+        "staff": ("stab",),
+        "tyrant": ("tyrann",),
+    }
+)
+TIE_BREAKS = aliases(
+    {
+        "none": ("keiner", "unentschieden"),
+        "points": ("punkte",),
+        "resource": ("ressource",),
+        "units": ("einheiten",),
+    }
+)
 _VICTORY_CARD_TYPES = {
     VictoryKind.VIP: frozenset({CardType.UNIT}),
     VictoryKind.STAFF: frozenset({CardType.EQUIPMENT, CardType.POTION}),
     VictoryKind.TYRANT: frozenset({CardType.UNIT}),
 }
-_COUNT = re.compile(r"^(?:(?P<n1>\d+)\s*[x×]\s+(?P<a>.+)|(?P<b>.+?)(?:\s+[x×]\s*(?P<n2>\d+))?)$",
-                    re.IGNORECASE)
+_COUNT = re.compile(
+    r"^(?:(?P<n1>\d+)\s*[x×]\s+(?P<a>.+)|(?P<b>.+?)(?:\s+[x×]\s*(?P<n2>\d+))?)$", re.IGNORECASE
+)
 
 
 def card_counts(text: str) -> tuple[tuple[str, int], ...]:
@@ -93,6 +114,7 @@ def choice(table: dict[str, str], what: str) -> Callable[[str], str]:
         if header_key(text) not in table:
             raise ValueError(f"unknown {what} {text!r}" + hint(text, table))
         return table[header_key(text)]
+
     return parse
 
 
@@ -113,23 +135,32 @@ def _field_action_key(text: str) -> str | None:
     return f"field action {found.group(1)}" if found else None
 
 
-def with_field_actions(board_map: BoardMap, settings: Settings, file: str, sheet: str | None,
-                        problems: list[Problem]) -> tuple[Field, ...]:
+def with_field_actions(
+    board_map: BoardMap, settings: Settings, file: str, sheet: str | None, problems: list[Problem]
+) -> tuple[Field, ...]:
     """Give every marked field the free actions its letter names in the scenario."""
     actions: dict[str, tuple[FreeAction, ...]] = {}
     for mark in sorted({f.mark for f in board_map.fields if f.mark}):
         key = f"field action {mark}"
         if key not in settings.scenario.values:
-            problems.append(Problem(file, sheet, message=f"the map marks fields with {mark!r} "
-                                    f"but the scenario has no {key!r} (R9.3)"))
+            problems.append(
+                Problem(
+                    file,
+                    sheet,
+                    message=f"the map marks fields with {mark!r} "
+                    f"but the scenario has no {key!r} (R9.3)",
+                )
+            )
             continue
         actions[mark] = settings.get(key, parse_free_actions, ())
-    return tuple(replace(f, actions=actions.get(f.mark, ())) if f.mark else f
-                 for f in board_map.fields)
+    return tuple(
+        replace(f, actions=actions.get(f.mark, ())) if f.mark else f for f in board_map.fields
+    )
 
 
-def read_scenario(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]],
-                   problems: list[Problem]) -> Scenario:
+def read_scenario(
+    file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]], problems: list[Problem]
+) -> Scenario:
     """`key | value` rows; an optional `key | value` header row is skipped."""
     values: dict[str, str] = {}
     where: dict[str, Problem] = {}
@@ -137,13 +168,21 @@ def read_scenario(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]]
         key_text, value = cell_text(row[0]) if row else None, None
         value = cell_text(row[1]) if len(row) > 1 else None
         loc = Problem(file, sheet, i + 1, "value (B)", value)
-        stray = next(((c, cell_text(v)) for c, v in enumerate(row) if c > 1 and
-                      cell_text(v) is not None), None)
+        stray = next(
+            ((c, cell_text(v)) for c, v in enumerate(row) if c > 1 and cell_text(v) is not None),
+            None,
+        )
         if stray is not None:
-            problems.append(replace(loc, column=column_letter(stray[0]), value=stray[1],
-                                    message="a value beyond column B: a scenario row is a key in "
-                                            "column A and its value in column B; move or delete "
-                                            "it"))
+            problems.append(
+                replace(
+                    loc,
+                    column=column_letter(stray[0]),
+                    value=stray[1],
+                    message="a value beyond column B: a scenario row is a key in "
+                    "column A and its value in column B; move or delete "
+                    "it",
+                )
+            )
         if key_text is None and value is None:
             continue
         if header_key(key_text or "") in ("key", "schluessel") and not values and not where:
@@ -153,12 +192,23 @@ def read_scenario(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]]
             continue
         key = _KEYS.get(header_key(key_text)) or _field_action_key(key_text)
         if key is None:
-            problems.append(replace(loc, column="key (A)", value=key_text,
-                                    message="unknown scenario key" + hint(key_text, _KEYS)))
+            problems.append(
+                replace(
+                    loc,
+                    column="key (A)",
+                    value=key_text,
+                    message="unknown scenario key" + hint(key_text, _KEYS),
+                )
+            )
         elif key in where:
-            problems.append(replace(loc, column="key (A)", value=key_text,
-                                    message=f"key {key!r} given twice (first in row "
-                                            f"{where[key].row})"))
+            problems.append(
+                replace(
+                    loc,
+                    column="key (A)",
+                    value=key_text,
+                    message=f"key {key!r} given twice (first in row {where[key].row})",
+                )
+            )
         else:
             where[key] = loc
             if value is not None:
@@ -169,8 +219,9 @@ def read_scenario(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]]
 class Settings:
     """Typed reads of scenario values; a bad value is a problem at its row, value (B)."""
 
-    def __init__(self, scenario: Scenario, file: str, sheet: str | None,
-                 problems: list[Problem]) -> None:
+    def __init__(
+        self, scenario: Scenario, file: str, sheet: str | None, problems: list[Problem]
+    ) -> None:
         self.scenario, self.file, self.sheet, self.problems = scenario, file, sheet, problems
 
     def where(self, key: str) -> Problem:
@@ -193,14 +244,15 @@ class Settings:
             self.problems.append(replace(self.where(key), message=f"missing {key!r}: {why}"))
 
 
-def int_between(low: int, high: int | None = None, *, signed: bool = False
-                 ) -> Callable[[str], int]:
+def int_between(low: int, high: int | None = None, *, signed: bool = False) -> Callable[[str], int]:
     def parse(text: str) -> int:
         n = cell_int(text, signed=signed)
         if n < low or (high is not None and n > high):
-            raise ValueError(f"must be {low} or more" if high is None
-                             else f"must be {low} to {high}")
+            raise ValueError(
+                f"must be {low} or more" if high is None else f"must be {low} to {high}"
+            )
         return n
+
     return parse
 
 
@@ -211,27 +263,53 @@ def victory_checks(board: Board, settings: Settings, problems: list[Problem]) ->
     kind = board.victory.kind
     where = settings.where("victory")
     if kind is VictoryKind.VIP:
-        missing = [str(s + 1) for s in range(board.players)
-                   if not any(p.vip and p.owner == s for p in board.placements)]
+        missing = [
+            str(s + 1)
+            for s in range(board.players)
+            if not any(p.vip and p.owner == s for p in board.placements)
+        ]
         if missing:
-            problems.append(replace(where, message=f"no VIP for seat {', '.join(missing)}: a vip "
-                                    "board marks one unit of every seat with vip = yes in the "
-                                    "placements (R19.1)"))
+            problems.append(
+                replace(
+                    where,
+                    message=f"no VIP for seat {', '.join(missing)}: a vip "
+                    "board marks one unit of every seat with vip = yes in the "
+                    "placements (R19.1)",
+                )
+            )
     elif kind is VictoryKind.CAPTURE and not any(f.area for f in board.fields):
-        problems.append(replace(where, message="the map has no capture areas: mark the fields "
-                                "to hold with a letter A-Z (R19.3)"))
+        problems.append(
+            replace(
+                where,
+                message="the map has no capture areas: mark the fields "
+                "to hold with a letter A-Z (R19.3)",
+            )
+        )
     elif kind is VictoryKind.BUILDINGS:
         return [lambda lookup: _buildings(board, lookup, where)]
     elif kind is VictoryKind.TYRANT:
-        return [_needs(board, where, lambda lookup: any(
-            p.owner == TYRANT and _has(lookup, p.card, "tyrant") for p in board.placements),
-            "no Tyrant on the board: place the Tyrant's unit (a card with the keyword tyrant) "
-            "with owner tyrant in the placements (R21.15)")]
+        return [
+            _needs(
+                board,
+                where,
+                lambda lookup: any(
+                    p.owner == TYRANT and _has(lookup, p.card, "tyrant") for p in board.placements
+                ),
+                "no Tyrant on the board: place the Tyrant's unit (a card with the keyword tyrant) "
+                "with owner tyrant in the placements (R21.15)",
+            )
+        ]
     elif kind is VictoryKind.STAFF:
         names = [p.card for p in board.placements] + [n for n, _ in board.start_cards]
-        return [_needs(board, where, lambda lookup: any(_has(lookup, n, "staff") for n in names),
-                       "the staff is never placed: put the staff of victory (a card with the "
-                       "keyword staff) in the placements (R21.12)")]
+        return [
+            _needs(
+                board,
+                where,
+                lambda lookup: any(_has(lookup, n, "staff") for n in names),
+                "the staff is never placed: put the staff of victory (a card with the "
+                "keyword staff) in the placements (R21.12)",
+            )
+        ]
     return []
 
 
@@ -243,20 +321,30 @@ def _has(lookup: Lookup, name: str, keyword: str) -> bool:
 def _needs(board: Board, where: Problem, ok: Callable[[Lookup], bool], message: str) -> Check:
     """A check that is a problem at `where` unless `ok`; it waits while a placed card is
     unknown (that is reported already)."""
+
     def check(lookup: Lookup) -> list[Problem]:
         if any(lookup(p.card) is None for p in board.placements) or ok(lookup):
             return []
         return [replace(where, message=message)]
+
     return check
 
 
 def _buildings(board: Board, lookup: Lookup, where: Problem) -> list[Problem]:
     """R19.4: every seat starts with a building, else it has lost before its first turn."""
-    missing = [str(s + 1) for s in range(board.players) if not any(
-        p.owner == s and _has(lookup, p.card, "building") for p in board.placements)]
-    return _needs(board, where, lambda _: not missing, f"no building for seat "
-                  f"{', '.join(missing)}: a buildings board places a permanent with the keyword "
-                  "building for every seat (R19.4)")(lookup)
+    missing = [
+        str(s + 1)
+        for s in range(board.players)
+        if not any(p.owner == s and _has(lookup, p.card, "building") for p in board.placements)
+    ]
+    return _needs(
+        board,
+        where,
+        lambda _: not missing,
+        f"no building for seat "
+        f"{', '.join(missing)}: a buildings board places a permanent with the keyword "
+        "building for every seat (R19.4)",
+    )(lookup)
 
 
 def read_victory(settings: Settings, refs: list[Ref]) -> Victory:
@@ -274,9 +362,19 @@ def read_victory(settings: Settings, refs: list[Ref]) -> Victory:
         if kind is VictoryKind.TYRANT:
             settings.require("tyrant deck", "the Tyrant's intentions (R17.1)")
     if card is not None:
-        refs.append(Ref(card, "victory card", settings.where("victory card"),
-                        _VICTORY_CARD_TYPES.get(kind, frozenset())))
+        refs.append(
+            Ref(
+                card,
+                "victory card",
+                settings.where("victory card"),
+                _VICTORY_CARD_TYPES.get(kind, frozenset()),
+            )
+        )
     tyrant = kind is VictoryKind.TYRANT
-    return Victory(kind, target, card,
-                   tyrant_goal=settings.get("tyrant goal", int_between(1, 99), 3) if tyrant else 0,
-                   shared_win=settings.get("shared win", yes_no, True))
+    return Victory(
+        kind,
+        target,
+        card,
+        tyrant_goal=settings.get("tyrant goal", int_between(1, 99), 3) if tyrant else 0,
+        shared_win=settings.get("shared win", yes_no, True),
+    )

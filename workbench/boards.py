@@ -52,8 +52,9 @@ from workbench.tables import (
 
 BOARD_PARTS = ("map", "scenario", "placements")
 """A CSV board is NAME.map.csv, NAME.scenario.csv and (optional) NAME.placements.csv."""
-BOARD_SHEETS = aliases({"map": ("karte",), "scenario": ("szenario",),
-                        "placements": ("aufstellung",)})
+BOARD_SHEETS = aliases(
+    {"map": ("karte",), "scenario": ("szenario",), "placements": ("aufstellung",)}
+)
 MAX_SEATS = 4
 _OWNERS = aliases({"neutral": (), "tyrant": ("tyrann",)})
 
@@ -73,21 +74,31 @@ def _owner(text: str, players: int) -> int:
 
 def _stands(card: str, x: int, y: int, terrain: Terrain, where: Problem) -> Check:
     """R9.5: the placed card swims exactly when its field is deep water."""
+
     def check(lookup: Lookup) -> list[Problem]:
         found = lookup(card)
         if found is None or found.keywords.swimming == (terrain is Terrain.DEEP_WATER):
             return []
-        message = (f"({x}, {y}) is {terrain.value}, but {card!r} swims: a swimming permanent "
-                   "stands only on deep water (R9.5); place it on a ~ field"
-                   if found.keywords.swimming else
-                   f"({x}, {y}) is deep water, where only swimming permanents stand (R9.5); "
-                   f"place {card!r} on land")
+        message = (
+            f"({x}, {y}) is {terrain.value}, but {card!r} swims: a swimming permanent "
+            "stands only on deep water (R9.5); place it on a ~ field"
+            if found.keywords.swimming
+            else f"({x}, {y}) is deep water, where only swimming permanents stand (R9.5); "
+            f"place {card!r} on land"
+        )
         return [replace(where, message=message)]
+
     return check
 
 
-def _read_placements(table: Table, players: int, board_map: BoardMap | None, refs: list[Ref],
-                     checks: list[Check], problems: list[Problem]) -> tuple[Placement, ...]:
+def _read_placements(
+    table: Table,
+    players: int,
+    board_map: BoardMap | None,
+    refs: list[Ref],
+    checks: list[Check],
+    problems: list[Problem],
+) -> tuple[Placement, ...]:
     """One permanent per row (R2.4); each on its own field of the map (R9.2) that can take it
     (R9.5); at most one VIP per seat (R19.1)."""
     placements: list[Placement] = []
@@ -112,8 +123,11 @@ def _read_placements(table: Table, players: int, board_map: BoardMap | None, ref
             rec.fail("vip", "a VIP belongs to a seat, not to neutral or the tyrant (R19.1)")
         elif vip and owner is not None:
             if owner in vips:
-                rec.fail("vip", f"seat {owner + 1} has its VIP in row {vips[owner]} already: "
-                                "one VIP per seat (R19.1)")
+                rec.fail(
+                    "vip",
+                    f"seat {owner + 1} has its VIP in row {vips[owner]} already: "
+                    "one VIP per seat (R19.1)",
+                )
             vips.setdefault(owner, number)
         if x is not None and y is not None and board_map is not None:
             if x >= board_map.width or y >= board_map.height:
@@ -123,17 +137,24 @@ def _read_placements(table: Table, players: int, board_map: BoardMap | None, ref
             elif (x, y) in taken:
                 rec.fail("x", f"({x}, {y}) is taken by row {taken[(x, y)]} (R9.2)")
             elif card is not None:
-                checks.append(_stands(card, x, y,
-                                      board_map.fields[y * board_map.width + x].terrain,
-                                      rec.where("x")))
+                checks.append(
+                    _stands(
+                        card,
+                        x,
+                        y,
+                        board_map.fields[y * board_map.width + x].terrain,
+                        rec.where("x"),
+                    )
+                )
             taken.setdefault((x, y), number)
         if rec.ok and card is not None and owner is not None and x is not None and y is not None:
             placements.append(Placement(card, owner, x, y, vip))
     return tuple(placements)
 
 
-_PLACEMENT_COLUMNS = aliases({"card": ("karte",), "owner": ("besitzer",), "x": (), "y": (),
-                               "vip": ()})
+_PLACEMENT_COLUMNS = aliases(
+    {"card": ("karte",), "owner": ("besitzer",), "x": (), "y": (), "vip": ()}
+)
 
 
 _Part = tuple[str, str | None, tuple[tuple[Cell, ...], ...]]
@@ -150,12 +171,22 @@ def _board_sheets(path: Path, problems: list[Problem]) -> dict[str, _Part]:
             problems.append(Problem(str(path), message=err.reason))
             return parts
         for sheet in sheets:
-            problems += sheet_problems(str(path), sheet, True, "a board reads its map, scenario "
-                                       "and placements sheets whether hidden or not; unhide it")
+            problems += sheet_problems(
+                str(path),
+                sheet,
+                True,
+                "a board reads its map, scenario "
+                "and placements sheets whether hidden or not; unhide it",
+            )
             part = BOARD_SHEETS.get(header_key(sheet.name))
             if part is None or part in parts:
-                problems.append(Problem(str(path), sheet.name, message="unknown or repeated "
-                                        "board sheet" + hint(sheet.name, BOARD_SHEETS)))
+                problems.append(
+                    Problem(
+                        str(path),
+                        sheet.name,
+                        message="unknown or repeated board sheet" + hint(sheet.name, BOARD_SHEETS),
+                    )
+                )
             else:
                 parts[part] = (str(path), sheet.name, sheet.rows)
         return parts
@@ -191,8 +222,12 @@ def read_board(path: Path) -> Parsed[Board]:
     parts = _board_sheets(path, problems)
     for part in ("map", "scenario"):
         if part not in parts and not problems:
-            problems.append(Problem(str(path), message=f"missing board {part} (a sheet "
-                                    f"'{part}' or a file NAME.{part}.csv)"))
+            problems.append(
+                Problem(
+                    str(path),
+                    message=f"missing board {part} (a sheet '{part}' or a file NAME.{part}.csv)",
+                )
+            )
     board_map = read_map(*parts["map"], problems) if "map" in parts else None
     settings = _settings(path, parts, problems)
     players = settings.get("players", int_between(2, MAX_SEATS), 2)
@@ -201,8 +236,9 @@ def read_board(path: Path) -> Parsed[Board]:
     placements: tuple[Placement, ...] = ()
     if "placements" in parts:
         pfile, psheet, prows = parts["placements"]
-        table = read_table(pfile, psheet, prows, _PLACEMENT_COLUMNS, ("card", "owner", "x", "y"),
-                           problems)
+        table = read_table(
+            pfile, psheet, prows, _PLACEMENT_COLUMNS, ("card", "owner", "x", "y"), problems
+        )
         if table is not None:
             placements = _read_placements(table, players, board_map, refs, checks, problems)
     if board_map is not None:
@@ -212,7 +248,8 @@ def read_board(path: Path) -> Parsed[Board]:
         width=board_map.width if board_map else 0,
         height=board_map.height if board_map else 0,
         fields=with_field_actions(board_map, settings, *parts["map"][:2], problems)
-        if board_map else (),
+        if board_map
+        else (),
         victory=victory,
         players=players,
         teams=settings.get("teams", lambda t: teams(t, players), ()),
@@ -240,8 +277,9 @@ def _settings(path: Path, parts: dict[str, _Part], problems: list[Problem]) -> S
     return Settings(read_scenario(sfile, ssheet, srows, problems), sfile, ssheet, problems)
 
 
-def _decks(settings: Settings, refs: list[Ref]
-           ) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
+def _decks(
+    settings: Settings, refs: list[Ref]
+) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
     """The start cards (R2.3) and the Tyrant's deck (R17.1), their names as refs."""
     no_cards: tuple[tuple[str, int], ...] = ()
     start_cards = settings.get("start cards", card_counts, no_cards)
@@ -250,8 +288,14 @@ def _decks(settings: Settings, refs: list[Ref]
         refs.append(Ref(name, "start card", settings.where("start cards")))
     tyrant_deck = settings.get("tyrant deck", card_counts, no_cards)
     for name, _ in tyrant_deck:
-        refs.append(Ref(name, "tyrant deck card", settings.where("tyrant deck"),
-                        frozenset({CardType.INTENTION})))
+        refs.append(
+            Ref(
+                name,
+                "tyrant deck card",
+                settings.where("tyrant deck"),
+                frozenset({CardType.INTENTION}),
+            )
+        )
     return start_cards, tyrant_deck
 
 
@@ -264,4 +308,3 @@ def load_board(path: Path | str, catalog: Sequence[CardSet]) -> Board:
     if problems or parsed.value is None:
         raise ValidationError(problems)
     return parsed.value
-

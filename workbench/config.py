@@ -50,14 +50,20 @@ def _refuse_clashes(chosen: Sequence[CardSet]) -> None:
         for card in cardset.cards:
             other = first.setdefault(card.name.casefold(), cardset)
             if other.name.casefold() != cardset.name.casefold():
-                raise ValueError(f"card {card.name!r} is defined by set {other.name!r} "
-                                 f"({other.source}) and by set {cardset.name!r} "
-                                 f"({cardset.source}): a card name may be defined by one set "
-                                 "only; rename one of them")
+                raise ValueError(
+                    f"card {card.name!r} is defined by set {other.name!r} "
+                    f"({other.source}) and by set {cardset.name!r} "
+                    f"({cardset.source}): a card name may be defined by one set "
+                    "only; rename one of them"
+                )
 
 
-def load_setup(sets: Sequence[str] = DEFAULT_SETS, board: str = DEFAULT_BOARD,
-               players: int | None = None, **params: int | bool) -> Setup:
+def load_setup(
+    sets: Sequence[str] = DEFAULT_SETS,
+    board: str = DEFAULT_BOARD,
+    players: int | None = None,
+    **params: int | bool,
+) -> Setup:
     """Load the named sets and board; raise LookupError or ValidationError with a clear text."""
     shipped = shipped_cardsets()
     by_name = {s.name.casefold(): s for s in shipped}
@@ -80,11 +86,15 @@ def load_setup(sets: Sequence[str] = DEFAULT_SETS, board: str = DEFAULT_BOARD,
     pool = tuple(c for s in chosen for c in s.cards)
     n = players if players is not None else the_board.players
     if n != the_board.players:
-        raise ValueError(f"board {the_board.name!r} is for {the_board.players} players, "
-                         f"not {n}")
+        raise ValueError(f"board {the_board.name!r} is for {the_board.players} players, not {n}")
     config = GameConfig(pool, catalog, the_board, players=n, **params)  # type: ignore[arg-type]
-    return Setup(config, tuple(chosen), the_board, tuple(str(f) for f in files),
-                 content_hash(sorted(set(files))))
+    return Setup(
+        config,
+        tuple(chosen),
+        the_board,
+        tuple(str(f) for f in files),
+        content_hash(sorted(set(files))),
+    )
 
 
 def content_hash(files: Sequence[str | Path], labels: Sequence[str] = ()) -> str:

@@ -75,9 +75,17 @@ def record_game(job: Job) -> dict[str, Any]:
     t, o = _Recorder(make_agent(teacher), steps), make_agent(opponent)
     mine = [s for s in range(n) if (s + i) % 2 == 0]
     r = play_game(cfg, seed, [t if s in mine else o for s in range(n)])
-    return {"board": board, "i": i, "seed": seed, "teacher": teacher, "opponent": opponent,
-            "teacher_seats": mine, "winners": list(r.winners), "actions": list(r.actions),
-            "steps": steps}
+    return {
+        "board": board,
+        "i": i,
+        "seed": seed,
+        "teacher": teacher,
+        "opponent": opponent,
+        "teacher_seats": mine,
+        "winners": list(r.winners),
+        "actions": list(r.actions),
+        "steps": steps,
+    }
 
 
 @dataclass(frozen=True)
@@ -115,9 +123,16 @@ def load_games(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def gather(teacher: str, opponent: str, boards: Sequence[str], games: int, seed: int,
-           workers: int = 1, data: Path | None = None,
-           progress: Callable[[str], None] = lambda line: None) -> list[dict[str, Any]]:
+def gather(
+    teacher: str,
+    opponent: str,
+    boards: Sequence[str],
+    games: int,
+    seed: int,
+    workers: int = 1,
+    data: Path | None = None,
+    progress: Callable[[str], None] = lambda line: None,
+) -> list[dict[str, Any]]:
     """The recorded games of `games` a board: those already in `data` (a JSON-lines file of
     `record_game` results, kept across runs: a search game takes seconds) with the same
     teacher, opponent and seeds, and the missing ones played and appended to it."""
@@ -127,10 +142,12 @@ def gather(teacher: str, opponent: str, boards: Sequence[str], games: int, seed:
     if data is not None and data.is_file():
         for g in load_games(data):
             if (g["teacher"], g["opponent"]) == (teacher, opponent) and g["seed"] == derive_seed(
-                    seed, "distill", g["board"], g["i"]):
+                seed, "distill", g["board"], g["i"]
+            ):
                 have[(g["board"], g["i"])] = g
-    jobs: list[Job] = [(teacher, opponent, b, i, seed) for i in range(games) for b in boards
-                       if (b, i) not in have]
+    jobs: list[Job] = [
+        (teacher, opponent, b, i, seed) for i in range(games) for b in boards if (b, i) not in have
+    ]
     with contextlib.ExitStack() as stack:
         out = stack.enter_context(data.open("a", encoding="utf-8")) if data else None
         played: Iterable[dict[str, Any]] = map(record_game, jobs)
@@ -141,12 +158,14 @@ def gather(teacher: str, opponent: str, boards: Sequence[str], games: int, seed:
             if out is not None:
                 out.write(json.dumps(g) + "\n")
                 out.flush()
-            progress(f"game {n + 1}/{len(jobs)}: {g['board']} {g['i']}, "
-                     f"{len(g['steps'])} decisions")
+            progress(
+                f"game {n + 1}/{len(jobs)}: {g['board']} {g['i']}, {len(g['steps'])} decisions"
+            )
     return [have[(b, i)] for i in range(games) for b in boards]
 
 
 # --- the model ----------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Model:
@@ -189,11 +208,14 @@ def fit(train: Sequence[Decision], l2: float = 1.0) -> Model:
         p = e / tot[group]
         nll = float(np.sum(np.log(tot) + zmax - z[picked]))
         grad = xs.T @ p - xs[picked].sum(axis=0)
-        return (nll / len(used) + 0.5 * l2 * float(w @ w) / len(used),
-                grad / len(used) + l2 * w / len(used))
+        return (
+            nll / len(used) + 0.5 * l2 * float(w @ w) / len(used),
+            grad / len(used) + l2 * w / len(used),
+        )
 
-    res = minimize(loss, np.zeros(xs.shape[1]), jac=True, method="L-BFGS-B",
-                   options={"maxiter": 2000})
+    res = minimize(
+        loss, np.zeros(xs.shape[1]), jac=True, method="L-BFGS-B", options={"maxiter": 2000}
+    )
     return Model(tuple(map(float, mean)), tuple(map(float, scale)), tuple(map(float, res.x)))
 
 
@@ -241,32 +263,48 @@ def distill(games: Sequence[dict[str, Any]], holdout: int = 5, l2: float = 1.0) 
     test: list[Decision] = []
     for game in games:
         (test if holdout > 1 and game["i"] % holdout == holdout - 1 else train).extend(
-            decisions(game))
+            decisions(game)
+        )
     model = fit(train, l2)
     score = model_scores(model)
-    return Distilled(model, len(train), len(test), agreement(train, score),
-                     agreement(test, score), heuristic_agreement(test),
-                     sum(d.chosen < 0 for d in test) / max(1, len(test)))
+    return Distilled(
+        model,
+        len(train),
+        len(test),
+        agreement(train, score),
+        agreement(test, score),
+        heuristic_agreement(test),
+        sum(d.chosen < 0 for d in test) / max(1, len(test)),
+    )
 
 
-def module_text(result: Distilled, command: str, commit: str, games: int,
-                boards: Sequence[str]) -> str:
+def module_text(
+    result: Distilled, command: str, commit: str, games: int, boards: Sequence[str]
+) -> str:
     """The Python module holding the learned coefficients and how they were produced."""
     w, _ = result.model.raw()
-    pct = (f"{result.test_agreement:.1%} of {result.test_decisions} held-out decisions "
-           f"(training {result.train_agreement:.1%} of {result.train_decisions}); the "
-           f"heuristic's best action {result.heuristic_test_agreement:.1%}; the teacher's choice "
-           f"outside the candidates {result.outside:.1%}")
+    pct = (
+        f"{result.test_agreement:.1%} of {result.test_decisions} held-out decisions "
+        f"(training {result.train_agreement:.1%} of {result.train_decisions}); the "
+        f"heuristic's best action {result.heuristic_test_agreement:.1%}; the teacher's choice "
+        f"outside the candidates {result.outside:.1%}"
+    )
     lines = [
         '"""The learned agent\'s model (the agent `learned`), written by `workbench train-agent',
-        '--learned`: do not edit by hand, train again.', "",
-        f"Command: {command}", f"Commit: {commit}, {date.today().isoformat()}",
+        "--learned`: do not edit by hand, train again.",
+        "",
+        f"Command: {command}",
+        f"Commit: {commit}, {date.today().isoformat()}",
         f"Data: {games} recorded games on {', '.join(boards)}.",
         f"Agreement with the teacher: {pct}.",
-        "", "COEF: a conditional logit's coefficient for each feature of",
+        "",
+        "COEF: a conditional logit's coefficient for each feature of",
         "`engine.agents.learned.FEATURES` (unscaled: a candidate's score is the sum of",
         "coefficient times feature).",
-        '"""', "", "COEF: dict[str, float] = {"]
+        '"""',
+        "",
+        "COEF: dict[str, float] = {",
+    ]
     lines += [f"    {name!r}: {_num(c)}," for name, c in zip(FEATURES, w, strict=True)]
     lines += ["}", ""]
     return "\n".join(_wrap(line) for line in lines)
@@ -276,5 +314,18 @@ def _num(x: float) -> str:
     return repr(float(f"{x:.6g}")) if math.isfinite(x) else "0.0"
 
 
-__all__ = ["BOARDS", "Decision", "Distilled", "Model", "agreement", "decisions", "distill",
-           "fit", "gather", "heuristic_agreement", "load_games", "module_text", "record_game"]
+__all__ = [
+    "BOARDS",
+    "Decision",
+    "Distilled",
+    "Model",
+    "agreement",
+    "decisions",
+    "distill",
+    "fit",
+    "gather",
+    "heuristic_agreement",
+    "load_games",
+    "module_text",
+    "record_game",
+]

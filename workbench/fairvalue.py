@@ -53,35 +53,41 @@ def _contrast(wa: Array, na: Array, wb: Array, nb: Array) -> tuple[Array, Array]
     return pa - pb, var
 
 
-def card_counts(con: duckdb.DuckDBPyConnection, runs: Sequence[int], card: str,
-                games: int) -> Counts:
+def card_counts(
+    con: duckdb.DuckDBPyConnection, runs: Sequence[int], card: str, games: int
+) -> Counts:
     """Group A: seats that bought `card`; B: seats that drafted it and never bought it."""
-    df = query(con, f"""
+    df = query(
+        con,
+        f"""
     WITH store AS (SELECT DISTINCT game_id, player AS seat FROM picks
-                   WHERE card = $card AND {in_runs('game_id', runs)}),
+                   WHERE card = $card AND {in_runs("game_id", runs)}),
     bought AS (SELECT DISTINCT game_id, player AS seat FROM events
-               WHERE kind = 'buy' AND card = $card AND {in_runs('game_id', runs)})
+               WHERE kind = 'buy' AND card = $card AND {in_runs("game_id", runs)})
     SELECT gs.run_id, gs.game_id % {GAME_ID_BASE} AS game_index,
            count(*) FILTER (WHERE b.seat IS NOT NULL) AS n_a,
            count(*) FILTER (WHERE b.seat IS NOT NULL AND gs.won) AS w_a,
            count(*) FILTER (WHERE b.seat IS NULL) AS n_b,
            count(*) FILTER (WHERE b.seat IS NULL AND gs.won) AS w_b
     FROM store s JOIN game_seats gs USING (game_id, seat) LEFT JOIN bought b USING (game_id, seat)
-    GROUP BY ALL""".replace("$card", _literal(card)))
+    GROUP BY ALL""".replace("$card", _literal(card)),
+    )
     return _fill(df.rows(), runs, games)
 
 
-def first_player_counts(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
-                        games: int) -> Counts:
+def first_player_counts(con: duckdb.DuckDBPyConnection, runs: Sequence[int], games: int) -> Counts:
     """Group A: the first player; B: the other seats (first-player advantage)."""
-    df = query(con, f"""
+    df = query(
+        con,
+        f"""
     SELECT gs.run_id, gs.game_id % {GAME_ID_BASE} AS game_index,
            count(*) FILTER (WHERE gs.seat = g.first_player) AS n_a,
            count(*) FILTER (WHERE gs.seat = g.first_player AND gs.won) AS w_a,
            count(*) FILTER (WHERE gs.seat <> g.first_player) AS n_b,
            count(*) FILTER (WHERE gs.seat <> g.first_player AND gs.won) AS w_b
     FROM game_seats gs JOIN games g USING (game_id)
-    WHERE {in_runs('gs.game_id', runs)} GROUP BY ALL""")
+    WHERE {in_runs("gs.game_id", runs)} GROUP BY ALL""",
+    )
     return _fill(df.rows(), runs, games)
 
 
@@ -141,8 +147,14 @@ def _weights(var: Array) -> Array:
     return np.where(np.isfinite(var) & (var > 0), 1.0 / np.where(var > 0, var, 1.0), 0.0)
 
 
-def fair_value(values: Sequence[int], counts: Counts, target: float = 0.0, paired: bool = True,
-               replicates: int = BOOTSTRAP, seed: int = 0) -> FairValue:
+def fair_value(
+    values: Sequence[int],
+    counts: Counts,
+    target: float = 0.0,
+    paired: bool = True,
+    replicates: int = BOOTSTRAP,
+    seed: int = 0,
+) -> FairValue:
     """The value where the fitted contrast equals `target`, with a bootstrap interval.
 
     An interval end is the 2.5% (97.5%) point of the replicates' crossings, a replicate without
@@ -151,9 +163,15 @@ def fair_value(values: Sequence[int], counts: Counts, target: float = 0.0, paire
     y, var = counts.contrast()
     w = _weights(var)
     if (w > 0).sum() < 2:
-        return FairValue(None, None, None, math.nan, math.nan,
-                         "fewer than two values have both groups (buyers and seats that never "
-                         "bought): nothing to fit; more games, or values where both occur")
+        return FairValue(
+            None,
+            None,
+            None,
+            math.nan,
+            math.nan,
+            "fewer than two values have both groups (buyers and seats that never "
+            "bought): nothing to fit; more games, or values where both occur",
+        )
     y0 = np.where(w > 0, y, 0.0)
     mx, my = np.average(x, weights=w), np.average(y0, weights=w)
     slope = float(np.sum(w * (x - mx) * (y0 - my)) / np.sum(w * (x - mx) ** 2))
@@ -166,22 +184,30 @@ def fair_value(values: Sequence[int], counts: Counts, target: float = 0.0, paire
     q_high = float(np.quantile(np.where(found, roots, np.inf), 1 - tail, method="inverted_cdf"))
     low = q_low if math.isfinite(q_low) and q_low >= lo_x else None
     high = q_high if math.isfinite(q_high) and q_high <= hi_x else None
-    shares = {"below": float((found & (roots < lo_x)).mean()),
-              "above": float((found & (roots > hi_x)).mean()), "flat": float((~found).mean())}
+    shares = {
+        "below": float((found & (roots < lo_x)).mean()),
+        "above": float((found & (roots > hi_x)).mean()),
+        "flat": float((~found).mean()),
+    }
     games = counts.n_a.shape[1]
     line = FairValue(None, low, high, intercept, slope, "", **shares)
     root = float(fit_zero(x, y0, w, target)) if slope else math.nan
     if not (math.isfinite(root) and lo_x <= root <= hi_x):
         side = "above" if (intercept + slope * hi_x > target) else "below"
-        return dataclasses.replace(line, note=(
-            f"no crossing in the swept range {lo_x:g}..{hi_x:g}: the fitted line stays {side} "
-            f"{target:+.2f} throughout; " + _beyond(line, target, lo_x, hi_x, games)))
-    fit = (f"weighted line {intercept:+.3f} {slope:+.3f} x value crosses {target:+.2f} at "
-           f"{root:.2f}; {LEVEL:.0%} interval from {replicates} "
-           f"{'paired' if paired else 'independent'} bootstrap replicates")
+        return dataclasses.replace(
+            line,
+            note=(
+                f"no crossing in the swept range {lo_x:g}..{hi_x:g}: the fitted line stays {side} "
+                f"{target:+.2f} throughout; " + _beyond(line, target, lo_x, hi_x, games)
+            ),
+        )
+    fit = (
+        f"weighted line {intercept:+.3f} {slope:+.3f} x value crosses {target:+.2f} at "
+        f"{root:.2f}; {LEVEL:.0%} interval from {replicates} "
+        f"{'paired' if paired else 'independent'} bootstrap replicates"
+    )
     opened = open_interval_words(line, lo_x, hi_x, games, replicates)
-    return dataclasses.replace(line, estimate=root,
-                               note=fit + (f". {opened}" if opened else ""))
+    return dataclasses.replace(line, estimate=root, note=fit + (f". {opened}" if opened else ""))
 
 
 def _beyond(f: FairValue, target: float, lo_x: float, hi_x: float, games: int) -> str:
@@ -189,27 +215,37 @@ def _beyond(f: FairValue, target: float, lo_x: float, hi_x: float, games: int) -
     negative: a line that reaches the target only below 0 is said to reach it nowhere)."""
     reach = f.reach(target)
     if reach is None or not math.isfinite(reach):
-        return (f"the line is flat: more games per value (now {games}) would tell whether this "
-                "value moves it at all")
+        return (
+            f"the line is flat: more games per value (now {games}) would tell whether this "
+            "value moves it at all"
+        )
     if lo_x <= reach <= hi_x:  # the line crosses, but the estimate was refused (flat)
         return f"more games per value (now {games}) would steady the fit"
     if reach < 0:
-        return (f"extended, the line would reach {target:+.2f} only at {reach:.1f}, and no "
-                "value is below 0: no value of this field gets there")
+        return (
+            f"extended, the line would reach {target:+.2f} only at {reach:.1f}, and no "
+            "value is below 0: no value of this field gets there"
+        )
     side, edge = ("above", hi_x) if reach > hi_x else ("below", lo_x)
-    return (f"extended, the line would reach {target:+.2f} near {reach:.1f}: values {side} "
-            f"{edge:g} (a wider range) would show whether it does")
+    return (
+        f"extended, the line would reach {target:+.2f} near {reach:.1f}: values {side} "
+        f"{edge:g} (a wider range) would show whether it does"
+    )
 
 
-def open_interval_words(f: FairValue, lo_x: float, hi_x: float, games: int,
-                        replicates: int) -> str:
+def open_interval_words(f: FairValue, lo_x: float, hi_x: float, games: int, replicates: int) -> str:
     """A plain-words reason for each open end of the interval and what would close it: values
     beyond the swept range where replicates cross there, more games where the line is unsure
     (both help a wide interval); "" when both ends are known."""
     if f.low is not None and f.high is not None:
         return ""
-    ends = ("open – open" if f.low is None and f.high is None else
-            "open below" if f.low is None else "open above")
+    ends = (
+        "open – open"
+        if f.low is None and f.high is None
+        else "open below"
+        if f.low is None
+        else "open above"
+    )
     why = []
     if f.below >= 0.005:
         why.append(f"{f.below:.0%} cross below {lo_x:g} (the lowest value swept)")
@@ -222,22 +258,26 @@ def open_interval_words(f: FairValue, lo_x: float, hi_x: float, games: int,
         wider.append(f"below {lo_x:g}")
     if f.high is None and f.above >= (1 - LEVEL) / 2:
         wider.append(f"above {hi_x:g}")
-    close = (f"values {' and '.join(wider)} (a wider range) and " if wider else "")
-    return (f"The {LEVEL:.0%} interval is {ends}: of {replicates} bootstrap replicates, "
-            f"{', '.join(why) or 'too many cross outside the swept range'}. To close it: "
-            f"{close}more games per value (now {games}).")
+    close = f"values {' and '.join(wider)} (a wider range) and " if wider else ""
+    return (
+        f"The {LEVEL:.0%} interval is {ends}: of {replicates} bootstrap replicates, "
+        f"{', '.join(why) or 'too many cross outside the swept range'}. To close it: "
+        f"{close}more games per value (now {games})."
+    )
 
 
-def bootstrap_roots(x: Array, counts: Counts, target: float, paired: bool, replicates: int,
-                    seed: int) -> Array:
+def bootstrap_roots(
+    x: Array, counts: Counts, target: float, paired: bool, replicates: int, seed: int
+) -> Array:
     """The crossing in each bootstrap replicate of the games."""
     samples = resample(counts, paired, replicates, seed)
     y, var = _contrast(*samples)
     return fit_zero(x, y, _weights(var), target)
 
 
-def resample(counts: Counts, paired: bool, replicates: int,
-             seed: int) -> tuple[Array, Array, Array, Array]:
+def resample(
+    counts: Counts, paired: bool, replicates: int, seed: int
+) -> tuple[Array, Array, Array, Array]:
     """Bootstrap sums (replicates x variants) of w_a, n_a, w_b, n_b over resampled games."""
     rng = np.random.default_rng(seed)
     variants, games = counts.n_a.shape
@@ -251,8 +291,9 @@ def resample(counts: Counts, paired: bool, replicates: int,
     return a, b, c, d
 
 
-def difference_interval(counts: Counts, i: int, j: int, paired: bool,
-                        replicates: int = BOOTSTRAP, seed: int = 0) -> tuple[float, float, float]:
+def difference_interval(
+    counts: Counts, i: int, j: int, paired: bool, replicates: int = BOOTSTRAP, seed: int = 0
+) -> tuple[float, float, float]:
     """Contrast of variant j minus variant i with its bootstrap interval."""
     y, _ = counts.contrast()
     wa, na, wb, nb = resample(counts, paired, replicates, seed)

@@ -60,19 +60,43 @@ BOARDS_DIR = CONTENT_DIR / "boards"
 
 # --- card sets ------------------------------------------------------------------------------
 
-_CARD_COLUMNS = aliases({
-    "name": (), "set": (), "type": ("typ",), "copies": ("anzahl", "count"),
-    "buy": ("kaufpreis",), "play": ("spielkosten",), "upkeep": ("unterhalt", "unterhaltskosten"),
-    "life": ("leben",), "move": ("bewegung", "movement"), "attack": ("angriff",),
-    "range": ("reichweite",), "armor": ("armour", "rüstung"), "durability": ("haltbarkeit",),
-    "keywords": ("keyword", "schlüsselwörter", "schlüsselwort"),
-    "effect": ("effects", "effekt", "effekte"), "trigger": ("triggers", "auslöser"),
-    "free action": ("free actions", "freie aktion", "freie aktionen"),
-    "full action": ("full actions", "volle aktion", "volle aktionen"),
-    "modifiers": ("modifier", "modifikatoren"), "text": (), "notes": ("notizen", "note"),
-})
-COLUMN_LIMITS = {"copies": 99, "buy": 99, "play": 99, "upkeep": 99, "life": 999, "move": 99,
-                 "attack": 999, "range": 99, "armor": 99, "durability": 999}
+_CARD_COLUMNS = aliases(
+    {
+        "name": (),
+        "set": (),
+        "type": ("typ",),
+        "copies": ("anzahl", "count"),
+        "buy": ("kaufpreis",),
+        "play": ("spielkosten",),
+        "upkeep": ("unterhalt", "unterhaltskosten"),
+        "life": ("leben",),
+        "move": ("bewegung", "movement"),
+        "attack": ("angriff",),
+        "range": ("reichweite",),
+        "armor": ("armour", "rüstung"),
+        "durability": ("haltbarkeit",),
+        "keywords": ("keyword", "schlüsselwörter", "schlüsselwort"),
+        "effect": ("effects", "effekt", "effekte"),
+        "trigger": ("triggers", "auslöser"),
+        "free action": ("free actions", "freie aktion", "freie aktionen"),
+        "full action": ("full actions", "volle aktion", "volle aktionen"),
+        "modifiers": ("modifier", "modifikatoren"),
+        "text": (),
+        "notes": ("notizen", "note"),
+    }
+)
+COLUMN_LIMITS = {
+    "copies": 99,
+    "buy": 99,
+    "play": 99,
+    "upkeep": 99,
+    "life": 999,
+    "move": 99,
+    "attack": 999,
+    "range": 99,
+    "armor": 99,
+    "durability": 999,
+}
 """The largest value of each number column (docs/card-language.md): far beyond any playable card,
 well inside the store's INTEGER columns and a game's memory."""
 LANGUAGE_LIMIT = 999
@@ -113,21 +137,45 @@ def _card(rec: Record, set_name: str, names: Names, refs: list[Ref]) -> Card | N
     if ctype in (CardType.EQUIPMENT, CardType.POTION):
         durability = _durability(rec, ctype, durability)
     _token_refs(rec, refs, effects, triggers, free, full)
-    for p in (*keywords.protections, *(modifiers.keywords.protections if modifiers.keywords
-                                        else ())):
+    for p in (
+        *keywords.protections,
+        *(modifiers.keywords.protections if modifiers.keywords else ()),
+    ):
         if p.card is not None:
             refs.append(Ref(p.card, "protection from", rec.where("keywords")))
     if not rec.ok or name is None or ctype is None:
         return None
-    return Card(name=name, set=set_name, type=ctype, copies=1 if copies is None else copies,
-                buy=buy, play=play, upkeep=upkeep, life=life, move=move, attack=attack,
-                range=reach, durability=durability, keywords=keywords, effects=effects,
-                triggers=triggers, free_actions=free, full_actions=full, modifiers=modifiers,
-                text=rec.text("text") or "")
+    return Card(
+        name=name,
+        set=set_name,
+        type=ctype,
+        copies=1 if copies is None else copies,
+        buy=buy,
+        play=play,
+        upkeep=upkeep,
+        life=life,
+        move=move,
+        attack=attack,
+        range=reach,
+        durability=durability,
+        keywords=keywords,
+        effects=effects,
+        triggers=triggers,
+        free_actions=free,
+        full_actions=full,
+        modifiers=modifiers,
+        text=rec.text("text") or "",
+    )
 
 
-_Behaviour = tuple[Keywords, tuple[Effect, ...], tuple[Trigger, ...], tuple[FreeAction, ...],
-                   tuple[tuple[Effect, ...], ...], Modifiers]
+_Behaviour = tuple[
+    Keywords,
+    tuple[Effect, ...],
+    tuple[Trigger, ...],
+    tuple[FreeAction, ...],
+    tuple[tuple[Effect, ...], ...],
+    Modifiers,
+]
 
 
 def _behaviour(rec: Record) -> _Behaviour:
@@ -138,17 +186,22 @@ def _behaviour(rec: Record) -> _Behaviour:
     free = rec.parse("free action", parse_free_actions) or ()
     full = rec.parse("full action", parse_full_actions) or ()
     modifiers = rec.parse("modifiers", parse_modifiers) or Modifiers()
-    for column, spec in zip(_LANGUAGE_COLUMNS, (keywords, effects, triggers, free, full,
-                                                 modifiers), strict=True):
+    for column, spec in zip(
+        _LANGUAGE_COLUMNS, (keywords, effects, triggers, free, full, modifiers), strict=True
+    ):
         too_large = [n for n in _numbers(spec) if abs(n) > LANGUAGE_LIMIT]
         if too_large:
-            rec.fail(column, f"{too_large[0]} is too large: numbers in the card language are "
-                             f"at most {LANGUAGE_LIMIT}")
+            rec.fail(
+                column,
+                f"{too_large[0]} is too large: numbers in the card language are "
+                f"at most {LANGUAGE_LIMIT}",
+            )
     return keywords, effects, triggers, free, full, modifiers
 
 
-def _unit_numbers(rec: Record, life: int | None, move: int | None, attack: int | None,
-                  reach: int | None) -> tuple[int, int]:
+def _unit_numbers(
+    rec: Record, life: int | None, move: int | None, attack: int | None, reach: int | None
+) -> tuple[int, int]:
     """A unit's life and movement are given (R12.1); attack defaults to 0, range to 1 and is
     at least 1 (R12.5). Returns (attack, range)."""
     for stat, value in (("life", life), ("move", move)):
@@ -185,9 +238,14 @@ def _numbers(spec: object) -> list[int]:
     return []
 
 
-def _token_refs(rec: Record, refs: list[Ref], effects: tuple[Effect, ...],
-                triggers: tuple[Trigger, ...], free: tuple[FreeAction, ...],
-                full: tuple[tuple[Effect, ...], ...]) -> None:
+def _token_refs(
+    rec: Record,
+    refs: list[Ref],
+    effects: tuple[Effect, ...],
+    triggers: tuple[Trigger, ...],
+    free: tuple[FreeAction, ...],
+    full: tuple[tuple[Effect, ...], ...],
+) -> None:
     """`create NAME` names a card of some loaded set (R8.8)."""
     groups: list[tuple[str, tuple[Effect, ...]]] = [("effect", effects)]
     groups += [("trigger", t.effects) for t in triggers]
@@ -213,8 +271,13 @@ def read_cardsets(path: Path) -> Parsed[list[CardSet]]:
     seen: dict[str, tuple[str, Problem]] = {}
     for sheet in sheets:
         sheet_name = None if is_csv else sheet.name
-        problems += sheet_problems(file, sheet, not is_csv, "every sheet of a card-set workbook "
-                                   "is read as a set; unhide it, or move it to another file")
+        problems += sheet_problems(
+            file,
+            sheet,
+            not is_csv,
+            "every sheet of a card-set workbook "
+            "is read as a set; unhide it, or move it to another file",
+        )
         table = read_table(file, sheet_name, sheet.rows, _CARD_COLUMNS, ("name", "type"), problems)
         if table is None:
             continue
@@ -226,10 +289,13 @@ def read_cardsets(path: Path) -> Parsed[list[CardSet]]:
                 key = name.casefold()
                 if key in seen:
                     first_set, first = seen[key]
-                    rec.fail("name", f"duplicate card name {name!r} in set {set_name!r} "
-                                     f"(first in row {first.row})"
-                             if first_set.casefold() == set_name.casefold()
-                             else clash(name, first_set, first, file))
+                    rec.fail(
+                        "name",
+                        f"duplicate card name {name!r} in set {set_name!r} "
+                        f"(first in row {first.row})"
+                        if first_set.casefold() == set_name.casefold()
+                        else clash(name, first_set, first, file),
+                    )
                 seen.setdefault(key, (set_name, rec.where("name")))
             card = _card(rec, set_name, names, refs)
             source = file if is_csv else f"{file}#{sheet.name}"
@@ -240,8 +306,13 @@ def read_cardsets(path: Path) -> Parsed[list[CardSet]]:
                 if known.card is None and known.where == rec.where("name"):
                     names[card.name.casefold()] = known._replace(card=card)
     if not problems and not any(cards for _, _, cards in sets.values()):
-        problems.append(Problem(file, message="no cards: expected a header row with 'name' and "
-                                              "'type', then one card per row"))
+        problems.append(
+            Problem(
+                file,
+                message="no cards: expected a header row with 'name' and "
+                "'type', then one card per row",
+            )
+        )
     if problems:
         return Parsed(None, problems, refs, names)
     value = [CardSet(n, tuple(cards), src) for n, src, cards in sets.values()]
@@ -254,9 +325,11 @@ def clash(name: str, first_set: str, first: Problem, file: str) -> str:
     if first.sheet is not None:
         where.append(f"sheet {first.sheet!r}")
     where.append(f"row {first.row}")
-    return (f"card {name!r} is also defined in set {first_set!r} ({', '.join(where)}): a card "
-            "name may be defined by one set only, since boards and effects find cards by name; "
-            "rename one of them")
+    return (
+        f"card {name!r} is also defined in set {first_set!r} ({', '.join(where)}): a card "
+        "name may be defined by one set only, since boards and effects find cards by name; "
+        "rename one of them"
+    )
 
 
 def load_cardsets(path: Path | str, catalog: Sequence[CardSet] = ()) -> list[CardSet]:
@@ -271,6 +344,7 @@ def load_cardsets(path: Path | str, catalog: Sequence[CardSet] = ()) -> list[Car
 
 # --- shipped content ------------------------------------------------------------------------
 
+
 def is_board(path: Path) -> bool:
     """A board: a CSV part `*.map.csv` etc., or a workbook with a map or scenario sheet."""
     if path.suffix.casefold() == ".csv":
@@ -278,8 +352,9 @@ def is_board(path: Path) -> bool:
     if path.suffix.casefold() not in WORKBOOK_SUFFIXES:
         return False
     try:
-        return any(BOARD_SHEETS.get(header_key(s.name)) in ("map", "scenario")
-                   for s in read_sheets(path))
+        return any(
+            BOARD_SHEETS.get(header_key(s.name)) in ("map", "scenario") for s in read_sheets(path)
+        )
     except SheetError:
         return False
 
@@ -287,9 +362,13 @@ def is_board(path: Path) -> bool:
 def _spreadsheets(folder: Path) -> list[Path]:
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.iterdir() if p.is_file()
-                  and p.suffix.casefold() in SPREADSHEET_SUFFIXES
-                  and not p.name.startswith(("~$", ".")))
+    return sorted(
+        p
+        for p in folder.iterdir()
+        if p.is_file()
+        and p.suffix.casefold() in SPREADSHEET_SUFFIXES
+        and not p.name.startswith(("~$", "."))
+    )
 
 
 def _named(name: str, folder: Path, candidates: list[Path], what: str) -> Path:
@@ -307,8 +386,9 @@ def find_cardset(name: str) -> Path:
     path = Path(name)
     if path.is_file():
         return path
-    return _named(name, CONTENT_DIR, [p for p in _spreadsheets(CONTENT_DIR) if not is_board(p)],
-                  "card set")
+    return _named(
+        name, CONTENT_DIR, [p for p in _spreadsheets(CONTENT_DIR) if not is_board(p)], "card set"
+    )
 
 
 def find_board(name: str) -> Path:
@@ -316,8 +396,11 @@ def find_board(name: str) -> Path:
     path = Path(name)
     if path.is_file() or board_base(path).with_name(board_base(path).name + ".map.csv").is_file():
         return path
-    boards = [p for p in _spreadsheets(BOARDS_DIR)
-              if p.suffix.casefold() in WORKBOOK_SUFFIXES or p.name.casefold().endswith(".map.csv")]
+    boards = [
+        p
+        for p in _spreadsheets(BOARDS_DIR)
+        if p.suffix.casefold() in WORKBOOK_SUFFIXES or p.name.casefold().endswith(".map.csv")
+    ]
     return _named(name, BOARDS_DIR, boards, "board")
 
 
@@ -329,10 +412,16 @@ def merge_names(names: Names, more: Names) -> list[Problem]:
         first = names.get(key)
         if first is None:
             names[key] = known
-        elif (first.set.casefold() != known.set.casefold() and first.where is not None
-              and known.where is not None):
-            problems.append(replace(known.where, message=clash(known.name, first.set,
-                                                               first.where, known.where.file)))
+        elif (
+            first.set.casefold() != known.set.casefold()
+            and first.where is not None
+            and known.where is not None
+        ):
+            problems.append(
+                replace(
+                    known.where, message=clash(known.name, first.set, first.where, known.where.file)
+                )
+            )
     return problems
 
 

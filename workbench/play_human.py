@@ -51,8 +51,10 @@ class Abandoned(Exception):
     """The person quit or the input ended; the game is not stored."""
 
 
-HELP = ("answer with a number, an action's text (e.g. `move c7 @3,4`) or its name; "
-        "`board` shows the board again, `quit` abandons the game")
+HELP = (
+    "answer with a number, an action's text (e.g. `move c7 @3,4`) or its name; "
+    "`board` shows the board again, `quit` abandons the game"
+)
 
 
 class HumanSeat:
@@ -94,7 +96,7 @@ class HumanSeat:
 
     def report(self, events: list[tuple[object, ...]]) -> None:
         """The events since this seat last chose (what the others did meanwhile)."""
-        rows = events[self.seen:]
+        rows = events[self.seen :]
         self.seen += len(rows)
         shown = [r for r in rows if r[EVENT_COLUMNS.index("kind")] not in ("pick", "deal")]
         if shown:

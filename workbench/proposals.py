@@ -46,15 +46,19 @@ def locate(path: Path, proposals: Sequence[Proposal]) -> list[Located]:
         rows = [(i + 1, r) for i, r in enumerate(sheet.rows) if not is_blank(r)]
         if not rows:
             continue
-        columns = {_CARD_COLUMNS.get(header_key(c)): i for i, c in enumerate(rows[0][1])
-                   if c is not None}
+        columns = {
+            _CARD_COLUMNS.get(header_key(c)): i for i, c in enumerate(rows[0][1]) if c is not None
+        }
         if "name" not in columns:
             continue
         for number, cells in rows[1:]:
             name = cells[columns["name"]] if columns["name"] < len(cells) else None
             for p in proposals:
-                if isinstance(name, str) and name.strip().casefold() == p.card.casefold() \
-                        and p.field in columns:
+                if (
+                    isinstance(name, str)
+                    and name.strip().casefold() == p.card.casefold()
+                    and p.field in columns
+                ):
                     found.append(Located(p, sheet.name, number, columns[p.field]))
     missing = {p.card for p in proposals} - {f.proposal.card for f in found}
     if missing:
@@ -68,8 +72,9 @@ def write_copy(source: Path, out: Path, proposals: Sequence[Proposal], study: in
     out.mkdir(parents=True, exist_ok=True)
     located = locate(source, proposals)
     suffix = source.suffix.casefold()
-    target = out / (source.stem + ("-proposed.xlsx" if suffix in (".xlsx", ".ods")
-                                   else "-proposed.csv"))
+    target = out / (
+        source.stem + ("-proposed.xlsx" if suffix in (".xlsx", ".ods") else "-proposed.csv")
+    )
     if target.resolve() == source.resolve():
         raise ValueError(f"refusing to overwrite the designer's file {source}")
     note = f"proposed by workbench tune run {study}"
@@ -82,9 +87,19 @@ def write_copy(source: Path, out: Path, proposals: Sequence[Proposal], study: in
         w.writerow(["file", "copy", "sheet", "row", "column", "card", "field", "old", "new"])
         for loc in located:
             p = loc.proposal
-            w.writerow([_text(str(source)), _text(target.name), _text(loc.sheet), loc.row,
-                        column_letter(loc.column), _text(p.card), p.field,
-                        "" if p.old is None else p.old, p.new])
+            w.writerow(
+                [
+                    _text(str(source)),
+                    _text(target.name),
+                    _text(loc.sheet),
+                    loc.row,
+                    column_letter(loc.column),
+                    _text(p.card),
+                    p.field,
+                    "" if p.old is None else p.old,
+                    p.new,
+                ]
+            )
     return target
 
 
@@ -120,7 +135,8 @@ def _xlsx_copy(source: Path, target: Path, located: Sequence[Located], note: str
             for row in sheet.rows:
                 ws.append([_plain(c) for c in row])
         book.create_sheet("converted").append(
-            [f"Converted from {source.name} (OpenDocument) by workbench tune; values only."])
+            [f"Converted from {source.name} (OpenDocument) by workbench tune; values only."]
+        )
     fill = PatternFill(start_color=YELLOW, end_color=YELLOW, fill_type="solid")
     for loc in located:
         cell = book[loc.sheet].cell(row=loc.row, column=loc.column + 1)

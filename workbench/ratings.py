@@ -33,6 +33,7 @@ GROUP BY h.card
 def card_stats(db: str | Path, board: str | None = None) -> dict[str, tuple[int, int]]:
     """card name -> (seats that drafted it, of those the winners)."""
     import duckdb
+
     con = duckdb.connect(str(db), read_only=True)
     try:
         where, args = ("WHERE g.board = ?", [board]) if board else ("", [])
@@ -42,31 +43,40 @@ def card_stats(db: str | Path, board: str | None = None) -> dict[str, tuple[int,
     return {card: (int(n), int(w)) for card, n, w in rows}
 
 
-def ratings_from_stats(stats: dict[str, tuple[int, int]], prior: float = 10.0,
-                       min_games: int = 0) -> dict[str, float]:
+def ratings_from_stats(
+    stats: dict[str, tuple[int, int]], prior: float = 10.0, min_games: int = 0
+) -> dict[str, float]:
     """Smoothed win rates: (wins + prior * mean) / (games + prior)."""
     total = sum(n for n, _ in stats.values())
     mean = sum(w for _, w in stats.values()) / total if total else 0.5
-    return {card: (w + prior * mean) / (n + prior) for card, (n, w) in stats.items()
-            if n >= min_games}
+    return {
+        card: (w + prior * mean) / (n + prior) for card, (n, w) in stats.items() if n >= min_games
+    }
 
 
 def load_ratings(db: str, params: dict[str, str] | None = None) -> dict[str, float]:
     """The loader the `ratings` drafter calls for `db=PATH`."""
     params = params or {}
     stats = card_stats(db, params.get("board"))
-    return ratings_from_stats(stats, float(params.get("prior", 10.0)),
-                              int(params.get("min_games", 0)))
+    return ratings_from_stats(
+        stats, float(params.get("prior", 10.0)), int(params.get("min_games", 0))
+    )
 
 
-def write_ratings_file(db: str, path: str | Path, board: str | None = None,
-                       prior: float = 10.0) -> dict[str, float]:
+def write_ratings_file(
+    db: str, path: str | Path, board: str | None = None, prior: float = 10.0
+) -> dict[str, float]:
     """Write `{"ratings": {card: score}, "games": {card: n}}` for `ratings_file=PATH`."""
     stats = card_stats(db, board)
     ratings = ratings_from_stats(stats, prior)
-    Path(path).write_text(json.dumps({"ratings": ratings,
-                                      "games": {c: n for c, (n, _) in stats.items()}},
-                                     indent=1, sort_keys=True), encoding="utf-8")
+    Path(path).write_text(
+        json.dumps(
+            {"ratings": ratings, "games": {c: n for c, (n, _) in stats.items()}},
+            indent=1,
+            sort_keys=True,
+        ),
+        encoding="utf-8",
+    )
     return ratings
 
 
@@ -76,8 +86,7 @@ def read_ratings_file(path: str | Path) -> dict[str, float]:
     raw = json.loads(Path(path).read_text(encoding="utf-8"))
     if isinstance(raw, dict) and "ratings" in raw and isinstance(raw["ratings"], dict):
         raw = raw["ratings"]
-    return {name: float(v["score"]) if isinstance(v, dict) else float(v)
-            for name, v in raw.items()}
+    return {name: float(v["score"]) if isinstance(v, dict) else float(v) for name, v in raw.items()}
 
 
 def ratings_of(params: dict[str, str]) -> dict[str, float] | None:

@@ -42,7 +42,7 @@ def readable(row: EventRow) -> EventRow:
     seat 0, neutral, tyrant; empty for the game itself, stored as -1)."""
     v = row[PLAYER]
     who = "" if v == -1 else seat_name(v) if isinstance(v, int) else v
-    return (*row[:PLAYER], who, *row[PLAYER + 1:])
+    return (*row[:PLAYER], who, *row[PLAYER + 1 :])
 
 
 class ReplayError(Exception):
@@ -98,13 +98,29 @@ def view_of(s: GameState) -> View:
             continue
         x, y = s.xy(p.field)
         full = life(s, p)
-        pieces.append(Piece(x, y, seat_name(p.controller), s.cards[cid].type is CardType.UNIT,
-                            card_code(s.name(cid)).strip(),
-                            f"{full - p.damage}/{full}" if full else "", len(p.stack)))
-    return View(board.width, board.height, tuple(f.terrain.value for f in board.fields),
-                tuple((i % board.width, i // board.width, seat_name(f.deploy))
-                      for i, f in enumerate(board.fields) if f.deploy is not None),
-                tuple(pieces), picture(s))
+        pieces.append(
+            Piece(
+                x,
+                y,
+                seat_name(p.controller),
+                s.cards[cid].type is CardType.UNIT,
+                card_code(s.name(cid)).strip(),
+                f"{full - p.damage}/{full}" if full else "",
+                len(p.stack),
+            )
+        )
+    return View(
+        board.width,
+        board.height,
+        tuple(f.terrain.value for f in board.fields),
+        tuple(
+            (i % board.width, i // board.width, seat_name(f.deploy))
+            for i, f in enumerate(board.fields)
+            if f.deploy is not None
+        ),
+        tuple(pieces),
+        picture(s),
+    )
 
 
 @dataclass(frozen=True)
@@ -148,8 +164,10 @@ def curves_of(game: Game) -> tuple[Curve, ...]:
     for seat in range(record.players):
         rows = [i for i, p in enumerate(data["player"]) if p == seat]
         # the snapshot columns round, resource and points hold whole numbers
-        rounds, resource, points = (cast("tuple[int, ...]", tuple(data[c][i] for i in rows))
-                                    for c in ("round", "resource", "points"))
+        rounds, resource, points = (
+            cast("tuple[int, ...]", tuple(data[c][i] for i in rows))
+            for c in ("round", "resource", "points")
+        )
         out.append(Curve(seat_name(seat), rounds, resource, points))
     return tuple(out)
 
@@ -186,8 +204,9 @@ class Replay:
     divergence: Divergence | None
 
 
-def rebuild(config: GameConfig, seed: int, actions: Sequence[str],
-            expected: Sequence[EventRow]) -> Replay:
+def rebuild(
+    config: GameConfig, seed: int, actions: Sequence[str], expected: Sequence[EventRow]
+) -> Replay:
     """Re-apply `actions` from `seed`, comparing the events with `expected` after each step.
 
     Stops at the first difference (the frames then end there too).
@@ -218,30 +237,42 @@ def rebuild(config: GameConfig, seed: int, actions: Sequence[str],
         game.apply(action, check=False)
         divergence = _compare(s, expected, checked, step, text)
     if divergence is None and len(s.events) < len(expected):
-        divergence = Divergence(len(actions), "", s.round, s.turn,
-                                f"the stored game has {len(expected) - len(s.events)} more "
-                                f"event(s) after the last action, from seq {len(s.events)}: "
-                                f"{_row_text(expected[len(s.events)])}")
+        divergence = Divergence(
+            len(actions),
+            "",
+            s.round,
+            s.turn,
+            f"the stored game has {len(expected) - len(s.events)} more "
+            f"event(s) after the last action, from seq {len(s.events)}: "
+            f"{_row_text(expected[len(s.events)])}",
+        )
     frames.append(_close(turn if turn is not None else _open(s), frames, s))
     return Replay(game, frames, curves_of(game), divergence)
 
 
-def _compare(s: GameState, expected: Sequence[EventRow], start: int, step: int,
-             action: str) -> Divergence | None:
+def _compare(
+    s: GameState, expected: Sequence[EventRow], start: int, step: int, action: str
+) -> Divergence | None:
     """The first new event (from `start`) that differs from the stored one."""
     got = s.events.rows()
     for seq in range(start, len(got)):
         want = tuple(expected[seq]) if seq < len(expected) else None
         if want != got[seq]:
             stored = _row_text(want) if want is not None else "nothing (the stored game ended)"
-            return Divergence(step, action, s.round, s.turn,
-                              f"event {seq}: stored {stored}; replayed {_row_text(got[seq])}")
+            return Divergence(
+                step,
+                action,
+                s.round,
+                s.turn,
+                f"event {seq}: stored {stored}; replayed {_row_text(got[seq])}",
+            )
     return None
 
 
 def _row_text(row: EventRow) -> str:
-    return ", ".join(f"{n}={v!r}" for n, v in zip(EVENT_COLUMNS, readable(row), strict=True)
-                     if v not in ("", -1))
+    return ", ".join(
+        f"{n}={v!r}" for n, v in zip(EVENT_COLUMNS, readable(row), strict=True) if v not in ("", -1)
+    )
 
 
 def _open(s: GameState) -> _Turn:
@@ -252,8 +283,14 @@ def _open(s: GameState) -> _Turn:
 def _close(turn: _Turn, frames: Sequence[Frame], s: GameState) -> Frame:
     """The turn's frame: the board as it is now and the events since the frames before."""
     start = sum(len(f.events) for f in frames)
-    return Frame(turn.title, turn.turn, view_of(s), tuple(turn.actions),
-                 tuple(s.events.rows()[start:]), tuple(turn.arrows))
+    return Frame(
+        turn.title,
+        turn.turn,
+        view_of(s),
+        tuple(turn.actions),
+        tuple(s.events.rows()[start:]),
+        tuple(turn.arrows),
+    )
 
 
 def _arrows(s: GameState, a: Action) -> list[Arrow]:
@@ -271,6 +308,7 @@ def _arrows(s: GameState, a: Action) -> list[Arrow]:
 
 
 # --- from the database ---------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class StoredGame:
@@ -298,30 +336,60 @@ def load_game(db: Path, game_id: int) -> StoredGame:
         row = con.execute(
             "SELECT g.run_id, g.seed, g.board, r.sets, g.players, r.params, g.winners, "
             "g.reason, g.rounds FROM games g JOIN runs r USING (run_id) WHERE g.game_id = ?",
-            [game_id]).fetchone()
+            [game_id],
+        ).fetchone()
         if row is None:
-            known = [str(r[0]) for r in con.execute(
-                "SELECT game_id FROM games ORDER BY game_id LIMIT 5").fetchall()]
-            raise ReplayError(f"no game {game_id} in {db}; first game ids: "
-                              f"{', '.join(known) or 'none'}")
+            known = [
+                str(r[0])
+                for r in con.execute(
+                    "SELECT game_id FROM games ORDER BY game_id LIMIT 5"
+                ).fetchall()
+            ]
+            raise ReplayError(
+                f"no game {game_id} in {db}; first game ids: {', '.join(known) or 'none'}"
+            )
         run_id, seed, board, sets, players, params, winners, reason, rounds = row
-        actions = [r[0] for r in con.execute(
-            "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", [game_id]).fetchall()]
-        events = [tuple(r) for r in con.execute(
-            f"SELECT {', '.join(EVENT_COLUMNS)} FROM events WHERE game_id = ? ORDER BY seq",
-            [game_id]).fetchall()]
+        actions = [
+            r[0]
+            for r in con.execute(
+                "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", [game_id]
+            ).fetchall()
+        ]
+        events = [
+            tuple(r)
+            for r in con.execute(
+                f"SELECT {', '.join(EVENT_COLUMNS)} FROM events WHERE game_id = ? ORDER BY seq",
+                [game_id],
+            ).fetchall()
+        ]
     finally:
         con.close()
-    return StoredGame(game_id, run_id, seed, board, tuple(sets.split(",")), players,
-                      json.loads(params or "{}"), tuple(winners or ()), reason, rounds, actions,
-                      events)
+    return StoredGame(
+        game_id,
+        run_id,
+        seed,
+        board,
+        tuple(sets.split(",")),
+        players,
+        json.loads(params or "{}"),
+        tuple(winners or ()),
+        reason,
+        rounds,
+        actions,
+        events,
+    )
 
 
 def config_of(db: Path, stored: StoredGame) -> GameConfig:
     """The game's setup from the database alone: the run's cards and board as they were, so a
     later edit (or loss) of the spreadsheets does not change what is replayed."""
-    names = {f.name for f in fields(GameConfig) if f.init} - {"pool", "catalog", "board",
-                                                               "players", "log_events"}
+    names = {f.name for f in fields(GameConfig) if f.init} - {
+        "pool",
+        "catalog",
+        "board",
+        "players",
+        "log_events",
+    }
     params = {k: v for k, v in stored.params.items() if k in names}
     with _connect(db) as con:
         try:
@@ -349,7 +417,12 @@ def replay_stored(db: Path, game_id: int) -> tuple[StoredGame, Replay, list[str]
     s = replay.game.state
     result = (tuple(s.winners or ()), s.reason, s.round)
     if replay.divergence is None and result != (stored.winners, stored.reason, stored.rounds):
-        replay.divergence = Divergence(len(stored.actions), "", s.round, s.turn,
-                                       f"result {result} differs from the stored "
-                                       f"{(stored.winners, stored.reason, stored.rounds)}")
+        replay.divergence = Divergence(
+            len(stored.actions),
+            "",
+            s.round,
+            s.turn,
+            f"result {result} differs from the stored "
+            f"{(stored.winners, stored.reason, stored.rounds)}",
+        )
     return stored, replay, notes

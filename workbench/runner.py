@@ -91,23 +91,34 @@ def prepare(spec: RunSpec) -> Prepared:
         boards.append(BoardSource(setup.board, setup.files[-1], setup.content_hash))
         files += [f for f in setup.files if f not in files]
     config = next(iter(configs.values()))
-    params: dict[str, object] = {f.name: getattr(config, f.name) for f in fields(config)
-                                 if f.init and f.name not in ("pool", "catalog", "board",
-                                                              "players")}
+    params: dict[str, object] = {
+        f.name: getattr(config, f.name)
+        for f in fields(config)
+        if f.init and f.name not in ("pool", "catalog", "board", "players")
+    }
     if spec.changes:
         params["changes"] = [asdict(c) for c in spec.changes]
-    return Prepared(configs, tuple(boards), tuple(config.catalog.values()), config.pool, params,
-                    tuple(files), content_hash(sorted(files), [c.label() for c in spec.changes]))
+    return Prepared(
+        configs,
+        tuple(boards),
+        tuple(config.catalog.values()),
+        config.pool,
+        params,
+        tuple(files),
+        content_hash(sorted(files), [c.label() for c in spec.changes]),
+    )
 
 
 def _check_draft(config: GameConfig) -> None:
     """R3.2, R3.3: the draft deals every seat a pack; with fewer copies it could not start."""
     copies = sum(c.copies for c in config.pool if c.draftable)
     if copies < config.players * config.pack_size:
-        raise ValueError(f"the chosen sets have {copies} draftable copies (cards with a buy "
-                         f"price, R3.1): too few for the draft, which deals a pack of "
-                         f"{config.pack_size} to each of the {config.players} players (R3.2, "
-                         "R3.3); add copies or sets")
+        raise ValueError(
+            f"the chosen sets have {copies} draftable copies (cards with a buy "
+            f"price, R3.1): too few for the draft, which deals a pack of "
+            f"{config.pack_size} to each of the {config.players} players (R3.2, "
+            "R3.3); add copies or sets"
+        )
 
 
 def seat_specs(specs: Sequence[str], rotation: int) -> tuple[str, ...]:
@@ -129,11 +140,22 @@ def play_games(job: Job, indices: Sequence[int]) -> Batch:
         config = job.configs[board]
         seed = derive_seed(spec.seed, i)
         try:
-            record = play_game(config, seed, [make_agent(a) for a in agents],
-                               [make_agent(d) for d in drafters])
+            record = play_game(
+                config, seed, [make_agent(a) for a in agents], [make_agent(d) for d in drafters]
+            )
         except Exception as exc:  # noqa: BLE001  # stored with its traceback, never hidden
-            failed.append(FailedGame(i, config.board.name, seed, rotation, agents, drafters,
-                                     f"{type(exc).__name__}: {exc}", traceback.format_exc()))
+            failed.append(
+                FailedGame(
+                    i,
+                    config.board.name,
+                    seed,
+                    rotation,
+                    agents,
+                    drafters,
+                    f"{type(exc).__name__}: {exc}",
+                    traceback.format_exc(),
+                )
+            )
             continue
         played.append(PlayedGame(i, config.board.name, rotation, agents, drafters, record))
     return len(indices), batch_tables(job.run_id, played, failed)
@@ -142,7 +164,7 @@ def play_games(job: Job, indices: Sequence[int]) -> Batch:
 def chunks(indices: Sequence[int], workers: int) -> list[list[int]]:
     """Small batches early enough that every worker stays busy to the end."""
     size = max(1, min(BATCH_GAMES, len(indices) // (workers * 4) or 1))
-    return [list(indices[i:i + size]) for i in range(0, len(indices), size)]
+    return [list(indices[i : i + size]) for i in range(0, len(indices), size)]
 
 
 _JOB: Job | None = None
@@ -150,6 +172,7 @@ _JOB: Job | None = None
 
 def exit_with_parent(parent: int) -> None:
     """In a worker: exit when the parent process dies (a killed run leaves no orphans)."""
+
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
@@ -178,8 +201,9 @@ def stream_local(job: Job, indices: Sequence[int], workers: int) -> Iterator[Bat
             yield play_games(job, chunk)
         return
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                             initargs=(job, os.getpid())) as pool:
+    with ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_init_worker, initargs=(job, os.getpid())
+    ) as pool:
         yield from _drain([partial(pool.submit, _play_in_worker, c) for c in todo], workers)
 
 
@@ -208,9 +232,16 @@ class WorkerPool:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self.executor = None if workers == 1 else ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("spawn"),
-            initializer=exit_with_parent, initargs=(os.getpid(),))
+        self.executor = (
+            None
+            if workers == 1
+            else ProcessPoolExecutor(
+                workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=exit_with_parent,
+                initargs=(os.getpid(),),
+            )
+        )
 
     def stream(self, work: Sequence[tuple[Job, Sequence[int]]]) -> Iterator[Batch]:
         """Batches of the given games of every job (runs interleaved, so no worker waits for
@@ -222,8 +253,9 @@ class WorkerPool:
             for job, chunk in todo:
                 yield play_games(job, chunk)
             return
-        yield from _drain([partial(executor.submit, play_games, job, chunk)
-                           for job, chunk in todo], self.workers)
+        yield from _drain(
+            [partial(executor.submit, play_games, job, chunk) for job, chunk in todo], self.workers
+        )
 
     def close(self) -> None:
         if self.executor is not None:
@@ -242,14 +274,26 @@ BACKENDS: Final = ("local", "ray")
 
 def progress_bar(console: Console) -> Progress:
     """Games stored of the run's total, games per second, time left."""
-    columns = (TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("{task.fields[rate]:.1f} games/s"), TimeRemainingColumn())
+    columns = (
+        TextColumn("[bold]simulate"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]:.1f} games/s"),
+        TimeRemainingColumn(),
+    )
     return Progress(*columns, console=console, transient=False)
 
 
-def execute(con: duckdb.DuckDBPyConnection, job: Job, indices: Sequence[int], backend: str,
-            workers: int, console: Console, pool: WorkerPool | None = None,
-            cluster: Cluster | None = None) -> None:
+def execute(
+    con: duckdb.DuckDBPyConnection,
+    job: Job,
+    indices: Sequence[int],
+    backend: str,
+    workers: int,
+    console: Console,
+    pool: WorkerPool | None = None,
+    cluster: Cluster | None = None,
+) -> None:
     """Play the missing games (on `pool` if given, e.g. a study's), write the batches as they
     arrive, then mark the run finished (which stores its summary tables);
     say how many of them failed (stored in failed_games), so no study misses it.
@@ -266,20 +310,27 @@ def execute(con: duckdb.DuckDBPyConnection, job: Job, indices: Sequence[int], ba
         task = progress.add_task("games", total=total, completed=total - len(indices), rate=0.0)
         played = 0
         writer = BatchWriter(con)
-        stream = (pool.stream([(job, indices)]) if pool is not None
-                  else stream_local(job, indices, workers))
+        stream = (
+            pool.stream([(job, indices)])
+            if pool is not None
+            else stream_local(job, indices, workers)
+        )
         for n, tables in stream:
             stored = writer.add(n, tables)
             failed += tables["failed_games"].num_rows
             if stored:
                 played += stored
-                progress.update(task, advance=stored,
-                                rate=played / max(time.perf_counter() - start, 1e-9))
+                progress.update(
+                    task, advance=stored, rate=played / max(time.perf_counter() - start, 1e-9)
+                )
         progress.update(task, advance=writer.flush())
     finish_run(con, job.run_id)
     if failed:
-        console.print(f"run {job.run_id}: {failed} of {len(indices)} games failed and are left "
-                      "out (table failed_games: seed, board, traceback)", markup=False)
+        console.print(
+            f"run {job.run_id}: {failed} of {len(indices)} games failed and are left "
+            "out (table failed_games: seed, board, traceback)",
+            markup=False,
+        )
 
 
 def who_played(specs: str) -> str:
@@ -298,35 +349,53 @@ def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
     games, draws, guard, rounds, tyrant = con.execute(
         "SELECT count(*), count(*) FILTER (draw), count(*) FILTER (guard_stopped), "
         "avg(rounds), count(*) FILTER (list_contains(winners, -2)) FROM games WHERE run_id = ?",
-        [run_id]).fetchall()[0]
+        [run_id],
+    ).fetchall()[0]
     label, status, seed, boards, agents, drafters = con.execute(
-        "SELECT label, status, seed, boards, agents, drafters FROM runs WHERE run_id = ?",
-        [run_id]).fetchall()[0]
-    table = Table(title=f"run {run_id}{f' ({label})' if label else ''}: {status}",
-                  show_header=True, title_justify="left")
+        "SELECT label, status, seed, boards, agents, drafters FROM runs WHERE run_id = ?", [run_id]
+    ).fetchall()[0]
+    table = Table(
+        title=f"run {run_id}{f' ({label})' if label else ''}: {status}",
+        show_header=True,
+        title_justify="left",
+    )
     table.add_column("")
     table.add_column("wins", justify="right")
     table.add_column("win rate", justify="right")
     table.add_column("95% CI (Wilson)", justify="right")
     for what, key in (("seat", "seat + 1"), ("agent", "agent")):
-        rows = con.execute(f"SELECT {key}, count(*) FILTER (won), count(*) FROM game_seats "
-                           f"WHERE run_id = ? GROUP BY ALL ORDER BY 1", [run_id]).fetchall()
+        rows = con.execute(
+            f"SELECT {key}, count(*) FILTER (won), count(*) FROM game_seats "
+            f"WHERE run_id = ? GROUP BY ALL ORDER BY 1",
+            [run_id],
+        ).fetchall()
         if what == "agent" and len(rows) < 2:
             continue
         for name, wins, n in rows:
             lo, hi = proportion_ci(wins, n)
             table.add_row(f"{what} {name}", str(wins), f"{wins / n:.1%}", f"{lo:.1%} – {hi:.1%}")
     failed = failed_games(con, run_id)
-    by_board = con.execute("SELECT board, count(*), count(*) FILTER (draw), avg(rounds) "
-                           "FROM games WHERE run_id = ? GROUP BY ALL ORDER BY 1",
-                           [run_id]).fetchall()
-    facts = (f"{games} games on {boards}, seed {seed}; draws {draws} (stopped by the guard, "
-             f"R21.18: {guard})" + (f"; Tyrant wins {tyrant}" if tyrant else "")
-             + (f"; mean rounds {rounds:.1f}" if rounds is not None else "")
-             + "".join(f"\n  {b}: {n} games, draws {d}, mean rounds {r:.1f}"
-                       for b, n, d, r in by_board if len(by_board) > 1)
-             + (f"\nfailed games: {len(failed)} (table failed_games: seed, board, traceback)"
-                if failed else "")
-             + f"\nagents: {who_played(agents)}; drafters: {who_played(drafters)}"
-             + f"\ndata: {db_path}, run_id = {run_id}")
+    by_board = con.execute(
+        "SELECT board, count(*), count(*) FILTER (draw), avg(rounds) "
+        "FROM games WHERE run_id = ? GROUP BY ALL ORDER BY 1",
+        [run_id],
+    ).fetchall()
+    facts = (
+        f"{games} games on {boards}, seed {seed}; draws {draws} (stopped by the guard, "
+        f"R21.18: {guard})"
+        + (f"; Tyrant wins {tyrant}" if tyrant else "")
+        + (f"; mean rounds {rounds:.1f}" if rounds is not None else "")
+        + "".join(
+            f"\n  {b}: {n} games, draws {d}, mean rounds {r:.1f}"
+            for b, n, d, r in by_board
+            if len(by_board) > 1
+        )
+        + (
+            f"\nfailed games: {len(failed)} (table failed_games: seed, board, traceback)"
+            if failed
+            else ""
+        )
+        + f"\nagents: {who_played(agents)}; drafters: {who_played(drafters)}"
+        + f"\ndata: {db_path}, run_id = {run_id}"
+    )
     return Group(table, Text(facts))

@@ -97,8 +97,14 @@ def play_to_shards(job: Job, indices: Sequence[int], folder: str) -> Written:
 
     n, tables = play_games(job, indices)
     write_shards(Path(folder), indices[0], indices[-1], tables)
-    return Written(indices[0], indices[-1], n, tables["failed_games"].num_rows,
-                   ray.get_runtime_context().get_node_id(), engine_version())
+    return Written(
+        indices[0],
+        indices[-1],
+        n,
+        tables["failed_games"].num_rows,
+        ray.get_runtime_context().get_node_id(),
+        engine_version(),
+    )
 
 
 def whole_batches(folder: Path) -> dict[int, int]:
@@ -125,16 +131,22 @@ def clean(folder: Path) -> None:
 def claim(folder: Path, con: duckdb.DuckDBPyConnection, run_id: int) -> None:
     """Mark the run folder as this run's (`run.json`), or refuse one another database's run of
     the same id left in a shared --shards folder (its games would be ingested as ours)."""
-    row = con.execute("SELECT run_id, seed, content_hash, engine_version, started_at::VARCHAR "
-                      "FROM runs WHERE run_id = ?", [run_id]).fetchall()[0]
-    mine = dict(zip(("run_id", "seed", "content_hash", "engine_version", "started_at"), row,
-                    strict=True))
+    row = con.execute(
+        "SELECT run_id, seed, content_hash, engine_version, started_at::VARCHAR "
+        "FROM runs WHERE run_id = ?",
+        [run_id],
+    ).fetchall()[0]
+    mine = dict(
+        zip(("run_id", "seed", "content_hash", "engine_version", "started_at"), row, strict=True)
+    )
     path = folder / "run.json"
     if path.exists():
         theirs = json.loads(path.read_text())
         if theirs != mine:
-            raise FileExistsError(f"{folder} holds shards of another run ({theirs}); remove it "
-                                  "or give --shards another folder")
+            raise FileExistsError(
+                f"{folder} holds shards of another run ({theirs}); remove it "
+                "or give --shards another folder"
+            )
         return
     folder.mkdir(parents=True, exist_ok=True)
     tmp = folder / f".run.json.{uuid.uuid4().hex}.tmp"
@@ -152,7 +164,7 @@ def spans(indices: Sequence[int], workers: int) -> list[list[int]]:
         else:
             runs.append([i])
     size = max(1, min(SHARD_GAMES, len(indices) // (workers * 4) or 1))
-    return [run[i:i + size] for run in runs for i in range(0, len(run), size)]
+    return [run[i : i + size] for run in runs for i in range(0, len(run), size)]
 
 
 def connect(address: str | None, workers: int) -> bool:
@@ -169,8 +181,7 @@ def connect(address: str | None, workers: int) -> bool:
     return True
 
 
-def _stream(job: Job, batches: Sequence[list[int]], folder: Path,
-            slots: int) -> Iterator[Written]:
+def _stream(job: Job, batches: Sequence[list[int]], folder: Path, slots: int) -> Iterator[Written]:
     """Ray tasks writing the batches, spread over the nodes; at most two per CPU of the
     cluster in flight."""
     import ray
@@ -195,20 +206,29 @@ def _stream(job: Job, batches: Sequence[list[int]], folder: Path,
 def _check(written: Written, folder: Path) -> None:
     """The driver sees the shard a task wrote, and the task ran this engine."""
     if written.engine != engine_version():
-        raise RuntimeError(f"Ray node {written.node} runs engine {written.engine}, this driver "
-                           f"{engine_version()}: its games would differ; install the same "
-                           "checkout on every node")
+        raise RuntimeError(
+            f"Ray node {written.node} runs engine {written.engine}, this driver "
+            f"{engine_version()}: its games would differ; install the same "
+            "checkout on every node"
+        )
     path = folder / MARKER / shard_name(written.first, written.last)
     if not path.exists():
-        raise FileNotFoundError(f"Ray node {written.node} wrote {path.name}, which this machine "
-                                f"does not see under {folder}; give --shards a folder that every "
-                                "node and this machine share")
+        raise FileNotFoundError(
+            f"Ray node {written.node} wrote {path.name}, which this machine "
+            f"does not see under {folder}; give --shards a folder that every "
+            "node and this machine share"
+        )
 
 
 def _stored(con: duckdb.DuckDBPyConnection, run_id: int) -> set[int]:
-    return {int(r[0]) for r in con.execute(
-        "SELECT game_index FROM games WHERE run_id = ? UNION "
-        "SELECT game_index FROM failed_games WHERE run_id = ?", [run_id, run_id]).fetchall()}
+    return {
+        int(r[0])
+        for r in con.execute(
+            "SELECT game_index FROM games WHERE run_id = ? UNION "
+            "SELECT game_index FROM failed_games WHERE run_id = ?",
+            [run_id, run_id],
+        ).fetchall()
+    }
 
 
 def _sql_list(paths: Sequence[Path]) -> str:
@@ -239,30 +259,44 @@ def ingest(con: duckdb.DuckDBPyConnection, run_id: int, folder: Path) -> int:
         con.execute("COMMIT")
     except BaseException:
         with contextlib.suppress(duckdb.Error):  # a failed COMMIT leaves no transaction:
-            con.execute("ROLLBACK")                # its own error is the one that matters
+            con.execute("ROLLBACK")  # its own error is the one that matters
         raise
     return sum(b - a + 1 for a, b in batches)
 
 
-def execute(con: duckdb.DuckDBPyConnection, job: Job, indices: Sequence[int], workers: int,
-            console: Console, cluster: Cluster) -> None:
+def execute(
+    con: duckdb.DuckDBPyConnection,
+    job: Job,
+    indices: Sequence[int],
+    workers: int,
+    console: Console,
+    cluster: Cluster,
+) -> None:
     """Play the games of `indices` that no whole shard holds on the cluster, ingest the
     shards, then finish the run (summaries, status) and remove its shards."""
     run_id, total = job.run_id, job.spec.games
     if cluster.shards is not None:
         root = cluster.shards
     else:
-        root = default_folder(str(con.execute(
-            "SELECT path FROM duckdb_databases() WHERE database_name = current_database()"
-        ).fetchall()[0][0]))
+        root = default_folder(
+            str(
+                con.execute(
+                    "SELECT path FROM duckdb_databases() WHERE database_name = current_database()"
+                ).fetchall()[0][0]
+            )
+        )
     folder = (root / f"run-{run_id}").resolve()
     claim(folder, con, run_id)
     clean(folder)
     on_disk = {i for a, b in whole_batches(folder).items() for i in range(a, b + 1)}
     todo = [i for i in indices if i not in on_disk]
     if len(todo) < len(indices):
-        console.print(f"run {run_id}: {len(indices) - len(todo)} games already in shards under "
-                      f"{folder}; playing {len(todo)}", markup=False, highlight=False)
+        console.print(
+            f"run {run_id}: {len(indices) - len(todo)} games already in shards under "
+            f"{folder}; playing {len(todo)}",
+            markup=False,
+            highlight=False,
+        )
     failed = 0
     nodes: set[str] = set()
     if todo:
@@ -274,32 +308,44 @@ def execute(con: duckdb.DuckDBPyConnection, job: Job, indices: Sequence[int], wo
             slots = max(1, int(resources.get("CPU", workers)))
             start, played = time.perf_counter(), 0
             with progress_bar(console) as progress:
-                task = progress.add_task("games", total=total, completed=total - len(todo),
-                                         rate=0.0)
+                task = progress.add_task(
+                    "games", total=total, completed=total - len(todo), rate=0.0
+                )
                 for written in _stream(job, spans(todo, slots), folder, slots):
                     _check(written, folder)
                     failed += written.failed
                     nodes.add(written.node)
                     played += written.games
-                    progress.update(task, advance=written.games,
-                                    rate=played / max(time.perf_counter() - start, 1e-9))
+                    progress.update(
+                        task,
+                        advance=written.games,
+                        rate=played / max(time.perf_counter() - start, 1e-9),
+                    )
         finally:
             if connected:
                 ray.shutdown()
     ingest(con, run_id, folder)
     missing = len(indices) - len(_stored(con, run_id) & set(indices))
     if missing:
-        raise FileNotFoundError(f"{missing} games of run {run_id} are neither in the file nor "
-                                f"in shards under {folder}; resume the run to play them")
+        raise FileNotFoundError(
+            f"{missing} games of run {run_id} are neither in the file nor "
+            f"in shards under {folder}; resume the run to play them"
+        )
     finish_run(con, run_id)
     shutil.rmtree(folder)
     if cluster.shards is None:
         with contextlib.suppress(OSError):  # the default folder beside the file goes when
-            root.rmdir()                     # its last run is in
+            root.rmdir()  # its last run is in
     if nodes:
-        console.print(f"run {run_id}: {len(todo)} games played on {len(nodes)} Ray "
-                      f"node{'s' if len(nodes) > 1 else ''}, ingested from {folder}",
-                      markup=False, highlight=False)
+        console.print(
+            f"run {run_id}: {len(todo)} games played on {len(nodes)} Ray "
+            f"node{'s' if len(nodes) > 1 else ''}, ingested from {folder}",
+            markup=False,
+            highlight=False,
+        )
     if failed:
-        console.print(f"run {run_id}: {failed} of {len(todo)} games failed and are left out "
-                      "(table failed_games: seed, board, traceback)", markup=False)
+        console.print(
+            f"run {run_id}: {failed} of {len(todo)} games failed and are left out "
+            "(table failed_games: seed, board, traceback)",
+            markup=False,
+        )

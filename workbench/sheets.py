@@ -69,17 +69,26 @@ def _cell(value: object) -> Cell:
 def _read_workbook(path: Path) -> list[Sheet]:
     try:
         book = CalamineWorkbook.from_path(str(path))
-        unsaved = (_unsaved_xlsx(path) if path.suffix.casefold() == ".xlsx"
-                   else _unsaved_ods(path))
+        unsaved = _unsaved_xlsx(path) if path.suffix.casefold() == ".xlsx" else _unsaved_ods(path)
         sheets = []
         for meta in book.sheets_metadata:
             data = book.get_sheet_by_name(meta.name).to_python(skip_empty_area=False)
-            sheets.append(Sheet(unicodedata.normalize("NFC", meta.name),
-                                tuple(tuple(_cell(v) for v in row) for row in data),
-                                meta.visible != SheetVisibleEnum.Visible,
-                                tuple(unsaved.get(meta.name, ()))))
-    except (CalamineError, OSError, ValueError, KeyError, zipfile.BadZipFile,
-            ElementTree.ParseError) as err:
+            sheets.append(
+                Sheet(
+                    unicodedata.normalize("NFC", meta.name),
+                    tuple(tuple(_cell(v) for v in row) for row in data),
+                    meta.visible != SheetVisibleEnum.Visible,
+                    tuple(unsaved.get(meta.name, ())),
+                )
+            )
+    except (
+        CalamineError,
+        OSError,
+        ValueError,
+        KeyError,
+        zipfile.BadZipFile,
+        ElementTree.ParseError,
+    ) as err:
         kind = path.suffix.lstrip(".")
         raise SheetError(path, f"not a readable .{kind} workbook ({err})") from err
     return sheets
@@ -95,24 +104,31 @@ def _unsaved_xlsx(path: Path) -> dict[str, list[Formula]]:
     empty or missing `<v>`; an empty text result is saved with `t="str"` and is a value)."""
     found: dict[str, list[Formula]] = {}
     with zipfile.ZipFile(path) as z:
-        rels = {r.get("Id"): r.get("Target", "") for r in ElementTree.fromstring(
-            z.read("xl/_rels/workbook.xml.rels"))}
+        rels = {
+            r.get("Id"): r.get("Target", "")
+            for r in ElementTree.fromstring(z.read("xl/_rels/workbook.xml.rels"))
+        }
         book = ElementTree.fromstring(z.read("xl/workbook.xml"))
         for sheet in book.iter(f"{_XLSX}sheet"):
             target = rels.get(sheet.get(_REL), "")
-            member = (target.lstrip("/") if target.startswith("/")
-                      else posixpath.normpath(posixpath.join("xl", target)))
+            member = (
+                target.lstrip("/")
+                if target.startswith("/")
+                else posixpath.normpath(posixpath.join("xl", target))
+            )
             if member not in z.namelist():
                 continue
             for cell in ElementTree.fromstring(z.read(member)).iter(f"{_XLSX}c"):
                 formula, value = cell.find(f"{_XLSX}f"), cell.find(f"{_XLSX}v")
-                if formula is None or (value is not None and (value.text or cell.get("t") in
-                                                              ("str", "inlineStr"))):
+                if formula is None or (
+                    value is not None and (value.text or cell.get("t") in ("str", "inlineStr"))
+                ):
                     continue
                 ref = _CELL_REF.fullmatch(cell.get("r", ""))
                 if ref is not None:
                     found.setdefault(sheet.get("name", ""), []).append(
-                        (int(ref[2]) - 1, _column_index(ref[1]), "=" + (formula.text or "")))
+                        (int(ref[2]) - 1, _column_index(ref[1]), "=" + (formula.text or ""))
+                    )
     return found
 
 
@@ -133,7 +149,8 @@ def _unsaved_ods(path: Path) -> dict[str, list[Formula]]:
                 formula = cell.get(f"{_ODS_TABLE}formula")
                 if formula is not None and cell.get(f"{_ODS_OFFICE}value-type") is None:
                     found.setdefault(table.get(f"{_ODS_TABLE}name", ""), []).append(
-                        (row, col, formula.removeprefix("of:")))
+                        (row, col, formula.removeprefix("of:"))
+                    )
                 col += int(cell.get(f"{_ODS_TABLE}number-columns-repeated", "1"))
             row += int(tr.get(f"{_ODS_TABLE}number-rows-repeated", "1"))
     return found
@@ -164,8 +181,10 @@ def _read_csv(path: Path) -> list[Sheet]:
     lines = text.splitlines()
     delimiter = _delimiter(lines[0]) if lines else ","
     try:
-        rows = [tuple(_cell(v.strip()) for v in row)
-                for row in csv.reader(lines, delimiter=delimiter, strict=True)]
+        rows = [
+            tuple(_cell(v.strip()) for v in row)
+            for row in csv.reader(lines, delimiter=delimiter, strict=True)
+        ]
     except csv.Error as err:
         raise SheetError(path, f"malformed CSV ({err})") from err
     return [Sheet(path.stem, tuple(rows))]

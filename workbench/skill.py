@@ -26,9 +26,20 @@ def skill_table(con: duckdb.DuckDBPyConnection, study: Study, card: str) -> pl.D
     """Per agent: the card's pick rate, buy rate, win rates, improvement when bought and the
     report's verdict on it in that agent's run."""
     t = card_metrics(con, study, card).rename({"variant": "agent"})
-    return t.with_columns(pl.Series("verdict", [card_verdict(g, q) for g, q in zip(
-        t.get_column("bought_gain").to_list(), t.get_column("bought_gain_bh").to_list(),
-        strict=True)], dtype=pl.String))
+    return t.with_columns(
+        pl.Series(
+            "verdict",
+            [
+                card_verdict(g, q)
+                for g, q in zip(
+                    t.get_column("bought_gain").to_list(),
+                    t.get_column("bought_gain_bh").to_list(),
+                    strict=True,
+                )
+            ],
+            dtype=pl.String,
+        )
+    )
 
 
 def skill_verdicts(con: duckdb.DuckDBPyConnection, study: Study) -> pl.DataFrame:

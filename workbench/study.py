@@ -46,20 +46,35 @@ class Study:
         return [r for _, r in self.runs]
 
 
-def variant_spec(base: RunSpec, kind: str, variant: Variant, index: int,
-                 independent: bool) -> RunSpec:
+def variant_spec(
+    base: RunSpec, kind: str, variant: Variant, index: int, independent: bool
+) -> RunSpec:
     """The base spec with the variant's changes, agents and label (and seed if independent)."""
     agents = variant.agents * base.players if variant.agents else base.agents
     return dataclasses.replace(
-        base, changes=base.changes + variant.changes, agents=agents,
-        drafters=agents if variant.agents else base.drafters, label=f"{kind} {variant.label}",
-        seed=base.seed + 7919 * index if independent else base.seed)
+        base,
+        changes=base.changes + variant.changes,
+        agents=agents,
+        drafters=agents if variant.agents else base.drafters,
+        label=f"{kind} {variant.label}",
+        seed=base.seed + 7919 * index if independent else base.seed,
+    )
 
 
-def run_study(db: str | Path, base: RunSpec, kind: str, card: str, field: str,
-              variants: Sequence[Variant], workers: int, console: Console,
-              backend: str = "local", independent: bool = False, extend: Study | None = None,
-              reuse: Mapping[str, int] | None = None) -> Study:
+def run_study(
+    db: str | Path,
+    base: RunSpec,
+    kind: str,
+    card: str,
+    field: str,
+    variants: Sequence[Variant],
+    workers: int,
+    console: Console,
+    backend: str = "local",
+    independent: bool = False,
+    extend: Study | None = None,
+    reuse: Mapping[str, int] | None = None,
+) -> Study:
     """Play every variant into `db` and record them as one study; raises as `prepare` does
     (every variant is loaded before the first game, so a bad value costs no games).
 
@@ -73,25 +88,50 @@ def run_study(db: str | Path, base: RunSpec, kind: str, card: str, field: str,
     con = open_store(db)
     pool = WorkerPool(workers) if backend == "local" else None  # one start-up for all variants
     try:
-        sweep_id = extend.sweep_id if extend else int(con.execute(
-            "SELECT coalesce(max(sweep_id), 0) + 1 FROM sweeps").fetchall()[0][0])
+        sweep_id = (
+            extend.sweep_id
+            if extend
+            else int(
+                con.execute("SELECT coalesce(max(sweep_id), 0) + 1 FROM sweeps").fetchall()[0][0]
+            )
+        )
         runs = list(extend.runs) if extend else []
         for v, spec, prep in zip(variants, specs, prepared, strict=True):
             if v.label in reuse:
                 run_id = reuse[v.label]
             else:
-                run_id = create_run(con, spec, prep.boards, prep.cards, prep.pool, prep.params,
-                                    prep.files, prep.content_hash, backend, workers)
-            con.execute("INSERT INTO sweeps VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        [sweep_id, kind, run_id, card, field, v.value, v.label])
+                run_id = create_run(
+                    con,
+                    spec,
+                    prep.boards,
+                    prep.cards,
+                    prep.pool,
+                    prep.params,
+                    prep.files,
+                    prep.content_hash,
+                    backend,
+                    workers,
+                )
+            con.execute(
+                "INSERT INTO sweeps VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [sweep_id, kind, run_id, card, field, v.value, v.label],
+            )
             if v.label in reuse:
-                console.print(f"{kind} {sweep_id}: run {run_id} = {v.label} (already played)",
-                              highlight=False)
+                console.print(
+                    f"{kind} {sweep_id}: run {run_id} = {v.label} (already played)", highlight=False
+                )
             else:
                 console.print(f"{kind} {sweep_id}: run {run_id} = {v.label}", highlight=False)
                 set_execution(con, run_id, backend, workers)
-                execute(con, Job(run_id, spec, prep.configs), range(spec.games), backend,
-                        workers, console, pool)
+                execute(
+                    con,
+                    Job(run_id, spec, prep.configs),
+                    range(spec.games),
+                    backend,
+                    workers,
+                    console,
+                    pool,
+                )
             runs.append((v, run_id))
     finally:
         if pool is not None:
@@ -100,14 +140,16 @@ def run_study(db: str | Path, base: RunSpec, kind: str, card: str, field: str,
     return Study(sweep_id, kind, card, field, tuple(runs))
 
 
-def record_results(db: str | Path, sweep_id: int,
-                   rows: Sequence[tuple[str, str, float | None, float | None, float | None,
-                                        str]]) -> None:
+def record_results(
+    db: str | Path,
+    sweep_id: int,
+    rows: Sequence[tuple[str, str, float | None, float | None, float | None, str]],
+) -> None:
     """Store a study's conclusions: (card, quantity, estimate, low, high, note) rows."""
     con = open_store(db)
     try:
-        con.executemany("INSERT INTO sweep_results VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        [[sweep_id, *r] for r in rows])
+        con.executemany(
+            "INSERT INTO sweep_results VALUES (?, ?, ?, ?, ?, ?, ?)", [[sweep_id, *r] for r in rows]
+        )
     finally:
         con.close()
-

@@ -38,41 +38,104 @@ CHUNK_GAMES: Final = 20_000
 EARLY_PICKS = 3
 """The first picks of each pack (pack round) that count as early (analysis/drafted.py)."""
 
-FLOWS: Final = ("income", "card_gain", "discard_gain", "spend_buy", "spend_play", "spend_upkeep",
-                "spend_free", "card_loss", "upkeep_paid", "upkeep_deaths", "bought")
+FLOWS: Final = (
+    "income",
+    "card_gain",
+    "discard_gain",
+    "spend_buy",
+    "spend_play",
+    "spend_upkeep",
+    "spend_free",
+    "card_loss",
+    "upkeep_paid",
+    "upkeep_deaths",
+    "bought",
+)
 """Snapshot columns summed per seat-game (economy totals)."""
 
-ROUND_SUMS: Final = ("before", "held", "income", "income_base", "income_units", "income_fields",
-                     "discard_gain", "card_gain", "spend_buy", "spend_play", "spend_upkeep",
-                     "spend_free", "card_loss", "unspent", "bought", "buy_resource",
-                     "store_cards", "upkeep_deaths")
+ROUND_SUMS: Final = (
+    "before",
+    "held",
+    "income",
+    "income_base",
+    "income_units",
+    "income_fields",
+    "discard_gain",
+    "card_gain",
+    "spend_buy",
+    "spend_play",
+    "spend_upkeep",
+    "spend_free",
+    "card_loss",
+    "unspent",
+    "bought",
+    "buy_resource",
+    "store_cards",
+    "upkeep_deaths",
+)
 """Per player-turn quantities summed per board, agent and round (s_<name>)."""
 
-SQUARES: Final = (("ss_income", "income * income"), ("ss_upkeep", "spend_upkeep * spend_upkeep"),
-                  ("s_income_upkeep", "income * spend_upkeep"),
-                  ("ss_unspent", "unspent * unspent"))
+SQUARES: Final = (
+    ("ss_income", "income * income"),
+    ("ss_upkeep", "spend_upkeep * spend_upkeep"),
+    ("s_income_upkeep", "income * spend_upkeep"),
+    ("ss_unspent", "unspent * unspent"),
+)
 
 TABLES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
-    "summaries": (("run_id", "BIGINT"), ("version", "INTEGER"), ("games", "INTEGER"),
-                  ("built_at", "TIMESTAMP")),
+    "summaries": (
+        ("run_id", "BIGINT"),
+        ("version", "INTEGER"),
+        ("games", "INTEGER"),
+        ("built_at", "TIMESTAMP"),
+    ),
     "summary_seats": (
-        ("game_id", "BIGINT"), ("seat", "INTEGER"), ("dominant", "VARCHAR"), ("pair", "VARCHAR"),
-        ("turns", "INTEGER"), *((f, "BIGINT") for f in FLOWS), ("final_resource", "INTEGER"),
+        ("game_id", "BIGINT"),
+        ("seat", "INTEGER"),
+        ("dominant", "VARCHAR"),
+        ("pair", "VARCHAR"),
+        ("turns", "INTEGER"),
+        *((f, "BIGINT") for f in FLOWS),
+        ("final_resource", "INTEGER"),
     ),
     "summary_cards": (
-        ("game_id", "BIGINT"), ("seat", "INTEGER"), ("card", "VARCHAR"), ("picks", "INTEGER"),
-        ("pick_sum", "INTEGER"), ("first_picks", "INTEGER"), ("seen", "INTEGER"),
-        ("seen_first", "INTEGER"), ("last_seen", "INTEGER"), ("bought", "INTEGER"),
-        ("first_bought", "INTEGER"), ("plays", "INTEGER"), ("store_turns", "INTEGER"),
-        ("affordable_turns", "INTEGER"), ("early_picks", "INTEGER"), ("early_bought", "INTEGER"),
+        ("game_id", "BIGINT"),
+        ("seat", "INTEGER"),
+        ("card", "VARCHAR"),
+        ("picks", "INTEGER"),
+        ("pick_sum", "INTEGER"),
+        ("first_picks", "INTEGER"),
+        ("seen", "INTEGER"),
+        ("seen_first", "INTEGER"),
+        ("last_seen", "INTEGER"),
+        ("bought", "INTEGER"),
+        ("first_bought", "INTEGER"),
+        ("plays", "INTEGER"),
+        ("store_turns", "INTEGER"),
+        ("affordable_turns", "INTEGER"),
+        ("early_picks", "INTEGER"),
+        ("early_bought", "INTEGER"),
     ),
-    "summary_damage": (("game_id", "BIGINT"), ("card", "VARCHAR"), ("damage_dealt", "BIGINT"),
-                       ("hits", "BIGINT"), ("upkeep_deaths", "BIGINT"), ("deaths", "BIGINT")),
-    "summary_games": (("game_id", "BIGINT"), ("lead_changes", "BIGINT"),
-                      ("decided_round", "INTEGER")),
+    "summary_damage": (
+        ("game_id", "BIGINT"),
+        ("card", "VARCHAR"),
+        ("damage_dealt", "BIGINT"),
+        ("hits", "BIGINT"),
+        ("upkeep_deaths", "BIGINT"),
+        ("deaths", "BIGINT"),
+    ),
+    "summary_games": (
+        ("game_id", "BIGINT"),
+        ("lead_changes", "BIGINT"),
+        ("decided_round", "INTEGER"),
+    ),
     "summary_rounds": (
-        ("run_id", "BIGINT"), ("board", "VARCHAR"), ("agent", "VARCHAR"), ("round", "INTEGER"),
-        ("turns", "BIGINT"), *((f"s_{c}", "BIGINT") for c in ROUND_SUMS),
+        ("run_id", "BIGINT"),
+        ("board", "VARCHAR"),
+        ("agent", "VARCHAR"),
+        ("round", "INTEGER"),
+        ("turns", "BIGINT"),
+        *((f"s_{c}", "BIGINT") for c in ROUND_SUMS),
         *((name, "BIGINT") for name, _ in SQUARES),
     ),
 }
@@ -81,8 +144,10 @@ TABLES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
 
 def ddl(catalog: str) -> list[str]:
     """CREATE TABLE statements for the summary tables in the database `catalog`."""
-    return [f"CREATE TABLE {catalog}.{t} ({', '.join(f'{c} {ty}' for c, ty in cols)})"
-            for t, cols in TABLES.items()]
+    return [
+        f"CREATE TABLE {catalog}.{t} ({', '.join(f'{c} {ty}' for c, ty in cols)})"
+        for t, cols in TABLES.items()
+    ]
 
 
 def _between(column: str, run: int, lo: int, hi: int) -> str:
@@ -99,7 +164,7 @@ def _seats(run: int, lo: int, hi: int) -> str:
     counts AS (
         SELECT p.game_id, p.player AS seat, coalesce(n."set", '?') AS "set", count(*) AS cards
         FROM picks p LEFT JOIN names n ON n.name = p.card
-        WHERE {rng.replace('game_id', 'p.game_id')} GROUP BY ALL),
+        WHERE {rng.replace("game_id", "p.game_id")} GROUP BY ALL),
     ranked AS (
         SELECT *, row_number() OVER (PARTITION BY game_id, seat ORDER BY cards DESC, "set") AS r,
                count(*) OVER (PARTITION BY game_id, seat, cards) AS tied
@@ -115,9 +180,9 @@ def _seats(run: int, lo: int, hi: int) -> str:
                arg_max(resource, round) AS final_resource
         FROM snapshots WHERE {rng} GROUP BY ALL)
     SELECT s.game_id, s.seat, t.dominant, t.pair, coalesce(f.turns, 0),
-           {', '.join(f'f.{c}' for c in FLOWS)}, f.final_resource
+           {", ".join(f"f.{c}" for c in FLOWS)}, f.final_resource
     FROM game_seats s LEFT JOIN tops t USING (game_id, seat) LEFT JOIN flows f USING (game_id, seat)
-    WHERE s.run_id = {run} AND {rng.replace('game_id', 's.game_id')}
+    WHERE s.run_id = {run} AND {rng.replace("game_id", "s.game_id")}
     """
 
 
@@ -151,7 +216,7 @@ def _seen_and_bought(rng: str) -> str:
                (p.pick = min(p.pick) OVER w)::INT AS first_of_pack,
                p.pick - min(p.pick) OVER w + 1 AS in_pack
         FROM picks p JOIN game_seats s ON s.game_id = p.game_id AND s.seat = p.player
-        WHERE {rng.replace('game_id', 'p.game_id')}
+        WHERE {rng.replace("game_id", "p.game_id")}
         WINDOW w AS (PARTITION BY p.game_id, p.player, p.pack_round)),
     buys AS (SELECT game_id, player, card, round FROM events WHERE kind = 'buy' AND {rng}),
     rows AS (
@@ -322,28 +387,38 @@ def _rounds(run: int, lo: int, hi: int) -> str:
     """
 
 
-BUILDERS: Final = (("summary_seats", _seats), ("summary_cards", _cards),
-                   ("summary_damage", _damage), ("summary_games", _games),
-                   ("summary_rounds", _rounds))
+BUILDERS: Final = (
+    ("summary_seats", _seats),
+    ("summary_cards", _cards),
+    ("summary_damage", _damage),
+    ("summary_games", _games),
+    ("summary_rounds", _rounds),
+)
 
 
 def _build(con: duckdb.DuckDBPyConnection, run: int, schema: str) -> int:
     """Insert the run's summary rows into `schema`'s tables, chunk by chunk; the games covered."""
-    games, top = con.execute("SELECT count(*), coalesce(max(game_index), -1) FROM games "
-                             "WHERE run_id = ?", [run]).fetchall()[0]
+    games, top = con.execute(
+        "SELECT count(*), coalesce(max(game_index), -1) FROM games WHERE run_id = ?", [run]
+    ).fetchall()[0]
     for lo in range(0, int(top) + 1, CHUNK_GAMES):
         for table, sql in BUILDERS:
             con.execute(f'INSERT INTO "{schema}".{table} {sql(run, lo, lo + CHUNK_GAMES)}')
-    con.execute(f'INSERT INTO "{schema}".summaries VALUES (?, ?, ?, now()::TIMESTAMP)',
-                [run, SUMMARY_VERSION, games])
+    con.execute(
+        f'INSERT INTO "{schema}".summaries VALUES (?, ?, ?, now()::TIMESTAMP)',
+        [run, SUMMARY_VERSION, games],
+    )
     return int(games)
 
 
 def _drop(con: duckdb.DuckDBPyConnection, run: int, schema: str) -> None:
     lo, hi = run * GAME_ID_BASE, (run + 1) * GAME_ID_BASE - 1
     for table in TABLES:
-        where = (f"run_id = {run}" if table in ("summaries", "summary_rounds")
-                 else f"game_id BETWEEN {lo} AND {hi}")
+        where = (
+            f"run_id = {run}"
+            if table in ("summaries", "summary_rounds")
+            else f"game_id BETWEEN {lo} AND {hi}"
+        )
         con.execute(f'DELETE FROM "{schema}".{table} WHERE {where}')
 
 
@@ -364,24 +439,31 @@ def write(con: duckdb.DuckDBPyConnection, run: int) -> None:
 def _current(con: duckdb.DuckDBPyConnection, runs: Sequence[int], catalog: str) -> set[int]:
     """The runs whose summaries in `catalog` are of this version and cover every stored game."""
     ids = ", ".join(str(int(r)) for r in runs)
-    return {int(r[0]) for r in con.execute(f"""
+    return {
+        int(r[0])
+        for r in con.execute(f"""
         SELECT s.run_id FROM "{catalog}".summaries s
         LEFT JOIN (SELECT run_id, count(*) AS n FROM games WHERE run_id IN ({ids})
                    GROUP BY ALL) g USING (run_id)
         WHERE s.run_id IN ({ids}) AND s.version = {SUMMARY_VERSION}
-              AND coalesce(g.n, 0) = s.games""").fetchall()}
+              AND coalesce(g.n, 0) = s.games""").fetchall()
+    }
 
 
 def ensure(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> None:
     """Make the summary tables answer for `runs`: the file's when they are current; otherwise
     a scratch database in the temp folder (SCRATCH, first on the search path from then on, so
     it shadows the file's tables for this connection) holding every run asked for so far."""
-    databases = {r[0] for r in con.execute(
-        "SELECT database_name FROM duckdb_databases()").fetchall()}
+    databases = {
+        r[0] for r in con.execute("SELECT database_name FROM duckdb_databases()").fetchall()
+    }
     if SCRATCH not in databases:
         home = str(con.execute("SELECT current_database()").fetchall()[0][0])
-        stored = con.execute("SELECT count(*) FROM duckdb_tables() WHERE database_name = ? "
-                             "AND table_name = 'summaries'", [home]).fetchall()[0][0]
+        stored = con.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE database_name = ? "
+            "AND table_name = 'summaries'",
+            [home],
+        ).fetchall()[0][0]
         if stored and _current(con, runs, home) >= set(runs):
             return
         folder = Path(tempfile.mkdtemp(prefix="workbench-summaries-"))
@@ -390,8 +472,9 @@ def ensure(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> None:
         for statement in ddl(SCRATCH):
             con.execute(statement)
     # per connection, while an attached database is shared by the connections to one file
-    if not str(con.execute("SELECT current_setting('search_path')").fetchall()[0][0]
-               ).startswith(SCRATCH):
+    if not str(con.execute("SELECT current_setting('search_path')").fetchall()[0][0]).startswith(
+        SCRATCH
+    ):
         home = str(con.execute("SELECT current_database()").fetchall()[0][0])
         con.execute(f"""SET search_path = '{SCRATCH},"{home.replace('"', '""')}"'""")
     for run in sorted(set(runs) - _current(con, runs, SCRATCH)):

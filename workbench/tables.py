@@ -31,7 +31,6 @@ from workbench.sheets import (
 T = TypeVar("T")
 
 
-
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One thing wrong in a file, located as the designer sees it (row 1 = header)."""
@@ -106,6 +105,7 @@ class Parsed(Generic[T]):
 
 # --- cells ----------------------------------------------------------------------------------
 
+
 def header_key(text: object) -> str:
     """Headers, sheet names and scenario keys ignore case, spaces, `_` and `-`."""
     return re.sub(r"[\s_\-]", "", norm(str(text)))
@@ -160,6 +160,7 @@ def yes_no(text: str) -> bool:
 
 # --- tables (a header row, then one record per row) -----------------------------------------
 
+
 @dataclass
 class Table:
     file: str
@@ -176,9 +177,14 @@ class Table:
         return f"{name} (no such column)"
 
 
-def read_table(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]],
-           aliases: dict[str, str], required: Sequence[str],
-           problems: list[Problem]) -> Table | None:
+def read_table(
+    file: str,
+    sheet: str | None,
+    rows: Sequence[tuple[Cell, ...]],
+    aliases: dict[str, str],
+    required: Sequence[str],
+    problems: list[Problem],
+) -> Table | None:
     """Read the header row (the first non-blank row) and the records under it; a value in a
     column without a header is a problem (it would be ignored without a word)."""
     numbered = [(i + 1, row) for i, row in enumerate(rows) if not is_blank(row)]
@@ -191,14 +197,24 @@ def read_table(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]],
     for i, text in enumerate(headers):
         where = Problem(file, sheet, header_row, f"{text} ({column_letter(i)})", text)
         if not text:
-            stray = next(((n, r[i]) for n, r in numbered[1:]
-                          if len(r) > i and cell_text(r[i]) is not None), None)
+            stray = next(
+                ((n, r[i]) for n, r in numbered[1:] if len(r) > i and cell_text(r[i]) is not None),
+                None,
+            )
             if stray is not None:
                 example = " (e.g. notes)" if "notes" in aliases.values() else ""
-                problems.append(Problem(file, sheet, stray[0], column_letter(i),
-                                        cell_text(stray[1]), f"a value in a column without a "
-                                        f"header: name the column in row {header_row}{example} "
-                                        "or delete the value"))
+                problems.append(
+                    Problem(
+                        file,
+                        sheet,
+                        stray[0],
+                        column_letter(i),
+                        cell_text(stray[1]),
+                        f"a value in a column without a "
+                        f"header: name the column in row {header_row}{example} "
+                        "or delete the value",
+                    )
+                )
             continue
         key = aliases.get(header_key(text))
         if key is None:
@@ -209,8 +225,9 @@ def read_table(file: str, sheet: str | None, rows: Sequence[tuple[Cell, ...]],
             columns[key] = i
     for name in required:
         if name not in columns:
-            problems.append(Problem(file, sheet, header_row, None, None,
-                                    f"missing required column {name!r}"))
+            problems.append(
+                Problem(file, sheet, header_row, None, None, f"missing required column {name!r}")
+            )
     return Table(file, sheet, columns, headers, numbered[1:])
 
 
@@ -223,14 +240,20 @@ def hint(word: str, aliases: dict[str, str]) -> str:
 class Record:
     """One row of a table; every read that fails adds a problem and marks the row bad."""
 
-    def __init__(self, table: Table, number: int, cells: tuple[Cell, ...],
-                 problems: list[Problem]) -> None:
+    def __init__(
+        self, table: Table, number: int, cells: tuple[Cell, ...], problems: list[Problem]
+    ) -> None:
         self.table, self.number, self.cells, self.problems = table, number, cells, problems
         self.ok = True
 
     def where(self, name: str) -> Problem:
-        return Problem(self.table.file, self.table.sheet, self.number, self.table.column(name),
-                       cell_text(self.cell(name)))
+        return Problem(
+            self.table.file,
+            self.table.sheet,
+            self.number,
+            self.table.column(name),
+            cell_text(self.cell(name)),
+        )
 
     def fail(self, name: str, message: str) -> None:
         self.problems.append(replace(self.where(name), message=message))
@@ -267,15 +290,16 @@ class Record:
 
 def names_of(sets: Iterable[CardSet]) -> Names:
     """The card names of loaded sets, for `resolve`."""
-    return {c.name.casefold(): Known(c.name, c.type, s.name, card=c) for s in sets
-            for c in s.cards}
+    return {c.name.casefold(): Known(c.name, c.type, s.name, card=c) for s in sets for c in s.cards}
 
 
 def run_checks(checks: Iterable[Check], names: Names) -> list[Problem]:
     """The problems of `checks` with cards looked up in `names`."""
+
     def lookup(name: str) -> Card | None:
         known = names.get(name.casefold())
         return known.card if known is not None else None
+
     return [p for check in checks for p in check(lookup)]
 
 
@@ -284,11 +308,19 @@ def sheet_problems(file: str, sheet: Sheet, located: bool, hidden: str) -> list[
     would read as empty cells. `located`: name the sheet (workbooks; not a CSV)."""
     name = sheet.name if located else None
     problems = [Problem(file, name, message=f"hidden sheet: {hidden}")] if sheet.hidden else []
-    problems += [Problem(file, name, row + 1, column_letter(col), formula,
-                         "formula without a saved value, so it would read as an empty cell (the "
-                         "workbench never computes formulas): open the file in a spreadsheet "
-                         "program and save it, or type the value")
-                 for row, col, formula in sheet.unsaved]
+    problems += [
+        Problem(
+            file,
+            name,
+            row + 1,
+            column_letter(col),
+            formula,
+            "formula without a saved value, so it would read as an empty cell (the "
+            "workbench never computes formulas): open the file in a spreadsheet "
+            "program and save it, or type the value",
+        )
+        for row, col, formula in sheet.unsaved
+    ]
     return problems
 
 
@@ -301,11 +333,16 @@ def resolve(refs: Iterable[Ref], names: Names) -> list[Problem]:
         if known is None:
             close = nearest(ref.name, spelled)
             hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-            problems.append(replace(ref.where, message=f"unknown card {ref.name!r} "
-                                                       f"({ref.what}){hint}"))
+            problems.append(
+                replace(ref.where, message=f"unknown card {ref.name!r} ({ref.what}){hint}")
+            )
         elif ref.types and known.type is not None and known.type not in ref.types:
             wanted = " or ".join(sorted(t.value for t in ref.types))
-            problems.append(replace(ref.where, message=f"{ref.what} {known.name!r} is of type "
-                                                       f"{known.type.value}; expected {wanted}"))
+            problems.append(
+                replace(
+                    ref.where,
+                    message=f"{ref.what} {known.name!r} is of type "
+                    f"{known.type.value}; expected {wanted}",
+                )
+            )
     return problems
-

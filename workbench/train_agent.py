@@ -37,8 +37,15 @@ from workbench.agents import make_agent
 from workbench.analysis.stats import proportion_ci
 from workbench.config import Setup, load_setup
 
-BOARDS = ("kings-crossing", "gold-rush", "three-hills", "four-banners", "zwei-burgen",
-          "drowned-sanctum", "tyrants-throne")
+BOARDS = (
+    "kings-crossing",
+    "gold-rush",
+    "three-hills",
+    "four-banners",
+    "zwei-burgen",
+    "drowned-sanctum",
+    "tyrants-throne",
+)
 SETS = ("iron-legion", "tide-callers", "pestgericht", "sky-wardens")
 SET_PAIRS = tuple(itertools.combinations(SETS, 2))
 
@@ -121,14 +128,20 @@ class Arena:
 
     def score(self, w: Weights, games: int, seed: int | str) -> Score:
         pairs = tuple(sorted(w.to_dict().items()))
-        jobs: list[Job] = [(pairs, self.opponent, b, i, derive_seed(seed, b, i))
-                           for b in self.boards for i in range(games)]
+        jobs: list[Job] = [
+            (pairs, self.opponent, b, i, derive_seed(seed, b, i))
+            for b in self.boards
+            for i in range(games)
+        ]
         chunk = max(1, len(jobs) // (4 * self.workers))
-        results = (list(self.pool.map(play_one, jobs, chunksize=chunk)) if self.pool
-                   else [play_one(j) for j in jobs])
+        results = (
+            list(self.pool.map(play_one, jobs, chunksize=chunk))
+            if self.pool
+            else [play_one(j) for j in jobs]
+        )
         counts = {}
         for k, b in enumerate(self.boards):
-            mine = results[k * games:(k + 1) * games]
+            mine = results[k * games : (k + 1) * games]
             counts[b] = (mine.count(1.0), mine.count(0.5), mine.count(0.0))
         return Score(counts)
 
@@ -150,9 +163,18 @@ class Trained:
     trials: tuple[float, ...]
 
 
-def train(opponent: str, trials: int, games: int, confirm: int, top: int, seed: int,
-          boards: Sequence[str] = BOARDS, workers: int = 1, names: Sequence[str] = tuple(SPACE),
-          progress: Callable[[str], None] = lambda line: None) -> Trained:
+def train(
+    opponent: str,
+    trials: int,
+    games: int,
+    confirm: int,
+    top: int,
+    seed: int,
+    boards: Sequence[str] = BOARDS,
+    workers: int = 1,
+    names: Sequence[str] = tuple(SPACE),
+    progress: Callable[[str], None] = lambda line: None,
+) -> Trained:
     """Search the weights `names` (the others keep their hand-set values) with optuna's TPE
     sampler (seeded), then confirm the `top` best trials and the hand-set weights on fresh
     seeds and keep the best."""
@@ -171,8 +193,9 @@ def train(opponent: str, trials: int, games: int, confirm: int, top: int, seed: 
         found: dict[int, Weights] = {}
         for n in range(trials):
             trial = study.ask()
-            w = Weights(**{**DEFAULT.to_dict(),
-                           **{k: trial.suggest_float(k, *SPACE[k]) for k in names}})
+            w = Weights(
+                **{**DEFAULT.to_dict(), **{k: trial.suggest_float(k, *SPACE[k]) for k in names}}
+            )
             sc = arena.score(w, games, f"{seed}:train")
             study.tell(trial, sc.value)
             found[trial.number] = w
@@ -188,8 +211,9 @@ def train(opponent: str, trials: int, games: int, confirm: int, top: int, seed: 
             progress(f"confirm trial {t.number}: {sc.value:.3f} (hand-set {default.value:.3f})")
             if sc.value > chosen_score.value:
                 chosen, chosen_score = found[t.number], sc
-        return Trained(chosen, started, chosen_score, default,
-                       tuple(float(t.value or 0.0) for t in done))
+        return Trained(
+            chosen, started, chosen_score, default, tuple(float(t.value or 0.0) for t in done)
+        )
     finally:
         arena.close()
 
@@ -198,33 +222,63 @@ def commit() -> str:
     """The repository's commit (with `+` when the tree has changes), or `unknown`."""
     root = Path(__file__).resolve().parents[1]
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, text=True,
-                              capture_output=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               cwd=root, text=True, capture_output=True, check=True).stdout
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=root,
+            text=True,
+            capture_output=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            text=True,
+            capture_output=True,
+            check=True,
+        ).stdout
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return head + ("+" if dirty.strip() else "")
 
 
-def module_text(result: Trained, command: str, opponent: str, trials: int, games: int,
-                confirm: int, seed: int, boards: Sequence[str],
-                names: Sequence[str] = tuple(SPACE)) -> str:
+def module_text(
+    result: Trained,
+    command: str,
+    opponent: str,
+    trials: int,
+    games: int,
+    confirm: int,
+    seed: int,
+    boards: Sequence[str],
+    names: Sequence[str] = tuple(SPACE),
+) -> str:
     """The Python module holding the tuned weights and how they were produced."""
     per_game = result.confirmed.games // max(1, len(result.confirmed.counts))
     lines = [
         '"""The tuned heuristic agent\'s weights (the agent `tuned`), written by `workbench',
-        'train-agent`: do not edit by hand, train again.', '', f"Command: {command}",
+        "train-agent`: do not edit by hand, train again.",
+        "",
+        f"Command: {command}",
         f"Commit: {result.commit}, {date.today().isoformat()}",
-        (f"Search: {trials} optuna TPE trials (seed {seed}), {games} games a board each, "
-         f"against {opponent} on {', '.join(boards)}, over "
-         f"{'every weight' if set(names) == set(SPACE) else ', '.join(names)}."),
-        (f"Confirmation on unseen seeds ({per_game} games a board): mean score "
-         f"{result.confirmed.value:.3f}; the hand-set weights scored {result.default.value:.3f}"
-         " on the same seeds."),
-        ("Wins-draws-losses and the share of decided games won (95% Wilson interval) per board: "
-         + "; ".join(f"{b} {decided(c)}" for b, c in result.confirmed.counts.items()) + "."),
-        '"""', "", "WEIGHTS: dict[str, float] = {"]
+        (
+            f"Search: {trials} optuna TPE trials (seed {seed}), {games} games a board each, "
+            f"against {opponent} on {', '.join(boards)}, over "
+            f"{'every weight' if set(names) == set(SPACE) else ', '.join(names)}."
+        ),
+        (
+            f"Confirmation on unseen seeds ({per_game} games a board): mean score "
+            f"{result.confirmed.value:.3f}; the hand-set weights scored {result.default.value:.3f}"
+            " on the same seeds."
+        ),
+        (
+            "Wins-draws-losses and the share of decided games won (95% Wilson interval) per board: "
+            + "; ".join(f"{b} {decided(c)}" for b, c in result.confirmed.counts.items())
+            + "."
+        ),
+        '"""',
+        "",
+        "WEIGHTS: dict[str, float] = {",
+    ]
     lines += [f"    {k!r}: {v!r}," for k, v in result.weights.to_dict().items()]
     lines += ["}", ""]
     return "\n".join(_wrap(line) for line in lines)
@@ -260,5 +314,4 @@ def write_module(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-__all__ = ["BOARDS", "Arena", "Score", "Trained", "decided", "module_text", "train",
-           "write_module"]
+__all__ = ["BOARDS", "Arena", "Score", "Trained", "decided", "module_text", "train", "write_module"]

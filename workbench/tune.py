@@ -42,22 +42,29 @@ FLOOR = {"buy": 1, "upkeep": 0}
 """The lowest value a tuned cost may take (a buy price of 0 would make the card free)."""
 
 
-def flag(con: duckdb.DuckDBPyConnection, run: int, set_name: str,
-         band: tuple[float, float]) -> pl.DataFrame:
+def flag(
+    con: duckdb.DuckDBPyConnection, run: int, set_name: str, band: tuple[float, float]
+) -> pl.DataFrame:
     """The set's cards with their improvement when bought and interval; `verdict` is
     'too strong' when the whole interval is above the band, 'too weak' when below, 'never
     bought' (in store at least NEVER_MIN_STORE times, never bought) or 'rarely bought' (see
     RARE_SHARE) for cards whose price may keep them out of play, else ''."""
     df = with_gain_ci(cards.card_results(con, [run])).filter(
-        pl.col("set").str.to_lowercase() == set_name.casefold())
+        pl.col("set").str.to_lowercase() == set_name.casefold()
+    )
     low, high = band
     rare = rare_rate(df)
-    verdict = (pl.when(pl.col("bought_gain_lo") > high).then(pl.lit(STRONG))
-               .when(pl.col("bought_gain_hi") < low).then(pl.lit(WEAK))
-               .when((pl.col("bought") == 0) & (pl.col("in_store") >= NEVER_MIN_STORE))
-               .then(pl.lit(NEVER))
-               .when((pl.col("bought") > 0) & (pl.col("buy_rate_hi") < rare)).then(pl.lit(RARE))
-               .otherwise(pl.lit("")))
+    verdict = (
+        pl.when(pl.col("bought_gain_lo") > high)
+        .then(pl.lit(STRONG))
+        .when(pl.col("bought_gain_hi") < low)
+        .then(pl.lit(WEAK))
+        .when((pl.col("bought") == 0) & (pl.col("in_store") >= NEVER_MIN_STORE))
+        .then(pl.lit(NEVER))
+        .when((pl.col("bought") > 0) & (pl.col("buy_rate_hi") < rare))
+        .then(pl.lit(RARE))
+        .otherwise(pl.lit(""))
+    )
     return df.with_columns(verdict.fill_null("").alias("verdict"))
 
 
@@ -86,8 +93,9 @@ def first_values(current: int, span: int, verdict: str, floor: int) -> list[int]
     return [v for v in values if v >= floor]
 
 
-def next_values(values: Sequence[int], way: int, reach: float | None, span: int,
-                floor: int) -> list[int]:
+def next_values(
+    values: Sequence[int], way: int, reach: float | None, span: int, floor: int
+) -> list[int]:
     """Values beyond the swept range the way the flag points, at most `span` of them, evenly
     spread and ending at the far end, none below `floor`. The far end: where the fitted line
     reaches the target (`reach`; at least `span`, at most 2 * `span` steps beyond the edge);
@@ -128,8 +136,17 @@ class Point:
     buy_rate: float
 
 
-def decide(fair: FairValue, points: dict[int, Point], current: int, verdict: str, field: str,
-           target: float, floor: int, can_widen: bool, rare: float = 0.0) -> Decision:
+def decide(
+    fair: FairValue,
+    points: dict[int, Point],
+    current: int,
+    verdict: str,
+    field: str,
+    target: float,
+    floor: int,
+    can_widen: bool,
+    rare: float = 0.0,
+) -> Decision:
     """The proposal a sweep supports, never against the flag. `points`: every swept value;
     `rare`: a buy rate below which the card is hardly bought, so that a too strong card is
     never priced where nobody buys it (its numbers, not its price, are then the problem)."""
@@ -147,8 +164,18 @@ class _Sweep:
     """What `decide` reasons with: the sweep, the flag's direction and what follows from them
     (the far edge swept, the prices where the card is hardly bought, whether to widen)."""
 
-    def __init__(self, fair: FairValue, points: dict[int, Point], current: int, verdict: str,
-                 field: str, target: float, floor: int, can_widen: bool, rare: float) -> None:
+    def __init__(
+        self,
+        fair: FairValue,
+        points: dict[int, Point],
+        current: int,
+        verdict: str,
+        field: str,
+        target: float,
+        floor: int,
+        can_widen: bool,
+        rare: float,
+    ) -> None:
         self.fair, self.points, self.current, self.verdict = fair, points, current, verdict
         self.field, self.target, self.floor, self.rare = field, target, floor, rare
         self.way = way = direction(verdict)
@@ -164,15 +191,23 @@ class _Sweep:
         """A too strong card that dearer prices price out of play: the dearest price at
         which it is still bought, or nothing."""
         dead, points, verdict = self.dead, self.points, self.verdict
-        hardly = (f"at {self.field} {dead[0]} it is hardly bought (buy rate "
-                  f"{points[dead[0]].buy_rate:.0%})")
+        hardly = (
+            f"at {self.field} {dead[0]} it is hardly bought (buy rate "
+            f"{points[dead[0]].buy_rate:.0%})"
+        )
         if not self.bought_at:
-            return Decision(None, f"{verdict}, {why}, but already {hardly}: its price alone "
-                            "cannot balance it; change its numbers instead")
+            return Decision(
+                None,
+                f"{verdict}, {why}, but already {hardly}: its price alone "
+                "cannot balance it; change its numbers instead",
+            )
         v = self.bought_at[-1]
-        return Decision(v, f"{verdict}, {why}; {hardly}, so {v}, the dearest price at which it "
-                        f"is still bought ({points[v].buy_rate:.0%}), is proposed: its price "
-                        "alone cannot balance it; change its numbers too")
+        return Decision(
+            v,
+            f"{verdict}, {why}; {hardly}, so {v}, the dearest price at which it "
+            f"is still bought ({points[v].buy_rate:.0%}), is proposed: its price "
+            "alone cannot balance it; change its numbers too",
+        )
 
     def cheaper(self, why: str) -> Decision | None:
         """A card nobody (or hardly anybody) buys, when the fit gives no lower price: the
@@ -183,10 +218,13 @@ class _Sweep:
         now = points[current].buy_rate if current in points else 0.0
         for v in reversed(self.values):
             if v < current and points[v].buy_rate > now and points[v].buy_rate >= self.rare:
-                return Decision(v, f"{verdict} at {field} {current} (buy rate {now:.0%}), "
-                                f"bought at {v} (buy rate {points[v].buy_rate:.0%}); {why}; {v} "
-                                "is the dearest swept price at which it is no longer hardly "
-                                "bought")
+                return Decision(
+                    v,
+                    f"{verdict} at {field} {current} (buy rate {now:.0%}), "
+                    f"bought at {v} (buy rate {points[v].buy_rate:.0%}); {why}; {v} "
+                    "is the dearest swept price at which it is no longer hardly "
+                    "bought",
+                )
         return None
 
     def unmeasured(self) -> Decision:
@@ -194,8 +232,10 @@ class _Sweep:
         if self.widen:
             return Decision(None, self.fair.note, widen=True)
         return self.cheaper("too few seats bought it to measure its improvement") or Decision(
-            None, f"{self.verdict}, but too few seats bought it (or all did) in the sweep "
-            f"{self.values[0]}..{self.values[-1]} to measure its improvement: {self.fair.note}")
+            None,
+            f"{self.verdict}, but too few seats bought it (or all did) in the sweep "
+            f"{self.values[0]}..{self.values[-1]} to measure its improvement: {self.fair.note}",
+        )
 
     def flat(self) -> Decision:
         """The improvement does not fall as the price rises: the price does not decide it."""
@@ -203,13 +243,16 @@ class _Sweep:
             return Decision(None, self.fair.note, widen=True)
         field, way = self.field, self.way
         return self.cheaper("its improvement does not fall as its price rises") or Decision(
-            None, (
+            None,
+            (
                 f"{self.verdict}, but in the sweep {self.values[0]}..{self.values[-1]} its "
                 f"improvement does not fall as its {field} rises (fitted slope "
                 f"{self.fair.slope:+.3f} per step): it is {'strong' if way > 0 else 'weak'} at "
                 f"every {field} swept, so its {field} does not decide its worth and no "
                 f"{'higher' if way > 0 else 'lower'} {field} is proposed; change its other "
-                f"numbers, or try {self.more} or another field"))
+                f"numbers, or try {self.more} or another field"
+            ),
+        )
 
     def uncrossed(self) -> Decision:
         """The fitted line does not reach the target inside the sweep."""
@@ -217,12 +260,17 @@ class _Sweep:
         edge, current = self.edge, self.current
         line = fair.intercept + fair.slope * edge
         if (line - target) * self.way <= 0:
-            return self.cheaper(f"where it is bought its improvement is above {target:+.2f}: "
-                                "it is worth its price once it can be bought") or Decision(
-                None, (
+            return self.cheaper(
+                f"where it is bought its improvement is above {target:+.2f}: "
+                "it is worth its price once it can be bought"
+            ) or Decision(
+                None,
+                (
                     f"{verdict} in the judging run, but the sweep's fitted improvement is on "
                     f"the other side of {target:+.2f} throughout ({fair.note}): the two "
-                    f"disagree, so nothing is proposed; {self.more} would settle it"))
+                    f"disagree, so nothing is proposed; {self.more} would settle it"
+                ),
+            )
         # still on the flag's side at the far end
         if self.widen:
             return Decision(None, fair.note, widen=True)
@@ -230,18 +278,32 @@ class _Sweep:
         if self.dead:
             return self.dearest(f"still {side} {target:+.2f} up to {field} {self.dead[0]}")
         if edge == current:  # nowhere to go: already at the floor
-            return Decision(None, (
-                f"{verdict} at {field} {current}, already the lowest allowed (fitted "
-                f"improvement {line:+.3f}): no lower {field} exists; change its other "
-                "numbers instead"))
-        limit = (f"{self.floor}, the lowest allowed" if self.at_floor else
-                 f"{edge}, the widest sweep allowed")
-        return Decision(edge, (
-            f"{verdict} and still {side} {target:+.2f} at {field} {limit} (fitted "
-            f"improvement {line:+.3f} there), so {edge} is proposed as the step that goes "
-            "furthest toward the band"
-            + ("; change its other numbers too" if self.at_floor else
-               f"; {self.more} would show how far it must go")))
+            return Decision(
+                None,
+                (
+                    f"{verdict} at {field} {current}, already the lowest allowed (fitted "
+                    f"improvement {line:+.3f}): no lower {field} exists; change its other "
+                    "numbers instead"
+                ),
+            )
+        limit = (
+            f"{self.floor}, the lowest allowed"
+            if self.at_floor
+            else f"{edge}, the widest sweep allowed"
+        )
+        return Decision(
+            edge,
+            (
+                f"{verdict} and still {side} {target:+.2f} at {field} {limit} (fitted "
+                f"improvement {line:+.3f} there), so {edge} is proposed as the step that goes "
+                "furthest toward the band"
+                + (
+                    "; change its other numbers too"
+                    if self.at_floor
+                    else f"; {self.more} would show how far it must go"
+                )
+            ),
+        )
 
     def crossed(self, estimate: float) -> Decision:
         """The fitted line reaches the target at `estimate`: propose its nearest allowed
@@ -250,20 +312,30 @@ class _Sweep:
         proposed = max(self.floor, round(estimate))
         if (proposed - current) * self.way > 0:
             if self.dead and proposed >= self.dead[0]:
-                return self.dearest(f"its fair value {estimate:.2f} lies where it is hardly "
-                                    "bought")
+                return self.dearest(f"its fair value {estimate:.2f} lies where it is hardly bought")
             return Decision(proposed, note)
         if proposed == current:
-            return self.cheaper(f"the fair value {estimate:.2f} where it is bought rounds to "
-                                f"the current {current}") or Decision(None, (
-                f"the fair value {estimate:.2f} rounds to the current {current}, so the sweep "
-                f"does not support the verdict {verdict!r} by a whole step: {note}"))
-        return self.cheaper(f"where it is bought its fair value is {estimate:.2f}, not below "
-                            f"the current {current}: it is worth its price once it can be "
-                            "bought") or Decision(None, (
-            f"{verdict} in the judging run, but the sweep puts the fair value at "
-            f"{estimate:.2f}, {'below' if self.way > 0 else 'above'} the current {current}: "
-            f"the two disagree, so nothing is proposed ({note}); {self.more} would settle it"))
+            return self.cheaper(
+                f"the fair value {estimate:.2f} where it is bought rounds to the current {current}"
+            ) or Decision(
+                None,
+                (
+                    f"the fair value {estimate:.2f} rounds to the current {current}, so the sweep "
+                    f"does not support the verdict {verdict!r} by a whole step: {note}"
+                ),
+            )
+        return self.cheaper(
+            f"where it is bought its fair value is {estimate:.2f}, not below "
+            f"the current {current}: it is worth its price once it can be "
+            "bought"
+        ) or Decision(
+            None,
+            (
+                f"{verdict} in the judging run, but the sweep puts the fair value at "
+                f"{estimate:.2f}, {'below' if self.way > 0 else 'above'} the current {current}: "
+                f"the two disagree, so nothing is proposed ({note}); {self.more} would settle it"
+            ),
+        )
 
 
 @dataclass(frozen=True)
@@ -280,13 +352,27 @@ class CardTuning:
 
 
 def _points(res: SweepResult) -> dict[int, Point]:
-    return {int(v): Point(int(b or 0), float(r or 0.0)) for v, b, r in
-            res.metrics.select("value", "bought", "buy_rate").iter_rows()}
+    return {
+        int(v): Point(int(b or 0), float(r or 0.0))
+        for v, b, r in res.metrics.select("value", "bought", "buy_rate").iter_rows()
+    }
 
 
-def tune_card(db: str, base: RunSpec, card: str, field: str, current: int, verdict: str,
-              span: int, band: tuple[float, float], workers: int, console: Console,
-              widen: int = 3, base_run: int | None = None, rare: float = 0.0) -> CardTuning:
+def tune_card(
+    db: str,
+    base: RunSpec,
+    card: str,
+    field: str,
+    current: int,
+    verdict: str,
+    span: int,
+    band: tuple[float, float],
+    workers: int,
+    console: Console,
+    widen: int = 3,
+    base_run: int | None = None,
+    rare: float = 0.0,
+) -> CardTuning:
     """Sweep `field` of `card` from `current` the way `verdict` points, widening up to `widen`
     times while no crossing is found, and decide (`rare`: see `decide`). `base_run`: a run of
     exactly `base`, reused as the sweep's current value."""
@@ -295,38 +381,66 @@ def tune_card(db: str, base: RunSpec, card: str, field: str, current: int, verdi
     target = (band[0] + band[1]) / 2
     floor = FLOOR.get(field, 0)
     if direction(verdict) < 0 and current <= floor:
-        return CardTuning(card, field, current, verdict, None, None, (
-            f"{verdict} at {field} {current}, already the lowest allowed: no lower {field} "
-            "exists, so nothing was swept; change its other numbers instead"))
+        return CardTuning(
+            card,
+            field,
+            current,
+            verdict,
+            None,
+            None,
+            (
+                f"{verdict} at {field} {current}, already the lowest allowed: no lower {field} "
+                "exists, so nothing was swept; change its other numbers instead"
+            ),
+        )
     values = first_values(current, span, verdict, floor)
     variants = card_variants(card, field, values)
     reuse = {v.label: base_run for v in variants if v.value == current and base_run is not None}
     study: Study | None = None
     for step in range(widen + 1):
-        study = run_study(db, base, "tune", card, field, variants, workers, console,
-                          extend=study, reuse=reuse)
+        study = run_study(
+            db, base, "tune", card, field, variants, workers, console, extend=study, reuse=reuse
+        )
         con = open_db(db)
         try:
             res = analyse(con, study, base.games, target)
         finally:
             con.close()
         swept = [int(v.value) for v, _ in study.runs if v.value is not None]
-        new = next_values(swept, direction(verdict), res.fair.reach(target), span, floor) \
-            if step < widen else []
-        d = decide(res.fair, _points(res), current, verdict, field, target, floor, bool(new),
-                   rare)
+        new = (
+            next_values(swept, direction(verdict), res.fair.reach(target), span, floor)
+            if step < widen
+            else []
+        )
+        d = decide(res.fair, _points(res), current, verdict, field, target, floor, bool(new), rare)
         if not d.widen:
             break
-        why = ("too few buyers to fit a line" if not math.isfinite(res.fair.slope) else
-               "no falling line" if res.fair.slope >= 0 else "no crossing")
-        console.print(f"tune: {card} ({verdict}): {why} in {min(swept)}..{max(swept)}; "
-                      f"widening to {', '.join(map(str, new))}", highlight=False)
+        why = (
+            "too few buyers to fit a line"
+            if not math.isfinite(res.fair.slope)
+            else "no falling line"
+            if res.fair.slope >= 0
+            else "no crossing"
+        )
+        console.print(
+            f"tune: {card} ({verdict}): {why} in {min(swept)}..{max(swept)}; "
+            f"widening to {', '.join(map(str, new))}",
+            highlight=False,
+        )
         variants = card_variants(card, field, new)
     widened = len({v.value for v, _ in res.study.runs}) > len(values)
     note = d.note + (f" (range widened to {min(swept)}..{max(swept)})" if widened else "")
     rows = result_rows(res)
-    rows.append((card, f"proposed_{field}", None if d.proposed is None else float(d.proposed),
-                 res.fair.low, res.fair.high, f"{verdict}; current {current}; {note}"))
+    rows.append(
+        (
+            card,
+            f"proposed_{field}",
+            None if d.proposed is None else float(d.proposed),
+            res.fair.low,
+            res.fair.high,
+            f"{verdict}; current {current}; {note}",
+        )
+    )
     record_results(db, res.study.sweep_id, rows)
     return CardTuning(card, field, current, verdict, res, d.proposed, note)
 
@@ -342,17 +456,38 @@ def before_after(tunings: Sequence[CardTuning]) -> pl.DataFrame:
                 return None
             hit = m.filter(pl.col("value") == value)
             return None if hit.height == 0 else hit.get_column(col)[0]
+
         f = t.sweep.fair if t.sweep else None
-        rows.append({"card": t.card, "field": t.field, "verdict": t.verdict,
-                     "current": t.current, "proposed": t.proposed,
-                     "fair_value": f.estimate if f else None, "fair_low": f.low if f else None,
-                     "fair_high": f.high if f else None,
-                     "gain_before": at(t.current, "bought_gain"),
-                     "gain_after": at(t.proposed, "bought_gain"),
-                     "buy_rate_before": at(t.current, "buy_rate"),
-                     "buy_rate_after": at(t.proposed, "buy_rate"), "note": t.note})
-    schema = {"card": pl.String, "field": pl.String, "verdict": pl.String, "current": pl.Int64,
-              "proposed": pl.Int64, "fair_value": pl.Float64, "fair_low": pl.Float64,
-              "fair_high": pl.Float64, "gain_before": pl.Float64, "gain_after": pl.Float64,
-              "buy_rate_before": pl.Float64, "buy_rate_after": pl.Float64, "note": pl.String}
+        rows.append(
+            {
+                "card": t.card,
+                "field": t.field,
+                "verdict": t.verdict,
+                "current": t.current,
+                "proposed": t.proposed,
+                "fair_value": f.estimate if f else None,
+                "fair_low": f.low if f else None,
+                "fair_high": f.high if f else None,
+                "gain_before": at(t.current, "bought_gain"),
+                "gain_after": at(t.proposed, "bought_gain"),
+                "buy_rate_before": at(t.current, "buy_rate"),
+                "buy_rate_after": at(t.proposed, "buy_rate"),
+                "note": t.note,
+            }
+        )
+    schema = {
+        "card": pl.String,
+        "field": pl.String,
+        "verdict": pl.String,
+        "current": pl.Int64,
+        "proposed": pl.Int64,
+        "fair_value": pl.Float64,
+        "fair_low": pl.Float64,
+        "fair_high": pl.Float64,
+        "gain_before": pl.Float64,
+        "gain_after": pl.Float64,
+        "buy_rate_before": pl.Float64,
+        "buy_rate_after": pl.Float64,
+        "note": pl.String,
+    }
     return pl.DataFrame(rows, schema=schema)

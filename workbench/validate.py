@@ -36,10 +36,15 @@ class SetSummary:
 
     def __str__(self) -> str:
         types = ", ".join(f"{n} {t}" for t, n in self.by_type)
-        curve = ("no buy prices" if self.buy is None
-                 else f"buy min {self.buy[0]} / median {self.buy[1]:g} / max {self.buy[2]}")
-        return (f"set {self.name} ({self.source}): {self.cards} cards, {self.copies} copies, "
-                f"{self.draftable} draftable copies; {types}; {curve}")
+        curve = (
+            "no buy prices"
+            if self.buy is None
+            else f"buy min {self.buy[0]} / median {self.buy[1]:g} / max {self.buy[2]}"
+        )
+        return (
+            f"set {self.name} ({self.source}): {self.cards} cards, {self.copies} copies, "
+            f"{self.draftable} draftable copies; {types}; {curve}"
+        )
 
 
 def summarize_set(cardset: CardSet) -> SetSummary:
@@ -59,9 +64,11 @@ def summarize_set(cardset: CardSet) -> SetSummary:
 def describe_board(board: Board) -> str:
     victory = board.victory
     detail = victory.card or (str(victory.target) if victory.target else "")
-    return (f"board {board.name} ({board.source}): {board.width}x{board.height}, "
-            f"{board.players} players, victory {victory.kind.value}"
-            + (f" ({detail})" if detail else ""))
+    return (
+        f"board {board.name} ({board.source}): {board.width}x{board.height}, "
+        f"{board.players} players, victory {victory.kind.value}"
+        + (f" ({detail})" if detail else "")
+    )
 
 
 @dataclass
@@ -81,11 +88,16 @@ def spreadsheet_files(paths: Sequence[Path]) -> tuple[list[Path], list[Problem]]
     problems: list[Problem] = []
     for path in paths:
         if path.is_dir():
-            files += sorted(p for p in path.rglob("*") if p.is_file()
-                            and p.suffix.casefold() in SPREADSHEET_SUFFIXES
-                            and not p.name.startswith(("~$", ".")))
-        elif path.exists() or board_base(path).with_name(board_base(path).name
-                                                         + ".map.csv").exists():
+            files += sorted(
+                p
+                for p in path.rglob("*")
+                if p.is_file()
+                and p.suffix.casefold() in SPREADSHEET_SUFFIXES
+                and not p.name.startswith(("~$", "."))
+            )
+        elif (
+            path.exists() or board_base(path).with_name(board_base(path).name + ".map.csv").exists()
+        ):
             files.append(path)
         else:
             problems.append(Problem(str(path), message="no such file or folder"))
@@ -134,8 +146,12 @@ def _duplicate_sets(sets: list[CardSet]) -> list[Problem]:
     for s in sets:
         other = first.setdefault(s.name.casefold(), s)
         if other is not s:
-            problems.append(Problem(s.source.split("#")[0], message=f"set {s.name!r} is also "
-                                    f"defined in {other.source}"))
+            problems.append(
+                Problem(
+                    s.source.split("#")[0],
+                    message=f"set {s.name!r} is also defined in {other.source}",
+                )
+            )
     return problems
 
 
@@ -145,7 +161,10 @@ def _shipped_names(given: list[Path]) -> Names:
     names: Names = {}
     if CONTENT_DIR.is_dir():
         for path in sorted(CONTENT_DIR.iterdir()):
-            if (path.suffix.casefold() in SPREADSHEET_SUFFIXES and path.resolve() not in done
-                    and not is_board(path)):
+            if (
+                path.suffix.casefold() in SPREADSHEET_SUFFIXES
+                and path.resolve() not in done
+                and not is_board(path)
+            ):
                 names.update(read_cardsets(path).names)
     return names

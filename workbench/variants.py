@@ -19,12 +19,28 @@ from engine.board import Board, Victory
 from engine.cards import Card, CardType, Effect, Keywords, Modifiers
 from workbench.config import Setup
 
-CARD_FIELDS = ("buy", "play", "upkeep", "life", "move", "attack", "range", "durability",
-               "armor", "copies")
+CARD_FIELDS = (
+    "buy",
+    "play",
+    "upkeep",
+    "life",
+    "move",
+    "attack",
+    "range",
+    "durability",
+    "armor",
+    "copies",
+)
 """Card fields a sweep may vary (`armor` is the keyword's number)."""
 
-BOARD_SETTINGS = ("income", "unit_income", "round_limit", "victory_target", "tyrant_goal",
-                  "starting_hand")
+BOARD_SETTINGS = (
+    "income",
+    "unit_income",
+    "round_limit",
+    "victory_target",
+    "tyrant_goal",
+    "starting_hand",
+)
 """Board settings a sweep may vary."""
 
 
@@ -58,13 +74,15 @@ def card_value(card: Card, field: str) -> int | None:
 
 def _set_card_field(card: Card, field: str, value: int | None) -> Card:
     if field not in CARD_FIELDS:
-        raise ValueError(f"cannot vary card field {field!r}; choose one of "
-                         f"{', '.join(CARD_FIELDS)}")
+        raise ValueError(
+            f"cannot vary card field {field!r}; choose one of {', '.join(CARD_FIELDS)}"
+        )
     if value is not None and value < 0:
         raise ValueError(f"{field} must not be negative, got {value}")
     if field == "armor":
-        return dataclasses.replace(card, keywords=dataclasses.replace(card.keywords,
-                                                                      armor=value or 0))
+        return dataclasses.replace(
+            card, keywords=dataclasses.replace(card.keywords, armor=value or 0)
+        )
     if field == "copies" and (value is None or value < 1):
         raise ValueError("copies must be at least 1")
     changed: dict[str, Any] = {field: value}
@@ -75,17 +93,32 @@ def baseline_of(card: Card, pool: tuple[Card, ...]) -> Card:
     """A plain card of the same type and costs: no keywords or behaviour; a unit gets the median
     life, move, attack and range of the pool's units with the same buy price (its own numbers
     if there are none), a spell gains resource equal to its play cost plus one."""
-    plain = dataclasses.replace(card, name=card.name, keywords=Keywords(), effects=(),
-                                triggers=(), free_actions=(), full_actions=(),
-                                modifiers=Modifiers(), text="baseline")
+    plain = dataclasses.replace(
+        card,
+        name=card.name,
+        keywords=Keywords(),
+        effects=(),
+        triggers=(),
+        free_actions=(),
+        full_actions=(),
+        modifiers=Modifiers(),
+        text="baseline",
+    )
     if card.type is CardType.UNIT:
-        peers = [c for c in pool if c.type is CardType.UNIT and c.buy == card.buy
-                 and c.name != card.name] or [card]
+        peers = [
+            c for c in pool if c.type is CardType.UNIT and c.buy == card.buy and c.name != card.name
+        ] or [card]
 
         def median(field: str) -> int:
             return int(statistics.median(getattr(c, field) or 0 for c in peers))
-        return dataclasses.replace(plain, life=max(1, median("life")), move=median("move"),
-                                   attack=median("attack"), range=max(1, median("range")))
+
+        return dataclasses.replace(
+            plain,
+            life=max(1, median("life")),
+            move=median("move"),
+            attack=median("attack"),
+            range=max(1, median("range")),
+        )
     if card.type is CardType.SPELL:
         return dataclasses.replace(plain, effects=(Effect("gain", (card.play or 0) + 1),))
     return plain
@@ -93,13 +126,13 @@ def baseline_of(card: Card, pool: tuple[Card, ...]) -> Card:
 
 def _set_board(board: Board, setting: str, value: int | None) -> Board:
     if setting not in BOARD_SETTINGS:
-        raise ValueError(f"cannot vary board setting {setting!r}; choose one of "
-                         f"{', '.join(BOARD_SETTINGS)}")
+        raise ValueError(
+            f"cannot vary board setting {setting!r}; choose one of {', '.join(BOARD_SETTINGS)}"
+        )
     if value is None:
         raise ValueError(f"board setting {setting} needs a number")
     if setting == "victory_target":
-        return dataclasses.replace(board, victory=dataclasses.replace(board.victory,
-                                                                      target=value))
+        return dataclasses.replace(board, victory=dataclasses.replace(board.victory, target=value))
     if setting == "tyrant_goal":
         victory: Victory = dataclasses.replace(board.victory, tyrant_goal=value)
         return dataclasses.replace(board, victory=victory)
@@ -118,8 +151,7 @@ def apply_change(setup: Setup, change: Change) -> Setup:
         key = change.card.casefold()
         if key not in catalog:
             close = difflib.get_close_matches(key, sorted(catalog), n=3, cutoff=0.6)
-            hint = (f"; did you mean {' or '.join(catalog[c].name for c in close)}?"
-                    if close else "")
+            hint = f"; did you mean {' or '.join(catalog[c].name for c in close)}?" if close else ""
             raise ValueError(f"no card {change.card!r} in the chosen sets{hint}")
         old = catalog[key]
         if change.baseline:
@@ -130,11 +162,14 @@ def apply_change(setup: Setup, change: Change) -> Setup:
             new = _set_card_field(old, change.field, change.value)
         catalog[key] = new
         pool = tuple(new if c is old else c for c in pool)
-        sets = tuple(dataclasses.replace(s, cards=tuple(new if c is old else c for c in s.cards))
-                     for s in sets)
+        sets = tuple(
+            dataclasses.replace(s, cards=tuple(new if c is old else c for c in s.cards))
+            for s in sets
+        )
     elif change.setting is not None:
         board = _set_board(board, change.setting, change.value)
     new_config = dataclasses.replace(config, pool=pool, catalog=catalog, board=board)
     digest = hashlib.sha256((setup.content_hash + "|" + change.label()).encode()).hexdigest()
-    return dataclasses.replace(setup, config=new_config, sets=sets, board=board,
-                               content_hash=digest[:16])
+    return dataclasses.replace(
+        setup, config=new_config, sets=sets, board=board, content_hash=digest[:16]
+    )

@@ -18,8 +18,9 @@ def seat_income(v: View) -> int:
     if v._income is None:
         b = v.board
         units = [p for p in v.mine if v.s.cards[p.cid].type is CardType.UNIT]
-        v._income = b.income + b.unit_income * len(units) + sum(b.fields[p.field].income
-                                                                 for p in units)
+        v._income = (
+            b.income + b.unit_income * len(units) + sum(b.fields[p.field].income for p in units)
+        )
     return v._income
 
 
@@ -27,13 +28,15 @@ def upkeep_load(v: View) -> int:
     """The upkeep of the seat's units on the board (R5.3)."""
     if v._upkeep is None:
         cards = v.s.cards
-        v._upkeep = sum(cards[p.cid].upkeep or 0 for p in v.mine
-                        if cards[p.cid].type is CardType.UNIT)
+        v._upkeep = sum(
+            cards[p.cid].upkeep or 0 for p in v.mine if cards[p.cid].type is CardType.UNIT
+        )
     return v._upkeep
 
 
-def buy_value(card: Card, kind: VictoryKind, deck_units_upkeep: int, income: int,
-              w: Weights = DEFAULT) -> float:
+def buy_value(
+    card: Card, kind: VictoryKind, deck_units_upkeep: int, income: int, w: Weights = DEFAULT
+) -> float:
     """Value for money of buying `card` now."""
     val = card_value(card) + board_affinity(card, kind)
     if card.type is CardType.UNIT:
@@ -45,20 +48,26 @@ def buy_value(card: Card, kind: VictoryKind, deck_units_upkeep: int, income: int
     cost = card_cost(card, w.upkeep_turns)
     ratio = val / max(1.5, cost)
     # the upkeep plan: units whose upkeep the income cannot carry are worth less
-    if (card.type is CardType.UNIT and (card.upkeep or 0) > 0
-            and deck_units_upkeep + (card.upkeep or 0) > income + w.buy_margin):
+    if (
+        card.type is CardType.UNIT
+        and (card.upkeep or 0) > 0
+        and deck_units_upkeep + (card.upkeep or 0) > income + w.buy_margin
+    ):
         ratio *= w.buy_overload
     return ratio * w.buy_ratio + w.buy_raw * val
 
 
-def race_buy(card: Card, resource: float, target: int, round_: int,
-             w: Weights = DEFAULT) -> float:
+def race_buy(card: Card, resource: float, target: int, round_: int, w: Weights = DEFAULT) -> float:
     """The resource race (R19.2): buy only cheap cards that gain or steal, early and while far
     from the target (a unit's upkeep counted against it by `race_upkeep`); anything else scores
     below passing."""
     verbs = {e.verb for e in card.effects} | {e.verb for t in card.triggers for e in t.effects}
-    if resource - (card.buy or 0) < 0.35 * target and round_ < 8 and (
-            verbs & {"gain", "steal"}) and (card.buy or 0) <= 4:
+    if (
+        resource - (card.buy or 0) < 0.35 * target
+        and round_ < 8
+        and (verbs & {"gain", "steal"})
+        and (card.buy or 0) <= 4
+    ):
         return 1.0 + card_value(card) / 10 - w.race_upkeep * (card.upkeep or 0)
     return -1.0
 
@@ -88,8 +97,11 @@ def _buy_plan(v: View) -> tuple[int, float]:
     if plan is None:
         s = v.s
         pl = s.players[v.seat]
-        deck_up = sum(s.cards[c].upkeep or 0 for c in pl.deck + pl.discard + pl.hand
-                      if s.cards[c].type is CardType.UNIT) // 2 + upkeep_load(v)
+        deck_up = sum(
+            s.cards[c].upkeep or 0
+            for c in pl.deck + pl.discard + pl.hand
+            if s.cards[c].type is CardType.UNIT
+        ) // 2 + upkeep_load(v)
         nxt = pl.resource + seat_income(v)
         seen: set[str] = set()
         best = 0.0

@@ -209,8 +209,9 @@ class RatingsDrafter:
 
     name = "ratings"
 
-    def __init__(self, ratings: dict[str, float], weight: float = 1.0,
-                 params: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, ratings: dict[str, float], weight: float = 1.0, params: dict[str, str] | None = None
+    ) -> None:
         self.ratings = {k.casefold(): v for k, v in ratings.items()}
         self.weight = weight
         self.params = dict(params or {})
@@ -225,8 +226,8 @@ class RatingsDrafter:
             card = s.cards[a.card]
             r = self.ratings.get(card.name.casefold(), self.mean)
             # ratings dominate; the heuristic value (about 0..10) only breaks near-ties
-            return (self.weight * (r - self.mean) * 40.0 + 0.1 * heuristic[a.card],
-                    -a.card)
+            return (self.weight * (r - self.mean) * 40.0 + 0.1 * heuristic[a.card], -a.card)
+
         return max(legal, key=key)
 
     def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
@@ -236,12 +237,15 @@ class RatingsDrafter:
         return choose(s, legal, rng)
 
 
-def make_ratings_drafter(params: dict[str, str],
-                         ratings: Mapping[str, float] | None = None) -> RatingsDrafter:
+def make_ratings_drafter(
+    params: dict[str, str], ratings: Mapping[str, float] | None = None
+) -> RatingsDrafter:
     """The `ratings` factory: the ratings read from the spec's source (`RATINGS_SOURCES`) by the
     workbench, or no source at all (every card unrated: the heuristic drafter's picks)."""
     source = next((k for k in RATINGS_SOURCES if k in params), None)
     if ratings is None and source is not None:
-        raise ValueError(f"ratings:{source}=PATH is read by the workbench "
-                         "(workbench.agents.make_agent): the engine opens no files")
+        raise ValueError(
+            f"ratings:{source}=PATH is read by the workbench "
+            "(workbench.agents.make_agent): the engine opens no files"
+        )
     return RatingsDrafter(dict(ratings or {}), float(params.get("weight", 1.0)), params)

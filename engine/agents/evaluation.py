@@ -98,8 +98,9 @@ def _holdings(s: GameState, v: View, score: float) -> float:
         rv = 0.6
         if kind is VictoryKind.RESOURCE:
             rv = 2.5
-        score += sign * (rv * pl.resource + 5.0 * pl.points * (kind is VictoryKind.CAPTURE)
-                         + 0.3 * len(pl.hand))
+        score += sign * (
+            rv * pl.resource + 5.0 * pl.points * (kind is VictoryKind.CAPTURE) + 0.3 * len(pl.hand)
+        )
     return score
 
 
@@ -123,6 +124,5 @@ def _progress(s: GameState, v: View, score: float) -> float:
     if kind is VictoryKind.TYRANT:
         score -= 10.0 * s.intentions_done
         if v.marked in s.perms and v.tyrant_field >= 0:
-            score -= 6.0 * max(0, 4 - v.geo.dist(s.perm_field(s.perms[v.marked]),
-                                                 v.tyrant_field))
+            score -= 6.0 * max(0, 4 - v.geo.dist(s.perm_field(s.perms[v.marked]), v.tyrant_field))
     return score

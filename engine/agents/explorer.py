@@ -46,8 +46,13 @@ class ExplorerAgent:
         s = game.state
         if s.phase == Phase.DRAFT:
             return self.drafter.pick(s, legal)
-        if (s.phase == Phase.BUY and not s.pending and not s.priority and len(legal) > 1
-                and (self.p >= 1.0 or rng.random() < self.p)):
+        if (
+            s.phase == Phase.BUY
+            and not s.pending
+            and not s.priority
+            and len(legal) > 1
+            and (self.p >= 1.0 or rng.random() < self.p)
+        ):
             return legal[rng.randrange(len(legal))]
         return self.heuristic.act(game, legal, rng)
 

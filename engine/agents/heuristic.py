@@ -68,25 +68,62 @@ from engine.vocab import ActionKind, Phase
 
 # The words as module constants: on Python 3.11 reading an enum member (`ActionKind.MOVE`)
 # goes through EnumType.__getattr__ (~0.3 us), too slow once per generated or scored action.
-(_ACTIVATE, _ATTACK, _CARRY, _CONVERT, _END, _EQUIP, _FREE, _FULL, _MOVE, _PASS, _PAY, _PLAY,
- _SWAP, _TAP, _UNPARALYSE, _PHASE_BUY, _PHASE_DISCARD, _PHASE_DRAFT, _PHASE_UPKEEP_DUE) = (
-    ActionKind.ACTIVATE, ActionKind.ATTACK, ActionKind.CARRY, ActionKind.CONVERT,
-    ActionKind.END, ActionKind.EQUIP, ActionKind.FREE, ActionKind.FULL, ActionKind.MOVE,
-    ActionKind.PASS, ActionKind.PAY, ActionKind.PLAY, ActionKind.SWAP, ActionKind.TAP,
-    ActionKind.UNPARALYSE, Phase.BUY, Phase.DISCARD, Phase.DRAFT, Phase.UPKEEP_DUE)
+(
+    _ACTIVATE,
+    _ATTACK,
+    _CARRY,
+    _CONVERT,
+    _END,
+    _EQUIP,
+    _FREE,
+    _FULL,
+    _MOVE,
+    _PASS,
+    _PAY,
+    _PLAY,
+    _SWAP,
+    _TAP,
+    _UNPARALYSE,
+    _PHASE_BUY,
+    _PHASE_DISCARD,
+    _PHASE_DRAFT,
+    _PHASE_UPKEEP_DUE,
+) = (
+    ActionKind.ACTIVATE,
+    ActionKind.ATTACK,
+    ActionKind.CARRY,
+    ActionKind.CONVERT,
+    ActionKind.END,
+    ActionKind.EQUIP,
+    ActionKind.FREE,
+    ActionKind.FULL,
+    ActionKind.MOVE,
+    ActionKind.PASS,
+    ActionKind.PAY,
+    ActionKind.PLAY,
+    ActionKind.SWAP,
+    ActionKind.TAP,
+    ActionKind.UNPARALYSE,
+    Phase.BUY,
+    Phase.DISCARD,
+    Phase.DRAFT,
+    Phase.UPKEEP_DUE,
+)
 
 if TYPE_CHECKING:  # drafters import this module: the drafter is imported at use
     from engine.agents.drafters import HeuristicDrafter
 
 # --- the agent ---------------------------------------------------------------------------------
 
+
 class HeuristicAgent:
     """Greedy over a cheap score of each legal action; see the module docstring."""
 
     name = "heuristic"
 
-    def __init__(self, eps: float = 0.0, weights: Weights = DEFAULT,
-                 name: str = "heuristic") -> None:
+    def __init__(
+        self, eps: float = 0.0, weights: Weights = DEFAULT, name: str = "heuristic"
+    ) -> None:
         self.eps = eps
         self.weights = weights
         self.name = name
@@ -104,6 +141,7 @@ class HeuristicAgent:
         """This agent's drafter: it drafts by what this agent's buy policy would buy."""
         if self._drafter is None:
             from engine.agents.drafters import HeuristicDrafter
+
             self._drafter = HeuristicDrafter(self)
         return self._drafter
 
@@ -118,11 +156,13 @@ class HeuristicAgent:
         return saves(save_for, score, self.weights)
 
 
-def choose(s: GameState, legal: list[Action], rng: random.Random,
-           agent: HeuristicAgent | None = None) -> Action:
+def choose(
+    s: GameState, legal: list[Action], rng: random.Random, agent: HeuristicAgent | None = None
+) -> Action:
     """The heuristic's choice for any decision."""
     if s.phase == _PHASE_DRAFT:
         from engine.agents.drafters import HeuristicDrafter
+
         d = agent.drafter() if agent is not None else HeuristicDrafter()
         return d.pick(s, legal)
     w = agent.weights if agent is not None else DEFAULT
@@ -137,8 +177,9 @@ def choose(s: GameState, legal: list[Action], rng: random.Random,
     return best[1]
 
 
-def score_actions(s: GameState, legal: list[Action],
-                  w: Weights = DEFAULT) -> list[tuple[float, Action]]:
+def score_actions(
+    s: GameState, legal: list[Action], w: Weights = DEFAULT
+) -> list[tuple[float, Action]]:
     """Each legal action of a main, buy or discard decision with the heuristic's score (ties
     keep the engine's order). The search agent uses these scores to pick its candidates."""
     seat = s.active if not s.priority else s.priority[0]
@@ -154,6 +195,7 @@ def score_actions(s: GameState, legal: list[Action],
 
 # --- upkeep ------------------------------------------------------------------------------------
 
+
 def _upkeep(s: GameState, legal: list[Action], w: Weights) -> Action:
     """R5.3, R21.7, R21.21: pay for the units worth their upkeep (worth at least
     `upkeep_keep` times it), the most valuable first; when the resource falls short of one,
@@ -162,13 +204,17 @@ def _upkeep(s: GameState, legal: list[Action], w: Weights) -> Action:
     seat = s.active
     v = View(s, seat, w)
     res = s.players[seat].resource
-    ranked = sorted(((_upkeep_worth(v, s.perms[c]), c) for c in s.upkeep_due),
-                    key=lambda x: (-x[0], x[1]))
+    ranked = sorted(
+        ((_upkeep_worth(v, s.perms[c]), c) for c in s.upkeep_due), key=lambda x: (-x[0], x[1])
+    )
     for worth, cid in ranked:
         up = s.cards[cid].upkeep or 0
         p = s.perms[cid]
-        if v.kind is VictoryKind.RESOURCE and worth < 3.0 * up + 3 and not (
-                p.field >= 0 and v.board.fields[p.field].income > 0):
+        if (
+            v.kind is VictoryKind.RESOURCE
+            and worth < 3.0 * up + 3
+            and not (p.field >= 0 and v.board.fields[p.field].income > 0)
+        ):
             continue  # the resource race: a unit off the income fields is not worth its upkeep
         if worth < w.upkeep_keep * up:
             continue
@@ -216,8 +262,9 @@ def _gain_step(v: View, legal: list[Action], short: int, worth: float) -> Action
     steps = list(best.values())
     if A.CONVERT_ACTION in legal:
         kept = sorted(_keep_value(v, c) for c in s.players[v.seat].hand if c not in used)
-        steps.extend((0.5 * (kept[i] + kept[i + 1]), 1, A.CONVERT_ACTION)
-                     for i in range(0, len(kept) - 1, 2))
+        steps.extend(
+            (0.5 * (kept[i] + kept[i + 1]), 1, A.CONVERT_ACTION) for i in range(0, len(kept) - 1, 2)
+        )
     steps.sort(key=lambda x: x[0] / x[1])
     loss = 0.0
     for lost, got, _ in steps:
@@ -229,6 +276,7 @@ def _gain_step(v: View, legal: list[Action], short: int, worth: float) -> Action
 
 
 # --- pending choices ---------------------------------------------------------------------------
+
 
 def _pending(s: GameState, legal: list[Action], w: Weights) -> Action:
     pd = s.pending[0]
@@ -266,6 +314,7 @@ def _end_discard_score(v: View, a: Action) -> float:
 
 
 # --- the action phase --------------------------------------------------------------------------
+
 
 def _main_score(v: View, a: Action) -> float:
     """An action of the action phase (R6.8) outside a unit's activation."""
@@ -310,18 +359,27 @@ def _play_score(v: View, a: Action) -> float:
         return val - w.spell_cost * (card.play or 0) * v.resource_value() + 0.1
     # permanents: the upkeep it adds must be affordable next turn
     up = card.upkeep or 0
-    if (card.type is CardType.UNIT and up > 0
-            and after + seat_income(v) < upkeep_load(v) + up + w.unit_reserve):
+    if (
+        card.type is CardType.UNIT
+        and up > 0
+        and after + seat_income(v) < upkeep_load(v) + up + w.unit_reserve
+    ):
         return -1.0
-    if (v.kind is VictoryKind.RESOURCE and (card.play or 0) + 2 * up > 1
-            and not ({e.verb for t in card.triggers for e in t.effects} & {"gain", "steal"})
-            and len([p for p in v.mine if s.cards[p.cid].type is CardType.UNIT]) >= 3):
+    if (
+        v.kind is VictoryKind.RESOURCE
+        and (card.play or 0) + 2 * up > 1
+        and not ({e.verb for t in card.triggers for e in t.effects} & {"gain", "steal"})
+        and len([p for p in v.mine if s.cards[p.cid].type is CardType.UNIT]) >= 3
+    ):
         return -1.0
     val = card_value(card) - w.perm_cost * (card.play or 0) * v.resource_value()
     if a.field < 0:
         # equip the next unit played (R15.6): only with a unit to play this turn
-        units = [c for c in pl.hand if s.cards[c].type is CardType.UNIT and
-                 (s.cards[c].play or 0) <= after]
+        units = [
+            c
+            for c in pl.hand
+            if s.cards[c].type is CardType.UNIT and (s.cards[c].play or 0) <= after
+        ]
         return val + 1.0 if units else -1.0
     if card.type is CardType.UNIT:
         val += 2.0 - w.deploy_goal * v.goal_dist(a.field)
@@ -346,8 +404,11 @@ def _convert_score(v: View) -> float:
     keep = 0
     for c in hand:
         card = s.cards[c]
-        if card.play is not None and card.play <= pl.resource + seat_income(v) and card_value(
-                card) >= v.w.convert_keep:
+        if (
+            card.play is not None
+            and card.play <= pl.resource + seat_income(v)
+            and card_value(card) >= v.w.convert_keep
+        ):
             keep += 1
     if len(hand) - keep < 2:
         return -1.0
@@ -383,7 +444,8 @@ class _UnitLook:
         self.own_range = card.range or 1
         self.ranged = self.own_range > 1
         self.harmless = v.tyrant_field >= 0 and all(
-            strike(s, u, s.perms[c], 1) <= 0 for c in v.objectives)
+            strike(s, u, s.perms[c], 1) <= 0 for c in v.objectives
+        )
         targets = [t for t in v.enemy if t.field >= 0]
         self.ok = [t for t in targets if _attackable(s, u, t)] if self.can_attack else []
         self.memo: dict[tuple[int, int], float] = {}
@@ -440,8 +502,7 @@ class _UnitLook:
                 best = max(best, x)
         return best
 
-    def score(self, a: Action, here: int, base: float, att_here: float,
-              spend_move: bool) -> float:
+    def score(self, a: Action, here: int, base: float, att_here: float, spend_move: bool) -> float:
         """One legal action of the activated unit; `base` and `att_here` are the position and
         the best attack where it stands."""
         v, u, card = self.v, self.u, self.card
@@ -456,8 +517,13 @@ class _UnitLook:
         if k == _MOVE:
             if s.occ[a.field] >= 0:
                 # riding a crew unit (R12.9)
-                return 0.5 + self.position(a.field) - base + (1.0 if (card.range or 1) > 1
-                                                              else 0.0) - 0.5
+                return (
+                    0.5
+                    + self.position(a.field)
+                    - base
+                    + (1.0 if (card.range or 1) > 1 else 0.0)
+                    - 0.5
+                )
             gain = self.position(a.field) - base
             if self.can_attack:
                 gain += w.attack_look * self.best_attack_from(a.field) - w.attack_look * att_here

@@ -32,13 +32,42 @@ from engine.state import GameState, Perm
 from engine.vocab import ActionKind as A
 
 FEATURES: tuple[str, ...] = (
-    "gap", "top",
-    "k_pass", "k_activate", "k_move", "k_attack", "k_tap", "k_unit", "k_spell", "k_perm",
-    "k_free", "k_convert", "k_other",
-    "value", "goal", "goal_gain", "risk", "danger", "enemies_near", "friends_near",
-    "attack_here", "threat", "threat_max", "solo_kill", "cover", "moved", "objective_field",
-    "exchange", "kill", "lose",
-    "idle_units", "idle_pass", "in_danger_now", "attack_now", "reach_targets", "blocking",
+    "gap",
+    "top",
+    "k_pass",
+    "k_activate",
+    "k_move",
+    "k_attack",
+    "k_tap",
+    "k_unit",
+    "k_spell",
+    "k_perm",
+    "k_free",
+    "k_convert",
+    "k_other",
+    "value",
+    "goal",
+    "goal_gain",
+    "risk",
+    "danger",
+    "enemies_near",
+    "friends_near",
+    "attack_here",
+    "threat",
+    "threat_max",
+    "solo_kill",
+    "cover",
+    "moved",
+    "objective_field",
+    "exchange",
+    "kill",
+    "lose",
+    "idle_units",
+    "idle_pass",
+    "in_danger_now",
+    "attack_now",
+    "reach_targets",
+    "blocking",
     "resource_after",
 )
 """The features of a candidate, in the model's order:
@@ -69,13 +98,19 @@ WIDTH = 4
 """Candidates re-ranked: the heuristic's best 4 hold search:budget=16's choice in about 93% of
 its decisions (its own 10 candidates in all), at a third of the features' cost."""
 
-_KIND = {A.PASS: "k_pass", A.ACTIVATE: "k_activate", A.MOVE: "k_move", A.ATTACK: "k_attack",
-         A.TAP: "k_tap", A.FREE: "k_free", A.CONVERT: "k_convert"}
+_KIND = {
+    A.PASS: "k_pass",
+    A.ACTIVATE: "k_activate",
+    A.MOVE: "k_move",
+    A.ATTACK: "k_attack",
+    A.TAP: "k_tap",
+    A.FREE: "k_free",
+    A.CONVERT: "k_convert",
+}
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
 
 
-def candidates(s: GameState, legal: list[Action],
-               width: int = WIDTH) -> list[tuple[float, Action]]:
+def candidates(s: GameState, legal: list[Action], width: int = WIDTH) -> list[tuple[float, Action]]:
     """The heuristic's `width` best actions with their scores, best first (ties keep the
     engine's order, as the search agent's candidates do)."""
     scored = score_actions(s, legal)
@@ -89,8 +124,11 @@ def features(s: GameState, cands: list[tuple[float, Action]]) -> list[list[float
     v = View(s, seat)
     geo = v.geo
     best = cands[0][0] if cands else 0.0
-    idle = [p for p in v.mine if not p.tapped and s.cards[p.cid].type is CardType.UNIT
-            and p.cid != s.activated]
+    idle = [
+        p
+        for p in v.mine
+        if not p.tapped and s.cards[p.cid].type is CardType.UNIT and p.cid != s.activated
+    ]
     resource = float(s.players[seat].resource)
     unit = s.perms.get(s.activated) if s.activated >= 0 else None
     memo: dict[tuple[int, int, int], float] = {}  # exchanges: (unit, target, distance)
@@ -114,8 +152,15 @@ def features(s: GameState, cands: list[tuple[float, Action]]) -> list[list[float
             if card.type is CardType.UNIT:
                 row[_INDEX["k_unit"]] = 1.0
                 if a.field >= 0:
-                    _at(v, row, None, a.field, card_value(card), (card.life or 1) + 1,
-                        (card.move or 0) + (card.range or 1))
+                    _at(
+                        v,
+                        row,
+                        None,
+                        a.field,
+                        card_value(card),
+                        (card.life or 1) + 1,
+                        (card.move or 0) + (card.range or 1),
+                    )
             else:
                 row[_INDEX["k_spell" if card.type is CardType.SPELL else "k_perm"]] = 1.0
         elif k == A.ACTIVATE and a.card in s.perms:
@@ -127,10 +172,8 @@ def features(s: GameState, cands: list[tuple[float, Action]]) -> list[list[float
             row[_INDEX["attack_now"]] = row[_INDEX["attack_here"]]
             reach = (s.cards[p.cid].move or 0) + (s.cards[p.cid].range or 1)
             dist = geo._dist[f]
-            row[_INDEX["reach_targets"]] = sum(1 for e in v.enemy_units
-                                               if dist[e.field] <= reach)
-            row[_INDEX["blocking"]] = sum(1 for q in idle if q.cid != p.cid
-                                          and dist[q.field] == 1)
+            row[_INDEX["reach_targets"]] = sum(1 for e in v.enemy_units if dist[e.field] <= reach)
+            row[_INDEX["blocking"]] = sum(1 for q in idle if q.cid != p.cid and dist[q.field] == 1)
         elif unit is not None and unit.field >= 0:
             here = s.perm_field(unit)
             if k == A.MOVE:
@@ -143,15 +186,19 @@ def features(s: GameState, cands: list[tuple[float, Action]]) -> list[list[float
                 d = geo.dist(here, s.perm_field(t))
                 row[_INDEX["exchange"]] = exchange(v, unit, t, d)
                 row[_INDEX["kill"]] = 1.0 if strike(s, unit, t, d) >= hp_left(s, t) else 0.0
-                back = strike(s, t, unit, d) if s.cards[t.cid].type is CardType.UNIT and (
-                    d <= max_range(profile(s, t))) else 0
+                back = (
+                    strike(s, t, unit, d)
+                    if s.cards[t.cid].type is CardType.UNIT and (d <= max_range(profile(s, t)))
+                    else 0
+                )
                 row[_INDEX["lose"]] = 1.0 if back >= hp_left(s, unit) else 0.0
         rows.append(row)
     return rows
 
 
-def _unit_at(v: View, row: list[float], p: Perm, f: int,
-             memo: dict[tuple[int, int, int], float]) -> None:
+def _unit_at(
+    v: View, row: list[float], p: Perm, f: int, memo: dict[tuple[int, int, int], float]
+) -> None:
     """The features of unit p ending on field f."""
     s = v.s
     card = s.cards[p.cid]
@@ -164,8 +211,9 @@ def _unit_at(v: View, row: list[float], p: Perm, f: int,
     best = 0.0
     for t in v.enemy:
         d = dist[t.field]
-        if d <= reach and (s.cards[t.cid].type is CardType.UNIT
-                           or s.cards[t.cid].keywords.solid is not None):
+        if d <= reach and (
+            s.cards[t.cid].type is CardType.UNIT or s.cards[t.cid].keywords.solid is not None
+        ):
             key = (p.cid, t.cid, d)
             x = memo.get(key)
             if x is None:
@@ -174,8 +222,9 @@ def _unit_at(v: View, row: list[float], p: Perm, f: int,
     row[_INDEX["attack_here"]] = best
 
 
-def _at(v: View, row: list[float], p: Perm | None, f: int, value: float, hp: int,
-        reach: int) -> None:
+def _at(
+    v: View, row: list[float], p: Perm | None, f: int, value: float, hp: int, reach: int
+) -> None:
     """Where a unit of `value`, `hp` life left and move + range `reach` ends: field f."""
     s, geo = v.s, v.geo
     dist = geo._dist[f]
@@ -185,18 +234,28 @@ def _at(v: View, row: list[float], p: Perm | None, f: int, value: float, hp: int
     row[_INDEX["risk"]] = value if danger >= hp else 0.0
     row[_INDEX["danger"]] = min(2.0, danger / max(1, hp))
     row[_INDEX["enemies_near"]] = sum(1 for e in v.enemy_units if dist[e.field] == 1)
-    row[_INDEX["friends_near"]] = sum(1 for q in v.mine if dist[q.field] == 1 and q is not p
-                                      and s.cards[q.cid].type is CardType.UNIT)
+    row[_INDEX["friends_near"]] = sum(
+        1
+        for q in v.mine
+        if dist[q.field] == 1 and q is not p and s.cards[q.cid].type is CardType.UNIT
+    )
     near = [e for e in v.enemy_units if dist[e.field] <= reach]
     row[_INDEX["threat"]] = sum(v.pv(e) for e in near)
     row[_INDEX["threat_max"]] = max((v.pv(e) for e in near), default=0.0)
     cards = s.cards
-    row[_INDEX["solo_kill"]] = float(any(
-        (cards[e.cid].attack or 0) >= hp and not e.markers[Marker.PARALYSIS]
-        and dist[e.field] <= (cards[e.cid].move or 0) + (cards[e.cid].range or 1)
-        for e in v.enemy_units))
-    row[_INDEX["cover"]] = sum(1 for q in v.mine if q is not p and dist[q.field] <= 2
-                               and cards[q.cid].type is CardType.UNIT)
+    row[_INDEX["solo_kill"]] = float(
+        any(
+            (cards[e.cid].attack or 0) >= hp
+            and not e.markers[Marker.PARALYSIS]
+            and dist[e.field] <= (cards[e.cid].move or 0) + (cards[e.cid].range or 1)
+            for e in v.enemy_units
+        )
+    )
+    row[_INDEX["cover"]] = sum(
+        1
+        for q in v.mine
+        if q is not p and dist[q.field] <= 2 and cards[q.cid].type is CardType.UNIT
+    )
     if p is not None and p.used_move:
         row[_INDEX["moved"]] = 1.0
     fld = v.board.fields[f]
@@ -209,8 +268,7 @@ def _at(v: View, row: list[float], p: Perm | None, f: int, value: float, hp: int
 class LearnedAgent(HeuristicAgent):
     """The heuristic with its action-phase choices re-ranked by the learned model."""
 
-    def __init__(self, coef: dict[str, float], width: int = WIDTH,
-                 name: str = "learned") -> None:
+    def __init__(self, coef: dict[str, float], width: int = WIDTH, name: str = "learned") -> None:
         super().__init__(name=name)
         unknown = sorted(set(coef) - set(FEATURES))
         if unknown:

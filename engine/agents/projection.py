@@ -38,8 +38,13 @@ def _spell_gain(card: Card) -> int:
 
 def _upkeep_gain(card: Card) -> int:
     """Resource a permanent gains at each of its controller's upkeeps (R5.2)."""
-    return sum(e.amount for t in card.triggers if t.event == "upkeep" for e in t.effects
-               if e.verb == "gain")
+    return sum(
+        e.amount
+        for t in card.triggers
+        if t.event == "upkeep"
+        for e in t.effects
+        if e.verb == "gain"
+    )
 
 
 class Step(NamedTuple):
@@ -74,8 +79,12 @@ class Economy:
         income_fields = [f.income for f in board.fields if f.income > 0]
         self.field_share = len(income_fields) // max(1, cfg.players)
         self.field_income = sum(income_fields) // len(income_fields) if income_fields else 0
-        self.start = [cfg.catalog[n.casefold()] for n, k in board.start_cards
-                      for _ in range(k) if n.casefold() in cfg.catalog]
+        self.start = [
+            cfg.catalog[n.casefold()]
+            for n, k in board.start_cards
+            for _ in range(k)
+            if n.casefold() in cfg.catalog
+        ]
         pool = [c for c in cfg.pool if c.draftable]
         copies = sum(c.copies for c in pool)
         size = cfg.pack_size
@@ -91,8 +100,10 @@ class Economy:
         self._index: dict[int, int] = {}
         self._race: dict[tuple[int, int, int], float] = {}
         self._values: dict[tuple[int, int], list[float]] = {}
-        self.ranked = sorted((c for c in pool for _ in range(c.copies)),
-                             key=lambda c: (-self.value(c, 0, board.income), c.name))
+        self.ranked = sorted(
+            (c for c in pool for _ in range(c.copies)),
+            key=lambda c: (-self.value(c, 0, board.income), c.name),
+        )
         """Every draftable copy, by the policy's buy value on an empty board."""
 
     def index(self, card: Card) -> int:
@@ -119,7 +130,8 @@ class Economy:
         vals = self._values.get((deck_up, income))
         if vals is None:
             vals = self._values[deck_up, income] = [
-                self.policy.buy_value(c, self.kind, deck_up, income) for c in self.cards]
+                self.policy.buy_value(c, self.kind, deck_up, income) for c in self.cards
+            ]
         return vals
 
     def value(self, card: Card, deck_up: int, income: int) -> float:
@@ -131,8 +143,9 @@ class Economy:
         key = (j, int(resource), rnd)
         sc = self._race.get(key)
         if sc is None:
-            sc = self._race[key] = self.policy.race_buy(self.cards[j], int(resource),
-                                                        self.target, rnd)
+            sc = self._race[key] = self.policy.race_buy(
+                self.cards[j], int(resource), self.target, rnd
+            )
         return sc
 
     def filler(self, held: Held) -> list[Card]:
@@ -197,12 +210,16 @@ class Projection:
         saves = eco.policy.saves
         for i, st in enumerate(steps):
             if price <= st.resource:
-                sc = (eco.race(j, st.resource, st.round) if race
-                      else eco.values(st.deck_up, st.income)[j])
+                sc = (
+                    eco.race(j, st.resource, st.round)
+                    if race
+                    else eco.values(st.deck_up, st.income)[j]
+                )
                 if sc > 0 and sc > st.best and not saves(st.save_for, sc):
                     return st.round, sc
-            elif (not race and st.best > 0 and i + 1 < len(steps)
-                  and price <= st.resource + st.income):
+            elif (
+                not race and st.best > 0 and i + 1 < len(steps) and price <= st.resource + st.income
+            ):
                 sc = eco.values(st.deck_up, st.income)[j]
                 if saves(sc, st.best) and sc > steps[i + 1].best:
                     return st.round + 1, sc
@@ -219,8 +236,11 @@ class Projection:
         j = eco.index(card)
         cost, upkeep = eco.play[j], eco.unit_upkeep[j]
         for st in self.steps:
-            if st.round > rnd and st.resource >= cost and (
-                    upkeep < 0 or st.resource - cost + st.income >= st.load + upkeep):
+            if (
+                st.round > rnd
+                and st.resource >= cost
+                and (upkeep < 0 or st.resource - cost + st.income >= st.load + upkeep)
+            ):
                 return (eco.horizon - st.round + 1) / eco.horizon
         return 0.0
 
@@ -228,8 +248,17 @@ class Projection:
 class _Run:
     """The projected seat's resource, deck and board as the rounds pass."""
 
-    __slots__ = ("deck_n", "deployed", "eco", "perm_income", "r", "spell_gain", "units", "up",
-                 "waiting")
+    __slots__ = (
+        "deck_n",
+        "deployed",
+        "eco",
+        "perm_income",
+        "r",
+        "spell_gain",
+        "units",
+        "up",
+        "waiting",
+    )
 
     def __init__(self, eco: Economy, start: list[int]) -> None:
         self.eco = eco
@@ -239,8 +268,9 @@ class _Run:
         # (round due, card): permanents waiting to be played; the start deck's come round at
         # the rate a hand draws them (R4.2)
         perms = [j for j in start if eco.permanent[j]]
-        self.waiting = [(1 + int((k + 0.5) * self.deck_n / len(perms) / HAND), j)
-                        for k, j in enumerate(perms)]
+        self.waiting = [
+            (1 + int((k + 0.5) * self.deck_n / len(perms) / HAND), j) for k, j in enumerate(perms)
+        ]
         self.deployed: list[int] = []  # the upkeep of each unit on the board
         self.up = self.units = self.perm_income = 0
 
@@ -248,8 +278,12 @@ class _Run:
         """R5.1, R18: the board's income, per unit and from income fields, and what the
         permanents' upkeep triggers gain (R5.2)."""
         eco = self.eco
-        return (eco.income + eco.unit_income * self.units + self.perm_income
-                + eco.field_income * min(self.units, eco.field_share))
+        return (
+            eco.income
+            + eco.unit_income * self.units
+            + self.perm_income
+            + eco.field_income * min(self.units, eco.field_share)
+        )
 
     def upkeep(self, income: int) -> None:
         """The round's gains, then the units' upkeep (R5.3)."""
@@ -270,8 +304,11 @@ class _Run:
         later = []
         for due, j in self.waiting:
             cost, upkeep = eco.play[j], eco.unit_upkeep[j]
-            if due <= rnd and self.r >= cost and (upkeep < 0 or self.r - cost + income
-                                                  >= self.up + upkeep):
+            if (
+                due <= rnd
+                and self.r >= cost
+                and (upkeep < 0 or self.r - cost + income >= self.up + upkeep)
+            ):
                 self.r -= cost
                 self.perm_income += eco.upkeep_gain[j]
                 if upkeep >= 0:
@@ -296,8 +333,11 @@ class _Run:
         eco = self.eco
         play, unit_upkeep = eco.play, eco.unit_upkeep
         r = self.r
-        return any(r >= play[j] and (unit_upkeep[j] < 0 or r - play[j] + income
-                                     >= self.up + unit_upkeep[j]) for _, j in self.waiting)
+        return any(
+            r >= play[j]
+            and (unit_upkeep[j] < 0 or r - play[j] + income >= self.up + unit_upkeep[j])
+            for _, j in self.waiting
+        )
 
     def idle(self, rnd: int, income: int) -> int:
         """The round after the steps in which the resource only falls while every unit stays
@@ -355,5 +395,6 @@ class _Shop:
                 save_for = sc
         if choice >= 0 and eco.policy.saves(save_for, best):
             best, choice = 0.0, -1
-        return Step(rnd, r, deck_up, income, up, best, save_for,
-                    self.store[choice] if choice >= 0 else None), choice
+        return Step(
+            rnd, r, deck_up, income, up, best, save_for, self.store[choice] if choice >= 0 else None
+        ), choice

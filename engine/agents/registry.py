@@ -20,8 +20,10 @@ from engine.play import Agent
 
 Factory = Callable[[dict[str, str]], Agent]
 
+
 def _heuristic(params: dict[str, str]) -> Agent:
     from engine.agents.heuristic import HeuristicAgent
+
     return HeuristicAgent(eps=float(params.get("eps", 0.0)))
 
 
@@ -29,28 +31,34 @@ def _tuned(params: dict[str, str]) -> Agent:
     from engine.agents.heuristic import HeuristicAgent
     from engine.agents.tuned import WEIGHTS
     from engine.agents.weights import Weights
-    return HeuristicAgent(eps=float(params.get("eps", 0.0)), weights=Weights.from_dict(WEIGHTS),
-                          name="tuned")
+
+    return HeuristicAgent(
+        eps=float(params.get("eps", 0.0)), weights=Weights.from_dict(WEIGHTS), name="tuned"
+    )
 
 
 def _learned(params: dict[str, str]) -> Agent:
     from engine.agents.learned import WIDTH, LearnedAgent
     from engine.agents.learned_model import COEF
+
     return LearnedAgent(COEF, width=int(params.get("width", WIDTH)))
 
 
 def _search(params: dict[str, str]) -> Agent:
     from engine.agents.search import SearchAgent
+
     return SearchAgent.from_params(params)
 
 
 def _numbers(params: dict[str, str]) -> Agent:
     from engine.agents.drafters import NumbersDrafter
+
     return NumbersDrafter()
 
 
 def _ratings(params: dict[str, str]) -> Agent:
     from engine.agents.drafters import make_ratings_drafter
+
     return make_ratings_drafter(params)
 
 
@@ -102,13 +110,24 @@ PARAMS: dict[str, dict[str, Param]] = {
     "heuristic": {"eps": _SHARE},
     "tuned": {"eps": _SHARE},
     "learned": {"width": Param(int, 1)},
-    "search": {"budget": Param(int, 1), "horizon": Param(int, 0), "eps": _SHARE,
-               "width": Param(int, 1), "steps": Param(int, 1), "margin": Param(float, 0.0)},
+    "search": {
+        "budget": Param(int, 1),
+        "horizon": Param(int, 0),
+        "eps": _SHARE,
+        "width": Param(int, 1),
+        "steps": Param(int, 1),
+        "margin": Param(float, 0.0),
+    },
     "explorer": {"p": _SHARE},
     "numbers": {},
-    "ratings": {"ratings_file": Param(str, file=True), "db": Param(str, file=True),
-                "weight": Param(float), "board": Param(str), "prior": Param(float, 0.0),
-                "min_games": Param(int, 0)},
+    "ratings": {
+        "ratings_file": Param(str, file=True),
+        "db": Param(str, file=True),
+        "weight": Param(float),
+        "board": Param(str),
+        "prior": Param(float, 0.0),
+        "min_games": Param(int, 0),
+    },
 }
 """The parameters each kind takes (every key of FACTORIES has an entry)."""
 
@@ -123,15 +142,18 @@ def check_spec(spec: str) -> tuple[str, dict[str, str]]:
     known ones and the closest match) or the value out of range."""
     name, params = parse_spec(spec)
     if name not in FACTORIES:
-        raise ValueError(f"unknown agent {name!r} in {spec!r}; {_did_you_mean(name, list(PARAMS))}"
-                         f"known: {', '.join(sorted(FACTORIES))}")
+        raise ValueError(
+            f"unknown agent {name!r} in {spec!r}; {_did_you_mean(name, list(PARAMS))}"
+            f"known: {', '.join(sorted(FACTORIES))}"
+        )
     known = PARAMS.get(name, {})
     for key, text in params.items():
         if key not in known:
-            takes = (f"{name} takes {', '.join(known)}" if known
-                     else f"{name} takes no parameters")
-            raise ValueError(f"{spec!r}: {name} has no parameter {key!r}; "
-                             f"{_did_you_mean(key, list(known))}{takes}")
+            takes = f"{name} takes {', '.join(known)}" if known else f"{name} takes no parameters"
+            raise ValueError(
+                f"{spec!r}: {name} has no parameter {key!r}; "
+                f"{_did_you_mean(key, list(known))}{takes}"
+            )
         why = known[key].problem(text)
         if why:
             raise ValueError(f"{spec!r}: {key} {why}")

@@ -68,8 +68,17 @@ _NOT_PLAY = frozenset({"events", "picks", "snapshots", "action_log", "reach_cach
 game runs), a cache of derived data, and the game guard's step count (R21.18; `Transposition`
 checks it apart, as two paths to one position may take different numbers of steps)."""
 
-_PLAYER_PLAY = ("deck", "hand", "discard", "store", "resource", "points", "bought", "equip_next",
-                "team")
+_PLAYER_PLAY = (
+    "deck",
+    "hand",
+    "discard",
+    "store",
+    "resource",
+    "points",
+    "bought",
+    "equip_next",
+    "team",
+)
 """The Player attributes that steer play; the others are the snapshot table's economy
 counters, written and never read while a game runs."""
 
@@ -79,8 +88,7 @@ def fingerprint(s: GameState) -> tuple[object, ...]:
     equal fingerprints play on identically under the same decisions and random numbers (dict
     and list orders included, since the engine and the agents iterate them), as long as
     neither reaches the game guard."""
-    return tuple((name, _frozen(value)) for name, value in vars(s).items()
-                 if name not in _NOT_PLAY)
+    return tuple((name, _frozen(value)) for name, value in vars(s).items() if name not in _NOT_PLAY)
 
 
 def _frozen(v: object) -> object:
@@ -116,8 +124,9 @@ class Transposition(NamedTuple):
     capped: bool
     value: float
 
-    def value_for(self, key: tuple[object, ...], steps: int, game_steps: int, cap: int,
-                  guard: int) -> float | None:
+    def value_for(
+        self, key: tuple[object, ...], steps: int, game_steps: int, cap: int, guard: int
+    ) -> float | None:
         """The value of a rollout at the same point, when the rest would be played the same:
         the same key, and neither step cap nor game guard (R21.18) stops it where they did
         not stop this one (with the same count, a cap that stopped this one stops it too)."""
@@ -144,9 +153,9 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
     i = 0
     for p in others:
         nh, nd = len(p.hand), len(p.deck)
-        p.hand = pool[i:i + nh]
+        p.hand = pool[i : i + nh]
         i += nh
-        p.deck = pool[i:i + nd]
+        p.deck = pool[i : i + nd]
         i += nd
     if 0 <= seat < len(s.players):
         rng.shuffle(s.players[seat].deck)
@@ -158,30 +167,44 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
 class SearchAgent:
     name = "search"
 
-    def __init__(self, budget: int = 32, horizon: int | None = None, eps: float = 0.1,
-                 width: int | None = None, steps: int = 300, margin: float = 0.05) -> None:
+    def __init__(
+        self,
+        budget: int = 32,
+        horizon: int | None = None,
+        eps: float = 0.1,
+        width: int | None = None,
+        steps: int = 300,
+        margin: float = 0.05,
+    ) -> None:
         self.budget = max(1, budget)
         # None: through the seat's own next turn (resolved per game: as many turns as seats)
-        self.horizon = max(0, horizon) if horizon is not None else (None if self.budget >= 16
-                                                                     else 0)
+        self.horizon = (
+            max(0, horizon) if horizon is not None else (None if self.budget >= 16 else 0)
+        )
         self.eps = eps
         self.width = width if width is not None else min(12, 2 + self.budget // 2)
         self.steps = steps
         self.margin = max(0.0, margin)
-        self.params = {"budget": self.budget,
-                       "horizon": "own turn" if self.horizon is None else self.horizon, "eps": eps,
-                       "width": self.width, "margin": margin}
+        self.params = {
+            "budget": self.budget,
+            "horizon": "own turn" if self.horizon is None else self.horizon,
+            "eps": eps,
+            "width": self.width,
+            "margin": margin,
+        }
         self._policy = HeuristicAgent()
         self.rollouts = 0
 
     @classmethod
     def from_params(cls, params: dict[str, str]) -> SearchAgent:
-        return cls(budget=int(params.get("budget", 32)),
-                   horizon=int(params["horizon"]) if "horizon" in params else None,
-                   eps=float(params.get("eps", 0.1)),
-                   width=int(params["width"]) if "width" in params else None,
-                   steps=int(params.get("steps", 300)),
-                   margin=float(params.get("margin", 0.05)))
+        return cls(
+            budget=int(params.get("budget", 32)),
+            horizon=int(params["horizon"]) if "horizon" in params else None,
+            eps=float(params.get("eps", 0.1)),
+            width=int(params["width"]) if "width" in params else None,
+            steps=int(params.get("steps", 300)),
+            margin=float(params.get("margin", 0.05)),
+        )
 
     def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
@@ -191,7 +214,7 @@ class SearchAgent:
             return choose(s, legal, rng, self._policy)
         scored = score_actions(s, legal)
         order = sorted(range(len(scored)), key=lambda i: -scored[i][0])
-        cands = [scored[i][1] for i in order[:self.width]]
+        cands = [scored[i][1] for i in order[: self.width]]
         if len(cands) == 1:
             return cands[0]
         seat = game.current_player()
@@ -208,7 +231,7 @@ class SearchAgent:
         # successive halving; rollout k of every candidate uses the same determinization
         # (common random numbers)
         best = first[ranked[0]]
-        alive = [i for i in ranked if first[i] >= best - self.margin][:max(2, left // 4)]
+        alive = [i for i in ranked if first[i] >= best - self.margin][: max(2, left // 4)]
         if len(alive) == 1:
             return cands[alive[0]]
         seeds = [rng.getrandbits(64) for _ in range(left)]
@@ -222,19 +245,34 @@ class SearchAgent:
             n = max(1, left // (levels * len(alive)))
             for i in alive:
                 for k in range(done, done + n):
-                    totals[i] += self._rollout(game, seat, cands[i], seeds[k % len(seeds)],
-                                               horizon, self.eps, memos.setdefault(k, []))
+                    totals[i] += self._rollout(
+                        game,
+                        seat,
+                        cands[i],
+                        seeds[k % len(seeds)],
+                        horizon,
+                        self.eps,
+                        memos.setdefault(k, []),
+                    )
             done += n
             alive.sort(key=lambda i: (-totals[i], ranked.index(i)))
-            alive = alive[:(len(alive) + 1) // 2]
+            alive = alive[: (len(alive) + 1) // 2]
         return cands[alive[0]]
 
     def turns_ahead(self, s: GameState) -> int:
         """Stage 2's look-ahead in player turns; by default through the seat's own next turn."""
         return len(s.players) if self.horizon is None else self.horizon
 
-    def _rollout(self, game: Game, seat: int, first: Action, seed: int, horizon: int,
-                 eps: float, memo: list[Transposition] | None = None) -> float:
+    def _rollout(
+        self,
+        game: Game,
+        seat: int,
+        first: Action,
+        seed: int,
+        horizon: int,
+        eps: float,
+        memo: list[Transposition] | None = None,
+    ) -> float:
         """The value for `seat` of playing `first` and then the rollout policy. With `memo`
         (the rollouts of other candidates with the same seed), a rollout that leaves the
         seat's turn where one of them left it (the same state, random state and step counts,
@@ -273,8 +311,11 @@ class SearchAgent:
         value = evaluate(s, seat)
         if here is not None and memo is not None:
             capped = steps >= self.steps and s.winners is None and s.turn < stop
-            memo.append(Transposition(here[0], here[1], here[2], steps - here[1],
-                                      s.steps - here[2], capped, value))
+            memo.append(
+                Transposition(
+                    here[0], here[1], here[2], steps - here[1], s.steps - here[2], capped, value
+                )
+            )
         return value
 
 

@@ -55,14 +55,26 @@ def card_value(card: Card) -> float:
     v = 0.0
     if card.type is CardType.UNIT:
         rng = card.range or 1
-        v = ((card.life or 0) + 2.0 * kw.armor + (card.attack or 0) * (2.0 + 0.6 * (rng - 1))
-             + 0.5 * (card.move or 0) + 1.0 * kw.crew + (2.0 if kw.veiled else 0.0)
-             + 1.5 * len(kw.protections))
+        v = (
+            (card.life or 0)
+            + 2.0 * kw.armor
+            + (card.attack or 0) * (2.0 + 0.6 * (rng - 1))
+            + 0.5 * (card.move or 0)
+            + 1.0 * kw.crew
+            + (2.0 if kw.veiled else 0.0)
+            + 1.5 * len(kw.protections)
+        )
     elif card.type.is_equipment:
         m = card.modifiers
-        v = (2.0 * m.attack + 1.5 * m.range + 2.0 * m.armor + m.life + 0.7 * m.move
-             + (2.0 if m.keywords and (m.keywords.veiled or m.keywords.protections) else 0.0)
-             + (1.5 * m.keywords.crew if m.keywords else 0.0))
+        v = (
+            2.0 * m.attack
+            + 1.5 * m.range
+            + 2.0 * m.armor
+            + m.life
+            + 0.7 * m.move
+            + (2.0 if m.keywords and (m.keywords.veiled or m.keywords.protections) else 0.0)
+            + (1.5 * m.keywords.crew if m.keywords else 0.0)
+        )
         v = max(v, 1.0)
     elif card.type is CardType.ARTIFACT:
         v = 0.5 * (kw.solid or 0) + (6.0 if kw.building else 0.0)
@@ -116,6 +128,7 @@ def board_affinity(card: Card, kind: VictoryKind) -> float:
 
 # --- a per-decision view of the board ------------------------------------------------------------
 
+
 class View:
     """What the agent needs about the board for one decision, computed once."""
 
@@ -163,8 +176,9 @@ class View:
         self.tyrant_field = -1
         k = self.kind
         if k is VictoryKind.VIP:
-            self.objectives = {c for st, c in s.vips.items() if s.enemies(seat, st)
-                               and c in s.perms}
+            self.objectives = {
+                c for st, c in s.vips.items() if s.enemies(seat, st) and c in s.perms
+            }
         elif k is VictoryKind.BUILDINGS:
             self.objectives = {p.cid for p in self.enemy if s.cards[p.cid].keywords.building}
         elif k is VictoryKind.TYRANT:
@@ -208,7 +222,8 @@ class View:
             if sp.under < 0:
                 g = [sp.field]
             elif self.staff_base in s.perms and s.enemies(
-                    self.seat, s.perms[self.staff_base].controller):
+                self.seat, s.perms[self.staff_base].controller
+            ):
                 g = [s.perm_field(s.perms[self.staff_base])]
         if not g and self.objectives:
             g = [s.perm_field(s.perms[c]) for c in self.objectives]
@@ -294,6 +309,7 @@ def _area_fields(board: Board) -> dict[str, list[int]]:
 
 # --- values of things on the board -----------------------------------------------------------
 
+
 def perm_value(s: GameState, p: Perm) -> float:
     """A permanent's worth now: its card, its equipment, less its damage."""
     card = s.cards[p.cid]
@@ -316,8 +332,11 @@ def perm_value(s: GameState, p: Perm) -> float:
 def strike(s: GameState, attacker: Perm, target: Perm, d: int) -> int:
     """Damage `attacker` would deal to `target` at distance d (R12.7, R12.8, R13.5, R11.4)."""
     dealt = damage_at(profile(s, attacker), d)
-    if dealt <= 0 or target.markers[Marker.PROTECTION] > 0 or protected_from(
-            s, target, s.cards[attacker.cid]):
+    if (
+        dealt <= 0
+        or target.markers[Marker.PROTECTION] > 0
+        or protected_from(s, target, s.cards[attacker.cid])
+    ):
         return 0
     return max(0, dealt - armor(s, target))
 
@@ -353,13 +372,18 @@ def exchange(v: View, u: Perm, t: Perm, d: int) -> float:
 
 # --- effect values with a target -----------------------------------------------------------------
 
-def effect_value(v: View, source: int, effects: tuple[Effect, ...], target: int,
-                 origin: int = -1) -> float:
+
+def effect_value(
+    v: View, source: int, effects: tuple[Effect, ...], target: int, origin: int = -1
+) -> float:
     """What carrying out `effects` (with the chosen `target` and push `origin`) is worth to
     the seat: each verb's `value` (engine.verbs)."""
-    return sum(verbs.VERBS[e.verb].value(v, source, e, effect_targets(v.s, v.seat, source, e,
-                                                                      target), origin)
-               for e in effects)
+    return sum(
+        verbs.VERBS[e.verb].value(
+            v, source, e, effect_targets(v.s, v.seat, source, e, target), origin
+        )
+        for e in effects
+    )
 
 
 def resource_gain(v: View, source: int, effects: tuple[Effect, ...], target: int) -> int:
@@ -372,7 +396,9 @@ def resource_gain(v: View, source: int, effects: tuple[Effect, ...], target: int
         elif e.verb == "steal":
             s = v.s
             targets = effect_targets(s, v.seat, source, e, target)
-            seats = target_seats(targets) or [
-                x for x in range(len(s.players)) if s.enemies(v.seat, x)][:1]
+            seats = (
+                target_seats(targets)
+                or [x for x in range(len(s.players)) if s.enemies(v.seat, x)][:1]
+            )
             got += sum(min(e.amount, s.players[x].resource) for x in seats)
     return got

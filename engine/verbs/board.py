@@ -22,14 +22,16 @@ from engine.verbs.entry import (
 from engine.vocab import EventKind
 
 
-def _damage(state: GameState, player: int, source: int, e: Effect, targets: list[int],
-            origin: int) -> None:
+def _damage(
+    state: GameState, player: int, source: int, e: Effect, targets: list[int], origin: int
+) -> None:
     for p in perms(state, targets):
         deal_damage(state, p, e.amount, state.cards[source], player, "effect")
 
 
-def _heal(state: GameState, player: int, source: int, e: Effect, targets: list[int],
-          origin: int) -> None:
+def _heal(
+    state: GameState, player: int, source: int, e: Effect, targets: list[int], origin: int
+) -> None:
     for p in perms(state, targets):
         healed = min(p.damage, e.amount)
         if healed:
@@ -37,8 +39,9 @@ def _heal(state: GameState, player: int, source: int, e: Effect, targets: list[i
             state.emit(EventKind.HEAL, player, p.cid, amount=healed)
 
 
-def _push(state: GameState, player: int, source: int, e: Effect, targets: list[int],
-          origin: int) -> None:
+def _push(
+    state: GameState, player: int, source: int, e: Effect, targets: list[int], origin: int
+) -> None:
     """R14.1: every push of the action starts from one origin (`push_origin`); a permanent in
     a stack or on the origin itself is not pushed (R14.2: no line)."""
     start = push_origin(state, source, origin)
@@ -49,8 +52,9 @@ def _push(state: GameState, player: int, source: int, e: Effect, targets: list[i
             push(state, start, p, e.amount, player)
 
 
-def _destroy(state: GameState, player: int, source: int, e: Effect, targets: list[int],
-             origin: int) -> None:
+def _destroy(
+    state: GameState, player: int, source: int, e: Effect, targets: list[int], origin: int
+) -> None:
     """R11.2; a target that went with an earlier one (equipment breaking as its unit's stack
     drops, R15.7) is not destroyed twice."""
     for p in perms(state, targets):
@@ -58,16 +62,18 @@ def _destroy(state: GameState, player: int, source: int, e: Effect, targets: lis
             destroy(state, p, "destroyed by " + state.cards[source].name, player)
 
 
-def _sacrifice(state: GameState, player: int, source: int, e: Effect, targets: list[int],
-               origin: int) -> None:
+def _sacrifice(
+    state: GameState, player: int, source: int, e: Effect, targets: list[int], origin: int
+) -> None:
     """R11.3: only permanents the acting player controls can be sacrificed (each once)."""
     for p in perms(state, targets):
         if p.controller == player and p.cid in state.perms:
             destroy(state, p, "sacrificed", player)
 
 
-def _repair(state: GameState, player: int, source: int, e: Effect, targets: list[int],
-            origin: int) -> None:
+def _repair(
+    state: GameState, player: int, source: int, e: Effect, targets: list[int], origin: int
+) -> None:
     for p in perms(state, targets):
         if state.cards[p.cid].type.is_equipment:
             p.durability += e.amount
@@ -75,6 +81,7 @@ def _repair(state: GameState, player: int, source: int, e: Effect, targets: list
 
 
 # --- values to the agents: for one permanent reached, positive when it helps the seat ---------
+
 
 def _damage_value(a: Appraiser, source: int, e: Effect, p: Perm, origin: int) -> float:
     s = a.s
@@ -123,8 +130,10 @@ def _drowns(s: GameState, source: int, p: Perm, n: int, chosen: int) -> float:
 
 def _removal(share: float) -> PerTarget:
     """Taking a permanent off the board: its worth and a little more, `share` of that."""
+
     def value(a: Appraiser, source: int, e: Effect, p: Perm, origin: int) -> float:
         return sign(a, p) * (a.pv(p) + 1.0) * share
+
     return value
 
 
@@ -132,18 +141,42 @@ def _repair_value(a: Appraiser, source: int, e: Effect, p: Perm, origin: int) ->
     return -sign(a, p) * 0.4 * e.amount
 
 
-DAMAGE = Verb("damage", ("schaden",), _damage, on_each(_damage_value), 1.5, PERMANENTS,
-              hurts=True)
-HEAL = Verb("heal", ("heile", "heilen"), _heal, on_each(_heal_value), 0.5, PERMANENTS,
-            TargetKind.SELF)
+DAMAGE = Verb("damage", ("schaden",), _damage, on_each(_damage_value), 1.5, PERMANENTS, hurts=True)
+HEAL = Verb(
+    "heal", ("heile", "heilen"), _heal, on_each(_heal_value), 0.5, PERMANENTS, TargetKind.SELF
+)
 PUSH = Verb("push", ("schieben", "schiebe"), _push, on_each(_push_value), 0.8, PERMANENTS)
-DESTROY = Verb("destroy", ("zerstöre", "zerstören"), _destroy, on_each(_removal(1.0)), 5.0,
-               PERMANENTS, amount=False, hurts=True)
-SACRIFICE = Verb("sacrifice", ("opfere", "opfern"), _sacrifice, on_each(_removal(0.9)), -1.5,
-                 PERMANENTS, TargetKind.SELF, amount=False, own=True, hurts=True)
-REPAIR = Verb("repair", ("repariere", "reparieren"), _repair, on_each(_repair_value), 0.4,
-              frozenset({TargetKind.SELF, TargetKind.ARTIFACT, TargetKind.EQUIPMENT}),
-              TargetKind.SELF)
+DESTROY = Verb(
+    "destroy",
+    ("zerstöre", "zerstören"),
+    _destroy,
+    on_each(_removal(1.0)),
+    5.0,
+    PERMANENTS,
+    amount=False,
+    hurts=True,
+)
+SACRIFICE = Verb(
+    "sacrifice",
+    ("opfere", "opfern"),
+    _sacrifice,
+    on_each(_removal(0.9)),
+    -1.5,
+    PERMANENTS,
+    TargetKind.SELF,
+    amount=False,
+    own=True,
+    hurts=True,
+)
+REPAIR = Verb(
+    "repair",
+    ("repariere", "reparieren"),
+    _repair,
+    on_each(_repair_value),
+    0.4,
+    frozenset({TargetKind.SELF, TargetKind.ARTIFACT, TargetKind.EQUIPMENT}),
+    TargetKind.SELF,
+)
 
 VERBS = (DAMAGE, HEAL, PUSH, DESTROY, SACRIFICE, REPAIR)
 """The verbs of this family, one entry each."""

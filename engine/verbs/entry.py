@@ -20,8 +20,15 @@ from engine.cards import Card, Effect, TargetKind
 from engine.state import GameState, Perm
 from engine.words import norm
 
-PERMANENTS = frozenset({TargetKind.SELF, TargetKind.UNIT, TargetKind.PERMANENT,
-                        TargetKind.ARTIFACT, TargetKind.EQUIPMENT})
+PERMANENTS = frozenset(
+    {
+        TargetKind.SELF,
+        TargetKind.UNIT,
+        TargetKind.PERMANENT,
+        TargetKind.ARTIFACT,
+        TargetKind.EQUIPMENT,
+    }
+)
 """Target kinds of a verb that acts on any permanent."""
 UNITS = frozenset({TargetKind.SELF, TargetKind.UNIT})
 PLAYERS = frozenset({TargetKind.OPPONENT})
@@ -133,6 +140,7 @@ class Registry(Mapping[str, Verb]):
 
 # --- helpers the entries share ----------------------------------------------------------
 
+
 def perms(state: GameState, targets: list[int]) -> list[Perm]:
     """The permanents among `targets` still on the board."""
     return [state.perms[t] for t in targets if t in state.perms]
@@ -149,8 +157,9 @@ def seats(state: GameState, player: int, targets: list[int]) -> list[int]:
 def friendly(a: Appraiser, p: Perm) -> bool:
     """`p` is the seat's own or a teammate's."""
     seat = a.seat
-    return p.controller == seat or (p.controller >= 0 and seat >= 0
-                                    and not a.s.enemies(seat, p.controller))
+    return p.controller == seat or (
+        p.controller >= 0 and seat >= 0 and not a.s.enemies(seat, p.controller)
+    )
 
 
 def sign(a: Appraiser, p: Perm) -> float:
@@ -160,6 +169,7 @@ def sign(a: Appraiser, p: Perm) -> float:
 
 def on_each(worth: PerTarget) -> Value:
     """A value summed over the permanents an effect reaches (those gone count nothing)."""
+
     def value(a: Appraiser, source: int, e: Effect, targets: list[int], origin: int) -> float:
         total = 0.0
         on_board = a.s.perms
@@ -168,8 +178,24 @@ def on_each(worth: PerTarget) -> Value:
             if p is not None:
                 total += worth(a, source, e, p, origin)
         return total
+
     return value
 
 
-__all__ = ["NO_TARGET", "PERMANENTS", "PLAYERS", "UNITS", "Act", "Appraiser", "PerTarget",
-           "Registry", "Value", "Verb", "friendly", "on_each", "perms", "seats", "sign"]
+__all__ = [
+    "NO_TARGET",
+    "PERMANENTS",
+    "PLAYERS",
+    "UNITS",
+    "Act",
+    "Appraiser",
+    "PerTarget",
+    "Registry",
+    "Value",
+    "Verb",
+    "friendly",
+    "on_each",
+    "perms",
+    "seats",
+    "sign",
+]

@@ -13,49 +13,56 @@ from engine.vocab import EventKind
 from engine.zones import draw, gain, lose
 
 
-def _draw(state: GameState, player: int, source: int, e: Effect, targets: list[int],
-          origin: int) -> None:
+def _draw(
+    state: GameState, player: int, source: int, e: Effect, targets: list[int], origin: int
+) -> None:
     if player >= 0:
         draw(state, player, e.amount)
 
 
-def _gain(state: GameState, player: int, source: int, e: Effect, targets: list[int],
-          origin: int) -> None:
+def _gain(
+    state: GameState, player: int, source: int, e: Effect, targets: list[int], origin: int
+) -> None:
     if player >= 0:
         gain(state, player, e.amount, "effect")
 
 
-def _steal(state: GameState, player: int, source: int, e: Effect, targets: list[int],
-           origin: int) -> None:
+def _steal(
+    state: GameState, player: int, source: int, e: Effect, targets: list[int], origin: int
+) -> None:
     for seat in seats(state, player, targets):
         taken = lose(state, seat, e.amount, "stolen")
         if player >= 0:
             gain(state, player, taken, "steal")
 
 
-def _burn(state: GameState, player: int, source: int, e: Effect, targets: list[int],
-          origin: int) -> None:
+def _burn(
+    state: GameState, player: int, source: int, e: Effect, targets: list[int], origin: int
+) -> None:
     for seat in seats(state, player, targets):
         lose(state, seat, e.amount, "burned")
 
 
-def _discard(state: GameState, player: int, source: int, e: Effect, targets: list[int],
-             origin: int) -> None:
+def _discard(
+    state: GameState, player: int, source: int, e: Effect, targets: list[int], origin: int
+) -> None:
     """The acting player discards N cards, one choice at a time: as many as the hand holds
     when they choose (another discard of the same action may have emptied it)."""
     if player >= 0 and e.amount > 0:
         state.pending.append(DiscardChoice(player, e.amount, source))
 
 
-def _score(state: GameState, player: int, source: int, e: Effect, targets: list[int],
-           origin: int) -> None:
+def _score(
+    state: GameState, player: int, source: int, e: Effect, targets: list[int], origin: int
+) -> None:
     if player >= 0:
         state.players[player].points += e.amount
         state.emit(EventKind.POINTS, player, amount=e.amount, detail="effect")
 
 
-def _create(state: GameState, player: int, source: int, e: Effect, targets: list[int],
-            origin: int) -> None:
+def _create(
+    state: GameState, player: int, source: int, e: Effect, targets: list[int], origin: int
+) -> None:
     """R8.8: tokens are created in play; permanent tokens on free available fields in range 1
     of the source (R10.1: of the field it died on, for a death trigger), else in the creator's
     deploy zone; with no room they never enter."""
@@ -87,6 +94,7 @@ def _create(state: GameState, player: int, source: int, e: Effect, targets: list
 
 # --- values to the agents -------------------------------------------------------------------
 
+
 def _gain_value(a: Appraiser, source: int, e: Effect, targets: list[int], origin: int) -> float:
     return e.amount * a.resource_value()
 
@@ -99,13 +107,11 @@ def _score_value(a: Appraiser, source: int, e: Effect, targets: list[int], origi
     return 4.0 * e.amount if a.kind is VictoryKind.CAPTURE else 0.2 * e.amount
 
 
-def _discard_value(a: Appraiser, source: int, e: Effect, targets: list[int],
-                   origin: int) -> float:
+def _discard_value(a: Appraiser, source: int, e: Effect, targets: list[int], origin: int) -> float:
     return -0.8 * e.amount
 
 
-def _create_value(a: Appraiser, source: int, e: Effect, targets: list[int],
-                  origin: int) -> float:
+def _create_value(a: Appraiser, source: int, e: Effect, targets: list[int], origin: int) -> float:
     card = a.s.config.catalog.get((e.card or "").casefold())
     return e.amount * (0.7 * a.card_value(card) if card is not None else 1.0)
 
@@ -113,23 +119,26 @@ def _create_value(a: Appraiser, source: int, e: Effect, targets: list[int],
 def _robbery(share: float) -> Value:
     """What taking resource from opponents is worth: what they hold of it, `share` of a
     resource each, twice that on the resource race (R19.2)."""
+
     def value(a: Appraiser, source: int, e: Effect, targets: list[int], origin: int) -> float:
         s = a.s
-        robbed = target_seats(targets) or [
-            x for x in range(len(s.players)) if s.enemies(a.seat, x)][:1]
+        robbed = (
+            target_seats(targets) or [x for x in range(len(s.players)) if s.enemies(a.seat, x)][:1]
+        )
         got = sum(min(e.amount, s.players[x].resource) for x in robbed)
         mult = share * 2.0 if a.kind is VictoryKind.RESOURCE else share
         return got * mult * a.resource_value()
+
     return value
 
 
 VERBS = (
     Verb("draw", ("ziehe", "ziehen"), _draw, _draw_value, 1.3),
     Verb("gain", ("erhalte", "erhalten"), _gain, _gain_value, 1.0),
-    Verb("steal", ("stehle", "stehlen"), _steal, _robbery(2.0), 1.6, PLAYERS,
-         TargetKind.OPPONENT),
-    Verb("burn", ("vernichte", "vernichten"), _burn, _robbery(0.7), 0.7, PLAYERS,
-         TargetKind.OPPONENT),
+    Verb("steal", ("stehle", "stehlen"), _steal, _robbery(2.0), 1.6, PLAYERS, TargetKind.OPPONENT),
+    Verb(
+        "burn", ("vernichte", "vernichten"), _burn, _robbery(0.7), 0.7, PLAYERS, TargetKind.OPPONENT
+    ),
     Verb("discard", ("wirf", "abwerfen"), _discard, _discard_value, -0.8, particles=("ab",)),
     Verb("create", ("erzeuge", "erzeugen"), _create, _create_value, 2.5, card=True),
     Verb("score", ("punkte",), _score, _score_value, 2.0),

@@ -26,13 +26,15 @@ from workbench.analysis.stats import with_difference_tests, with_gain_ci, with_r
 def card_results(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
     """Per card: win rates (+CI) in store, bought, played, never bought; buy rate, turn bought."""
     summary.ensure(con, runs)
-    df = query(con, f"""
+    df = query(
+        con,
+        f"""
     WITH base AS (
         SELECT c.card, s.won::INT AS won, c.bought > 0 AS is_bought,
                c.first_bought AS first_round, c.bought AS copies, c.plays > 0 AS is_played,
                c.plays
         FROM summary_cards c JOIN game_seats s ON s.game_id = c.game_id AND s.seat = c.seat
-        WHERE c.picks > 0 AND s.run_id IN ({run_list(runs)}) AND {in_runs('c.game_id', runs)}),
+        WHERE c.picks > 0 AND s.run_id IN ({run_list(runs)}) AND {in_runs("c.game_id", runs)}),
     names AS (SELECT DISTINCT name AS card, "set" FROM run_cards
               WHERE run_id IN ({run_list(runs)}))
     SELECT card, coalesce(n."set", '?') AS "set",
@@ -46,17 +48,22 @@ def card_results(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.Data
            avg(first_round) FILTER (WHERE is_bought) AS avg_round_bought,
            sum(copies) AS copies_bought, sum(plays) AS plays
     FROM base LEFT JOIN names n USING (card) GROUP BY ALL ORDER BY card
-    """)
-    for k, n, name in (("wins_in_store", "in_store", "wr_in_store"),
-                       ("wins_bought", "bought", "wr_bought"),
-                       ("wins_played", "played", "wr_played"),
-                       ("wins_never_bought", "never_bought", "wr_never_bought"),
-                       ("bought", "in_store", "buy_rate")):
+    """,
+    )
+    for k, n, name in (
+        ("wins_in_store", "in_store", "wr_in_store"),
+        ("wins_bought", "bought", "wr_bought"),
+        ("wins_played", "played", "wr_played"),
+        ("wins_never_bought", "never_bought", "wr_never_bought"),
+        ("bought", "in_store", "buy_rate"),
+    ):
         df = with_rate(df, k, n, name)
-    df = with_gain_ci(df.with_columns(
-        (pl.col("wr_bought") - pl.col("wr_never_bought")).alias("bought_gain")))
-    return with_difference_tests(df, "wins_bought", "bought", "wins_never_bought",
-                                 "never_bought", "bought_gain")
+    df = with_gain_ci(
+        df.with_columns((pl.col("wr_bought") - pl.col("wr_never_bought")).alias("bought_gain"))
+    )
+    return with_difference_tests(
+        df, "wins_bought", "bought", "wins_never_bought", "never_bought", "bought_gain"
+    )
 
 
 def card_effects(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
@@ -69,22 +76,32 @@ def card_effects(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.Data
     `push_stop`.
     """
     summary.ensure(con, runs)
-    return query(con, f"""
+    return query(
+        con,
+        f"""
     SELECT card, sum(damage_dealt) AS damage_dealt, sum(hits) AS hits,
            sum(upkeep_deaths) AS upkeep_deaths, sum(deaths) AS deaths
-    FROM summary_damage WHERE {in_runs('game_id', runs)} GROUP BY card ORDER BY card
-    """)
+    FROM summary_damage WHERE {in_runs("game_id", runs)} GROUP BY card ORDER BY card
+    """,
+    )
 
 
 def card_table(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
     """card_results with card_effects beside it (damage per play: dealt / plays)."""
     res = card_results(con, runs)
     eff = card_effects(con, runs)
-    return res.join(eff, on="card", how="left").with_columns(
-        pl.col("damage_dealt", "hits", "upkeep_deaths", "deaths").fill_null(0),
-    ).with_columns(
-        pl.when(pl.col("plays") > 0).then(pl.col("damage_dealt") / pl.col("plays"))
-        .otherwise(None).alias("damage_per_play"))
+    return (
+        res.join(eff, on="card", how="left")
+        .with_columns(
+            pl.col("damage_dealt", "hits", "upkeep_deaths", "deaths").fill_null(0),
+        )
+        .with_columns(
+            pl.when(pl.col("plays") > 0)
+            .then(pl.col("damage_dealt") / pl.col("plays"))
+            .otherwise(None)
+            .alias("damage_per_play")
+        )
+    )
 
 
 def buy_chances(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
@@ -92,14 +109,17 @@ def buy_chances(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataF
     in the store) and affordable_turns (of those, the ones with enough resource: the run's own
     price, counted per game in workbench/summary.py)."""
     summary.ensure(con, runs)
-    return query(con, f"""
+    return query(
+        con,
+        f"""
     WITH price AS (
         SELECT name AS card, any_value("set") AS "set", max(buy) AS buy FROM run_cards
         WHERE run_id IN ({run_list(runs)}) AND in_pool AND buy IS NOT NULL GROUP BY ALL),
     chances AS (
         SELECT card, sum(store_turns) AS turns, sum(affordable_turns) AS affordable
-        FROM summary_cards WHERE picks > 0 AND {in_runs('game_id', runs)} GROUP BY ALL)
+        FROM summary_cards WHERE picks > 0 AND {in_runs("game_id", runs)} GROUP BY ALL)
     SELECT p.card, p."set", p.buy, coalesce(c.turns, 0) AS store_turns,
            coalesce(c.affordable, 0) AS affordable_turns
     FROM price p LEFT JOIN chances c USING (card) ORDER BY p.card
-    """)
+    """,
+    )

@@ -27,50 +27,65 @@ def _sums(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
     Read from the per-game summary (workbench/summary.py), where every pack is unnested once.
     """
     summary.ensure(con, runs)
-    return query(con, f"""
+    return query(
+        con,
+        f"""
     WITH names AS (
         SELECT DISTINCT name, "set" FROM run_cards WHERE run_id IN ({run_list(runs)})),
     c AS (
         SELECT c.*, s.drafter
         FROM summary_cards c JOIN game_seats s ON s.game_id = c.game_id AND s.seat = c.seat
-        WHERE {in_runs('c.game_id', runs)})
+        WHERE {in_runs("c.game_id", runs)})
     SELECT card, coalesce(n."set", '?') AS "set", drafter, sum(seen) AS seen,
            sum(picks) AS picks, sum(pick_sum) AS pick_sum, sum(last_seen) AS last_sum,
            count(last_seen) AS last_n, sum(seen_first) AS seen_first,
            sum(first_picks) AS first_picks
     FROM c LEFT JOIN names n ON n.name = card
     GROUP BY ALL HAVING sum(seen) > 0
-    """)
+    """,
+    )
 
 
 def _roll_up(sums: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
-    df = sums.group_by(keys).agg(
-        pl.col("seen", "picks", "seen_first", "first_picks", "pick_sum", "last_sum",
-               "last_n").sum()
-    ).with_columns(
-        pl.when(pl.col("picks") > 0).then(pl.col("pick_sum") / pl.col("picks")).alias("ata"),
-        (pl.col("last_sum") / pl.col("last_n")).alias("alsa"),
-    ).select(*keys, "seen", "picks", "ata", "alsa", "seen_first", "first_picks").sort(keys)
+    df = (
+        sums.group_by(keys)
+        .agg(
+            pl.col(
+                "seen", "picks", "seen_first", "first_picks", "pick_sum", "last_sum", "last_n"
+            ).sum()
+        )
+        .with_columns(
+            pl.when(pl.col("picks") > 0).then(pl.col("pick_sum") / pl.col("picks")).alias("ata"),
+            (pl.col("last_sum") / pl.col("last_n")).alias("alsa"),
+        )
+        .select(*keys, "seen", "picks", "ata", "alsa", "seen_first", "first_picks")
+        .sort(keys)
+    )
     df = with_rate(df, "picks", "seen", "pick_rate")
     return with_rate(df, "first_picks", "seen_first", "first_pick_rate")
 
 
-def card_picks(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
-               by_drafter: bool = False) -> pl.DataFrame:
+def card_picks(
+    con: duckdb.DuckDBPyConnection, runs: Sequence[int], by_drafter: bool = False
+) -> pl.DataFrame:
     """Per card (and drafter): seen, picks, pick_rate (+CI), ata, alsa, first_pick_rate (+CI)."""
-    return _roll_up(_sums(con, runs), ["card", "set", "drafter"] if by_drafter else
-                    ["card", "set"])
+    return _roll_up(_sums(con, runs), ["card", "set", "drafter"] if by_drafter else ["card", "set"])
 
 
-def set_picks(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
-              by_drafter: bool = False) -> pl.DataFrame:
+def set_picks(
+    con: duckdb.DuckDBPyConnection, runs: Sequence[int], by_drafter: bool = False
+) -> pl.DataFrame:
     """The same per set: a set's cards pooled (ALSA: the last sighting of each of its cards)."""
     return _roll_up(_sums(con, runs), ["set", "drafter"] if by_drafter else ["set"])
 
 
-def draft_tables(con: duckdb.DuckDBPyConnection,
-                 runs: Sequence[int]) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+def draft_tables(
+    con: duckdb.DuckDBPyConnection, runs: Sequence[int]
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """Per card, per set and per card and drafter from a single pass (for the report)."""
     sums = _sums(con, runs)
-    return (_roll_up(sums, ["card", "set"]), _roll_up(sums, ["set"]),
-            _roll_up(sums, ["card", "set", "drafter"]))
+    return (
+        _roll_up(sums, ["card", "set"]),
+        _roll_up(sums, ["set"]),
+        _roll_up(sums, ["card", "set", "drafter"]),
+    )

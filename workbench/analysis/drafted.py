@@ -55,31 +55,40 @@ def _seats(runs: Sequence[int]) -> str:
            least(c.bought, c.picks) AS copies, c.early_picks, c.early_bought
     FROM summary_cards c JOIN games g ON g.game_id = c.game_id
     LEFT JOIN names n ON n.name = c.card
-    WHERE c.picks > 0 AND g.run_id IN ({run_list(runs)}) AND {in_runs('c.game_id', runs)}"""
+    WHERE c.picks > 0 AND g.run_id IN ({run_list(runs)}) AND {in_runs("c.game_id", runs)}"""
 
 
 def set_shares(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
     """Per board and set: picks, never_bought, never_bought_share (+CI); early_picks,
     early_never_bought, early_never_bought_share (+CI)."""
     summary.ensure(con, runs)
-    df = query(con, f"""
+    df = query(
+        con,
+        f"""
     WITH d AS ({_seats(runs)})
     SELECT board, "set", sum(picks) AS picks, sum(picks - copies) AS never_bought,
            sum(early_picks) AS early_picks, sum(early_picks - early_bought) AS early_never_bought
     FROM d GROUP BY ALL ORDER BY board, "set"
-    """)
+    """,
+    )
     df = with_rate(df, "never_bought", "picks", "never_bought_share")
     return with_rate(df, "early_never_bought", "early_picks", "early_never_bought_share")
 
 
-def card_shares(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
-                drafted: float = KRAKEN_DRAFTED, bought: float = KRAKEN_BOUGHT) -> pl.DataFrame:
+def card_shares(
+    con: duckdb.DuckDBPyConnection,
+    runs: Sequence[int],
+    drafted: float = KRAKEN_DRAFTED,
+    bought: float = KRAKEN_BOUGHT,
+) -> pl.DataFrame:
     """Per board and card: games (on the board), games_drafted (games in which a seat drafted
     it), seats_drafted (seat-games), seats_bought (of those, the ones whose seat bought a copy),
     bought_share (+CI), picks, copies_bought, ata, and `kraken` (Kraken-like at the given
     thresholds)."""
     summary.ensure(con, runs)
-    df = query(con, f"""
+    df = query(
+        con,
+        f"""
     WITH seat AS ({_seats(runs)}),
     n AS (SELECT board, count(*) AS games FROM games
           WHERE run_id IN ({run_list(runs)}) GROUP BY ALL)
@@ -88,11 +97,15 @@ def card_shares(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
            count(*) FILTER (WHERE copies > 0) AS seats_bought, sum(picks) AS picks,
            sum(copies) AS copies_bought, sum(pick_sum) / sum(picks) AS ata
     FROM seat JOIN n USING (board) GROUP BY ALL ORDER BY board, card
-    """)
+    """,
+    )
     df = with_rate(df, "seats_bought", "seats_drafted", "bought_share")
     return df.with_columns(
-        ((pl.col("games_drafted") >= drafted * pl.col("games"))
-         & (pl.col("seats_bought") <= bought * pl.col("seats_drafted"))).alias("kraken"))
+        (
+            (pl.col("games_drafted") >= drafted * pl.col("games"))
+            & (pl.col("seats_bought") <= bought * pl.col("seats_drafted"))
+        ).alias("kraken")
+    )
 
 
 def kraken_like(cards: pl.DataFrame) -> pl.DataFrame:

@@ -27,6 +27,7 @@ from workbench.analysis.stats import mean_ci, proportion_ci, ratio_ci
 
 # --- the economy ------------------------------------------------------------------------------
 
+
 def _from_round(flags: list[tuple[int, bool]]) -> int | None:
     """The first round from which every later round is flagged; None if the last is not."""
     start = None
@@ -48,14 +49,20 @@ class _Rounds(NamedTuple):
     total: int
 
 
-def economy_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
-                     th: Thresholds) -> list[Finding]:
+def economy_findings(
+    con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thresholds
+) -> list[Finding]:
     """Per board: the round from which upkeep eats income (stall), from which buying stops, and
     resource that piles up over the rounds (runaway) or is left unused at the end."""
     sums = economy.round_sums(con, runs)
     finals = {r["board"]: r for r in economy.final_sums(con, runs).iter_rows(named=True)}
-    kinds = dict(query(con, f"""SELECT board, any_value(victory_kind) FROM run_boards
-                               WHERE run_id IN ({run_list(runs)}) GROUP BY ALL""").rows())
+    kinds = dict(
+        query(
+            con,
+            f"""SELECT board, any_value(victory_kind) FROM run_boards
+                               WHERE run_id IN ({run_list(runs)}) GROUP BY ALL""",
+        ).rows()
+    )
     boards = sums.get_column("board").n_unique()
     out = []
     for key, df in sums.group_by("board", maintain_order=True):
@@ -76,24 +83,42 @@ def economy_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
 def _stall(rounds: _Rounds, th: Thresholds) -> list[Finding]:
     """The round from which upkeep takes at least `th.stall` of income, to the end."""
     ok, total, on = rounds.ok, rounds.total, rounds.on
-    share = [(r["round"], r["s_income"] > 0 and r["s_upkeep"] >= th.stall * r["s_income"])
-             for r in ok.iter_rows(named=True)]
+    share = [
+        (r["round"], r["s_income"] > 0 and r["s_upkeep"] >= th.stall * r["s_income"])
+        for r in ok.iter_rows(named=True)
+    ]
     stall = _from_round(share)
     if stall is None:
         return []
     s = ok.filter(pl.col("round") >= stall).sum()
-    v, lo, hi = ratio_ci(int(s["turns"][0]), float(s["s_upkeep"][0]),
-                         float(s["s_income"][0]), float(s["ss_upkeep"][0]),
-                         float(s["ss_income"][0]), float(s["s_income_upkeep"][0]))
+    v, lo, hi = ratio_ci(
+        int(s["turns"][0]),
+        float(s["s_upkeep"][0]),
+        float(s["s_income"][0]),
+        float(s["ss_upkeep"][0]),
+        float(s["ss_income"][0]),
+        float(s["s_income_upkeep"][0]),
+    )
     n = int(s["turns"][0])
     sev = beyond(v, lo, hi, th.stall, n, th)
     if sev is None or n < th.late * total:
         return []
-    return [Finding(
-        "economy stall", sev, f"The economy stalls{on} from round {stall}: from "
-        f"then on upkeep takes {pct(v)} of income {span(lo, hi, n)}; those rounds "
-        f"hold {pct(n / total)} of all player-turns.", v, lo, hi, n, "economy",
-        rounds.board, v - th.stall)]
+    return [
+        Finding(
+            "economy stall",
+            sev,
+            f"The economy stalls{on} from round {stall}: from "
+            f"then on upkeep takes {pct(v)} of income {span(lo, hi, n)}; those rounds "
+            f"hold {pct(n / total)} of all player-turns.",
+            v,
+            lo,
+            hi,
+            n,
+            "economy",
+            rounds.board,
+            v - th.stall,
+        )
+    ]
 
 
 def _buying_stops(rounds: _Rounds, th: Thresholds) -> list[Finding]:
@@ -111,15 +136,27 @@ def _buying_stops(rounds: _Rounds, th: Thresholds) -> list[Finding]:
     sev = beyond(k / n, lo, hi, th.buy_stop, n, th, above=False)
     if sev is None or n < th.late * total:
         return []
-    return [Finding(
-        "buying stops", sev, f"Buying stops{rounds.on} from round {stop}: "
-        f"{pct(k / n)} of player-turns buy a card from then on {span(lo, hi, n)}, "
-        f"against {pct(before)} before.", k / n, lo, hi, n, "economy", rounds.board,
-        th.buy_stop - k / n)]
+    return [
+        Finding(
+            "buying stops",
+            sev,
+            f"Buying stops{rounds.on} from round {stop}: "
+            f"{pct(k / n)} of player-turns buy a card from then on {span(lo, hi, n)}, "
+            f"against {pct(before)} before.",
+            k / n,
+            lo,
+            hi,
+            n,
+            "economy",
+            rounds.board,
+            th.buy_stop - k / n,
+        )
+    ]
 
 
-def _held(rounds: _Rounds, final: dict[str, Any] | None, income_per_turn: float,
-          th: Thresholds) -> list[Finding]:
+def _held(
+    rounds: _Rounds, final: dict[str, Any] | None, income_per_turn: float, th: Thresholds
+) -> list[Finding]:
     """Resource held beyond `th.hoard` turns of income: rising to the last round (runaway),
     else left unspent at the games' end (`final`: economy.final_sums' row)."""
     ok, on, board = rounds.ok, rounds.on, rounds.board
@@ -129,48 +166,88 @@ def _held(rounds: _Rounds, final: dict[str, Any] | None, income_per_turn: float,
     rising = last["s_unspent"] / last["turns"] > mid["s_unspent"] / mid["turns"]
     sev = beyond(v, lo, hi, limit, last["turns"], th) if rising else None
     if sev is not None:
-        return [Finding(
-            "runaway resource", sev, f"Resource piles up{on}: players end round "
-            f"{last['round']} holding {v:.1f} {span(lo, hi, last['turns'], '')}, "
-            f"{v / income_per_turn:.1f} turns of income, up from "
-            f"{mid['s_unspent'] / mid['turns']:.1f} in round {mid['round']}.", v, lo, hi,
-            last["turns"], "economy", board, (v - limit) / income_per_turn)]
+        return [
+            Finding(
+                "runaway resource",
+                sev,
+                f"Resource piles up{on}: players end round "
+                f"{last['round']} holding {v:.1f} {span(lo, hi, last['turns'], '')}, "
+                f"{v / income_per_turn:.1f} turns of income, up from "
+                f"{mid['s_unspent'] / mid['turns']:.1f} in round {mid['round']}.",
+                v,
+                lo,
+                hi,
+                last["turns"],
+                "economy",
+                board,
+                (v - limit) / income_per_turn,
+            )
+        ]
     if final is None:
         return []
     v, lo, hi = mean_ci(final["player_games"], final["s_final"], final["ss_final"])
     sev = beyond(v, lo, hi, limit, final["player_games"], th)
     if sev is None:
         return []
-    return [Finding(
-        "unused resource", sev, f"Players end the game{on} with {v:.1f} resource "
-        f"unspent {span(lo, hi, final['player_games'], '')}, "
-        f"{v / income_per_turn:.1f} turns of income.", v, lo, hi, final["player_games"],
-        "economy", board, (v - limit) / income_per_turn)]
+    return [
+        Finding(
+            "unused resource",
+            sev,
+            f"Players end the game{on} with {v:.1f} resource "
+            f"unspent {span(lo, hi, final['player_games'], '')}, "
+            f"{v / income_per_turn:.1f} turns of income.",
+            v,
+            lo,
+            hi,
+            final["player_games"],
+            "economy",
+            board,
+            (v - limit) / income_per_turn,
+        )
+    ]
 
 
 # --- game shape ---------------------------------------------------------------------------------
 
-def shape_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
-                   th: Thresholds) -> list[Finding]:
+
+def shape_findings(
+    con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thresholds
+) -> list[Finding]:
     """Per board: games decided by the round limit, draws, action-guard stops, very short games."""
-    games = query(con, f"""
+    games = query(
+        con,
+        f"""
         SELECT board, count(*) AS games,
                count(*) FILTER (WHERE reason LIKE 'round limit%') AS round_limit,
                count(*) FILTER (WHERE draw) AS draws,
                count(*) FILTER (WHERE guard_stopped) AS guard,
                count(*) FILTER (WHERE rounds <= {int(th.short_rounds)}) AS short
-        FROM games WHERE run_id IN ({run_list(runs)}) GROUP BY ALL ORDER BY board""")
+        FROM games WHERE run_id IN ({run_list(runs)}) GROUP BY ALL ORDER BY board""",
+    )
     boards = games.height
     checks = (
-        ("round_limit", th.round_limit, "round limit",
-         ("{share} of games{on} reach the round limit before the victory condition ends them "
-          "{span}.")),
+        (
+            "round_limit",
+            th.round_limit,
+            "round limit",
+            (
+                "{share} of games{on} reach the round limit before the victory condition ends them "
+                "{span}."
+            ),
+        ),
         ("draws", th.draws, "draws", "{share} of games{on} end in a draw {span}."),
-        ("guard", th.guard, "action guard",
-         ("The action guard (R21.18) stopped {share} of games{on} {span}; they count as "
-          "draws.")),
-        ("short", th.short_games, "short games",
-         f"{{share}} of games{{on}} last {int(th.short_rounds)} rounds or fewer {{span}}."),
+        (
+            "guard",
+            th.guard,
+            "action guard",
+            ("The action guard (R21.18) stopped {share} of games{on} {span}; they count as draws."),
+        ),
+        (
+            "short",
+            th.short_games,
+            "short games",
+            f"{{share}} of games{{on}} last {int(th.short_rounds)} rounds or fewer {{span}}.",
+        ),
     )
     out = []
     for r in games.iter_rows(named=True):
@@ -180,17 +257,33 @@ def shape_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
             lo, hi = proportion_ci(k, n)
             sev = beyond(k / n, lo, hi, limit, n, th)
             if sev is not None:
-                out.append(Finding(kind, sev, text.format(
-                    share=pct(k / n).capitalize(), on=on_board(r["board"], boards),
-                    span=span(lo, hi, n)), k / n, lo, hi, n, "shape", r["board"],
-                    k / n - limit))
+                out.append(
+                    Finding(
+                        kind,
+                        sev,
+                        text.format(
+                            share=pct(k / n).capitalize(),
+                            on=on_board(r["board"], boards),
+                            span=span(lo, hi, n),
+                        ),
+                        k / n,
+                        lo,
+                        hi,
+                        n,
+                        "shape",
+                        r["board"],
+                        k / n - limit,
+                    )
+                )
     return out
 
 
 # --- agents ---------------------------------------------------------------------------------
 
-def agent_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thresholds,
-                   pool: Sequence[str]) -> list[Finding]:
+
+def agent_findings(
+    con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thresholds, pool: Sequence[str]
+) -> list[Finding]:
     """Caveats: the agent furthest from an even share when the run mixes agents (the verdicts
     mix strong and weak play), and cards
     whose improvement when bought points opposite ways for different agents in a skill study
@@ -202,33 +295,55 @@ def agent_findings(con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thre
         r = max(rates.iter_rows(named=True), key=lambda r: furthest(r["win_rate"], fair))
         sev = two_sided(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], fair, r["seats"], th)
         if sev is not None:
-            out.append(Finding(
-                "agent", sev, f"Agent {r['agent']} wins {pct(r['win_rate'])} of its seats "
-                f"{span(r['win_rate_lo'], r['win_rate_hi'], r['seats'])} against an even "
-                f"{pct(fair)}: the verdicts mix strong and weak play.", r["win_rate"],
-                r["win_rate_lo"], r["win_rate_hi"], r["seats"], "sets", r["agent"],
-                abs(r["win_rate"] - fair) - th.band))
+            out.append(
+                Finding(
+                    "agent",
+                    sev,
+                    f"Agent {r['agent']} wins {pct(r['win_rate'])} of its seats "
+                    f"{span(r['win_rate_lo'], r['win_rate_hi'], r['seats'])} against an even "
+                    f"{pct(fair)}: the verdicts mix strong and weak play.",
+                    r["win_rate"],
+                    r["win_rate_lo"],
+                    r["win_rate_hi"],
+                    r["seats"],
+                    "sets",
+                    r["agent"],
+                    abs(r["win_rate"] - fair) - th.band,
+                )
+            )
     if not pool:
         return out
     names = ", ".join("'" + c.replace("'", "''") + "'" for c in pool)
-    skill = query(con, f"""
+    skill = query(
+        con,
+        f"""
         SELECT r.sweep_id, r.card, v.variant AS agent, r.estimate, r.low, r.high, g.n
         FROM sweep_results r JOIN sweeps v ON v.sweep_id = r.sweep_id AND v.kind = 'skill'
              AND r.quantity = 'bought_gain@' || v.variant
         JOIN (SELECT run_id, count(*) AS n FROM games GROUP BY ALL) g ON g.run_id = v.run_id
-        WHERE r.card IN ({names}) AND r.estimate IS NOT NULL ORDER BY r.sweep_id, v.value""")
+        WHERE r.card IN ({names}) AND r.estimate IS NOT NULL ORDER BY r.sweep_id, v.value""",
+    )
     for (sweep, card), rows in skill.group_by("sweep_id", "card", maintain_order=True):
         up = rows.filter(pl.col("low") > 0)
         down = rows.filter(pl.col("high") < 0)
         if up.height and down.height:
             a, b = up.row(0, named=True), down.row(0, named=True)
-            out.append(Finding(
-                "agent", "medium", f"{card}'s verdict depends on agent strength (skill study "
-                f"{sweep}): improvement when bought {num(100 * a['estimate'], True)} points "
-                f"{span(a['low'], a['high'], a['n'], ' points')} with {a['agent']}, "
-                f"{num(100 * b['estimate'], True)} points "
-                f"{span(b['low'], b['high'], b['n'], ' points')} with {b['agent']}.",
-                a["estimate"] - b["estimate"], None, None,
-                int(rows.get_column("n").sum()), "cards", str(card),
-                a["estimate"] - b["estimate"]))
+            out.append(
+                Finding(
+                    "agent",
+                    "medium",
+                    f"{card}'s verdict depends on agent strength (skill study "
+                    f"{sweep}): improvement when bought {num(100 * a['estimate'], True)} points "
+                    f"{span(a['low'], a['high'], a['n'], ' points')} with {a['agent']}, "
+                    f"{num(100 * b['estimate'], True)} points "
+                    f"{span(b['low'], b['high'], b['n'], ' points')} with {b['agent']}.",
+                    a["estimate"] - b["estimate"],
+                    None,
+                    None,
+                    int(rows.get_column("n").sum()),
+                    "cards",
+                    str(card),
+                    a["estimate"] - b["estimate"],
+                )
+            )
     return out

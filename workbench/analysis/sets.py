@@ -31,8 +31,9 @@ def _seat_sets(runs: Sequence[int]) -> str:
     """
 
 
-def win_rates(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
-              by: Sequence[str]) -> pl.DataFrame:
+def win_rates(
+    con: duckdb.DuckDBPyConnection, runs: Sequence[int], by: Sequence[str]
+) -> pl.DataFrame:
     """Win rate (+CI) of seat-games grouped by any of: dominant, pair, board, victory (the
     board's victory kind), seat, first, agent."""
     allowed = {"dominant", "pair", "board", "victory", "seat", "first", "agent"}
@@ -40,22 +41,30 @@ def win_rates(con: duckdb.DuckDBPyConnection, runs: Sequence[int],
         raise ValueError(f"group by a non-empty subset of {sorted(allowed)}, not {list(by)}")
     keys = ", ".join(by)
     summary.ensure(con, runs)
-    df = query(con, f"""
+    df = query(
+        con,
+        f"""
         SELECT {keys}, count(*) AS seats, sum(won) AS wins FROM ({_seat_sets(runs)})
-        GROUP BY ALL ORDER BY ALL""")
+        GROUP BY ALL ORDER BY ALL""",
+    )
     return with_rate(df, "wins", "seats", "win_rate")
 
 
 def seat_balance(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
     """Per board: seat win rates and Ludii's balance, one minus the largest gap between seats."""
     seats = win_rates(con, runs, ["board", "seat"])
-    return seats.group_by("board").agg(
-        pl.col("seats").sum().alias("seat_games"),
-        pl.col("win_rate").max().alias("best_seat_rate"),
-        pl.col("win_rate").min().alias("worst_seat_rate"),
-    ).with_columns(
-        (1 - (pl.col("best_seat_rate") - pl.col("worst_seat_rate"))).alias("balance"),
-    ).sort("board")
+    return (
+        seats.group_by("board")
+        .agg(
+            pl.col("seats").sum().alias("seat_games"),
+            pl.col("win_rate").max().alias("best_seat_rate"),
+            pl.col("win_rate").min().alias("worst_seat_rate"),
+        )
+        .with_columns(
+            (1 - (pl.col("best_seat_rate") - pl.col("worst_seat_rate"))).alias("balance"),
+        )
+        .sort("board")
+    )
 
 
 def store_sets(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:

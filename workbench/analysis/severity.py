@@ -72,6 +72,7 @@ class Finding:
 
 # --- words and numbers ------------------------------------------------------------------------
 
+
 def pct(v: float) -> str:
     return f"{100 * v:.1f}%"
 
@@ -99,8 +100,7 @@ EPS = 1e-9
 """Rates on a threshold's edge stay inside (0.55 - 0.5 is 0.05000000000000004 in floats)."""
 
 
-def two_sided(v: float, lo: float, hi: float, fair: float, n: int,
-               th: Thresholds) -> str | None:
+def two_sided(v: float, lo: float, hi: float, fair: float, n: int, th: Thresholds) -> str | None:
     """v outside fair ± band."""
     if abs(v - fair) <= th.band + EPS:
         return None
@@ -113,8 +113,9 @@ def two_sided(v: float, lo: float, hi: float, fair: float, n: int,
     return "low"
 
 
-def beyond(v: float, lo: float, hi: float, limit: float, n: int, th: Thresholds,
-            above: bool = True) -> str | None:
+def beyond(
+    v: float, lo: float, hi: float, limit: float, n: int, th: Thresholds, above: bool = True
+) -> str | None:
     """One-sided: v above (or below) the limit."""
     if (v <= limit + EPS) if above else (v >= limit - EPS):
         return None

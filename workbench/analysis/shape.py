@@ -23,18 +23,24 @@ from workbench.summary import ensure as ensure_summaries
 
 def lengths(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
     """Games per board and number of rounds (the length distribution)."""
-    return query(con, f"""SELECT board, rounds, count(*) AS games FROM games
-                       WHERE run_id IN ({run_list(runs)}) GROUP BY ALL ORDER BY ALL""")
+    return query(
+        con,
+        f"""SELECT board, rounds, count(*) AS games FROM games
+                       WHERE run_id IN ({run_list(runs)}) GROUP BY ALL ORDER BY ALL""",
+    )
 
 
 def endings(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
     """Per board and ending reason: games, and their share of the board's games."""
-    df = query(con, f"""
+    df = query(
+        con,
+        f"""
         SELECT board, reason, count(*) AS games,
                sum(count(*)) OVER (PARTITION BY board) AS board_games
         FROM games WHERE run_id IN ({run_list(runs)}) GROUP BY board, reason
         ORDER BY board, games DESC
-        """)
+        """,
+    )
     return with_rate(df, "games", "board_games", "share")
 
 
@@ -42,18 +48,23 @@ def leads(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
     """Per game with snapshots: lead changes, decided round and decided_at (the per-game
     summary of workbench/summary.py)."""
     ensure_summaries(con, runs)
-    return query(con, f"""
+    return query(
+        con,
+        f"""
     SELECT g.game_id, g.board, g.rounds, l.lead_changes, l.decided_round,
            l.decided_round / greatest(g.rounds, 1) AS decided_at
     FROM games g JOIN summary_games l USING (game_id)
-    WHERE g.run_id IN ({run_list(runs)}) AND {in_runs('g.game_id', runs)}
+    WHERE g.run_id IN ({run_list(runs)}) AND {in_runs("g.game_id", runs)}
     ORDER BY g.game_id
-    """)
+    """,
+    )
 
 
 def summary(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
     """Per board (and 'all'): games, rounds, draws, round-limit and guard stops (+CI), leads."""
-    games = query(con, f"""
+    games = query(
+        con,
+        f"""
         SELECT * REPLACE (coalesce(board, 'all') AS board) FROM (
             SELECT board, count(*) AS games, avg(rounds) AS mean_rounds,
                    median(rounds) AS median_rounds, max(rounds) AS max_rounds,
@@ -61,15 +72,24 @@ def summary(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame
                    count(*) FILTER (WHERE reason LIKE 'round limit%') AS round_limit,
                    count(*) FILTER (WHERE guard_stopped) AS guard_stopped
             FROM games WHERE run_id IN ({run_list(runs)}) GROUP BY ROLLUP (board))
-        ORDER BY board IS NULL, board""")
+        ORDER BY board IS NULL, board""",
+    )
     lead = leads(con, runs)
-    per_board = pl.concat([
-        lead.group_by("board").agg(pl.len().alias("games_with_snapshots"),
-                                   pl.col("lead_changes").mean().alias("mean_lead_changes"),
-                                   pl.col("decided_at").mean().alias("mean_decided_at")),
-        lead.select(pl.lit("all").alias("board"), pl.len().alias("games_with_snapshots"),
-                    pl.col("lead_changes").mean().alias("mean_lead_changes"),
-                    pl.col("decided_at").mean().alias("mean_decided_at"))])
+    per_board = pl.concat(
+        [
+            lead.group_by("board").agg(
+                pl.len().alias("games_with_snapshots"),
+                pl.col("lead_changes").mean().alias("mean_lead_changes"),
+                pl.col("decided_at").mean().alias("mean_decided_at"),
+            ),
+            lead.select(
+                pl.lit("all").alias("board"),
+                pl.len().alias("games_with_snapshots"),
+                pl.col("lead_changes").mean().alias("mean_lead_changes"),
+                pl.col("decided_at").mean().alias("mean_decided_at"),
+            ),
+        ]
+    )
     df = games.join(per_board, on="board", how="left")
     df = with_rate(df, "draws", "games", "draw_rate")
     return with_rate(df, "round_limit", "games", "round_limit_rate")

@@ -16,7 +16,6 @@ MEMORY_LIMIT = "1GB"
 """DuckDB's working memory for analysis (the rest of 2 GB is Python, polars and matplotlib)."""
 
 
-
 class AnalysisError(Exception):
     """A database or run that cannot be analysed; the message is meant for the user."""
 
@@ -30,9 +29,11 @@ def open_db(path: str | Path) -> duckdb.DuckDBPyConnection:
         con = duckdb.connect(str(p), read_only=True)
     except duckdb.Error as exc:
         if "could not set lock" in str(exc).casefold():
-            raise AnalysisError(f"{p} is in use by another process (a simulation still writing "
-                                "it?): wait until it is done, or copy the file and read the "
-                                "copy") from exc
+            raise AnalysisError(
+                f"{p} is in use by another process (a simulation still writing "
+                "it?): wait until it is done, or copy the file and read the "
+                "copy"
+            ) from exc
         raise AnalysisError(f"{p}: cannot open as a DuckDB database ({exc})") from exc
     # the bar would print over the command's output; Jupyter refuses the setting
     with contextlib.suppress(duckdb.Error):
@@ -40,8 +41,9 @@ def open_db(path: str | Path) -> duckdb.DuckDBPyConnection:
     # 100,000-game runs must fit a 2 GB machine: DuckDB spills its aggregations beyond this
     con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
     con.execute(f"SET temp_directory = '{tempfile.gettempdir()}'")
-    tables = {r[0] for r in con.execute(
-        "SELECT table_name FROM information_schema.tables").fetchall()}
+    tables = {
+        r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+    }
     if "schema_info" not in tables:
         con.close()
         raise AnalysisError(f"{p}: not a workbench database (no schema_info table)")
@@ -49,9 +51,11 @@ def open_db(path: str | Path) -> duckdb.DuckDBPyConnection:
     version = rows[0][0] if rows else None
     if version not in READ_VERSIONS:
         con.close()
-        raise AnalysisError(f"{p}: schema version {version!r}, but this workbench reads versions "
-                            f"{' and '.join(map(repr, READ_VERSIONS))}; re-run the simulation "
-                            "with this workbench")
+        raise AnalysisError(
+            f"{p}: schema version {version!r}, but this workbench reads versions "
+            f"{' and '.join(map(repr, READ_VERSIONS))}; re-run the simulation "
+            "with this workbench"
+        )
     return con
 
 
@@ -67,8 +71,10 @@ def resolve_runs(con: duckdb.DuckDBPyConnection, wanted: Sequence[int] | None) -
     chosen = list(wanted) if wanted else [runs[-1]]
     unknown = [r for r in chosen if r not in runs]
     if unknown:
-        raise AnalysisError(f"unknown run {', '.join(map(str, unknown))}; the database holds "
-                            f"run {', '.join(map(str, runs))}")
+        raise AnalysisError(
+            f"unknown run {', '.join(map(str, unknown))}; the database holds "
+            f"run {', '.join(map(str, runs))}"
+        )
     ids = ", ".join(map(str, chosen))
     if con.execute(f"SELECT count(*) FROM games WHERE run_id IN ({ids})").fetchall()[0][0] == 0:
         raise AnalysisError(f"run {ids} has no stored games yet")
@@ -77,8 +83,9 @@ def resolve_runs(con: duckdb.DuckDBPyConnection, wanted: Sequence[int] | None) -
 
 def in_runs(column: str, runs: Sequence[int]) -> str:
     """A SQL condition keeping rows of `runs` by a game_id column (events carry no run_id)."""
-    lo_hi = " OR ".join(f"{column} BETWEEN {r * GAME_ID_BASE} AND {(r + 1) * GAME_ID_BASE - 1}"
-                        for r in runs)
+    lo_hi = " OR ".join(
+        f"{column} BETWEEN {r * GAME_ID_BASE} AND {(r + 1) * GAME_ID_BASE - 1}" for r in runs
+    )
     return f"({lo_hi})"
 
 

@@ -37,12 +37,15 @@ def with_rate(df: pl.DataFrame, k: str, n: str, name: str) -> pl.DataFrame:
     ns = df.get_column(n).cast(pl.Int64).fill_null(0).to_list()
     cis = [proportion_ci(a, b) for a, b in zip(ks, ns, strict=True)]
     return df.with_columns(
-        pl.Series(name, [a / b if b else None for a, b in zip(ks, ns, strict=True)],
-                  dtype=pl.Float64),
-        pl.Series(f"{name}_lo", [c[0] if not math.isnan(c[0]) else None for c in cis],
-                  dtype=pl.Float64),
-        pl.Series(f"{name}_hi", [c[1] if not math.isnan(c[1]) else None for c in cis],
-                  dtype=pl.Float64),
+        pl.Series(
+            name, [a / b if b else None for a, b in zip(ks, ns, strict=True)], dtype=pl.Float64
+        ),
+        pl.Series(
+            f"{name}_lo", [c[0] if not math.isnan(c[0]) else None for c in cis], dtype=pl.Float64
+        ),
+        pl.Series(
+            f"{name}_hi", [c[1] if not math.isnan(c[1]) else None for c in cis], dtype=pl.Float64
+        ),
     )
 
 
@@ -87,19 +90,25 @@ def expected_by_chance(tests: int, alpha: float = ALPHA) -> float:
     return tests * alpha
 
 
-def with_difference_tests(df: pl.DataFrame, k1: str, n1: str, k2: str, n2: str,
-                          prefix: str) -> pl.DataFrame:
+def with_difference_tests(
+    df: pl.DataFrame, k1: str, n1: str, k2: str, n2: str, prefix: str
+) -> pl.DataFrame:
     """Add `prefix_p`, `prefix_holm`, `prefix_bh` and `prefix_significant` (Holm < ALPHA)."""
-    rows = zip(*(df.get_column(c).cast(pl.Int64).fill_null(0).to_list()
-                 for c in (k1, n1, k2, n2)), strict=True)
+    rows = zip(
+        *(df.get_column(c).cast(pl.Int64).fill_null(0).to_list() for c in (k1, n1, k2, n2)),
+        strict=True,
+    )
     ps = [two_proportion_p(a, b, c, d) for a, b, c, d in rows]
     adj = holm(ps)
     return df.with_columns(
         pl.Series(f"{prefix}_p", ps, dtype=pl.Float64).fill_nan(None),
         pl.Series(f"{prefix}_holm", adj, dtype=pl.Float64).fill_nan(None),
         pl.Series(f"{prefix}_bh", benjamini_hochberg(ps), dtype=pl.Float64).fill_nan(None),
-        pl.Series(f"{prefix}_significant", [a < ALPHA if not math.isnan(a) else False
-                                            for a in adj], dtype=pl.Boolean),
+        pl.Series(
+            f"{prefix}_significant",
+            [a < ALPHA if not math.isnan(a) else False for a in adj],
+            dtype=pl.Boolean,
+        ),
     )
 
 
@@ -115,18 +124,26 @@ def difference_summary(df: pl.DataFrame, prefix: str, alpha: float = ALPHA) -> d
     }
 
 
-def with_gain_ci(df: pl.DataFrame, a: str = "wr_bought", b: str = "wr_never_bought",
-                 name: str = "bought_gain") -> pl.DataFrame:
+def with_gain_ci(
+    df: pl.DataFrame, a: str = "wr_bought", b: str = "wr_never_bought", name: str = "bought_gain"
+) -> pl.DataFrame:
     """Newcombe's interval of a difference of two rates from their Wilson intervals."""
-    lo = (pl.col(a) - pl.col(b)
-          - ((pl.col(a) - pl.col(f"{a}_lo")) ** 2 + (pl.col(f"{b}_hi") - pl.col(b)) ** 2).sqrt())
-    hi = (pl.col(a) - pl.col(b)
-          + ((pl.col(f"{a}_hi") - pl.col(a)) ** 2 + (pl.col(b) - pl.col(f"{b}_lo")) ** 2).sqrt())
+    lo = (
+        pl.col(a)
+        - pl.col(b)
+        - ((pl.col(a) - pl.col(f"{a}_lo")) ** 2 + (pl.col(f"{b}_hi") - pl.col(b)) ** 2).sqrt()
+    )
+    hi = (
+        pl.col(a)
+        - pl.col(b)
+        + ((pl.col(f"{a}_hi") - pl.col(a)) ** 2 + (pl.col(b) - pl.col(f"{b}_lo")) ** 2).sqrt()
+    )
     return df.with_columns(lo.alias(f"{name}_lo"), hi.alias(f"{name}_hi"))
 
 
-def mean_ci(n: int, total: float, squares: float,
-            level: float = LEVEL) -> tuple[float, float, float]:
+def mean_ci(
+    n: int, total: float, squares: float, level: float = LEVEL
+) -> tuple[float, float, float]:
     """Mean with its t interval from the count, sum and sum of squares (aggregated in SQL, so
     100,000 games never reach Python row by row); NaNs for no value."""
     if n <= 0:
@@ -139,8 +156,9 @@ def mean_ci(n: int, total: float, squares: float,
     return m, m - half, m + half
 
 
-def ratio_ci(n: int, sx: float, sy: float, sxx: float, syy: float, sxy: float,
-             level: float = LEVEL) -> tuple[float, float, float]:
+def ratio_ci(
+    n: int, sx: float, sy: float, sxx: float, syy: float, sxy: float, level: float = LEVEL
+) -> tuple[float, float, float]:
     """sum(x) / sum(y) over n observations (e.g. upkeep's share of income over player-turns)
     with a delta-method interval, from sums, squares and cross products; NaNs when y sums to 0."""
     if n <= 0 or sy == 0:
@@ -172,5 +190,7 @@ def shrunk_rates(wins: Sequence[int], trials: Sequence[int]) -> tuple[list[float
     between = spread / weight if weight > 0 else 0.0
     strength = (m * (1 - m) / between - 1) if between > 0 else float(total)
     strength = min(max(strength, 1.0), float(total))
-    return [float((a + strength * m) / (b + strength)) if b > 0 else None
-            for a, b in zip(k, n, strict=True)], strength
+    return [
+        float((a + strength * m) / (b + strength)) if b > 0 else None
+        for a, b in zip(k, n, strict=True)
+    ], strength

@@ -20,13 +20,19 @@ def held(g: GameCheck, seat: int) -> list[str]:
         if area is not None:
             per = counts.setdefault(area, {})
             per[p.controller] = per.get(p.controller, 0) + 1
-    return sorted(area for area, per in counts.items() if per.get(seat, 0) > max(
-        (n for s, n in per.items() if s != seat), default=0))
+    return sorted(
+        area
+        for area, per in counts.items()
+        if per.get(seat, 0) > max((n for s, n in per.items() if s != seat), default=0)
+    )
 
 
 def _upkeep_starts(g: GameCheck, i: int) -> None:
-    if g.ev.detail[i] != "upkeep" or g.active < 0 or \
-            g.t.board.victory.kind is not VictoryKind.CAPTURE:
+    if (
+        g.ev.detail[i] != "upkeep"
+        or g.active < 0
+        or g.t.board.victory.kind is not VictoryKind.CAPTURE
+    ):
         return
     g.capture_areas = held(g, g.active)
     g.capture_due = len(g.capture_areas)
@@ -37,8 +43,11 @@ def _points(g: GameCheck, i: int) -> None:
     if g.ev.detail[i] != "capture":
         return
     if g.capture_due is None:
-        g.flag("R21.14", f"seat {g.ev.player[i] + 1} scored {g.ev.amount[i]} capture points "
-                         "outside the start of its upkeep")
+        g.flag(
+            "R21.14",
+            f"seat {g.ev.player[i] + 1} scored {g.ev.amount[i]} capture points "
+            "outside the start of its upkeep",
+        )
     elif g.ev.amount[i] != g.capture_due:
         g.flag("R19.3", _scored(g, g.ev.amount[i]))
     g.capture_due = None
@@ -46,8 +55,10 @@ def _points(g: GameCheck, i: int) -> None:
 
 def _scored(g: GameCheck, points: int) -> str:
     areas = ", ".join(g.capture_areas) or "none"
-    return (f"seat {g.active + 1} scored {points} capture points; it holds "
-            f"{g.capture_due} areas ({areas})")
+    return (
+        f"seat {g.active + 1} scored {points} capture points; it holds "
+        f"{g.capture_due} areas ({areas})"
+    )
 
 
 def _upkeep_goes_on(g: GameCheck, i: int) -> None:
@@ -58,6 +69,5 @@ def _upkeep_goes_on(g: GameCheck, i: int) -> None:
         g.capture_due = None
 
 
-BEFORE: dict[str, list[Hook]] = {"phase": [_upkeep_goes_on, _upkeep_starts],
-                                 "points": [_points]}
+BEFORE: dict[str, list[Hook]] = {"phase": [_upkeep_goes_on, _upkeep_starts], "points": [_points]}
 AFTER: dict[str, list[Hook]] = {}

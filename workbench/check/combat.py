@@ -14,8 +14,7 @@ from workbench.check.core import GameCheck, Hook
 from workbench.check.ranges import effect_lists, reach
 from workbench.check.table import Piece
 
-_COMPARE = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__,
-            "=": int.__eq__}
+_COMPARE = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__, "=": int.__eq__}
 
 
 def _matches(pr: Protection, card: Card) -> bool:
@@ -35,12 +34,12 @@ def _matches(pr: Protection, card: Card) -> bool:
 
 
 def protected_from(g: GameCheck, p: Piece, source: Card | None) -> bool:
-    return source is not None and any(_matches(pr, source) for k in g.t.keywords(p)
-                                      for pr in k.protections)
+    return source is not None and any(
+        _matches(pr, source) for k in g.t.keywords(p) for pr in k.protections
+    )
 
 
-def hit(g: GameCheck, p: Piece, amount: int, source: Card | None,
-        markers: int) -> tuple[int, int]:
+def hit(g: GameCheck, p: Piece, amount: int, source: Card | None, markers: int) -> tuple[int, int]:
     """(damage taken, protection markers spent) when `amount` damage from `source` meets `p`
     with `markers` protection markers: X's protection stops it (R11.4); armor reduces it first
     (R12.8, R21.20); markers prevent what is left, however much, one marker per point (R13.5)."""
@@ -93,21 +92,29 @@ def _combat(g: GameCheck, i: int) -> None:
         j -= 1
     dist = g.t.grid.dist(g.t.field_of(a), g.t.field_of(d))
     dealt = sum(atk for atk, r in g.t.profile(a) if r >= dist)
-    back = sum(atk for atk, r in g.t.profile(d) if r >= dist) if (
-        d.is_unit and dist <= reach(g, d.cid)) else 0
+    back = (
+        sum(atk for atk, r in g.t.profile(d) if r >= dist)
+        if (d.is_unit and dist <= reach(g, d.cid))
+        else 0
+    )
     stated = _stated(g.ev.detail[i])
-    for p, amount, source, told, rule in ((d, dealt, a.card, stated.get("dealt"), "R12.7"),
-                                          (a, back, d.card, stated.get("back"), "R21.10")):
+    for p, amount, source, told, rule in (
+        (d, dealt, a.card, stated.get("dealt"), "R12.7"),
+        (a, back, d.card, stated.get("back"), "R21.10"),
+    ):
         markers = p.markers[Marker.PROTECTION] + spent[p.cid]
         want = hit(g, p, amount, source, markers)
         if want == (taken[p.cid], spent[p.cid]):
             continue
         side = "dealt" if p is d else "struck back"
         why = rule if told is not None and told != amount else _why(g, p, source, markers)
-        g.flag(why, f"{g.name(p.cid)} took {taken[p.cid]} and spent {spent[p.cid]} protection "
-                    f"markers; {g.name(a.cid if p is d else d.cid)} {side} {amount} at "
-                    f"distance {dist}, which gives {want[0]} taken and {want[1]} spent (armor "
-                    f"{g.t.armor(p)}, {markers} markers)")
+        g.flag(
+            why,
+            f"{g.name(p.cid)} took {taken[p.cid]} and spent {spent[p.cid]} protection "
+            f"markers; {g.name(a.cid if p is d else d.cid)} {side} {amount} at "
+            f"distance {dist}, which gives {want[0]} taken and {want[1]} spent (armor "
+            f"{g.t.armor(p)}, {markers} markers)",
+        )
 
 
 def _prevent(g: GameCheck, i: int) -> None:
@@ -118,15 +125,24 @@ def _prevent(g: GameCheck, i: int) -> None:
     if p is None:
         return
     j = i + 1
-    spent = -g.ev.amount[j] if (j < len(g.ev) and g.ev.kind[j] == "marker"
-                                and g.ev.detail[j] == Marker.PROTECTION
-                                and g.ev.card_id[j] == p.cid) else 0
+    spent = (
+        -g.ev.amount[j]
+        if (
+            j < len(g.ev)
+            and g.ev.kind[j] == "marker"
+            and g.ev.detail[j] == Marker.PROTECTION
+            and g.ev.card_id[j] == p.cid
+        )
+        else 0
+    )
     markers, armor = p.markers[Marker.PROTECTION], g.t.armor(p)
     want = min(markers, max(0, g.ev.amount[i] - armor))
     if spent != want:
-        g.flag("R21.20" if armor else "R13.5",
-               f"{g.name(p.cid)} spent {spent} protection markers on {g.ev.amount[i]} damage; "
-               f"with armor {armor} and {markers} markers it spends {want}")
+        g.flag(
+            "R21.20" if armor else "R13.5",
+            f"{g.name(p.cid)} spent {spent} protection markers on {g.ev.amount[i]} damage; "
+            f"with armor {armor} and {markers} markers it spends {want}",
+        )
 
 
 def _damage(g: GameCheck, i: int) -> None:
@@ -139,20 +155,20 @@ def _damage(g: GameCheck, i: int) -> None:
     if detail == "collision":
         amounts = {1}
     else:
-        amounts = {e.amount for effects in effect_lists(g) for e in effects
-                   if e.verb == "damage"}
+        amounts = {e.amount for effects in effect_lists(g) for e in effects if e.verb == "damage"}
     if len(amounts) != 1:
         return
     raw = amounts.pop()
     source = g.resolving_card if detail == "effect" else None
     want = hit(g, p, raw, source, p.markers[Marker.PROTECTION])
     if want != (g.ev.amount[i], 0):
-        g.flag(_why(g, p, source, p.markers[Marker.PROTECTION]),
-               f"{g.name(p.cid)} took {g.ev.amount[i]} of {raw} {detail} damage; with armor "
-               f"{g.t.armor(p)} and {p.markers[Marker.PROTECTION]} protection markers it takes "
-               f"{want[0]}")
+        g.flag(
+            _why(g, p, source, p.markers[Marker.PROTECTION]),
+            f"{g.name(p.cid)} took {g.ev.amount[i]} of {raw} {detail} damage; with armor "
+            f"{g.t.armor(p)} and {p.markers[Marker.PROTECTION]} protection markers it takes "
+            f"{want[0]}",
+        )
 
 
-BEFORE: dict[str, list[Hook]] = {"combat": [_combat], "prevent": [_prevent],
-                                 "damage": [_damage]}
+BEFORE: dict[str, list[Hook]] = {"combat": [_combat], "prevent": [_prevent], "damage": [_damage]}
 AFTER: dict[str, list[Hook]] = {}

@@ -34,8 +34,23 @@ class Violation(NamedTuple):
 class Events:
     """The events of a batch of games as plain column lists (docs/schema.md, events)."""
 
-    COLUMNS = ("game_id", "seq", "round", "turn", "phase", "player", "kind", "card", "target",
-               "x", "y", "amount", "detail", "card_id", "target_id")
+    COLUMNS = (
+        "game_id",
+        "seq",
+        "round",
+        "turn",
+        "phase",
+        "player",
+        "kind",
+        "card",
+        "target",
+        "x",
+        "y",
+        "amount",
+        "detail",
+        "card_id",
+        "target_id",
+    )
 
     def __init__(self, columns: dict[str, list[object]]) -> None:
         self.game_id: list[int] = columns["game_id"]  # type: ignore[assignment]
@@ -148,8 +163,9 @@ class GameCheck:
 
     def flag(self, rule: str, message: str) -> None:
         """Note a violation at the event being looked at."""
-        self.violations.append(Violation(self.info.game_id, self.ev.turn[self.i],
-                                         self.ev.seq[self.i], rule, message))
+        self.violations.append(
+            Violation(self.info.game_id, self.ev.turn[self.i], self.ev.seq[self.i], rule, message)
+        )
 
     def field_at(self, i: int) -> int:
         """The event's field as an index, -1 if it names none."""
@@ -177,6 +193,7 @@ Hook = Callable[[GameCheck, int], None]
 
 
 # --- following the events --------------------------------------------------------------------
+
 
 def _card(g: GameCheck, i: int) -> Card | None:
     return g.info.cards.get(g.ev.card[i].casefold())
@@ -342,6 +359,7 @@ def _resource(sign: int) -> Hook:
         seat = g.ev.player[i]
         if seat >= 0:
             g.t.resource[seat] += sign * g.ev.amount[i]
+
     return apply
 
 
@@ -366,14 +384,18 @@ def _trigger(g: GameCheck, i: int) -> None:
 def _announce(g: GameCheck, i: int) -> None:
     kind, _, verb = g.ev.detail[i].partition(":")
     source, word = g.ev.card_id[i], ""
-    if kind == "trigger" and i > 0 and g.ev.kind[i - 1] == "trigger" and not _waits(g, i - 1) \
-            and g.ev.card_id[i - 1] == source:
+    if (
+        kind == "trigger"
+        and i > 0
+        and g.ev.kind[i - 1] == "trigger"
+        and not _waits(g, i - 1)
+        and g.ev.card_id[i - 1] == source
+    ):
         word = g.ev.detail[i - 1]
     elif kind == "trigger":
         words = g.trigger_words.get(source)
         word = words.pop(0) if words else ""
-    g.stack.append(Item(kind, verb, g.ev.player[i], source, g.ev.target_id[i], g.field_at(i),
-                        word))
+    g.stack.append(Item(kind, verb, g.ev.player[i], source, g.ev.target_id[i], g.field_at(i), word))
     g.resolving = None
 
 
@@ -392,7 +414,7 @@ def _resolve(g: GameCheck, i: int) -> None:
 def _fizzle(g: GameCheck, i: int) -> None:
     """A permanent card with no room to enter goes to the discard pile; a trigger without a
     target is never announced."""
-    if g.ev.detail[i] == "no target":   # its trigger was never queued (`_waits`)
+    if g.ev.detail[i] == "no target":  # its trigger was never queued (`_waits`)
         return
     r = g.resolving
     if r is not None and r.kind == "card" and g.ev.card_id[i] == r.source and g.ev.x[i] >= 0:
@@ -408,13 +430,39 @@ def _game_over(g: GameCheck, i: int) -> None:
 
 
 APPLY: dict[str, Hook] = {
-    "enter": _enter, "move": _move, "stack": _stack, "place": _place, "swap": _swap,
-    "carry": _carry, "push": _move, "death": _leave_board, "destroy": _leave_board,
-    "damage": _damage, "heal": _heal, "marker": _marker, "intention": _intention,
-    "intentions": _intentions, "tap": _tap, "turn": _turn, "pick": _pick, "draw": _draw,
-    "play": _play, "discard": _discard, "buy": _buy, "shuffle": _shuffle, "create": _create,
-    "gain": _resource(1), "spend": _resource(-1), "lose": _resource(-1), "points": _points,
-    "trigger": _trigger, "announce": _announce, "resolve": _resolve, "fizzle": _fizzle,
-    "activate": _between_actions, "phase": _between_actions, "game_over": _game_over,
+    "enter": _enter,
+    "move": _move,
+    "stack": _stack,
+    "place": _place,
+    "swap": _swap,
+    "carry": _carry,
+    "push": _move,
+    "death": _leave_board,
+    "destroy": _leave_board,
+    "damage": _damage,
+    "heal": _heal,
+    "marker": _marker,
+    "intention": _intention,
+    "intentions": _intentions,
+    "tap": _tap,
+    "turn": _turn,
+    "pick": _pick,
+    "draw": _draw,
+    "play": _play,
+    "discard": _discard,
+    "buy": _buy,
+    "shuffle": _shuffle,
+    "create": _create,
+    "gain": _resource(1),
+    "spend": _resource(-1),
+    "lose": _resource(-1),
+    "points": _points,
+    "trigger": _trigger,
+    "announce": _announce,
+    "resolve": _resolve,
+    "fizzle": _fizzle,
+    "activate": _between_actions,
+    "phase": _between_actions,
+    "game_over": _game_over,
 }
 """How each event kind changes the table; kinds not listed change nothing the referee keeps."""

@@ -40,14 +40,22 @@ class DraftRules:
         return rounds * self.pack_size
 
 
-def check_picks(con: duckdb.DuckDBPyConnection, low: int, high: int, rules: DraftRules,
-                players: dict[int, int], cards: dict[str, Card]) -> list[Violation]:
+def check_picks(
+    con: duckdb.DuckDBPyConnection,
+    low: int,
+    high: int,
+    rules: DraftRules,
+    players: dict[int, int],
+    cards: dict[str, Card],
+) -> list[Violation]:
     """Every pick of the games with ids in [low, high]."""
     out: list[Violation] = []
-    rows = con.execute("""
+    rows = con.execute(
+        """
         SELECT game_id, pack_round, pick, player, card, pack FROM picks
         WHERE game_id BETWEEN ? AND ? ORDER BY game_id, pack_round, pick, player""",
-                       [low, high]).fetchall()
+        [low, high],
+    ).fetchall()
     games: dict[int, list[tuple[int, int, int, str, str]]] = defaultdict(list)
     for gid, pack_round, pick, player, card, pack in rows:
         games[gid].append((pack_round, pick, player, card, pack))
@@ -56,15 +64,21 @@ def check_picks(con: duckdb.DuckDBPyConnection, low: int, high: int, rules: Draf
     return out
 
 
-def _game(gid: int, picks: list[tuple[int, int, int, str, str]], rules: DraftRules, n: int,
-          cards: dict[str, Card]) -> list[Violation]:
+def _game(
+    gid: int,
+    picks: list[tuple[int, int, int, str, str]],
+    rules: DraftRules,
+    n: int,
+    cards: dict[str, Card],
+) -> list[Violation]:
     out: list[Violation] = []
 
     def flag(rule: str, message: str) -> None:
         out.append(Violation(gid, 0, -1, rule, message))
 
     rounds: dict[int, dict[int, list[tuple[str, list[str]]]]] = defaultdict(
-        lambda: defaultdict(list))
+        lambda: defaultdict(list)
+    )
     count: Counter[int] = Counter()
     for pack_round, _, seat, card, contents in picks:
         names = contents.split("|") if contents else []
@@ -79,8 +93,11 @@ def _game(gid: int, picks: list[tuple[int, int, int, str, str]], rules: DraftRul
         back = rules.alternate and pack_round % 2 == 0
         for seat, steps in sorted(seats.items()):
             if len(steps[0][1]) != rules.pack_size:
-                flag("R3.2", f"round {pack_round}: seat {seat + 1}'s first pack held "
-                             f"{len(steps[0][1])} cards, not {rules.pack_size}")
+                flag(
+                    "R3.2",
+                    f"round {pack_round}: seat {seat + 1}'s first pack held "
+                    f"{len(steps[0][1])} cards, not {rules.pack_size}",
+                )
             came_from = (seat + 1) % n if back else (seat - 1) % n
             before = seats.get(came_from, [])
             for k in range(1, len(steps)):
@@ -90,15 +107,21 @@ def _game(gid: int, picks: list[tuple[int, int, int, str, str]], rules: DraftRul
                 passed = Counter(pack)
                 passed[taken] -= 1
                 if +passed != Counter(steps[k][1]):
-                    flag("R21.1", f"round {pack_round}, pick {k + 1}: seat {seat + 1}'s pack is "
-                                  f"not the one seat {came_from + 1} passed on")
+                    flag(
+                        "R21.1",
+                        f"round {pack_round}, pick {k + 1}: seat {seat + 1}'s pack is "
+                        f"not the one seat {came_from + 1} passed on",
+                    )
                     break
     want = rules.picks(n)
     for seat in range(n):
         if count[seat] != want:
-            flag("R3.3", f"seat {seat + 1} drafted {count[seat]} cards; packs of "
-                         f"{rules.pack_size}, {rules.packs} packs and a target of {rules.target} "
-                         f"give {want}")
+            flag(
+                "R3.3",
+                f"seat {seat + 1} drafted {count[seat]} cards; packs of "
+                f"{rules.pack_size}, {rules.packs} packs and a target of {rules.target} "
+                f"give {want}",
+            )
     return out
 
 

@@ -49,8 +49,9 @@ class Grid:
         key = (a, b) if a <= b else (b, a)
         d = self._dist.get(key)
         if d is None:
-            d = self._dist[key] = distance(b % self.width - a % self.width,
-                                           b // self.width - a // self.width)
+            d = self._dist[key] = distance(
+                b % self.width - a % self.width, b // self.width - a // self.width
+            )
         return d
 
     def adjacent(self, a: int, b: int) -> bool:
@@ -59,8 +60,12 @@ class Grid:
 
     def neighbours(self, a: int) -> list[int]:
         x, y = self.xy(a)
-        return [self.field(nx, ny) for ny in (y - 1, y, y + 1) for nx in (x - 1, x, x + 1)
-                if (nx, ny) != (x, y) and self.on_board(nx, ny)]
+        return [
+            self.field(nx, ny)
+            for ny in (y - 1, y, y + 1)
+            for nx in (x - 1, x, x + 1)
+            if (nx, ny) != (x, y) and self.on_board(nx, ny)
+        ]
 
     def path_cost(self, start: int, path: list[int]) -> int | None:
         """R10.3: orthogonal steps cost 1, the move's diagonal steps 1, 2, 1, 2 ... in turn;
@@ -77,8 +82,9 @@ class Grid:
             here = f
         return cost
 
-    def cheapest(self, start: int, goal: int, passable: Callable[[int], bool],
-                 limit: int) -> int | None:
+    def cheapest(
+        self, start: int, goal: int, passable: Callable[[int], bool], limit: int
+    ) -> int | None:
         """The cheapest R10.3 cost from `start` to `goal` within `limit`, stepping only on
         passable fields on the way (the goal itself is the caller's to judge); None if out of
         reach. States are (field, diagonal steps so far are odd), taken in order of cost."""

@@ -17,8 +17,10 @@ ON_ACTIVATION = {Marker.POISON: 1, Marker.PANIC: -1, Marker.RAGE: -1}
 
 def _paralysed(g: GameCheck, p: Piece, what: str) -> None:
     if p.markers[Marker.PARALYSIS] > 0:
-        g.flag(Marker.PARALYSIS.rule, f"{g.name(p.cid)} {what} with "
-                                      f"{p.markers[Marker.PARALYSIS]} paralysis markers")
+        g.flag(
+            Marker.PARALYSIS.rule,
+            f"{g.name(p.cid)} {what} with {p.markers[Marker.PARALYSIS]} paralysis markers",
+        )
 
 
 def _announce(g: GameCheck, i: int) -> None:
@@ -64,8 +66,11 @@ def _activation_done(g: GameCheck) -> None:
     if cid in g.t.pieces:
         for marker in due:
             change = ON_ACTIVATION[marker]
-            g.flag(marker.rule, f"{g.name(cid)} was activated with {marker} markers and did not "
-                                f"{'gain' if change > 0 else 'lose'} one")
+            g.flag(
+                marker.rule,
+                f"{g.name(cid)} was activated with {marker} markers and did not "
+                f"{'gain' if change > 0 else 'lose'} one",
+            )
 
 
 def defeated(g: GameCheck, p: Piece) -> bool:
@@ -90,8 +95,11 @@ def _leaves(g: GameCheck, i: int) -> None:
         return
     g.defeated.discard(p.cid)
     if g.ev.detail[i] in ("damage", "poison") and not defeated(g, p):
-        g.flag("R12.2", f"{g.name(p.cid)} was destroyed with {p.damage} damage and "
-                        f"{p.markers[Marker.POISON]} poison markers, life {g.t.life(p)}")
+        g.flag(
+            "R12.2",
+            f"{g.name(p.cid)} was destroyed with {p.damage} damage and "
+            f"{p.markers[Marker.POISON]} poison markers, life {g.t.life(p)}",
+        )
 
 
 def _boundary(g: GameCheck, i: int) -> None:
@@ -102,15 +110,21 @@ def _boundary(g: GameCheck, i: int) -> None:
     for cid in sorted(g.defeated):
         p = g.piece(cid)
         if p is not None and defeated(g, p):
-            g.flag("R12.2", f"{g.name(cid)} stayed on the board with {p.damage} damage and "
-                            f"{p.markers[Marker.POISON]} poison markers, life {g.t.life(p)}")
+            g.flag(
+                "R12.2",
+                f"{g.name(cid)} stayed on the board with {p.damage} damage and "
+                f"{p.markers[Marker.POISON]} poison markers, life {g.t.life(p)}",
+            )
     g.defeated.clear()
 
 
 BEFORE: dict[str, list[Hook]] = {
-    "announce": [_boundary, _announce], "move": [_unannounced], "combat": [_unannounced],
-    "activate": [_boundary, _activate], "death": [_leaves], "destroy": [_leaves],
+    "announce": [_boundary, _announce],
+    "move": [_unannounced],
+    "combat": [_unannounced],
+    "activate": [_boundary, _activate],
+    "death": [_leaves],
+    "destroy": [_leaves],
     **{k: [_boundary] for k in ("play", "phase", "turn", "end_turn")},
 }
-AFTER: dict[str, list[Hook]] = {"damage": [_maybe_defeated], "marker": [_marker,
-                                                                      _maybe_defeated]}
+AFTER: dict[str, list[Hook]] = {"damage": [_maybe_defeated], "marker": [_marker, _maybe_defeated]}

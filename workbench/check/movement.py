@@ -22,8 +22,12 @@ def _path(g: GameCheck, text: str) -> list[int]:
 def takes_rider(g: GameCheck, base: Piece, rider: Piece) -> bool:
     """R12.9: a crew unit holds up to n other units of its controller in its stack (the
     reading of docs/engine.md)."""
-    return (base is not rider and base.controller == rider.controller and base.under < 0
-            and len(g.t.riders(base)) < g.t.crew(base))
+    return (
+        base is not rider
+        and base.controller == rider.controller
+        and base.under < 0
+        and len(g.t.riders(base)) < g.t.crew(base)
+    )
 
 
 def _move(g: GameCheck, i: int) -> None:
@@ -37,36 +41,54 @@ def _move(g: GameCheck, i: int) -> None:
     start, dest = g.t.field_of(p), g.field_at(i)
     path = _path(g, g.ev.detail[i])
     if not path or path[-1] != dest:
-        g.flag("R10.2", f"{g.name(p.cid)} moved to {g.ev.x[i]},{g.ev.y[i]} by the path "
-                        f"{g.ev.detail[i]!r}")
+        g.flag(
+            "R10.2",
+            f"{g.name(p.cid)} moved to {g.ev.x[i]},{g.ev.y[i]} by the path {g.ev.detail[i]!r}",
+        )
         return
     cost = g.t.grid.path_cost(start, path)
     if cost is None:
-        g.flag("R10.2", f"{g.name(p.cid)}'s move {g.ev.detail[i]} has a step to a field that "
-                        "is not adjacent")
+        g.flag(
+            "R10.2",
+            f"{g.name(p.cid)}'s move {g.ev.detail[i]} has a step to a field that is not adjacent",
+        )
     elif cost > g.t.movement(p):
-        g.flag("R10.3", f"{g.name(p.cid)} moved {cost} with movement {g.t.movement(p)} "
-                        f"({g.ev.detail[i]})")
+        g.flag(
+            "R10.3",
+            f"{g.name(p.cid)} moved {cost} with movement {g.t.movement(p)} ({g.ev.detail[i]})",
+        )
     for f in path:
         occupant = g.piece(g.t.occ.get(f, -1))
         boards = f == dest and occupant is not None and occupant.is_unit
         if not boards and not g.t.fits(p, f):  # a rider's field is its crew unit's (R12.9)
-            g.flag("R12.6" if g.t.fits(p, f, moving=False) else "R9.5",
-                   f"{g.name(p.cid)} stepped on {g.t.grid.xy(f)}, a {g.t.terrain(f).value} "
-                   "field not available to it")
+            g.flag(
+                "R12.6" if g.t.fits(p, f, moving=False) else "R9.5",
+                f"{g.name(p.cid)} stepped on {g.t.grid.xy(f)}, a {g.t.terrain(f).value} "
+                "field not available to it",
+            )
             break
         if occupant is None or occupant is g.t.base(p):
             continue
         if not occupant.is_unit or not takes_rider(g, occupant, p):
-            g.flag("R9.2" if f == dest else "R9.5",
-                   f"{g.name(p.cid)} {'ended' if f == dest else 'stepped'} on "
-                   f"{g.t.grid.xy(f)}, where {g.name(occupant.cid)} stands")
+            g.flag(
+                "R9.2" if f == dest else "R9.5",
+                f"{g.name(p.cid)} {'ended' if f == dest else 'stepped'} on "
+                f"{g.t.grid.xy(f)}, where {g.name(occupant.cid)} stands",
+            )
             break
     r = g.resolving
-    if r is not None and r.kind == "unit" and r.source == p.cid and r.verb == "move" \
-            and r.field != dest:
-        g.flag("R6.4", f"{g.name(p.cid)} announced a move to {g.t.grid.xy(r.field)} but went "
-                       f"to {g.t.grid.xy(dest)}")
+    if (
+        r is not None
+        and r.kind == "unit"
+        and r.source == p.cid
+        and r.verb == "move"
+        and r.field != dest
+    ):
+        g.flag(
+            "R6.4",
+            f"{g.name(p.cid)} announced a move to {g.t.grid.xy(r.field)} but went "
+            f"to {g.t.grid.xy(dest)}",
+        )
 
 
 def _legal_move(g: GameCheck, p: Piece, dest: int) -> bool:
@@ -75,11 +97,13 @@ def _legal_move(g: GameCheck, p: Piece, dest: int) -> bool:
     if dest < 0 or (occupant is None and not g.t.fits(p, dest)):
         return False
     start = g.t.field_of(p)
-    if occupant is not None and (occupant is g.t.base(p) or not occupant.is_unit
-                                 or not takes_rider(g, occupant, p)):
+    if occupant is not None and (
+        occupant is g.t.base(p) or not occupant.is_unit or not takes_rider(g, occupant, p)
+    ):
         return False
-    cost = g.t.grid.cheapest(start, dest, lambda f: f not in g.t.occ and g.t.fits(p, f),
-                             g.t.movement(p))
+    cost = g.t.grid.cheapest(
+        start, dest, lambda f: f not in g.t.occ and g.t.fits(p, f), g.t.movement(p)
+    )
     return cost is not None
 
 
@@ -101,9 +125,11 @@ def _fizzle(g: GameCheck, i: int) -> None:
         return
     if not p.markers[Marker.PARALYSIS] and _legal_move(g, p, g.field_at(i)):
         rider = p.under >= 0
-        g.flag("R12.9" if rider else "R6.4",
-               f"{g.name(p.cid)}'s move to {g.ev.x[i]},{g.ev.y[i]} was refused although it "
-               f"was legal{' (a rider moving off its crew unit)' if rider else ''}")
+        g.flag(
+            "R12.9" if rider else "R6.4",
+            f"{g.name(p.cid)}'s move to {g.ev.x[i]},{g.ev.y[i]} was refused although it "
+            f"was legal{' (a rider moving off its crew unit)' if rider else ''}",
+        )
 
 
 def _enter(g: GameCheck, i: int) -> None:
@@ -120,14 +146,20 @@ def _enter(g: GameCheck, i: int) -> None:
     seat = g.ev.player[i]
     piece = Piece(cid, card, seat, f)
     if played and g.t.board.fields[f].deploy != seat:
-        g.flag("R21.8", f"{card.name} entered {g.ev.x[i]},{g.ev.y[i]}, outside seat "
-                        f"{seat + 1}'s deploy zone")
+        g.flag(
+            "R21.8",
+            f"{card.name} entered {g.ev.x[i]},{g.ev.y[i]}, outside seat {seat + 1}'s deploy zone",
+        )
     if occupant is not None:
-        g.flag("R9.2", f"{card.name} entered {g.ev.x[i]},{g.ev.y[i]}, where "
-                       f"{g.name(occupant)} stands")
+        g.flag(
+            "R9.2", f"{card.name} entered {g.ev.x[i]},{g.ev.y[i]}, where {g.name(occupant)} stands"
+        )
     elif not g.t.fits(piece, f, moving=False):
-        g.flag("R9.5", f"{card.name} entered {g.ev.x[i]},{g.ev.y[i]}, a "
-                       f"{g.t.terrain(f).value} field not available to it")
+        g.flag(
+            "R9.5",
+            f"{card.name} entered {g.ev.x[i]},{g.ev.y[i]}, a "
+            f"{g.t.terrain(f).value} field not available to it",
+        )
 
 
 def _place(g: GameCheck, i: int) -> None:
@@ -138,8 +170,11 @@ def _place(g: GameCheck, i: int) -> None:
     if p is None or origin is None:
         return
     if g.t.grid.dist(origin, f) > 1:
-        g.flag("R11.6", f"{g.name(p.cid)} was put on {g.t.grid.xy(f)}, "
-                        f"{g.t.grid.dist(origin, f)} from {g.t.grid.xy(origin)}")
+        g.flag(
+            "R11.6",
+            f"{g.name(p.cid)} was put on {g.t.grid.xy(f)}, "
+            f"{g.t.grid.dist(origin, f)} from {g.t.grid.xy(origin)}",
+        )
     if f in g.t.occ or not g.t.fits(p, f, moving=False):
         g.flag("R11.6", f"{g.name(p.cid)} was put on {g.t.grid.xy(f)}, which is not available")
 
@@ -149,10 +184,15 @@ def _swap(g: GameCheck, i: int) -> None:
     unit, art = g.piece(g.ev.card_id[i]), g.piece(g.ev.target_id[i])
     if unit is None or art is None:
         return
-    if not art.card.type.is_artifact or unit.field < 0 or art.field < 0 or \
-            g.t.grid.dist(unit.field, art.field) > 1:
-        g.flag("R15.3", f"{g.name(unit.cid)} swapped with {g.name(art.cid)}, not an adjacent "
-                        "artifact")
+    if (
+        not art.card.type.is_artifact
+        or unit.field < 0
+        or art.field < 0
+        or g.t.grid.dist(unit.field, art.field) > 1
+    ):
+        g.flag(
+            "R15.3", f"{g.name(unit.cid)} swapped with {g.name(art.cid)}, not an adjacent artifact"
+        )
 
 
 def _stack(g: GameCheck, i: int) -> None:
@@ -160,10 +200,14 @@ def _stack(g: GameCheck, i: int) -> None:
     top, base = g.piece(g.ev.card_id[i]), g.piece(g.ev.target_id[i])
     if top is None or base is None or not g.own_action(base.cid, "equip"):
         return
-    if not top.card.type.is_equipment or top.field < 0 or \
-            g.t.grid.dist(g.t.field_of(base), top.field) > 1:
-        g.flag("R15.6", f"{g.name(base.cid)} equipped {g.name(top.cid)}, not an equipment in "
-                        "range 1")
+    if (
+        not top.card.type.is_equipment
+        or top.field < 0
+        or g.t.grid.dist(g.t.field_of(base), top.field) > 1
+    ):
+        g.flag(
+            "R15.6", f"{g.name(base.cid)} equipped {g.name(top.cid)}, not an equipment in range 1"
+        )
 
 
 def _push(g: GameCheck, i: int) -> None:
@@ -189,16 +233,21 @@ def _push(g: GameCheck, i: int) -> None:
         ox, oy = g.t.grid.xy(g.t.field_of(pusher))
         away = ((x0 > ox) - (x0 < ox), (y0 > oy) - (y0 < oy))
         if step != away:
-            g.flag("R14.1", f"{name} was pushed {step}, not away from the pushing "
-                            f"{g.name(pusher.cid)} at {ox},{oy}")
+            g.flag(
+                "R14.1",
+                f"{name} was pushed {step}, not away from the pushing "
+                f"{g.name(pusher.cid)} at {ox},{oy}",
+            )
     if nxt in g.t.occ:
         g.flag("R14.3", f"{name} was pushed onto {x1},{y1}, where a permanent stands")
     elif not g.t.fits(p, nxt, moving=False):
         j = i + 1
-        if j >= len(g.ev) or g.ev.kind[j] not in ("death", "destroy") \
-                or g.ev.card_id[j] != p.cid:
-            g.flag("R14.4", f"{name} was pushed onto {x1},{y1}, a "
-                            f"{g.t.terrain(nxt).value} field, and was not destroyed")
+        if j >= len(g.ev) or g.ev.kind[j] not in ("death", "destroy") or g.ev.card_id[j] != p.cid:
+            g.flag(
+                "R14.4",
+                f"{name} was pushed onto {x1},{y1}, a "
+                f"{g.t.terrain(nxt).value} field, and was not destroyed",
+            )
 
 
 def _new_resolution(g: GameCheck, i: int) -> None:
@@ -206,8 +255,14 @@ def _new_resolution(g: GameCheck, i: int) -> None:
 
 
 BEFORE: dict[str, list[Hook]] = {
-    "announce": [_announce], "move": [_move], "fizzle": [_fizzle], "enter": [_enter],
+    "announce": [_announce],
+    "move": [_move],
+    "fizzle": [_fizzle],
+    "enter": [_enter],
     "place": [_place],
-    "swap": [_swap], "stack": [_stack], "push": [_push], "resolve": [_new_resolution],
+    "swap": [_swap],
+    "stack": [_stack],
+    "push": [_push],
+    "resolve": [_new_resolution],
 }
 AFTER: dict[str, list[Hook]] = {}

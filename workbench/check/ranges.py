@@ -34,12 +34,18 @@ def _combat(g: GameCheck, i: int) -> None:
         return
     dist = g.t.grid.dist(g.t.field_of(a), g.t.field_of(d))
     if dist > reach(g, a.cid):
-        g.flag("R12.10", f"{g.name(a.cid)} attacked {g.name(d.cid)} at distance {dist}; its "
-                         f"attack reaches {reach(g, a.cid)}")
+        g.flag(
+            "R12.10",
+            f"{g.name(a.cid)} attacked {g.name(d.cid)} at distance {dist}; its "
+            f"attack reaches {reach(g, a.cid)}",
+        )
     stated = g.ev.detail[i].partition(";")[0].removeprefix("distance ")
     if stated.isdigit() and int(stated) != dist:
-        g.flag("R10.1", f"the engine measured {stated} from {g.name(a.cid)} to "
-                        f"{g.name(d.cid)}; R10.1 gives {dist}")
+        g.flag(
+            "R10.1",
+            f"the engine measured {stated} from {g.name(a.cid)} to "
+            f"{g.name(d.cid)}; R10.1 gives {dist}",
+        )
 
 
 def effect_lists(g: GameCheck) -> list[Sequence[Effect]]:
@@ -50,8 +56,9 @@ def effect_lists(g: GameCheck) -> list[Sequence[Effect]]:
     if r.kind == "card":
         return [card.effects]
     if r.kind == "trigger":
-        out: list[Sequence[Effect]] = [t.effects for t in card.triggers
-                                       if t.event == r.word or not r.word]
+        out: list[Sequence[Effect]] = [
+            t.effects for t in card.triggers if t.event == r.word or not r.word
+        ]
         return [*out, card.effects] if r.word in ("enters", "") else out
     if r.kind == "free":
         granted = g.t.board.fields[r.field].actions if r.field >= 0 else ()
@@ -71,8 +78,11 @@ def _origins(g: GameCheck) -> list[int]:
         return [g.t.field_of(src)]
     if g.t.left_from.get(r.source, -1) >= 0:
         return [g.t.left_from[r.source]]
-    return [g.t.field_of(p) for p in g.t.pieces.values()
-            if p.controller == r.player and g.t.field_of(p) >= 0]
+    return [
+        g.t.field_of(p)
+        for p in g.t.pieces.values()
+        if p.controller == r.player and g.t.field_of(p) >= 0
+    ]
 
 
 def _verb(g: GameCheck, i: int) -> str:
@@ -101,13 +111,15 @@ def _aim(g: GameCheck, i: int) -> None:
         g.aimed = (g.t.field_of(p), _origins(g))
 
 
-def _judge(g: GameCheck, verb: str, cid: int, origins: list[int], here: int,
-           radius: int) -> None:
+def _judge(g: GameCheck, verb: str, cid: int, origins: list[int], here: int, radius: int) -> None:
     if origins and min(g.t.grid.dist(o, here) for o in origins) > radius:
         near = min(origins, key=lambda o: g.t.grid.dist(o, here))
-        g.flag("R10.1", f"{g.resolving_card.name if g.resolving_card else '?'}'s {verb} "
-                        f"(range {radius}) reached {g.name(cid)} at {g.t.grid.xy(here)}, "
-                        f"{g.t.grid.dist(near, here)} from its origin {g.t.grid.xy(near)}")
+        g.flag(
+            "R10.1",
+            f"{g.resolving_card.name if g.resolving_card else '?'}'s {verb} "
+            f"(range {radius}) reached {g.name(cid)} at {g.t.grid.xy(here)}, "
+            f"{g.t.grid.dist(near, here)} from its origin {g.t.grid.xy(near)}",
+        )
 
 
 def _effect(g: GameCheck, i: int) -> None:
@@ -129,7 +141,8 @@ def _effect(g: GameCheck, i: int) -> None:
     if chosen and p.cid == r.target and g.aimed is not None:
         aimed_at, froms = g.aimed
         if len(chosen) == len(specs) or min(
-                (g.t.grid.dist(o, aimed_at) for o in froms), default=0) <= max(chosen):
+            (g.t.grid.dist(o, aimed_at) for o in froms), default=0
+        ) <= max(chosen):
             _judge(g, verb, p.cid, froms, aimed_at, max(chosen))
             return
     radius = max(t.range or 0 for t in specs)
@@ -137,8 +150,20 @@ def _effect(g: GameCheck, i: int) -> None:
 
 
 BEFORE: dict[str, list[Hook]] = {
-    "combat": [_combat], **{k: [_effect] for k in (
-        "marker", "damage", "prevent", "push", "push_stop", "death", "destroy", "durability",
-        "heal")},
+    "combat": [_combat],
+    **{
+        k: [_effect]
+        for k in (
+            "marker",
+            "damage",
+            "prevent",
+            "push",
+            "push_stop",
+            "death",
+            "destroy",
+            "durability",
+            "heal",
+        )
+    },
 }
 AFTER: dict[str, list[Hook]] = {"resolve": [_aim]}

@@ -33,19 +33,30 @@ def balances(con: duckdb.DuckDBPyConnection, low: int, high: int) -> list[Violat
         WHERE balance < 0
         QUALIFY row_number() OVER (PARTITION BY game_id, player ORDER BY seq) = 1
         ORDER BY game_id, seq""").fetchall()
-    out = [Violation(gid, turn, seq, "R18.1", f"seat {seat + 1}'s resource fell to {bal} "
-                                               f"({kind} {amount})")
-           for gid, turn, seq, seat, bal, kind, amount in negative]
+    out = [
+        Violation(
+            gid, turn, seq, "R18.1", f"seat {seat + 1}'s resource fell to {bal} ({kind} {amount})"
+        )
+        for gid, turn, seq, seat, bal, kind, amount in negative
+    ]
     broken = con.execute("""
         SELECT b.game_id, b.turn, b.seq, b.player, b.balance, s.resource
         FROM referee_balance b JOIN snapshots s
           ON s.game_id = b.game_id AND s.player = b.player AND s.round = b.round
         WHERE b.kind = 'end_turn' AND s.resource <> b.balance
         ORDER BY b.game_id, b.seq""").fetchall()
-    out += [Violation(gid, turn, seq, "R18.1", f"seat {seat + 1} ended its turn with "
-                                                f"{stored} resource stored, but its income, "
-                                                f"gains and spending give {bal}")
-            for gid, turn, seq, seat, bal, stored in broken]
+    out += [
+        Violation(
+            gid,
+            turn,
+            seq,
+            "R18.1",
+            f"seat {seat + 1} ended its turn with "
+            f"{stored} resource stored, but its income, "
+            f"gains and spending give {bal}",
+        )
+        for gid, turn, seq, seat, bal, stored in broken
+    ]
     con.execute("DROP TABLE referee_balance")
     return out
 
@@ -54,8 +65,12 @@ def _paid_before(g: GameCheck, i: int, reason: str, rule: str, what: str) -> Non
     """The cost of `what` (the event's amount) was spent right before it."""
     cost = g.ev.amount[i]
     j = i - 1
-    if cost > 0 and not (g.ev.kind[j] == "spend" and g.ev.detail[j] == reason
-                         and g.ev.amount[j] == cost and g.ev.player[j] == g.ev.player[i]):
+    if cost > 0 and not (
+        g.ev.kind[j] == "spend"
+        and g.ev.detail[j] == reason
+        and g.ev.amount[j] == cost
+        and g.ev.player[j] == g.ev.player[i]
+    ):
         g.flag(rule, f"seat {g.ev.player[i] + 1} did not pay {cost} for {what}")
 
 
@@ -84,10 +99,14 @@ def _upkeep(g: GameCheck, i: int) -> None:
 def _spend(g: GameCheck, i: int) -> None:
     """Resource spent on a play, a buy or an upkeep goes with that event."""
     follows = PAID_FOR.get(g.ev.detail[i])
-    if follows is not None and (i + 1 >= len(g.ev) or g.ev.kind[i + 1] != follows
-                                or g.ev.game_id[i + 1] != g.info.game_id):
-        g.flag("R18.1", f"seat {g.ev.player[i] + 1} spent {g.ev.amount[i]} on "
-                        f"{g.ev.detail[i]} with nothing to show for it")
+    if follows is not None and (
+        i + 1 >= len(g.ev) or g.ev.kind[i + 1] != follows or g.ev.game_id[i + 1] != g.info.game_id
+    ):
+        g.flag(
+            "R18.1",
+            f"seat {g.ev.player[i] + 1} spent {g.ev.amount[i]} on "
+            f"{g.ev.detail[i]} with nothing to show for it",
+        )
 
 
 def _convert_announced(g: GameCheck, i: int) -> None:
@@ -114,7 +133,12 @@ def _gain(g: GameCheck, i: int) -> None:
 
 
 BEFORE: dict[str, list[Hook]] = {
-    "play": [_play], "buy": [_buy], "upkeep": [_upkeep], "spend": [_spend],
-    "announce": [_convert_announced], "discard": [_discarded], "gain": [_gain],
+    "play": [_play],
+    "buy": [_buy],
+    "upkeep": [_upkeep],
+    "spend": [_spend],
+    "announce": [_convert_announced],
+    "discard": [_discarded],
+    "gain": [_gain],
 }
 AFTER: dict[str, list[Hook]] = {}

@@ -53,8 +53,10 @@ def _steps() -> dict[str, tuple[Hook, ...]]:
     """Per event kind everything that runs, in order: the checks that look before the table
     changes, the change, the checks that look after (one lookup per event)."""
     kinds = set(BEFORE) | set(AFTER) | set(APPLY)
-    return {k: (*BEFORE.get(k, ()), *((APPLY[k],) if k in APPLY else ()), *AFTER.get(k, ()))
-            for k in kinds}
+    return {
+        k: (*BEFORE.get(k, ()), *((APPLY[k],) if k in APPLY else ()), *AFTER.get(k, ()))
+        for k in kinds
+    }
 
 
 STEPS = _steps()
@@ -90,8 +92,9 @@ def open_read_only(path: Path) -> duckdb.DuckDBPyConnection:
         con = duckdb.connect(str(path), read_only=True)
     except duckdb.Error as exc:
         raise CheckError(f"{path} is not a usable DuckDB database: {exc}") from exc
-    tables = {r[0] for r in con.execute(
-        "SELECT table_name FROM information_schema.tables").fetchall()}
+    tables = {
+        r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+    }
     if "schema_info" not in tables:
         con.close()
         raise CheckError(f"{path} is not a workbench store (no schema_info table)")
@@ -99,9 +102,11 @@ def open_read_only(path: Path) -> duckdb.DuckDBPyConnection:
     version = rows[0][0] if rows else "none"
     if version not in READ_VERSIONS:
         con.close()
-        raise CheckError(f"{path} has store schema version {version}; check reads versions "
-                         f"{' and '.join(READ_VERSIONS)} only (events need their card ids): "
-                         "simulate again")
+        raise CheckError(
+            f"{path} has store schema version {version}; check reads versions "
+            f"{' and '.join(READ_VERSIONS)} only (events need their card ids): "
+            "simulate again"
+        )
     return con
 
 
@@ -111,8 +116,9 @@ def check_store(path: Path, run: int | None = None) -> Report:
     try:
         known = [r[0] for r in con.execute("SELECT run_id FROM runs ORDER BY 1").fetchall()]
         if run is not None and run not in known:
-            raise CheckError(f"no run {run} in {path}; runs: "
-                             f"{', '.join(map(str, known)) or 'none'}")
+            raise CheckError(
+                f"no run {run} in {path}; runs: {', '.join(map(str, known)) or 'none'}"
+            )
         report = Report(runs=[run] if run is not None else known)
         start = time.perf_counter()
         for r in report.runs:
@@ -129,38 +135,46 @@ def _check_run(con: duckdb.DuckDBPyConnection, run_id: int, report: Report) -> N
     cards = {c.name.casefold(): c for c in catalog}
     row = con.execute("SELECT params FROM runs WHERE run_id = ?", [run_id]).fetchone()
     params = json.loads(row[0] if row and row[0] else "{}")
-    rules = draft.DraftRules(int(params.get("pack_size", 10)),
-                             int(params.get("draft_target", 25)),
-                             bool(params.get("alternate_pass", False)),
-                             sum(c.copies for c in pool if c.buy is not None))
-    games = con.execute("SELECT game_id, board, players, winners, guard_stopped, events "
-                        "FROM games WHERE run_id = ? ORDER BY game_id", [run_id]).fetchall()
+    rules = draft.DraftRules(
+        int(params.get("pack_size", 10)),
+        int(params.get("draft_target", 25)),
+        bool(params.get("alternate_pass", False)),
+        sum(c.copies for c in pool if c.buy is not None),
+    )
+    games = con.execute(
+        "SELECT game_id, board, players, winners, guard_stopped, events "
+        "FROM games WHERE run_id = ? ORDER BY game_id",
+        [run_id],
+    ).fetchall()
     boards: dict[str, Board] = {b: stored_board(con, run_id, b) for b in {g[1] for g in games}}
     low, high = run_id * GAME_ID_BASE, (run_id + 1) * GAME_ID_BASE - 1
     report.violations += turn.buys_per_turn(con, low, high)
     report.violations += resource.balances(con, low, high)
-    report.violations += draft.check_picks(con, low, high, rules, {g[0]: g[2] for g in games},
-                                           cards)
+    report.violations += draft.check_picks(
+        con, low, high, rules, {g[0]: g[2] for g in games}, cards
+    )
     with_events = [g for g in games if g[5]]
     report.skipped += len(games) - len(with_events)
     report.games += len(with_events)
     for b in range(0, len(with_events), BATCH):
-        batch = with_events[b:b + BATCH]
+        batch = with_events[b : b + BATCH]
         ev = _events(con, batch[0][0], batch[-1][0])
         report.events += len(ev)
         lo = 0
         for gid, board, players, winners, guard, _ in batch:
             hi = bisect.bisect_right(ev.game_id, gid, lo)
-            info = GameInfo(gid, boards[board], cards, players, tuple(winners or ()),
-                            bool(guard), rules.packs)
+            info = GameInfo(
+                gid, boards[board], cards, players, tuple(winners or ()), bool(guard), rules.packs
+            )
             report.violations += walk(ev, info, lo, hi)
             lo = hi
 
 
 def _events(con: duckdb.DuckDBPyConnection, first: int, last: int) -> Events:
-    table = con.sql(f"SELECT {', '.join(Events.COLUMNS)} FROM events "
-                    f"WHERE game_id BETWEEN {first:d} AND {last:d} ORDER BY game_id, seq"
-                    ).to_arrow_table()
+    table = con.sql(
+        f"SELECT {', '.join(Events.COLUMNS)} FROM events "
+        f"WHERE game_id BETWEEN {first:d} AND {last:d} ORDER BY game_id, seq"
+    ).to_arrow_table()
     return Events({name: table.column(name).to_pylist() for name in Events.COLUMNS})
 
 

@@ -129,8 +129,10 @@ class Table:
         """The card's keywords and those its equipment grants (R21.11)."""
         if not p.stack:
             return [p.card.keywords]
-        return [p.card.keywords, *(e.modifiers.keywords for e in self.equipment(p)
-                                   if e.modifiers.keywords is not None)]
+        return [
+            p.card.keywords,
+            *(e.modifiers.keywords for e in self.equipment(p) if e.modifiers.keywords is not None),
+        ]
 
     def life(self, p: Piece) -> int:
         """A unit's life with its equipment's; a solid artifact's X (R15.4); others 0."""
@@ -141,7 +143,8 @@ class Table:
     def armor(self, p: Piece) -> int:
         """R12.8 with R21.11: armor keywords plus the equipment's armor."""
         return sum(k.armor for k in self.keywords(p)) + sum(
-            e.modifiers.armor for e in self.equipment(p))
+            e.modifiers.armor for e in self.equipment(p)
+        )
 
     def movement(self, p: Piece) -> int:
         return (p.card.move or 0) + sum(e.modifiers.move for e in self.equipment(p))
@@ -155,8 +158,10 @@ class Table:
     def attack_of(self, p: Piece) -> tuple[int, int]:
         """One unit's (attack, range) with its equipment (R21.11), before high ground."""
         eq = self.equipment(p)
-        return ((p.card.attack or 0) + sum(e.modifiers.attack for e in eq),
-                (p.card.range or 1) + sum(e.modifiers.range for e in eq))
+        return (
+            (p.card.attack or 0) + sum(e.modifiers.attack for e in eq),
+            (p.card.range or 1) + sum(e.modifiers.range for e in eq),
+        )
 
     def profile(self, p: Piece) -> list[tuple[int, int]]:
         """R12.7: the (attack, range) of every unit in `p`'s stack, `p` included; a ranged unit

@@ -15,8 +15,14 @@ from workbench.check.table import Piece
 HAND_SIZE = 3
 """R4.2: draw until the hand holds 3 cards."""
 
-STEPS = {"start": "R4.1", "upkeep": "R4.3", "upkeep_pay": "R5.3", "main": "R4.4",
-         "buy": "R4.5", "discard": "R4.6"}
+STEPS = {
+    "start": "R4.1",
+    "upkeep": "R4.3",
+    "upkeep_pay": "R5.3",
+    "main": "R4.4",
+    "buy": "R4.5",
+    "discard": "R4.6",
+}
 """The steps of a turn in their order (R4), each with the rule that puts it there; a phase the
 engine names otherwise is not judged here."""
 
@@ -24,6 +30,7 @@ SLOW_VERBS = ("move", "attack", "full", "carry", "swap", "equip")
 
 
 # --- the steps in order, the draw (R4.1, R4.2, R21.3) ------------------------------------------
+
 
 def _turn(g: GameCheck, i: int) -> None:
     seat = g.ev.player[i]
@@ -60,8 +67,11 @@ def _drawn(g: GameCheck) -> None:
     elif hand < HAND_SIZE and deck > 0:
         g.flag("R4.2", f"seat {seat + 1} holds {hand} cards with {deck} left in the deck")
     elif deck_before == 0 and discard > 0 and not shuffled:
-        g.flag("R4.1", f"seat {seat + 1}'s deck was empty and its discard pile ({discard}) "
-                       "was not shuffled into it")
+        g.flag(
+            "R4.1",
+            f"seat {seat + 1}'s deck was empty and its discard pile ({discard}) "
+            "was not shuffled into it",
+        )
 
 
 def _shuffle(g: GameCheck, i: int) -> None:
@@ -76,12 +86,15 @@ def _shuffle(g: GameCheck, i: int) -> None:
     if g.t.deck[seat] != 0:
         g.flag("R4.1", f"seat {seat + 1} shuffled with {g.t.deck[seat]} cards still in the deck")
     if g.ev.amount[i] != g.t.discard[seat] + g.t.deck[seat]:
-        g.flag("R4.1", f"the new deck has {g.ev.amount[i]} cards; the discard pile held "
-                       f"{g.t.discard[seat]}")
+        g.flag(
+            "R4.1",
+            f"the new deck has {g.ev.amount[i]} cards; the discard pile held {g.t.discard[seat]}",
+        )
     g.drawing = (g.drawing[0], g.drawing[1], True)
 
 
 # --- income and upkeep (R5, R18.2, R21.7, R21.16) -----------------------------------------------
+
 
 def income_due(g: GameCheck, seat: int) -> int:
     """R5.1, R18.2: the board's income, its unit income per own unit on the board, and +N for
@@ -111,8 +124,10 @@ def _upkeep_pay(g: GameCheck, i: int) -> None:
         return
     seat, due = g.active, g.income_due
     if g.income_got != due:
-        g.flag("R18.2" if g.t.board.unit_income or due != g.t.board.income else "R5.1",
-               f"seat {seat + 1} received {g.income_got} income, the board gives {due}")
+        g.flag(
+            "R18.2" if g.t.board.unit_income or due != g.t.board.income else "R5.1",
+            f"seat {seat + 1} received {g.income_got} income, the board gives {due}",
+        )
     g.upkeep_due, g.upkeep_refused = set(), set()
     g.upkeep_open, g.upkeep_fixed = True, False
 
@@ -126,8 +141,11 @@ def _payments_begin(g: GameCheck) -> None:
     if not g.upkeep_open or g.upkeep_fixed or g.stack:
         return
     g.upkeep_fixed = True
-    g.upkeep_due = {p.cid for p in g.t.pieces.values()
-                    if p.controller == g.active and p.is_unit and (p.card.upkeep or 0) > 0}
+    g.upkeep_due = {
+        p.cid
+        for p in g.t.pieces.values()
+        if p.controller == g.active and p.is_unit and (p.card.upkeep or 0) > 0
+    }
 
 
 def _upkeep_step_ends(g: GameCheck, i: int) -> None:
@@ -178,14 +196,18 @@ def _upkeep_window_closes(g: GameCheck) -> None:
 
 # --- slow actions and a unit's actions (R6.5, R6.8, R12.4, R13.1) -------------------------------
 
+
 def _slow(g: GameCheck, i: int, what: str) -> None:
     """R6.5: slow actions only by the active player, in their action phase, on an empty
     stack."""
     seat = g.ev.player[i]
     if seat != g.active or g.ev.phase[i] != "main" or g.stack:
         where = "with the stack not empty" if g.stack else f"in step {g.ev.phase[i]!r}"
-        g.flag("R6.5", f"seat {seat + 1} {what} {where}"
-               + (f" of seat {g.active + 1}'s turn" if seat != g.active else ""))
+        g.flag(
+            "R6.5",
+            f"seat {seat + 1} {what} {where}"
+            + (f" of seat {g.active + 1}'s turn" if seat != g.active else ""),
+        )
 
 
 def _play(g: GameCheck, i: int) -> None:
@@ -220,8 +242,9 @@ def use_action(g: GameCheck, p: Piece, verb: str) -> None:
     else:
         p.either += 1
     if p.moves > 1 or p.attacks > 1 or p.moves + p.attacks + p.either + 2 * p.full > 2:
-        g.flag("R12.4", f"{g.name(p.cid)} took more than its move and its attack this turn "
-                        f"({verb})")
+        g.flag(
+            "R12.4", f"{g.name(p.cid)} took more than its move and its attack this turn ({verb})"
+        )
 
 
 def _announce(g: GameCheck, i: int) -> None:
@@ -235,8 +258,7 @@ def _announce(g: GameCheck, i: int) -> None:
     if g.ev.player[i] >= 0:  # the Tyrant acts in its own turn (R21.15)
         _slow(g, i, f"used {g.name(p.cid)}'s {verb}")
     if p.controller != g.ev.player[i]:
-        g.flag("R6.3", f"seat {g.ev.player[i] + 1} used {g.name(p.cid)}, which it does not "
-                       "control")
+        g.flag("R6.3", f"seat {g.ev.player[i] + 1} used {g.name(p.cid)}, which it does not control")
     use_action(g, p, verb)
 
 
@@ -252,8 +274,11 @@ def _resolve(g: GameCheck, i: int) -> None:
     """R6.9: the last action put on the stack resolves first."""
     top = g.stack[-1] if g.stack else None
     if top is None or top.source != g.ev.card_id[i] or top.kind != g.ev.detail[i]:
-        g.flag("R6.9", f"{g.ev.detail[i]} {g.ev.card[i] or ''} resolved; the top of the stack "
-                       f"was {f'{top.kind} c{top.source}' if top else 'nothing'}")
+        g.flag(
+            "R6.9",
+            f"{g.ev.detail[i]} {g.ev.card[i] or ''} resolved; the top of the stack "
+            f"was {f'{top.kind} c{top.source}' if top else 'nothing'}",
+        )
 
 
 def _unannounced(g: GameCheck, i: int) -> None:
@@ -268,6 +293,7 @@ def _unannounced(g: GameCheck, i: int) -> None:
 
 
 # --- buying (R7) -----------------------------------------------------------------------------
+
 
 def _buy(g: GameCheck, i: int) -> None:
     """R7.1-R7.3: in the buy step, from one's own store, a card with a buy price."""
@@ -289,20 +315,33 @@ def _end_turn(g: GameCheck, i: int) -> None:
 
 def buys_per_turn(con: duckdb.DuckDBPyConnection, low: int, high: int) -> list[Violation]:
     """R7.2: at most one card bought per turn (counted in SQL over a run's games at once)."""
-    rows = con.execute("""
+    rows = con.execute(
+        """
         SELECT game_id, turn, min(seq), count(*) FROM events
         WHERE kind = 'buy' AND game_id BETWEEN ? AND ?
         GROUP BY game_id, turn HAVING count(*) > 1 ORDER BY game_id, turn""",
-                       [low, high]).fetchall()
-    return [Violation(gid, turn, seq, "R7.2", f"{n} cards bought in one turn")
-            for gid, turn, seq, n in rows]
+        [low, high],
+    ).fetchall()
+    return [
+        Violation(gid, turn, seq, "R7.2", f"{n} cards bought in one turn")
+        for gid, turn, seq, n in rows
+    ]
 
 
 BEFORE: dict[str, list[Hook]] = {
-    "phase": [_upkeep_step_ends, _phase, _upkeep_start, _upkeep_pay], "shuffle": [_shuffle],
-    "play": [_play], "activate": [_activate], "announce": [_upkeep_announce, _announce],
-    "marker": [_unparalyse], "buy": [_buy],
-    "upkeep": [_upkeep], "gain": [_income], "lose": [_income], "end_turn": [_end_turn],
-    "resolve": [_resolve], "move": [_unannounced], "combat": [_unannounced],
+    "phase": [_upkeep_step_ends, _phase, _upkeep_start, _upkeep_pay],
+    "shuffle": [_shuffle],
+    "play": [_play],
+    "activate": [_activate],
+    "announce": [_upkeep_announce, _announce],
+    "marker": [_unparalyse],
+    "buy": [_buy],
+    "upkeep": [_upkeep],
+    "gain": [_income],
+    "lose": [_income],
+    "end_turn": [_end_turn],
+    "resolve": [_resolve],
+    "move": [_unannounced],
+    "combat": [_unannounced],
 }
 AFTER: dict[str, list[Hook]] = {"turn": [_turn], "death": [_left], "destroy": [_left]}

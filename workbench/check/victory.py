@@ -13,9 +13,14 @@ from engine.board import TYRANT, TieBreak, VictoryKind
 from engine.markers import Marker
 from workbench.check.core import GameCheck, Hook
 
-RULE = {VictoryKind.VIP: "R19.1", VictoryKind.RESOURCE: "R19.2",
-        VictoryKind.CAPTURE: "R19.3", VictoryKind.BUILDINGS: "R19.4",
-        VictoryKind.STAFF: "R21.12", VictoryKind.TYRANT: "R21.15"}
+RULE = {
+    VictoryKind.VIP: "R19.1",
+    VictoryKind.RESOURCE: "R19.2",
+    VictoryKind.CAPTURE: "R19.3",
+    VictoryKind.BUILDINGS: "R19.4",
+    VictoryKind.STAFF: "R21.12",
+    VictoryKind.TYRANT: "R21.15",
+}
 
 
 class Outcome(NamedTuple):
@@ -55,12 +60,23 @@ def outcome(g: GameCheck) -> Outcome | None:
     seats = range(g.info.players)
     pieces = g.t.pieces.values()
     if v.kind is VictoryKind.VIP and g.t.vips:
-        return _last_standing(g, [s for s in seats if g.t.vips.get(s, -1) in g.t.pieces],
-                              "R19.1", "a VIP was defeated")
+        return _last_standing(
+            g,
+            [s for s in seats if g.t.vips.get(s, -1) in g.t.pieces],
+            "R19.1",
+            "a VIP was defeated",
+        )
     if v.kind is VictoryKind.BUILDINGS:
-        return _last_standing(g, [s for s in seats if any(
-            p.controller == s and p.card.keywords.building for p in pieces)],
-            "R19.4", "buildings were destroyed")
+        return _last_standing(
+            g,
+            [
+                s
+                for s in seats
+                if any(p.controller == s and p.card.keywords.building for p in pieces)
+            ],
+            "R19.4",
+            "buildings were destroyed",
+        )
     if v.kind is VictoryKind.RESOURCE and max(g.t.resource) >= v.target:
         return _first_to(g, g.t.resource, "R19.2", "the resource limit was reached")
     if v.kind is VictoryKind.CAPTURE and max(g.t.points) >= v.target:
@@ -70,8 +86,11 @@ def outcome(g: GameCheck) -> Outcome | None:
             return Outcome("R21.15", (TYRANT,), "the Tyrant's goal was met")
         if g.tyrant_dead:
             killer = max(g.tyrant_killer, 0)
-            return Outcome("R21.15", tuple(seats) if v.shared_win else g.t.team(killer),
-                           "the Tyrant was defeated")
+            return Outcome(
+                "R21.15",
+                tuple(seats) if v.shared_win else g.t.team(killer),
+                "the Tyrant was defeated",
+            )
     return None
 
 
@@ -88,8 +107,10 @@ def _round_limit(g: GameCheck) -> Outcome:
     elif tb is TieBreak.RESOURCE:
         score = list(g.t.resource)
     else:
-        score = [sum(1 for p in g.t.pieces.values() if p.controller == s and p.is_unit)
-                 for s in range(g.info.players)]
+        score = [
+            sum(1 for p in g.t.pieces.values() if p.controller == s and p.is_unit)
+            for s in range(g.info.players)
+        ]
     return _leaders(g, score, "R21.13", f"the round limit, most {tb.value}")
 
 
@@ -105,21 +126,26 @@ def _game_over(g: GameCheck, i: int) -> None:
         if found is None and g.ev.round[i] >= limit:
             found = _round_limit(g)
         if found is None:
-            g.flag(RULE[g.t.board.victory.kind], f"the game ended in round {g.ev.round[i]} "
-                                                 "though no victory condition holds")
+            g.flag(
+                RULE[g.t.board.victory.kind],
+                f"the game ended in round {g.ev.round[i]} though no victory condition holds",
+            )
             return
         want = found
     stored = tuple(sorted(g.info.winners))
     if tuple(sorted(want.winners)) != stored:
-        g.flag(want.rule, f"the stored result is {_seats(stored)}; {want.what} gives "
-                          f"{_seats(want.winners)}")
+        g.flag(
+            want.rule,
+            f"the stored result is {_seats(stored)}; {want.what} gives {_seats(want.winners)}",
+        )
 
 
 def _seats(winners: tuple[int, ...]) -> str:
     if not winners:
         return "a draw"
-    return "a win for " + ", ".join("the Tyrant" if s == TYRANT else f"seat {s + 1}"
-                                    for s in winners)
+    return "a win for " + ", ".join(
+        "the Tyrant" if s == TYRANT else f"seat {s + 1}" for s in winners
+    )
 
 
 DEPENDS = {VictoryKind.RESOURCE: ("gain", "spend", "lose"), VictoryKind.CAPTURE: ("points",)}
@@ -147,8 +173,11 @@ def _enter(g: GameCheck, i: int) -> None:
     if g.ev.phase[i] != "draft":
         return
     for pl in g.t.board.placements:
-        if pl.vip and pl.card.casefold() == g.ev.card[i].casefold() and \
-                (pl.x, pl.y) == (g.ev.x[i], g.ev.y[i]):
+        if (
+            pl.vip
+            and pl.card.casefold() == g.ev.card[i].casefold()
+            and (pl.x, pl.y) == (g.ev.x[i], g.ev.y[i])
+        ):
             g.t.vips[pl.owner] = g.ev.card_id[i]
 
 
@@ -162,16 +191,20 @@ def _death(g: GameCheck, i: int) -> None:
     if p.cid == g.t.marker_perm:
         j = i + 1
         if j >= len(g.ev) or g.ev.kind[j] != "marker" or g.ev.detail[j] != "intention removed":
-            g.flag("R17.4", f"{g.name(p.cid)} left the board with the intention marker on it "
-                            "and the marker stayed")
+            g.flag(
+                "R17.4",
+                f"{g.name(p.cid)} left the board with the intention marker on it "
+                "and the marker stayed",
+            )
     g.victory_dirty = True
 
 
 def _round(g: GameCheck, i: int) -> None:
     _tyrant_turn_ends(g)
     if g.ev.amount[i] > g.t.board.round_limit:
-        g.flag("R21.13", f"round {g.ev.amount[i]} began; the board's limit is "
-                         f"{g.t.board.round_limit}")
+        g.flag(
+            "R21.13", f"round {g.ev.amount[i]} began; the board's limit is {g.t.board.round_limit}"
+        )
 
 
 def _staff_holder(g: GameCheck) -> int:
@@ -187,19 +220,28 @@ def _staff_holder(g: GameCheck) -> int:
 def _phase(g: GameCheck, i: int) -> None:
     """R21.12: holding the staff at the start of one's upkeep wins before anything else."""
     if g.staff_due >= 0 and not g.over:
-        g.flag("R21.12", f"seat {g.staff_due + 1} held the staff at the start of its upkeep and "
-                         "the game went on")
+        g.flag(
+            "R21.12",
+            f"seat {g.staff_due + 1} held the staff at the start of its upkeep and "
+            "the game went on",
+        )
         g.staff_due = -1
-    if g.ev.detail[i] == "upkeep" and g.active >= 0 and \
-            g.t.board.victory.kind is VictoryKind.STAFF and _staff_holder(g) == g.active:
+    if (
+        g.ev.detail[i] == "upkeep"
+        and g.active >= 0
+        and g.t.board.victory.kind is VictoryKind.STAFF
+        and _staff_holder(g) == g.active
+    ):
         g.staff_due = g.active
 
 
 def _intention(g: GameCheck, i: int) -> None:
     """R17.2: an intention only while no intention marker is on the board."""
     if g.t.marker_card >= 0:
-        g.flag("R17.2", f"{g.ev.card[i]} was played while {g.name(g.t.marker_card)}'s marker "
-                        "is on the board")
+        g.flag(
+            "R17.2",
+            f"{g.ev.card[i]} was played while {g.name(g.t.marker_card)}'s marker is on the board",
+        )
 
 
 def _marker_field(g: GameCheck) -> int:
@@ -214,15 +256,22 @@ def _tyrant_turn(g: GameCheck, i: int) -> None:
         return
     tyrant = next((p for p in g.t.pieces.values() if p.card.keywords.tyrant), None)
     mf = _marker_field(g) if g.t.marker_card >= 0 else -1
-    if tyrant is not None and mf >= 0 and tyrant.markers[Marker.PARALYSIS] == 0 and \
-            g.t.grid.dist(g.t.field_of(tyrant), mf) <= 1:
+    if (
+        tyrant is not None
+        and mf >= 0
+        and tyrant.markers[Marker.PARALYSIS] == 0
+        and g.t.grid.dist(g.t.field_of(tyrant), mf) <= 1
+    ):
         g.tyrant_due = tyrant.cid
 
 
 def _tyrant_turn_ends(g: GameCheck) -> None:
     if g.tyrant_due >= 0:
-        g.flag("R21.19", "the Tyrant started its turn next to its intention marker and did not "
-                         "carry the intention out")
+        g.flag(
+            "R21.19",
+            "the Tyrant started its turn next to its intention marker and did not "
+            "carry the intention out",
+        )
         g.tyrant_due = -1
 
 
@@ -233,10 +282,17 @@ def _tyrant_acts(g: GameCheck, i: int) -> None:
     if cid == g.tyrant_due:
         _tyrant_turn_ends(g)
     p = g.piece(cid)
-    if g.ev.kind[i] == "combat" and p is not None and p.card.keywords.tyrant and \
-            g.ev.target_id[i] >= 0 and g.ev.target_id[i] == g.t.marker_perm:
-        g.flag("R21.19", f"the Tyrant attacked {g.name(g.ev.target_id[i])}, which carries its "
-                         "intention marker")
+    if (
+        g.ev.kind[i] == "combat"
+        and p is not None
+        and p.card.keywords.tyrant
+        and g.ev.target_id[i] >= 0
+        and g.ev.target_id[i] == g.t.marker_perm
+    ):
+        g.flag(
+            "R21.19",
+            f"the Tyrant attacked {g.name(g.ev.target_id[i])}, which carries its intention marker",
+        )
 
 
 def _carried_out(g: GameCheck, i: int) -> None:
@@ -260,9 +316,12 @@ def _full_action(g: GameCheck, i: int) -> None:
     tyrant = next((p for p in g.t.pieces.values() if p.card.keywords.tyrant), None)
     mf = _marker_field(g)
     if tyrant is not None and mf >= 0 and g.t.grid.dist(g.t.field_of(tyrant), mf) > 1:
-        g.flag("R17.3", f"the Tyrant carried out {g.ev.card[i]} from "
-                        f"{g.t.grid.xy(g.t.field_of(tyrant))}, not next to its marker at "
-                        f"{g.t.grid.xy(mf)}")
+        g.flag(
+            "R17.3",
+            f"the Tyrant carried out {g.ev.card[i]} from "
+            f"{g.t.grid.xy(g.t.field_of(tyrant))}, not next to its marker at "
+            f"{g.t.grid.xy(mf)}",
+        )
 
 
 def _over(g: GameCheck, i: int) -> None:
@@ -271,12 +330,21 @@ def _over(g: GameCheck, i: int) -> None:
 
 
 BEFORE: dict[str, list[Hook]] = {
-    "game_over": [_over], "death": [_death], "destroy": [_death], "round": [_round],
-    "phase": [_boundary, _phase], "intention": [_intention], "turn": [_boundary, _tyrant_turn],
-    "move": [_tyrant_acts], "combat": [_tyrant_acts], "intentions": [_carried_out],
-    "marker": [_full_action], "announce": [_takes_full_action],
+    "game_over": [_over],
+    "death": [_death],
+    "destroy": [_death],
+    "round": [_round],
+    "phase": [_boundary, _phase],
+    "intention": [_intention],
+    "turn": [_boundary, _tyrant_turn],
+    "move": [_tyrant_acts],
+    "combat": [_tyrant_acts],
+    "intentions": [_carried_out],
+    "marker": [_full_action],
+    "announce": [_takes_full_action],
     **{k: [_boundary] for k in ("resolve", "activate", "play", "end_turn")},
 }
 AFTER: dict[str, list[Hook]] = {
-    "enter": [_enter], **{k: [_dirty] for k in ("gain", "spend", "lose", "points")},
+    "enter": [_enter],
+    **{k: [_dirty] for k in ("gain", "spend", "lose", "points")},
 }

@@ -31,7 +31,26 @@ from workbench.fuzz.play import (
 )
 from workbench.fuzz.shrink import Failing, minimise, reproduce
 
-__all__ = ["AGENT_MIXES", "EVENT_WORDS", "Case", "Failing", "Outcome", "Planned", "agents_of",
-           "check_decision", "check_game", "failing_of", "generate_case", "load_case",
-           "minimise", "plan", "play_checked", "play_planned", "referee", "replay_folder",
-           "reproduce", "slug", "write_failure"]
+__all__ = [
+    "AGENT_MIXES",
+    "EVENT_WORDS",
+    "Case",
+    "Failing",
+    "Outcome",
+    "Planned",
+    "agents_of",
+    "check_decision",
+    "check_game",
+    "failing_of",
+    "generate_case",
+    "load_case",
+    "minimise",
+    "plan",
+    "play_checked",
+    "play_planned",
+    "referee",
+    "replay_folder",
+    "reproduce",
+    "slug",
+    "write_failure",
+]

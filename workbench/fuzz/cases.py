@@ -16,6 +16,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import cast
 
 from engine.board import TieBreak, VictoryKind
 from engine.cards import (
@@ -41,23 +42,70 @@ from engine.wording import (
 )
 from workbench.config import load_setup
 
-CARD_COLUMNS = ("name", "type", "copies", "buy", "play", "upkeep", "life", "move", "attack",
-                "range", "durability", "keywords", "effect", "trigger", "free action",
-                "full action", "modifiers")
+CARD_COLUMNS = (
+    "name",
+    "type",
+    "copies",
+    "buy",
+    "play",
+    "upkeep",
+    "life",
+    "move",
+    "attack",
+    "range",
+    "durability",
+    "keywords",
+    "effect",
+    "trigger",
+    "free action",
+    "full action",
+    "modifiers",
+)
 """The card-set columns a case writes (docs/card-language.md)."""
 BEHAVIOUR_COLUMNS = ("keywords", "effect", "trigger", "free action", "full action", "modifiers")
 PLACEMENT_COLUMNS = ("card", "owner", "x", "y", "vip")
-EVENT_WORDS = {"enters": "when this enters", "dies": "when this dies", "upkeep": "at upkeep",
-               "attacks": "when this attacks", "kills": "when this kills"}
+EVENT_WORDS = {
+    "enters": "when this enters",
+    "dies": "when this dies",
+    "upkeep": "at upkeep",
+    "attacks": "when this attacks",
+    "kills": "when this kills",
+}
 """How a designer writes each trigger event (R6.1); the tests check it covers TRIGGER_EVENTS."""
 COST_KINDS = ("pay", "discard", "sacrifice", "use")
 EXTREME = 0.04
 """How often a number is drawn far beyond the usual (a damage of 60, a map 24 wide)."""
 GENERATED_NAME = re.compile(r"Fz \S+ [A-Z][a-z]+ \d+")
 """A generated card's name (`new_name`), left out of signatures."""
-_NOUNS = ("Ash", "Bramble", "Cinder", "Dusk", "Ember", "Fen", "Gale", "Husk", "Ire", "Jade",
-          "Kelp", "Lumen", "Mire", "Nettle", "Onyx", "Pyre", "Quill", "Rime", "Sable", "Thorn",
-          "Umber", "Vale", "Wisp", "Yew", "Zephyr", "Öde", "Élan")
+_NOUNS = (
+    "Ash",
+    "Bramble",
+    "Cinder",
+    "Dusk",
+    "Ember",
+    "Fen",
+    "Gale",
+    "Husk",
+    "Ire",
+    "Jade",
+    "Kelp",
+    "Lumen",
+    "Mire",
+    "Nettle",
+    "Onyx",
+    "Pyre",
+    "Quill",
+    "Rime",
+    "Sable",
+    "Thorn",
+    "Umber",
+    "Vale",
+    "Wisp",
+    "Yew",
+    "Zephyr",
+    "Öde",
+    "Élan",
+)
 
 
 @dataclass
@@ -73,23 +121,38 @@ class Case:
         """`cards.csv` and the board `board.map.csv`, `board.scenario.csv`,
         `board.placements.csv` in `folder`; returns (card set, board) as simulate takes them."""
         folder.mkdir(parents=True, exist_ok=True)
-        _write_csv(folder / "cards.csv", [list(CARD_COLUMNS)] + [
-            [row.get(c, "") for c in CARD_COLUMNS] for row in self.cards])
+        _write_csv(
+            folder / "cards.csv",
+            [list(CARD_COLUMNS)] + [[row.get(c, "") for c in CARD_COLUMNS] for row in self.cards],
+        )
         _write_csv(folder / "board.map.csv", self.map)
-        _write_csv(folder / "board.scenario.csv",
-                   [["key", "value"]] + [[k, v] for k, v in self.scenario.items()])
-        _write_csv(folder / "board.placements.csv", [list(PLACEMENT_COLUMNS)] + [
-            [row.get(c, "") for c in PLACEMENT_COLUMNS] for row in self.placements])
+        _write_csv(
+            folder / "board.scenario.csv",
+            [["key", "value"]] + [[k, v] for k, v in self.scenario.items()],
+        )
+        _write_csv(
+            folder / "board.placements.csv",
+            [list(PLACEMENT_COLUMNS)]
+            + [[row.get(c, "") for c in PLACEMENT_COLUMNS] for row in self.placements],
+        )
         return folder / "cards.csv", folder / "board"
 
     def to_json(self) -> dict[str, object]:
-        return {"cards": self.cards, "map": self.map, "scenario": self.scenario,
-                "placements": self.placements}
+        return {
+            "cards": self.cards,
+            "map": self.map,
+            "scenario": self.scenario,
+            "placements": self.placements,
+        }
 
     @staticmethod
     def from_json(data: dict[str, object]) -> Case:
-        return Case(data["cards"], data["map"], data["scenario"],  # type: ignore[arg-type]
-                    data["placements"])  # type: ignore[arg-type]
+        return Case(
+            cast("list[dict[str, str]]", data["cards"]),
+            cast("list[list[str]]", data["map"]),
+            cast("dict[str, str]", data["scenario"]),
+            cast("list[dict[str, str]]", data["placements"]),
+        )
 
 
 def _write_csv(path: Path, rows: Sequence[Sequence[str]]) -> None:
@@ -105,6 +168,7 @@ def load_case(case: Case) -> GameConfig:
 
 
 # --- generating a case -------------------------------------------------------------------------
+
 
 class _Generator:
     """Draws one case; every choice comes from `rng`, so a seed names a case."""
@@ -163,7 +227,8 @@ class _Generator:
             first = next((o.target for o in out if o.target.is_chosen), None)
             if e.target.is_chosen and first is not None and self.chance(0.8):
                 if first.kind not in VERBS[e.verb].targets or (
-                        VERBS[e.verb].own and first.side is Side.ENEMY):
+                    VERBS[e.verb].own and first.side is Side.ENEMY
+                ):
                     continue
                 e = replace(e, target=first)
             out.append(e)
@@ -178,8 +243,9 @@ class _Generator:
         return Cost(resource=self.n(0, 1), sacrifice=True)
 
     def free_actions(self, potion: bool = False) -> str:
-        return render_free_actions([FreeAction(self.cost(potion), self.effects())
-                                    for _ in range(self.n(1, 2))])
+        return render_free_actions(
+            [FreeAction(self.cost(potion), self.effects()) for _ in range(self.n(1, 2))]
+        )
 
     def protection(self) -> Protection:
         roll = self.rng.random()
@@ -189,8 +255,12 @@ class _Generator:
         if roll < 0.6:
             return Protection(type=ctype)
         stat = self.rng.choice(["buy", "play", "upkeep", "life", "move", "attack", "range"])
-        return Protection(type=ctype, stat=stat, op=self.rng.choice(["<", "<=", ">", ">=", "="]),
-                          value=self.n(0, 6))
+        return Protection(
+            type=ctype,
+            stat=stat,
+            op=self.rng.choice(["<", "<=", ">", ">=", "="]),
+            value=self.n(0, 6),
+        )
 
     def keywords(self, kind: str, swimming: bool) -> Keywords:
         k = Keywords(swimming=swimming)
@@ -205,37 +275,56 @@ class _Generator:
         if kind == "artifact" and self.chance(0.4):
             k = replace(k, solid=self.n(1, 6))
         if kind == "unit" and self.chance(0.1):
-            k = replace(k, moves_on=frozenset(self.rng.sample(
-                ["plain", "high ground", "deep water"], self.n(1, 2))))
+            k = replace(
+                k,
+                moves_on=frozenset(
+                    self.rng.sample(["plain", "high ground", "deep water"], self.n(1, 2))
+                ),
+            )
         return k
 
     def modifiers(self) -> str:
-        stats = {s: (self.n(-1, 2) if self.chance(0.4) else 0)
-                 for s in ("attack", "range", "life", "move", "armor")}
+        stats = {
+            s: (self.n(-1, 2) if self.chance(0.4) else 0)
+            for s in ("attack", "range", "life", "move", "armor")
+        }
         kws = None
         if self.chance(0.3):
-            kws = Keywords(veiled=self.chance(0.5), swimming=self.chance(0.2),
-                           crew=self.n(0, 1),
-                           protections=(self.protection(),) if self.chance(0.3) else ())
+            kws = Keywords(
+                veiled=self.chance(0.5),
+                swimming=self.chance(0.2),
+                crew=self.n(0, 1),
+                protections=(self.protection(),) if self.chance(0.3) else (),
+            )
         return render_modifiers(Modifiers(keywords=kws, **stats)) or "+1 attack"
 
     def triggers(self) -> str:
         events = self.rng.sample(sorted(TRIGGER_EVENTS), self.n(1, 2))
         return "; ".join(f"{EVENT_WORDS[e]}: {render_effects(self.effects())}" for e in events)
 
-    def card(self, kind: str, *, buy: bool = True, swimming: bool = False,
-             extra_keywords: str = "", plain: bool = False) -> dict[str, str]:
+    def card(
+        self,
+        kind: str,
+        *,
+        buy: bool = True,
+        swimming: bool = False,
+        extra_keywords: str = "",
+        plain: bool = False,
+    ) -> dict[str, str]:
         """One card row of type `kind`: small numbers, behaviour drawn from the language
         (`plain`: none, as for tokens)."""
-        row = {"name": self.new_name(kind.capitalize()), "type": kind,
-               "copies": str(self.n(1, 4))}
+        row = {"name": self.new_name(kind.capitalize()), "type": kind, "copies": str(self.n(1, 4))}
         if buy:
             row["buy"] = str(self.n(0, 8))
         if self.chance(0.95):
             row["play"] = str(self.n(0, 5))
         if kind == "unit":
-            row |= {"life": str(self.number(1, 7)), "move": str(self.number(0, 4)),
-                    "attack": str(self.number(0, 4)), "range": str(self.number(1, 4))}
+            row |= {
+                "life": str(self.number(1, 7)),
+                "move": str(self.number(0, 4)),
+                "attack": str(self.number(0, 4)),
+                "range": str(self.number(1, 4)),
+            }
             if self.chance(0.7):
                 row["upkeep"] = str(self.n(0, 2))
         if kind == "equipment":
@@ -245,8 +334,9 @@ class _Generator:
             row["free action"] = self.free_actions(potion=True)
             if self.chance(0.5):
                 row["modifiers"] = self.modifiers()
-        row["keywords"] = "; ".join(k for k in (render_keywords(self.keywords(kind, swimming)),
-                                                extra_keywords) if k)
+        row["keywords"] = "; ".join(
+            k for k in (render_keywords(self.keywords(kind, swimming)), extra_keywords) if k
+        )
         if plain:
             row["effect"] = "gain 1" if kind == "spell" else ""
             self.cards.append(row)
@@ -258,8 +348,9 @@ class _Generator:
         if kind in ("unit", "artifact", "equipment") and self.chance(0.25):
             row["free action"] = self.free_actions()
         if kind == "unit" and self.chance(0.3):
-            row["full action"] = "; ".join(render_effects(self.effects())
-                                           for _ in range(self.n(1, 2)))
+            row["full action"] = "; ".join(
+                render_effects(self.effects()) for _ in range(self.n(1, 2))
+            )
         self.cards.append(row)
         return row
 
@@ -299,15 +390,14 @@ def _layout(g: _Generator, players: int) -> tuple[_Layout, list[list[int]]]:
     big = 24 if g.chance(EXTREME) else 11
     w, h = g.n(players + 2, big), g.n(players + 2, big)
     codes = [(".", 60), ("^", 15), ("~", 15), ("#", 10)]
-    terrain = [g.rng.choices([c for c, _ in codes], [p for _, p in codes])[0]
-               for _ in range(w * h)]
+    terrain = [g.rng.choices([c for c, _ in codes], [p for _, p in codes])[0] for _ in range(w * h)]
     marks = [""] * (w * h)
     corners = [(0, 0), (w - 1, h - 1), (w - 1, 0), (0, h - 1)]
     zones: list[list[int]] = []
     for seat in range(players):
         cx, cy = corners[seat]
         near = sorted(range(w * h), key=lambda f: (abs(f % w - cx) + abs(f // w - cy), f))
-        zone = [f for f in near[:8] if not marks[f]][:g.n(2, 4)]
+        zone = [f for f in near[:8] if not marks[f]][: g.n(2, 4)]
         for i, f in enumerate(zone):
             terrain[f] = "~" if i and g.chance(0.2) else g.rng.choice(".^")
             marks[f] = str(seat + 1)
@@ -332,8 +422,15 @@ class _Board:
     placements: list[dict[str, str]] = field(default_factory=list)
 
     def place(self, card: str, owner: str, f: int, vip: bool = False) -> None:
-        self.placements.append({"card": card, "owner": owner, "x": str(f % self.layout.width),
-                                "y": str(f // self.layout.width), "vip": "yes" if vip else ""})
+        self.placements.append(
+            {
+                "card": card,
+                "owner": owner,
+                "x": str(f % self.layout.width),
+                "y": str(f // self.layout.width),
+                "vip": "yes" if vip else "",
+            }
+        )
 
 
 def generate_case(seed: int) -> Case:
@@ -342,28 +439,33 @@ def generate_case(seed: int) -> Case:
     players = g.n(2, 4)
     victory = g.rng.choice(list(VictoryKind))
     layout, zones = _layout(g, players)
-    board = _Board(layout, zones, {"name": f"fuzz {seed}", "players": str(players),
-                                   "victory": victory.value})
+    board = _Board(
+        layout, zones, {"name": f"fuzz {seed}", "players": str(players), "victory": victory.value}
+    )
     _deal_cards(g, board, players)
     _VICTORY[victory](g, board, players)
     _start_permanents(g, board, players, victory)
     _field_actions(g, board)
     _teams_and_economy(g, board, players)
-    rows = [[layout.code(y * layout.width + x) for x in range(layout.width)]
-            for y in range(layout.height)]
+    rows = [
+        [layout.code(y * layout.width + x) for x in range(layout.width)]
+        for y in range(layout.height)
+    ]
     return Case(g.cards, rows, board.scenario, board.placements)
 
 
 def _deal_cards(g: _Generator, board: _Board, players: int) -> None:
     """Tokens, the start cards and the draftable cards, enough for a pack of 10 a seat."""
-    g.tokens = [g.card(g.rng.choice(["unit", "artifact", "spell"]), buy=False, plain=True)
-                ["name"] for _ in range(g.n(1, 2))]
+    g.tokens = [
+        g.card(g.rng.choice(["unit", "artifact", "spell"]), buy=False, plain=True)["name"]
+        for _ in range(g.n(1, 2))
+    ]
     starters = [g.card(kind, buy=g.chance(0.3)) for kind in ("unit", "spell")]
     board.scenario["start cards"] = ", ".join(f"{r['name']} x {g.n(2, 5)}" for r in starters)
     kinds = ["unit"] * 9 + ["spell"] * 5 + ["artifact"] * 2 + ["equipment"] * 3 + ["potion"] * 2
     drafted = [g.card(g.rng.choice(kinds), swimming=g.chance(0.08)) for _ in range(g.n(8, 18))]
     pool = sum(int(r["copies"]) for r in drafted)
-    while pool < players * 10:      # R3.2: every seat is dealt a pack of 10
+    while pool < players * 10:  # R3.2: every seat is dealt a pack of 10
         row = g.rng.choice(drafted)
         row["copies"] = str(int(row["copies"]) + 1)
         pool += 1
@@ -387,7 +489,7 @@ def _resource(g: _Generator, board: _Board, players: int) -> None:
 def _capture(g: _Generator, board: _Board, players: int) -> None:
     """R19.3: areas to hold."""
     layout = board.layout
-    for area in "ABC"[:g.n(1, 3)]:
+    for area in "ABC"[: g.n(1, 3)]:
         for f in g.rng.sample(range(layout.width * layout.height), g.n(1, 4)):
             if layout.terrain[f] != "#" and not any(c.isupper() for c in layout.marks[f]):
                 layout.marks[f] += area
@@ -421,8 +523,12 @@ def _tyrant(g: _Generator, board: _Board, players: int) -> None:
     board.place(tyrant["name"], "tyrant", board.layout.spot(True))
     intentions = []
     for _ in range(g.n(1, 3)):
-        row = {"name": g.new_name("Intention"), "type": "intention", "play": "0",
-               "effect": render_effects(g.effects())}
+        row = {
+            "name": g.new_name("Intention"),
+            "type": "intention",
+            "play": "0",
+            "effect": render_effects(g.effects()),
+        }
         g.cards.append(row)
         intentions.append(row["name"])
     board.scenario["tyrant deck"] = ", ".join(f"{n} x {g.n(1, 3)}" for n in intentions)
@@ -430,19 +536,27 @@ def _tyrant(g: _Generator, board: _Board, players: int) -> None:
     board.scenario["shared win"] = g.rng.choice(["yes", "no"])
 
 
-_VICTORY = {VictoryKind.VIP: _vip, VictoryKind.RESOURCE: _resource,
-            VictoryKind.CAPTURE: _capture, VictoryKind.BUILDINGS: _buildings,
-            VictoryKind.STAFF: _staff, VictoryKind.TYRANT: _tyrant}
+_VICTORY = {
+    VictoryKind.VIP: _vip,
+    VictoryKind.RESOURCE: _resource,
+    VictoryKind.CAPTURE: _capture,
+    VictoryKind.BUILDINGS: _buildings,
+    VictoryKind.STAFF: _staff,
+    VictoryKind.TYRANT: _tyrant,
+}
 """What each victory kind adds to the board (its cards, areas and scenario cells)."""
 
 
-def _start_permanents(g: _Generator, board: _Board, players: int,
-                      victory: VictoryKind) -> None:
+def _start_permanents(g: _Generator, board: _Board, players: int, victory: VictoryKind) -> None:
     """More permanents on the board at the start (R2.4), of any owner."""
     owners = ["neutral", *(str(s + 1) for s in range(players))]
     owners += ["tyrant"] if victory is VictoryKind.TYRANT else []
-    permanents = [r for r in g.cards if r["type"] in ("unit", "artifact", "equipment", "potion")
-                  and "tyrant" not in r["keywords"].split("; ")]   # one Tyrant, its own
+    permanents = [
+        r
+        for r in g.cards
+        if r["type"] in ("unit", "artifact", "equipment", "potion")
+        and "tyrant" not in r["keywords"].split("; ")
+    ]  # one Tyrant, its own
     for _ in range(g.n(0, 3)):
         row = g.rng.choice(permanents)
         f = board.layout.spot("swimming" not in row["keywords"].split("; "))
@@ -453,7 +567,7 @@ def _start_permanents(g: _Generator, board: _Board, players: int,
 def _field_actions(g: _Generator, board: _Board) -> None:
     """Fields that grant free actions (R9.3)."""
     layout = board.layout
-    for letter in "abc"[:g.n(0, 2)]:
+    for letter in "abc"[: g.n(0, 2)]:
         f = g.rng.randrange(layout.width * layout.height)
         if layout.terrain[f] != "#" and not any(c.islower() for c in layout.marks[f]):
             layout.marks[f] += letter
@@ -466,8 +580,12 @@ def _teams_and_economy(g: _Generator, board: _Board, players: int) -> None:
         board.scenario["teams"] = g.rng.choice(["1,3;2,4", "1,2;3,4"])
     elif players == 3 and g.chance(0.3):
         board.scenario["teams"] = "1,2;3"
-    for key, value in (("income", str(g.n(0, 4))), ("unit income", str(g.n(-1, 1))),
-                       ("starting hand", str(g.number(0, 3))), ("round limit", str(g.n(3, 30))),
-                       ("tie break", g.rng.choice([t.value for t in TieBreak]))):
+    for key, value in (
+        ("income", str(g.n(0, 4))),
+        ("unit income", str(g.n(-1, 1))),
+        ("starting hand", str(g.number(0, 3))),
+        ("round limit", str(g.n(3, 30))),
+        ("tie break", g.rng.choice([t.value for t in TieBreak])),
+    ):
         if g.chance(0.6):
             board.scenario[key] = value

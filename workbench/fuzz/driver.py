@@ -19,23 +19,35 @@ from workbench.fuzz.shrink import Failing
 
 # --- writing a failure for a developer ----------------------------------------------------------
 
+
 def slug(signature: str) -> str:
     """A folder name for a signature: its words, cut short, and a hash of the whole."""
     words = re.sub(r"[^a-z0-9]+", "-", signature.casefold()).strip("-")[:50].strip("-")
     return f"{words}-{hashlib.sha256(signature.encode()).hexdigest()[:6]}"
 
 
-def write_failure(folder: Path, failing: Failing, original: Failing | None = None,
-                  note: str = "") -> None:
+def write_failure(
+    folder: Path, failing: Failing, original: Failing | None = None, note: str = ""
+) -> None:
     """The case as spreadsheets (cards.csv, board.*.csv), case.json, and README.md with the
     failure and the commands that show it again."""
     cards, board = failing.case.write(folder)
     agents = ",".join(failing.agents)
-    (folder / "case.json").write_text(json.dumps({
-        "run_seed": failing.run_seed, "agents": list(failing.agents),
-        "signature": failing.outcome.signature, "kind": failing.outcome.kind,
-        "note": note, "case": failing.case.to_json(),
-    }, indent=1, ensure_ascii=False), encoding="utf-8")
+    (folder / "case.json").write_text(
+        json.dumps(
+            {
+                "run_seed": failing.run_seed,
+                "agents": list(failing.agents),
+                "signature": failing.outcome.signature,
+                "kind": failing.outcome.kind,
+                "note": note,
+                "case": failing.case.to_json(),
+            },
+            indent=1,
+            ensure_ascii=False,
+        ),
+        encoding="utf-8",
+    )
     if original is not None and original.case != failing.case:
         original.case.write(folder / "original")
     (folder / "README.md").write_text(
@@ -44,8 +56,12 @@ def write_failure(folder: Path, failing: Failing, original: Failing | None = Non
         f"Card set `cards.csv`, board `board` (`board.map.csv`, `board.scenario.csv`, "
         f"`board.placements.csv`): {len(failing.case.cards)} cards, a "
         f"{len(failing.case.map[0])}x{len(failing.case.map)} map"
-        + (" (shrunk; the case as generated is in `original/`)" if original is not None
-           and original.case != failing.case else "") + ".\n\n"
+        + (
+            " (shrunk; the case as generated is in `original/`)"
+            if original is not None and original.case != failing.case
+            else ""
+        )
+        + ".\n\n"
         "Show it again, with the invariants checked at every decision:\n\n"
         f"    workbench fuzz --replay {folder}\n\n"
         "Play it as a run (a crash is stored in the table failed_games):\n\n"
@@ -53,7 +69,8 @@ def write_failure(folder: Path, failing: Failing, original: Failing | None = Non
         f"--seed {failing.run_seed} --agents {agents} --drafters {agents} --workers 1 "
         f"--db fuzz-case.duckdb\n\n"
         f"## What happened\n\n```\n{failing.outcome.detail.strip()}\n```\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
 
 
 def replay_folder(folder: Path) -> tuple[Outcome, Failing]:
@@ -62,8 +79,7 @@ def replay_folder(folder: Path) -> tuple[Outcome, Failing]:
     agents = tuple(meta["agents"])
     setup = load_setup([str(folder / "cards.csv")], str(folder / "board"))
     outcome = play_checked(setup.config, int(meta["run_seed"]), agents, replay=False)
-    return outcome, Failing(Case.from_json(meta["case"]), int(meta["run_seed"]), agents,
-                            outcome)
+    return outcome, Failing(Case.from_json(meta["case"]), int(meta["run_seed"]), agents, outcome)
 
 
 # --- one fuzzed game of a run ----------------------------------------------------------------
@@ -83,8 +99,12 @@ class Planned:
 
 
 def plan(seed: int, index: int) -> Planned:
-    return Planned(index, derive_seed(seed, "case", index // GAMES_PER_CASE),
-                   derive_seed(seed, "game", index), AGENT_MIXES[index % len(AGENT_MIXES)])
+    return Planned(
+        index,
+        derive_seed(seed, "case", index // GAMES_PER_CASE),
+        derive_seed(seed, "game", index),
+        AGENT_MIXES[index % len(AGENT_MIXES)],
+    )
 
 
 _CONFIGS: dict[int, GameConfig | Exception] = {}
@@ -102,8 +122,9 @@ def play_planned(p: Planned) -> tuple[Outcome, tuple[str, ...]]:
             _CONFIGS[p.case_seed] = exc
     config = _CONFIGS[p.case_seed]
     if isinstance(config, Exception):
-        return Outcome("invalid", "invalid:the generator made content the loader refuses",
-                       str(config)), ()
+        return Outcome(
+            "invalid", "invalid:the generator made content the loader refuses", str(config)
+        ), ()
     agents = agents_of(p.mix, config.players)
     return play_checked(config, p.run_seed, agents), agents
 

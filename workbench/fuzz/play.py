@@ -52,8 +52,15 @@ def referee(game: Game) -> list[Violation]:
     columns: dict[str, list[object]] = dict(s.events.columns())  # type: ignore[arg-type]
     columns["game_id"] = [0] * len(s.events)
     packs = sum(c.copies for c in config.pool if c.buy is not None) // config.pack_size
-    info = GameInfo(0, config.board, dict(config.catalog), config.players,
-                    tuple(s.winners or ()), s.guard_stopped, packs)
+    info = GameInfo(
+        0,
+        config.board,
+        dict(config.catalog),
+        config.players,
+        tuple(s.winners or ()),
+        s.guard_stopped,
+        packs,
+    )
     return walk(Events(columns), info, 0, len(s.events))
 
 
@@ -64,17 +71,22 @@ def check_game(game: Game, agents: Sequence[str], replay: bool = True) -> list[s
     found = violations(game.state)
     str(game)
     record = game.record()
-    batch_tables(1, [PlayedGame(0, game.state.config.board.name, 0, tuple(agents),
-                                tuple(agents), record)])
+    batch_tables(
+        1, [PlayedGame(0, game.state.config.board.name, 0, tuple(agents), tuple(agents), record)]
+    )
     found += [f"{v.rule} (referee): {v.message}" for v in referee(game)]
     if replay:
         again = Game(game.state.config, game.state.seed)
         for text in record.actions:
             again.apply(parse_action(text, 0))
-        if (again.state.winners, len(again.state.events)) != (game.state.winners,
-                                                              len(game.state.events)):
-            found.append(f"replay: the recorded actions give another game (winners "
-                         f"{again.state.winners}, not {game.state.winners})")
+        if (again.state.winners, len(again.state.events)) != (
+            game.state.winners,
+            len(game.state.events),
+        ):
+            found.append(
+                f"replay: the recorded actions give another game (winners "
+                f"{again.state.winners}, not {game.state.winners})"
+            )
     return found
 
 
@@ -105,11 +117,13 @@ class Hang(Exception):
 @contextmanager
 def _time_limit(seconds: float) -> Iterator[None]:
     """Raise Hang in this (main) thread after `seconds` of wall time; a no-op elsewhere."""
+
     def alarm(signum: int, frame: FrameType | None) -> None:
         raise Hang(f"no end after {seconds:.0f} s")
+
     try:
         old = signal.signal(signal.SIGALRM, alarm)
-    except ValueError:      # not the main thread: no alarm
+    except ValueError:  # not the main thread: no alarm
         yield
         return
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -128,14 +142,53 @@ CLONE_EVERY = 7
 def fingerprint(game: Game) -> tuple[object, ...]:
     """What a game's future depends on, to compare a clone with its original."""
     s = game.state
-    perms = tuple((c, p.controller, p.field, p.damage, tuple(p.markers.items()), p.used_move,
-                   p.used_attack, p.tapped, tuple(p.stack), p.under, p.durability)
-                  for c, p in sorted(s.perms.items()))
-    players = tuple((tuple(pl.deck), tuple(pl.hand), tuple(pl.discard), tuple(pl.store),
-                     tuple(pl.equip_next), pl.resource, pl.points) for pl in s.players)
-    return (s.phase, s.active, s.round, s.turn, s.steps, s.winners, players, perms,
-            tuple(s.stack), tuple(s.pending), tuple(s.priority), s.activated, tuple(s.occ),
-            tuple(s.out), len(s.cards), s.rng.getstate(), game.legal_actions())
+    perms = tuple(
+        (
+            c,
+            p.controller,
+            p.field,
+            p.damage,
+            tuple(p.markers.items()),
+            p.used_move,
+            p.used_attack,
+            p.tapped,
+            tuple(p.stack),
+            p.under,
+            p.durability,
+        )
+        for c, p in sorted(s.perms.items())
+    )
+    players = tuple(
+        (
+            tuple(pl.deck),
+            tuple(pl.hand),
+            tuple(pl.discard),
+            tuple(pl.store),
+            tuple(pl.equip_next),
+            pl.resource,
+            pl.points,
+        )
+        for pl in s.players
+    )
+    return (
+        s.phase,
+        s.active,
+        s.round,
+        s.turn,
+        s.steps,
+        s.winners,
+        players,
+        perms,
+        tuple(s.stack),
+        tuple(s.pending),
+        tuple(s.priority),
+        s.activated,
+        tuple(s.occ),
+        tuple(s.out),
+        len(s.cards),
+        s.rng.getstate(),
+        game.legal_actions(),
+    )
 
 
 def agents_of(mix: str, players: int) -> tuple[str, ...]:
@@ -150,8 +203,11 @@ def _signature(exc: BaseException) -> str:
     frames = traceback.extract_tb(exc.__traceback__)
     ours = [f for f in frames if "/engine/" in f.filename or "/workbench/" in f.filename]
     where = ours[-1] if ours else (frames[-1] if frames else None)
-    place = f"@{Path(where.filename).parent.name}/{Path(where.filename).name}:{where.name}" \
-        if where else ""
+    place = (
+        f"@{Path(where.filename).parent.name}/{Path(where.filename).name}:{where.name}"
+        if where
+        else ""
+    )
     return f"crash:{type(exc).__name__}{place}"
 
 
@@ -162,8 +218,13 @@ def _violation_signature(kind: str, found: str) -> str:
     return f"{kind}:{rule.replace(' (referee)', '')}:{' '.join(rest.split())}"
 
 
-def play_checked(config: GameConfig, run_seed: int, agents: Sequence[str],
-                 seconds: float = GAME_SECONDS, replay: bool = True) -> Outcome:
+def play_checked(
+    config: GameConfig,
+    run_seed: int,
+    agents: Sequence[str],
+    seconds: float = GAME_SECONDS,
+    replay: bool = True,
+) -> Outcome:
     """Play game 0 of a simulate run with seed `run_seed` (the same game `workbench simulate
     --seed RUN_SEED --games 1` plays) with `check_decision` at every decision and `check_game`
     at the end; every `CLONE_EVERY`th action is applied to a clone too, which must agree."""
@@ -175,8 +236,13 @@ def play_checked(config: GameConfig, run_seed: int, agents: Sequence[str],
 
     def outcome(kind: str, found: list[str]) -> Outcome:
         steps = game.state.steps if game is not None else 0
-        return Outcome(kind, _violation_signature(kind, found[0]), "\n".join(found), steps,
-                       cpu=time.process_time() - start)
+        return Outcome(
+            kind,
+            _violation_signature(kind, found[0]),
+            "\n".join(found),
+            steps,
+            cpu=time.process_time() - start,
+        )
 
     try:
         with _time_limit(seconds):
@@ -196,7 +262,7 @@ def play_checked(config: GameConfig, run_seed: int, agents: Sequence[str],
                         found = [f"clone: a clone plays on differently after {action.text()}"]
                         return outcome("violation", found)
             found = check_game(game, agents, replay)
-            if found:   # the referee's findings alone are the referee's (docs/check.md)
+            if found:  # the referee's findings alone are the referee's (docs/check.md)
                 judged = all("(referee):" in f for f in found)
                 return outcome("referee" if judged else "violation", found)
     except Hang as exc:
@@ -204,5 +270,6 @@ def play_checked(config: GameConfig, run_seed: int, agents: Sequence[str],
     except Exception as exc:  # noqa: BLE001  # every crash is a finding, kept with its traceback
         return replace(outcome("crash", [traceback.format_exc()]), signature=_signature(exc))
     s = game.state
-    return Outcome("ok", steps=s.steps, reason=s.reason, guard=s.guard_stopped,
-                   cpu=time.process_time() - start)
+    return Outcome(
+        "ok", steps=s.steps, reason=s.reason, guard=s.guard_stopped, cpu=time.process_time() - start
+    )

@@ -78,7 +78,7 @@ def _candidates(case: Case) -> Iterator[Case]:
             pieces = _items(row.get(column, ""), column)
             options: list[list[str]] = [[]] if pieces else []
             if len(pieces) > 1:
-                options += [pieces[:k] + pieces[k + 1:] for k in range(len(pieces))]
+                options += [pieces[:k] + pieces[k + 1 :] for k in range(len(pieces))]
             for kept in options:
                 yield _with_cell(case, i, column, _joined(kept, column))
         if row.get("copies", "1") not in ("", "1"):
@@ -89,8 +89,9 @@ def _draftable_copies(rows: Sequence[dict[str, str]]) -> int:
     return sum(int(r.get("copies") or 1) for r in rows if r.get("buy"))
 
 
-def _topped_up(rows: list[dict[str, str]], before: Sequence[dict[str, str]]
-               ) -> list[dict[str, str]]:
+def _topped_up(
+    rows: list[dict[str, str]], before: Sequence[dict[str, str]]
+) -> list[dict[str, str]]:
     """The first draftable card kept takes the copies of the draftable cards dropped, so the
     pool still deals every seat its packs (R3.2)."""
     missing = _draftable_copies(before) - _draftable_copies(rows)
@@ -98,8 +99,10 @@ def _topped_up(rows: list[dict[str, str]], before: Sequence[dict[str, str]]
     if missing <= 0 or first is None:
         return rows
     rows = list(rows)
-    rows[first] = {**rows[first],
-                   "copies": str(min(99, int(rows[first].get("copies") or 1) + missing))}
+    rows[first] = {
+        **rows[first],
+        "copies": str(min(99, int(rows[first].get("copies") or 1) + missing)),
+    }
     return rows
 
 
@@ -111,10 +114,15 @@ def _fewer_players(case: Case) -> Iterator[Case]:
     seat = str(players)
     scenario = {k: v for k, v in case.scenario.items() if k != "teams"}
     scenario["players"] = str(players - 1)
-    rows = [[cell.replace(seat, "") if cell[:1] in ".~^#" else cell for cell in row]
-            for row in case.map]
-    yield replace(case, map=rows, scenario=scenario,
-                  placements=[p for p in case.placements if p["owner"] != seat])
+    rows = [
+        [cell.replace(seat, "") if cell[:1] in ".~^#" else cell for cell in row] for row in case.map
+    ]
+    yield replace(
+        case,
+        map=rows,
+        scenario=scenario,
+        placements=[p for p in case.placements if p["owner"] != seat],
+    )
 
 
 def _with_cell(case: Case, index: int, column: str, value: str) -> Case:
@@ -126,11 +134,15 @@ def _with_cell(case: Case, index: int, column: str, value: str) -> Case:
 def _smaller_maps(case: Case) -> Iterator[Case]:
     """The map without its last or first row or column (placements move along)."""
     h, w = len(case.map), len(case.map[0])
-    for dx, dy, keep_w, keep_h in ((0, 0, w - 1, h), (0, 0, w, h - 1), (1, 0, w - 1, h),
-                                   (0, 1, w, h - 1)):
+    for dx, dy, keep_w, keep_h in (
+        (0, 0, w - 1, h),
+        (0, 0, w, h - 1),
+        (1, 0, w - 1, h),
+        (0, 1, w, h - 1),
+    ):
         if keep_w < 2 or keep_h < 2:
             continue
-        rows = [row[dx:dx + keep_w] for row in case.map[dy:dy + keep_h]]
+        rows = [row[dx : dx + keep_w] for row in case.map[dy : dy + keep_h]]
         placements = []
         for p in case.placements:
             x, y = int(p["x"]) - dx, int(p["y"]) - dy
@@ -152,9 +164,11 @@ def minimise(failing: Failing, seconds: float = 120.0, seeds: int = 2) -> Failin
         for candidate in _candidates(best.case):
             if time.monotonic() > deadline:
                 break
-            tries = [best.run_seed, *(derive_seed(best.run_seed, "shrink", k)
-                                      for k in range(seeds))]
-            agents = best.agents[:int(candidate.scenario.get("players", "2"))]
+            tries = [
+                best.run_seed,
+                *(derive_seed(best.run_seed, "shrink", k) for k in range(seeds)),
+            ]
+            agents = best.agents[: int(candidate.scenario.get("players", "2"))]
             for run_seed in tries:
                 outcome = reproduce(candidate, run_seed, agents)
                 if outcome.kind == "invalid":
