@@ -23,6 +23,8 @@ def answer(state: GameState, a: Action) -> None:
             state.pending.insert(0, replace(pd, count=pd.count - 1))
     elif isinstance(pd, PlaceChoice):
         place(state, state.perms[pd.card], a.field)
+        # R12.2, R13.2: the checks the drop's resolution ran skipped it while it waited
+        after_resolution(state)
     else:
         announce(
             state,
