@@ -60,10 +60,11 @@ from engine.agents.values import (
 from engine.agents.weights import DEFAULT, Weights
 from engine.board import Terrain, VictoryKind
 from engine.cards import Card, CardType
+from engine.choices import DiscardChoice, PlaceChoice
 from engine.effects import free_action_of
 from engine.game import Game
 from engine.permanents import hp_left, is_veiled, max_range, profile, protected_from
-from engine.state import DiscardChoice, GameState, Perm, PlaceChoice
+from engine.state import GameState, Perm
 from engine.vocab import ActionKind, Phase
 
 # The words as module constants: on Python 3.11 reading an enum member (`ActionKind.MOVE`)
