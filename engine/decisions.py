@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.actions import Action
+from engine.choices import Decision, DiscardChoice, PlaceChoice
 from engine.permanents import destroy, place
 from engine.stack import after_resolution, announce
-from engine.state import Decision, DiscardChoice, GameState, PlaceChoice, StackItem
+from engine.state import GameState, StackItem
 from engine.vocab import StackKind
 from engine.zones import discard_from_hand
 

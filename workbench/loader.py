@@ -21,15 +21,8 @@ from engine.cards import (
     Modifiers,
     Trigger,
 )
-from engine.language import (
-    CARD_TYPE_WORDS,
-    parse_effects,
-    parse_free_actions,
-    parse_full_actions,
-    parse_keywords,
-    parse_modifiers,
-    parse_triggers,
-)
+from engine.keywords import CARD_TYPE_WORDS, parse_keywords, parse_modifiers
+from engine.language import parse_effects, parse_free_actions, parse_full_actions, parse_triggers
 from workbench.boards import BOARD_SHEETS, board_base
 from workbench.sheets import (
     SPREADSHEET_SUFFIXES,
