@@ -12,8 +12,9 @@ import random
 import pytest
 
 from engine.agents import search as search_module
+from engine.agents.heuristic import choose
 from engine.agents.registry import make_agent
-from engine.agents.search import Answers, SearchAgent, determinize, fingerprint
+from engine.agents.search import Answers, SearchAgent, _clear, determinize, fingerprint
 from engine.agents.values import View
 from engine.behaviours import destinations
 from engine.cards import CardType
@@ -186,6 +187,24 @@ def test_kept_answer_equals_a_fresh_rollout() -> None:
         assert agent.rollouts == played + 3
         checked += 1
     assert checked >= 2
+
+
+def test_candidates_keep_the_heuristics_choice() -> None:
+    """At most 8 candidates at budget 16 (was 10), the heuristic's own choice always first."""
+    agent = SearchAgent(budget=16)
+    assert agent.width == 8 and SearchAgent(budget=4).width == 4
+    for game in midgame_states("three-hills", 2)[::4]:
+        legal = game.legal_actions()
+        cands = agent.candidates(game.state, legal)
+        assert len(cands) == min(8, len(legal))
+        assert cands[0] == choose(game.state, legal, random.Random(0))
+
+
+def test_two_seeds_settle_only_a_comparison_none_contradicts() -> None:
+    """Stage 2 stops comparing two candidates when the paired differences so far have a
+    non-zero total that none of them contradicts (ties allowed)."""
+    assert _clear([0.06, 0.06]) and _clear([0.0, 0.036]) and _clear([-0.2, -0.01])
+    assert not _clear([0.0, 0.0]) and not _clear([0.1, -0.05]) and not _clear([0.05, -0.05])
 
 
 def test_searches_of_one_turn_share_their_random_numbers() -> None:

@@ -222,9 +222,7 @@ class SearchAgent:
         s = game.state
         if s.phase != Phase.ACTION or s.pending or s.priority:
             return choose(s, legal, rng, self._policy)
-        scored = score_actions(s, legal)
-        order = sorted(range(len(scored)), key=lambda i: -scored[i][0])
-        cands = [scored[i][1] for i in order[: self.width]]
+        cands = self.candidates(s, legal)
         if len(cands) == 1:
             return cands[0]
         seat = game.current_player()
@@ -284,6 +282,13 @@ class SearchAgent:
             alive.sort(key=lambda i: (-totals[i], ranked.index(i)))
             alive = alive[: (len(alive) + 1) // 2]
         return alive[0]
+
+    def candidates(self, s: GameState, legal: list[Action]) -> list[Action]:
+        """The heuristic's best `width` actions, best first (ties in the engine's order): the
+        heuristic's own choice always among them."""
+        scored = score_actions(s, legal)
+        order = sorted(range(len(scored)), key=lambda i: -scored[i][0])
+        return [scored[i][1] for i in order[: self.width]]
 
     def turns_ahead(self, s: GameState) -> int:
         """Stage 2's look-ahead in player turns; by default through the seat's own next turn."""
