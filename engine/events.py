@@ -33,23 +33,7 @@ can follow each permanent), `x`/`y` a field or -1."""
 class EventLog:
     """Append-only columnar event buffer for one game."""
 
-    __slots__ = (
-        "seq",
-        "round",
-        "turn",
-        "phase",
-        "player",
-        "kind",
-        "card",
-        "target",
-        "x",
-        "y",
-        "amount",
-        "detail",
-        "card_id",
-        "target_id",
-        "enabled",
-    )
+    __slots__ = (*EVENT_COLUMNS, "enabled")
 
     def __init__(self, enabled: bool = True) -> None:
         self.enabled = enabled

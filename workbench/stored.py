@@ -18,52 +18,10 @@ from engine.keywords import parse_keywords, parse_modifiers
 from engine.language import parse_effects, parse_free_actions, parse_full_actions, parse_triggers
 from engine.state import GameConfig
 from workbench.board_map import parse_field
+from workbench.store.schema import columns
 
-_CARD_COLUMNS = (
-    "name",
-    "set",
-    "type",
-    "in_pool",
-    "copies",
-    "buy",
-    "play",
-    "upkeep",
-    "life",
-    "move",
-    "attack",
-    "range",
-    "durability",
-    "keywords",
-    "effect",
-    "trigger",
-    "free_action",
-    "full_action",
-    "modifiers",
-    "text",
-)
-_BOARD_COLUMNS = (
-    "board",
-    "file",
-    "players",
-    "width",
-    "height",
-    "victory_kind",
-    "victory_target",
-    "victory_card",
-    "tyrant_goal",
-    "income",
-    "unit_income",
-    "round_limit",
-    "tie_break",
-    "starting_hand",
-    "start_cards",
-    "placements",
-    "map",
-    "field_actions",
-    "teams",
-    "shared_win",
-    "tyrant_deck",
-)
+_CARD_COLUMNS = columns("run_cards", "run_id")
+_BOARD_COLUMNS = columns("run_boards", "run_id", "board_index", "content_hash")
 
 
 class StoredRunError(ValueError):

@@ -14,50 +14,10 @@ import polars as pl
 from workbench.analysis import cards, draft, sets
 from workbench.analysis.source import query
 from workbench.analysis.stats import with_difference_tests, with_rate
+from workbench.store.schema import columns
 
-CARD_COLUMNS = (
-    "set",
-    "type",
-    "in_pool",
-    "copies",
-    "buy",
-    "play",
-    "upkeep",
-    "life",
-    "move",
-    "attack",
-    "range",
-    "armor",
-    "durability",
-    "keywords",
-    "effect",
-    "trigger",
-    "free_action",
-    "full_action",
-    "modifiers",
-    "text",
-)
-BOARD_COLUMNS = (
-    "players",
-    "width",
-    "height",
-    "victory_kind",
-    "victory_target",
-    "victory_card",
-    "tyrant_goal",
-    "income",
-    "unit_income",
-    "round_limit",
-    "tie_break",
-    "starting_hand",
-    "start_cards",
-    "placements",
-    "map",
-    "field_actions",
-    "teams",
-    "shared_win",
-    "tyrant_deck",
-)
+CARD_COLUMNS = columns("run_cards", "run_id", "name")
+BOARD_COLUMNS = columns("run_boards", "run_id", "board_index", "board", "file", "content_hash")
 RUN_COLUMNS = ("sets", "boards", "games", "players", "agents", "drafters", "seed")
 
 

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from engine.board import Board
 from engine.cards import Card
+from engine.events import EVENT_COLUMNS
 from engine.markers import Marker
 from workbench.check.table import Piece, Table
 
@@ -34,23 +35,7 @@ class Violation(NamedTuple):
 class Events:
     """The events of a batch of games as plain column lists (docs/schema.md, events)."""
 
-    COLUMNS = (
-        "game_id",
-        "seq",
-        "round",
-        "turn",
-        "phase",
-        "player",
-        "kind",
-        "card",
-        "target",
-        "x",
-        "y",
-        "amount",
-        "detail",
-        "card_id",
-        "target_id",
-    )
+    COLUMNS = ("game_id", *EVENT_COLUMNS)
 
     def __init__(self, columns: dict[str, list[object]]) -> None:
         self.game_id: list[int] = columns["game_id"]  # type: ignore[assignment]

@@ -186,6 +186,12 @@ ARROW_SCHEMAS: Final = {
 }
 
 
+def columns(table: str, *without: str) -> tuple[str, ...]:
+    """The column names of `table` in TABLES's order, leaving out `without` (one list of a
+    table's columns, for the code that selects or compares them by name)."""
+    return tuple(c for c, _ in TABLES[table] if c not in without)
+
+
 def ddl() -> list[str]:
     """CREATE TABLE statements for the whole schema."""
     return [
