@@ -39,8 +39,8 @@ Content = dict[str, list[tuple[object, ...]]]
 
 
 STARTUP = 240  # seconds for the cluster to come up, over all attempts
-# Ray 2.60's raylet gives its agents 15 s to start, then exits; on a loaded 2-core machine their
-# imports take longer at times, and a new attempt usually finds them cached
+# Ray 2.60's raylet gives its agents 15 s to start, then exits; on a 2-core machine at load
+# averages over about 10 their imports take longer, and a later attempt may find it quieter
 ATTEMPTS = 3
 # an unset Ray temp folder goes under pytest's per-worker one (.../pytest-of-x/pytest-N/popen-gw0/
 # ...), where Ray's socket paths exceed the 107 bytes of AF_UNIX: `ray start` fails
