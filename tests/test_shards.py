@@ -31,7 +31,6 @@ pytestmark = [
         reason="ray is not installed (pip install -e .[ray]); .ci/run installs it",
     ),
     pytest.mark.cluster,
-    pytest.mark.xdist_group("ray-cluster"),  # one cluster, in one worker (`--dist loadgroup`)
 ]
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,7 +140,8 @@ def _start_cluster(
         "PYTHONPATH": str(ROOT),
         "RAY_USAGE_STATS_ENABLED": "0",
         "RAY_AUTH_MODE": "disabled",
-    }  # a loopback test cluster
+        "RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S": "0",  # on SIGTERM, stop at once
+    }  # a loopback test cluster: one worker runs its tests (tests/conftest.py)
     common = ["--num-cpus", "1", "--disable-usage-stats"]
     head = ["--head", "--port", str(port), "--include-dashboard", "false", "--temp-dir", str(temp)]
     logs = [temp / "head.log", temp / "node.log"]
