@@ -102,19 +102,19 @@ def _warm(ray: Any) -> None:
     )
 
 
-def _wait_for_cpus(
-    ray: Any, address: str, procs: list[subprocess.Popen[bytes]], cpus: int, deadline: float
+def _wait_for_two_cpus(
+    ray: Any, address: str, procs: list[subprocess.Popen[bytes]], deadline: float
 ) -> str:
-    """Poll the cluster until it has `cpus` CPUs (warming its nodes); the reason it did not
+    """Poll the cluster until it has both nodes' CPUs and warm them; the reason it did not
     come up, or ''."""
-    found = 0.0
+    cpus = 0.0
     while time.monotonic() < deadline:
         if any(p.poll() is not None for p in procs):
             return "`ray start` exited (" + ", ".join(str(p.poll()) for p in procs) + ")"
         try:
             ray.init(address=address, log_to_driver=False)
-            found = ray.cluster_resources().get("CPU", 0)
-            if found >= cpus:
+            cpus = ray.cluster_resources().get("CPU", 0)
+            if cpus >= 2:
                 _warm(ray)
                 return ""
         except ConnectionError:
@@ -122,7 +122,7 @@ def _wait_for_cpus(
         finally:
             ray.shutdown()
         time.sleep(1)
-    return f"{found:g} of {cpus} CPUs after {STARTUP} s"
+    return f"{cpus:g} of 2 CPUs after {STARTUP} s"
 
 
 def _start_cluster(
@@ -145,20 +145,15 @@ def _start_cluster(
     common = ["--num-cpus", "1", "--disable-usage-stats"]
     head = ["--head", "--port", str(port), "--include-dashboard", "false", "--temp-dir", str(temp)]
     logs = [temp / "head.log", temp / "node.log"]
-    for log in logs:
-        log.unlink(missing_ok=True)  # an earlier attempt's
-    # one node after the other: the second waits for the head only so long, and on a loaded
-    # machine their agents starting together are the slower
-    procs = [_start([*head, *common], env, logs[0])]
-    reason = _wait_for_cpus(ray, address, procs, 1, deadline)
-    if not reason:
-        procs.append(_start(["--address", address, *common], env, logs[1]))  # the head's folder
-        reason = _wait_for_cpus(ray, address, procs, 2, deadline)
+    procs = [
+        _start([*head, *common], env, logs[0]),
+        _start(["--address", address, *common], env, logs[1]),  # its folder is the head's
+    ]
+    reason = _wait_for_two_cpus(ray, address, procs, deadline)
     if reason:
         reason += "".join(
             f"\n--- {log.name}:\n" + "\n".join(log.read_text(errors="replace").splitlines()[-15:])
             for log in logs
-            if log.exists()
         )
     return address, procs, reason
 
