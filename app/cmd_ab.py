@@ -13,7 +13,7 @@ import duckdb
 import numpy as np
 from rich.console import Console
 
-from app.cmd_simulate import UsageError
+from app.errors import UsageError, run_command
 from app.study_args import add_run_options, base_spec, int_list
 from workbench import ab
 from workbench.fairvalue import Counts, card_counts
@@ -22,7 +22,6 @@ from workbench.store import (
     MAX_GAMES,
     BatchWriter,
     RunSpec,
-    StoreError,
     create_run,
     finish_run,
     open_store,
@@ -30,7 +29,6 @@ from workbench.store import (
 )
 from workbench.study import Variant, record_results, variant_spec
 from workbench.sweep import card_variants
-from workbench.tables import ValidationError
 from workbench.variants import CARD_FIELDS
 
 ROUND_GAMES = 100
@@ -163,8 +161,6 @@ def run_ab(args: argparse.Namespace, console: Console) -> tuple[list[ab.Look], s
     prepared = [prepare(s) for s in specs]  # a bad card or value costs no games
     catalog = next(iter(prepared[0].configs.values())).catalog
     card = catalog[args.card.casefold()].name
-    looks = math.ceil(args.max_games / args.round_games)
-    alpha = 1 - args.level
     con = open_store(args.db)
     try:
         study = int(
@@ -174,44 +170,65 @@ def run_ab(args: argparse.Namespace, console: Console) -> tuple[list[ab.Look], s
             _create_run(con, study, card, v, spec, prep, args, console)
             for v, spec, prep in zip(variants, specs, prepared, strict=True)
         ]
-        runs = [j.run_id for j in jobs]
-        played = 0
-        with WorkerPool(args.workers) as pool:
-
-            def next_round() -> Counts:
-                nonlocal played
-                indices = range(played, min(played + args.round_games, args.max_games))
-                writer = BatchWriter(con)
-                for n, tables in pool.stream([(j, indices) for j in jobs]):
-                    writer.add(n, tables)
-                writer.flush()
-                played = indices.stop
-                stored = [
-                    {
-                        int(r[0])
-                        for r in con.execute(
-                            "SELECT game_index FROM games WHERE run_id = ?", [r]
-                        ).fetchall()
-                    }
-                    for r in runs
-                ]
-                return paired(card_counts(con, runs, card, played), *stored)
-
-            found = []
-            for look in ab.sequential(next_round, args.metric, args.precision, looks, alpha):
-                found.append(look)
-                console.print(
-                    f"look {look.look}: {look.games} paired games, "
-                    f"{100 * look.estimate:+.1f} ± {100 * look.half_width:.1f} points "
-                    f"(at {1 - look.alpha:.4g})",
-                    highlight=False,
-                )
-        for r in runs:
-            con.execute("UPDATE runs SET games = ? WHERE run_id = ?", [played, r])
-            finish_run(con, r)
+        found, played = _rounds(con, jobs, card, args, console)
+        for j in jobs:
+            con.execute("UPDATE runs SET games = ? WHERE run_id = ?", [played, j.run_id])
+            finish_run(con, j.run_id)
     finally:
         con.close()
-    last = found[-1]
+    _record(args, study, card, variants, found[-1])
+    return found, variants[0].label, variants[1].label, played, study
+
+
+def _rounds(
+    con: duckdb.DuckDBPyConnection,
+    jobs: list[Job],
+    card: str,
+    args: argparse.Namespace,
+    console: Console,
+) -> tuple[list[ab.Look], int]:
+    """Play rounds of --round-games games per value until ab.sequential stops, printing each
+    look; the looks and the games played per value."""
+    runs = [j.run_id for j in jobs]
+    looks = math.ceil(args.max_games / args.round_games)
+    played = 0
+    with WorkerPool(args.workers) as pool:
+
+        def next_round() -> Counts:
+            nonlocal played
+            indices = range(played, min(played + args.round_games, args.max_games))
+            writer = BatchWriter(con)
+            for n, tables in pool.stream([(j, indices) for j in jobs]):
+                writer.add(n, tables)
+            writer.flush()
+            played = indices.stop
+            stored = [
+                {
+                    int(r[0])
+                    for r in con.execute(
+                        "SELECT game_index FROM games WHERE run_id = ?", [r]
+                    ).fetchall()
+                }
+                for r in runs
+            ]
+            return paired(card_counts(con, runs, card, played), *stored)
+
+        found = []
+        for look in ab.sequential(next_round, args.metric, args.precision, looks, 1 - args.level):
+            found.append(look)
+            console.print(
+                f"look {look.look}: {look.games} paired games, "
+                f"{100 * look.estimate:+.1f} ± {100 * look.half_width:.1f} points "
+                f"(at {1 - look.alpha:.4g})",
+                highlight=False,
+            )
+    return found, played
+
+
+def _record(
+    args: argparse.Namespace, study: int, card: str, variants: list[Variant], last: ab.Look
+) -> None:
+    """Store the last look's interval as the study's result, B minus A."""
     low, estimate, high = (
         None if math.isnan(x) else x for x in (last.low, last.estimate, last.high)
     )
@@ -221,17 +238,24 @@ def run_ab(args: argparse.Namespace, console: Console) -> tuple[list[ab.Look], s
         f"{args.level:g} over all looks)"
     )
     record_results(args.db, study, [(card, f"ab:{args.metric}", estimate, low, high, note)])
-    return found, variants[0].label, variants[1].label, played, study
 
 
 def run(args: argparse.Namespace) -> int:
     console, err = Console(), Console(stderr=True)
     start = time.perf_counter()
-    try:
-        looks, a, b, played, study = run_ab(args, err)
-    except (UsageError, StoreError, LookupError, ValueError, ValidationError) as exc:
-        err.print(f"workbench ab: error: {exc}", markup=False, highlight=False, soft_wrap=True)
-        return 2
+    return run_command(
+        "ab", err, lambda: run_ab(args, err), lambda done: _answer(args, done, start, console)
+    )
+
+
+def _answer(
+    args: argparse.Namespace,
+    done: tuple[list[ab.Look], str, str, int, int],
+    start: float,
+    console: Console,
+) -> int:
+    """The answer, the games it took, the time and where the study is."""
+    looks, a, b, played, study = done
     last = looks[-1]
     for line in (
         ab.answer(last, args.precision, a, b, args.metric),

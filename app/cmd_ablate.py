@@ -10,17 +10,15 @@ from typing import Any
 import polars as pl
 from rich.console import Console
 
-from app.cmd_simulate import UsageError
+from app.errors import run_command
 from app.study_args import add_run_options, base_spec
 from reports import balance, html
 from reports.html import Section, Table
 from workbench.ablation import Ablation, ablate
 from workbench.analysis import study_findings
-from workbench.analysis.source import AnalysisError, open_db
-from workbench.store import StoreError
-from workbench.study import Variant, record_results, run_study
+from workbench.analysis.source import open_db
+from workbench.study import Study, Variant, record_results, run_study
 from workbench.sweep import card_metrics
-from workbench.tables import ValidationError
 from workbench.variants import Change
 
 RATES = {
@@ -47,6 +45,8 @@ def add_parser(subparsers: Any) -> None:
 
 
 def study(args: argparse.Namespace, console: Console) -> tuple[int, Ablation, pl.DataFrame]:
+    """Play the card and its baseline on the same seeds, record the change and write the page;
+    the study's id, the ablation and the card's metrics in both runs."""
     base = base_spec(args)
     variants = [Variant("original"), Variant("baseline", (Change(card=args.card, baseline=True),))]
     st = run_study(args.db, base, "ablate", args.card, "baseline", variants, args.workers, console)
@@ -72,10 +72,16 @@ def study(args: argparse.Namespace, console: Console) -> tuple[int, Ablation, pl
             )
         ],
     )
-    summary = pl.DataFrame(
+    _write_page(args, st, base.seed, result, metrics)
+    return st.sweep_id, result, metrics
+
+
+def _summary(card: str, result: Ablation) -> pl.DataFrame:
+    """The ablation as the page's one-row table."""
+    return pl.DataFrame(
         [
             {
-                "card": args.card,
+                "card": card,
                 "seats": result.seats,
                 "win_rate_with_card": result.with_card,
                 "win_rate_with_baseline": result.with_baseline,
@@ -88,6 +94,19 @@ def study(args: argparse.Namespace, console: Console) -> tuple[int, Ablation, pl
             }
         ]
     )
+
+
+FINDINGS_INTRO = (
+    "What to look at first: the card's causal effect on its holders' win rate (high: the whole "
+    "95% interval lies more than 5 points from no change; medium: the estimate does and the "
+    "interval excludes no change; low: no clear effect). n counts the seat-games."
+)
+
+
+def _write_page(
+    args: argparse.Namespace, st: Study, seed: int, result: Ablation, metrics: pl.DataFrame
+) -> None:
+    """The page: the findings, then the change in win rate and the card's metrics per run."""
     found = study_findings.ablation_findings(args.card, result)
     html.write(
         Path(args.out),
@@ -96,19 +115,11 @@ def study(args: argparse.Namespace, console: Console) -> tuple[int, Ablation, pl
             (
                 "study",
                 f"{st.sweep_id} in {args.db}: run {st.run_ids[0]} original, run "
-                f"{st.run_ids[1]} baseline, seed {base.seed} for both",
+                f"{st.run_ids[1]} baseline, seed {seed} for both",
             )
         ],
         [
-            balance.findings_list(
-                found,
-                "What to look at first: the card's causal effect on its "
-                "holders' win rate (high: the whole 95% interval lies more than "
-                "5 points from no change; medium: the estimate does and the "
-                "interval excludes no change; low: no clear effect). n counts "
-                "the seat-games.",
-                "No effect to report.",
-            ),
+            balance.findings_list(found, FINDINGS_INTRO, "No effect to report."),
             Section(
                 "ablation",
                 f"{args.card} against its baseline",
@@ -118,36 +129,29 @@ def study(args: argparse.Namespace, console: Console) -> tuple[int, Ablation, pl
                 "play: everything else in those games started the same. Interval: 95% paired "
                 "bootstrap over games.",
                 [
-                    Table("ablation", "Win rate change", summary),
+                    Table("ablation", "Win rate change", _summary(args.card, result)),
                     Table(
                         "ablation_metrics",
                         "The card's metrics in both runs",
                         metrics,
                         RATES,
-                        [
-                            "variant",
-                            "run_id",
-                            "pick_rate",
-                            "buy_rate",
-                            "wr_in_store",
-                            "wr_bought",
-                            "bought_gain",
-                        ],
+                        ["variant", "run_id", *RATES],
                     ),
                 ],
             ),
         ],
     )
-    return st.sweep_id, result, metrics
 
 
 def run(args: argparse.Namespace) -> int:
     console, err = Console(), Console(stderr=True)
-    try:
-        _, r, _ = study(args, err)
-    except (UsageError, StoreError, LookupError, ValueError, ValidationError, AnalysisError) as exc:
-        err.print(f"workbench ablate: error: {exc}", markup=False, highlight=False, soft_wrap=True)
-        return 2
+    return run_command(
+        "ablate", err, lambda: study(args, err), lambda done: _show(args, done[1], console)
+    )
+
+
+def _show(args: argparse.Namespace, r: Ablation, console: Console) -> int:
+    """The change in one line, and where the page is."""
     console.print(
         f"{args.card}: win rate of its holders {r.with_card:.1%} with it, "
         f"{r.with_baseline:.1%} with the baseline; change {r.change:+.1%} "

@@ -78,22 +78,21 @@ class Comparison:
     sections: list[Section]
 
 
+CARD_PREFIXES = ["wr_in_store", "wr_bought", "buy_rate", "pick_rate"]
+"""The per-card rates tested (each a column prefix of compare.card_metrics)."""
+FINDINGS_INTRO = (
+    "What to look at first, most severe first: the rates that moved significantly "
+    f"(Holm-corrected p < {ALPHA}; high when the whole 95% interval of the change lies more than "
+    "5 points from no change) and what changed in the content. Intervals are 95% (Newcombe), n "
+    "the observations of both runs."
+)
+
+
 def compare_runs(con: Any, base: int, cand: int) -> Comparison:
     """The changes, the significant differences and every section, the answers first."""
     cards = compare.card_metrics(con, base, cand)
-    rates = {
-        f"{r}_{side}": f"{n}_{side}"
-        for r, _, n in (*compare.CARD_METRICS, ("pick_rate", "picks", "seen"))
-        for side in ("base", "cand")
-    }
     set_df = compare.set_metrics(con, base, cand)
     seat_df = compare.seat_metrics(con, base, cand).with_columns(pl.col("seat") + 1)
-    seat_rates = {f"win_rate_{s}": f"seats_{s}" for s in ("base", "cand")}
-    shapes = pl.concat(
-        [shape.summary(con, [r]).with_columns(pl.lit(r).alias("run")) for r in (base, cand)],
-        how="vertical_relaxed",
-    )
-    card_prefixes = ["wr_in_store", "wr_bought", "buy_rate", "pick_rate"]
     changes = compare.content_changes(con, base, cand)
     sig = compare.significant(
         [
@@ -109,10 +108,30 @@ def compare_runs(con: Any, base: int, cand: int) -> Comparison:
     )
     tests = sum(
         int(difference_summary(df, f"{p}_change")["tests"])
-        for df, ps in ((cards, card_prefixes), (set_df, ["win_rate"]), (seat_df, ["win_rate"]))
+        for df, ps in ((cards, CARD_PREFIXES), (set_df, ["win_rate"]), (seat_df, ["win_rate"]))
         for p in ps
     )
-    top = Section(
+    found = study_findings.compare_findings(changes, sig, tests)
+    return Comparison(
+        changes,
+        sig,
+        tests,
+        [
+            balance.findings_list(
+                found,
+                FINDINGS_INTRO,
+                "Nothing changed and nothing moved: the runs' content, settings and rates agree.",
+            ),
+            _answers(base, changes, sig, tests),
+            *_rate_sections(cards, set_df, seat_df),
+            _shape_section(con, base, cand),
+        ],
+    )
+
+
+def _answers(base: int, changes: pl.DataFrame, sig: pl.DataFrame, tests: int) -> Section:
+    """The top of the page: what changed, and what moved significantly."""
+    return Section(
         "answers",
         "What changed and what it did",
         f"What differs between the two runs' stored spreadsheets and settings (one "
@@ -139,63 +158,68 @@ def compare_runs(con: Any, base: int, cand: int) -> Comparison:
             ),
         ],
     )
-    found = study_findings.compare_findings(changes, sig, tests)
-    return Comparison(
-        changes,
-        sig,
-        tests,
+
+
+def _rate_sections(
+    cards: pl.DataFrame, set_df: pl.DataFrame, seat_df: pl.DataFrame
+) -> list[Section]:
+    """Every rate of both runs: per card, and per dominant set and seat."""
+    rates = {
+        f"{r}_{side}": f"{n}_{side}"
+        for r, _, n in (*compare.CARD_METRICS, ("pick_rate", "picks", "seen"))
+        for side in ("base", "cand")
+    }
+    seat_rates = {f"win_rate_{s}": f"seats_{s}" for s in ("base", "cand")}
+    return [
+        Section(
+            "cards",
+            "Cards",
+            "Per-card rates of both runs; change = candidate - base.",
+            [_tested("compare_cards", "Per card", cards, rates, CARD_PREFIXES, ["card"])],
+        ),
+        Section(
+            "sets",
+            "Sets and seats",
+            "Win rate by dominant set and by board and seat (seats numbered from 1).",
+            [
+                _tested(
+                    "compare_sets",
+                    "By dominant set",
+                    set_df,
+                    seat_rates,
+                    ["win_rate"],
+                    ["dominant"],
+                ),
+                _tested(
+                    "compare_seats",
+                    "By board and seat",
+                    seat_df,
+                    seat_rates,
+                    ["win_rate"],
+                    ["board", "seat"],
+                ),
+            ],
+        ),
+    ]
+
+
+def _shape_section(con: Any, base: int, cand: int) -> Section:
+    """Length, draws, round-limit stops and leads of both runs."""
+    shapes = pl.concat(
+        [shape.summary(con, [r]).with_columns(pl.lit(r).alias("run")) for r in (base, cand)],
+        how="vertical_relaxed",
+    )
+    return Section(
+        "shape",
+        "Game shape",
+        "Length, draws, round-limit stops and leads per run.",
         [
-            balance.findings_list(
-                found,
-                "What to look at first, most severe first: the rates that moved "
-                f"significantly (Holm-corrected p < {ALPHA}; high when the whole 95% interval of "
-                "the change lies more than 5 points from no change) and what changed in the "
-                "content. Intervals are 95% (Newcombe), n the observations of both runs.",
-                "Nothing changed and nothing moved: the runs' content, settings and rates agree.",
-            ),
-            top,
-            Section(
-                "cards",
-                "Cards",
-                "Per-card rates of both runs; change = candidate - base.",
-                [_tested("compare_cards", "Per card", cards, rates, card_prefixes, ["card"])],
-            ),
-            Section(
-                "sets",
-                "Sets and seats",
-                "Win rate by dominant set and by board and seat (seats numbered from 1).",
-                [
-                    _tested(
-                        "compare_sets",
-                        "By dominant set",
-                        set_df,
-                        seat_rates,
-                        ["win_rate"],
-                        ["dominant"],
-                    ),
-                    _tested(
-                        "compare_seats",
-                        "By board and seat",
-                        seat_df,
-                        seat_rates,
-                        ["win_rate"],
-                        ["board", "seat"],
-                    ),
-                ],
-            ),
-            Section(
-                "shape",
-                "Game shape",
-                "Length, draws, round-limit stops and leads per run.",
-                [
-                    Table(
-                        "compare_shape",
-                        "Per board and run",
-                        shapes,
-                        {"draw_rate": "games", "round_limit_rate": "games"},
-                    )
-                ],
-            ),
+            Table(
+                "compare_shape",
+                "Per board and run",
+                shapes,
+                {"draw_rate": "games", "round_limit_rate": "games"},
+            )
         ],
     )
 

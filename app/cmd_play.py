@@ -11,16 +11,19 @@ import argparse
 import io
 import random
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.board import Board
 from engine.picture import seat_name
 from engine.play import Agent, derive_seed, play_game
+from engine.record import GameRecord
 from workbench.agents import make_agent
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS, load_setup
 from workbench.keys import GAME_ID_BASE
 from workbench.play_human import Abandoned, HumanSeat, Lines, Printable, Sink
-from workbench.runner import prepare
+from workbench.runner import Prepared, prepare
 from workbench.store import (
     MAX_SEED,
     PlayedGame,
@@ -83,6 +86,35 @@ def _other_seats(agents: str, players: int) -> list[str]:
     return others
 
 
+@dataclass(frozen=True)
+class Seating:
+    """A checked game, ready to play: the board, the person's seat (0-based), the agents of the
+    other seats in seat order, and the run it is stored as."""
+
+    board: Board
+    seat: int
+    bots: list[Agent]
+    spec: RunSpec
+    prepared: Prepared
+
+
+def _seating(args: argparse.Namespace, sets: tuple[str, ...], seed: int) -> Seating:
+    """Check every argument before anything is created; StoreError, LookupError, ValueError or
+    ValidationError names the first bad one."""
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"--seed must be 0 to {MAX_SEED}, not {seed}")
+    check_store(args.db)
+    board = load_setup(sets, args.board).board
+    seat = args.seat - 1
+    if not 0 <= seat < board.players:
+        raise ValueError(f"--seat {args.seat}: board {board.name!r} has seats 1..{board.players}")
+    others = _other_seats(args.agents, board.players)
+    bots = [make_agent(a) for a in others]
+    specs = (*others[:seat], "human", *others[seat:])
+    spec = RunSpec(sets, (args.board,), 1, board.players, specs, specs, seed, args.label)
+    return Seating(board, seat, bots, spec, prepare(spec))
+
+
 def run(args: argparse.Namespace, inp: Lines | None = None, out: Sink | None = None) -> int:
     """Play one game with a person at `args.seat`; 0 stored, 1 abandoned, 2 bad arguments.
     Nothing is created before the arguments are checked, and nothing for an abandoned game.
@@ -98,27 +130,14 @@ def run(args: argparse.Namespace, inp: Lines | None = None, out: Sink | None = N
     sets = tuple(s.strip() for s in args.sets.split(",") if s.strip())
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     try:
-        if not 0 <= seed <= MAX_SEED:
-            raise ValueError(f"--seed must be 0 to {MAX_SEED}, not {seed}")
-        check_store(args.db)
-        board = load_setup(sets, args.board).board
-        seat = args.seat - 1
-        if not 0 <= seat < board.players:
-            raise ValueError(
-                f"--seat {args.seat}: board {board.name!r} has seats 1..{board.players}"
-            )
-        others = _other_seats(args.agents, board.players)
-        bots = [make_agent(a) for a in others]
-        specs = (*others[:seat], "human", *others[seat:])
-        spec = RunSpec(sets, (args.board,), 1, board.players, specs, specs, seed, args.label)
-        prepared = prepare(spec)
+        seating = _seating(args, sets, seed)
     except (StoreError, LookupError, ValueError, ValidationError) as exc:
         out.write(f"cannot start the game: {exc}\n")
         return 2
-    config = prepared.configs[args.board]
-    human = HumanSeat(seat, inp, out)
-    agents: list[Agent] = [*bots[:seat], human, *bots[seat:]]
-    out.write(f"{board.name}: you are {seat_name(seat)}; seed {seed}\n")
+    config = seating.prepared.configs[args.board]
+    human = HumanSeat(seating.seat, inp, out)
+    agents: list[Agent] = [*seating.bots[: seating.seat], human, *seating.bots[seating.seat :]]
+    out.write(f"{seating.board.name}: you are {seat_name(seating.seat)}; seed {seed}\n")
     try:
         record = play_game(config, derive_seed(seed, 0), agents)
     except Abandoned as exc:
@@ -127,32 +146,39 @@ def run(args: argparse.Namespace, inp: Lines | None = None, out: Sink | None = N
     human.report(record.events.rows())
     won = ", ".join(seat_name(s) for s in record.winners) or "nobody (a draw)"
     out.write(f"game over: {won} won ({record.reason}) after {record.rounds} rounds\n")
-    con = open_store(args.db)
-    try:
-        run_id = create_run(
-            con,
-            spec,
-            prepared.boards,
-            prepared.cards,
-            prepared.pool,
-            prepared.params,
-            prepared.files,
-            prepared.content_hash,
-            "human",
-            1,
-        )
-        write_batch(
-            con,
-            batch_tables(
-                run_id, [PlayedGame(0, board.name, 0, spec.agents, spec.drafters, record)]
-            ),
-        )
-        finish_run(con, run_id)
-    finally:
-        con.close()
+    run_id = _store(args.db, seating, record)
     game_id = run_id * GAME_ID_BASE
     out.write(
         f"stored as run {run_id}, game {game_id} in {args.db}; see it with: "
         f"workbench replay --db {args.db} --game {game_id} --out replays\n"
     )
     return 0
+
+
+def _store(db: Path, s: Seating, record: GameRecord) -> int:
+    """Store the finished game as a run of one game; the run's id."""
+    con = open_store(db)
+    try:
+        run_id = create_run(
+            con,
+            s.spec,
+            s.prepared.boards,
+            s.prepared.cards,
+            s.prepared.pool,
+            s.prepared.params,
+            s.prepared.files,
+            s.prepared.content_hash,
+            "human",
+            1,
+        )
+        write_batch(
+            con,
+            batch_tables(
+                run_id,
+                [PlayedGame(0, s.board.name, 0, s.spec.agents, s.spec.drafters, record)],
+            ),
+        )
+        finish_run(con, run_id)
+    finally:
+        con.close()
+    return run_id

@@ -16,6 +16,7 @@ from typing import Any
 import duckdb
 from rich.console import Console
 
+from app.errors import UsageError, run_command
 from workbench.agents import check_spec, make_agent
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
 from workbench.runner import BACKENDS, Job, Prepared, execute, prepare, summary
@@ -34,18 +35,15 @@ from workbench.store import (
     open_store,
     set_execution,
 )
-from workbench.tables import ValidationError
 
 DEFAULT_DB = "runs.duckdb"
 DEFAULT_GAMES = 1000
 DEFAULT_AGENT = "heuristic"
 """The demo's agent (workbench demo): a fresh `simulate` plays as the demo does."""
+Opened = tuple[duckdb.DuckDBPyConnection, int, RunSpec, Prepared]
+"""A run ready to play: its open store, id, spec and prepared setup."""
 RUN_ARGS = ("sets", "board", "games", "players", "agents", "drafters", "seed", "label")
 """Arguments that define a run; a resume takes them from the database instead."""
-
-
-class UsageError(Exception):
-    """A bad argument, reported before any work."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -173,14 +171,28 @@ def run(args: argparse.Namespace) -> int:
     if args.workers < 1:
         err.print(f"workbench simulate: error: --workers must be at least 1, not {args.workers}")
         return 2
-    try:
-        cluster = _cluster(args)
-        con, run_id, spec, prepared = _resume(args) if args.resume is not None else _start(args)
-    except (UsageError, StoreError, LookupError, ValueError, ValidationError) as exc:
-        err.print(
-            f"workbench simulate: error: {exc}", markup=False, highlight=False, soft_wrap=True
-        )
-        return 2
+    return run_command(
+        "simulate", err, lambda: _open(args), lambda opened: _play(args, *opened, console, err)
+    )
+
+
+def _open(args: argparse.Namespace) -> tuple[Cluster | None, Opened]:
+    """Everything checked before the first game: the cluster, then the run to play (a new one
+    or the one --resume names)."""
+    cluster = _cluster(args)
+    return cluster, _resume(args) if args.resume is not None else _start(args)
+
+
+def _play(
+    args: argparse.Namespace,
+    cluster: Cluster | None,
+    opened: Opened,
+    console: Console,
+    err: Console,
+) -> int:
+    """Play the run's missing games and sum it up; 1 when games failed or the store stopped
+    the run, 130 when interrupted (the complete games are kept either way)."""
+    con, run_id, spec, prepared = opened
     try:
         todo = missing_games(con, run_id, spec.games)
         if todo or load_run(con, run_id)[1] != "finished":  # killed after its last game
@@ -252,7 +264,7 @@ def _cause(exc: BaseException, db: str) -> str:
     return str(exc)
 
 
-def _start(args: argparse.Namespace) -> tuple[duckdb.DuckDBPyConnection, int, RunSpec, Prepared]:
+def _start(args: argparse.Namespace) -> Opened:
     spec, prepared = new_spec(args)
     new = not os.path.exists(args.db)
     con = open_store(args.db)
@@ -278,7 +290,7 @@ def _start(args: argparse.Namespace) -> tuple[duckdb.DuckDBPyConnection, int, Ru
     return con, run_id, spec, prepared
 
 
-def _resume(args: argparse.Namespace) -> tuple[duckdb.DuckDBPyConnection, int, RunSpec, Prepared]:
+def _resume(args: argparse.Namespace) -> Opened:
     given = [f"--{a}" for a in RUN_ARGS if getattr(args, a) is not None]
     if given:
         raise UsageError(

@@ -9,17 +9,15 @@ from typing import Any
 import polars as pl
 from rich.console import Console
 
-from app.cmd_simulate import UsageError
+from app.errors import UsageError, run_command
 from app.study_args import add_run_options, base_spec
 from reports import balance, design, html
 from reports.html import Chart, Section, Table
 from workbench.agents import make_agent
 from workbench.analysis import stability, study_findings
-from workbench.analysis.source import AnalysisError, open_db
+from workbench.analysis.source import open_db
 from workbench.skill import agent_variants, skill_table, skill_verdicts
-from workbench.store import StoreError
-from workbench.study import record_results, run_study
-from workbench.tables import ValidationError
+from workbench.study import Study, record_results, run_study
 
 
 def add_parser(subparsers: Any) -> None:
@@ -75,14 +73,38 @@ def study(args: argparse.Namespace, console: Console) -> tuple[pl.DataFrame, pl.
             for r in table.iter_rows(named=True)
         ],
     )
-    panels = design.CARD_PANELS
+    _write_page(args, st, base.seed, agents, table, verdicts)
+    return table, verdicts
+
+
+FINDINGS_INTRO = (
+    "What to look at first: whether the card's verdict changes with agent strength (its "
+    "improvement when bought pointing opposite ways for two agents), and each agent for whom it "
+    "lies more than 5 points from zero; then the verdicts on any card of the setup that depend "
+    "on the agent. Intervals are 95% (Newcombe), n the buyers."
+)
+NOTHING_FOUND = (
+    "The verdict does not change with agent strength: no agent's improvement when bought lies "
+    "outside the band, none points the opposite way, and every card's verdict is the same for "
+    "every agent that judged it."
+)
+
+
+def _write_page(
+    args: argparse.Namespace,
+    st: Study,
+    seed: int,
+    agents: list[str],
+    table: pl.DataFrame,
+    verdicts: pl.DataFrame,
+) -> None:
+    """The page: the findings, the card per agent, then every card's verdict per agent."""
     found = study_findings.ranked(
         [
             *study_findings.skill_findings(args.card, table),
             *study_findings.stability_findings(verdicts, agents, "verdicts"),
         ]
     )
-    verdict_cols = [c for a in agents for c in (f"verdict@{a}", f"bought_gain@{a}")]
     html.write(
         Path(args.out),
         f"Skill sensitivity of {args.card}",
@@ -90,84 +112,86 @@ def study(args: argparse.Namespace, console: Console) -> tuple[pl.DataFrame, pl.
             (
                 "study",
                 f"{st.sweep_id} in {args.db}, runs {', '.join(map(str, st.run_ids))}, "
-                f"seed {base.seed} for every agent",
+                f"seed {seed} for every agent",
             )
         ],
         [
-            balance.findings_list(
-                found,
-                "What to look at first: whether the card's verdict "
-                "changes with agent strength (its improvement when bought "
-                "pointing opposite ways for two agents), and each agent for "
-                "whom it lies more than 5 points from zero; then the verdicts "
-                "on any card of the setup that depend on the agent. Intervals "
-                "are 95% (Newcombe), n the buyers.",
-                "The verdict does not "
-                "change with agent strength: no agent's improvement when bought "
-                "lies outside the band, none points the opposite way, and every "
-                "card's verdict is the same for every agent that judged it.",
+            balance.findings_list(found, FINDINGS_INTRO, NOTHING_FOUND),
+            _card_section(args.card, table),
+            _verdicts_section(agents, verdicts),
+        ],
+    )
+
+
+def _card_section(card: str, table: pl.DataFrame) -> Section:
+    """The studied card's metrics per agent, as a chart and a table."""
+    return Section(
+        "skill",
+        f"{card} across agents",
+        "The card's metrics when every seat is "
+        "played by the same agent, weakest first, on the same seeds.",
+        [
+            Chart(
+                "Metrics per agent",
+                design.category_bars(table, "agent", design.CARD_PANELS, f"{card} per agent"),
             ),
-            Section(
+            Table(
                 "skill",
-                f"{args.card} across agents",
-                "The card's metrics when every seat is "
-                "played by the same agent, weakest first, on the same seeds.",
+                "Per agent",
+                table,
+                design.CARD_RATES,
                 [
-                    Chart(
-                        "Metrics per agent",
-                        design.category_bars(table, "agent", panels, f"{args.card} per agent"),
-                    ),
-                    Table(
-                        "skill",
-                        "Per agent",
-                        table,
-                        design.CARD_RATES,
-                        [
-                            "agent",
-                            "run_id",
-                            "seen",
-                            "pick_rate",
-                            "in_store",
-                            "buy_rate",
-                            "bought",
-                            "wr_bought",
-                            "wr_never_bought",
-                            "bought_gain",
-                            "verdict",
-                        ],
-                    ),
-                ],
-            ),
-            Section(
-                "verdicts",
-                "Verdicts across skill",
-                "Every card of the setup with the "
-                "report's verdict on it in each agent's run (too strong or too weak when its "
-                "improvement when bought survives Benjamini-Hochberg's correction, else fine; "
-                "no estimate when no holder bought it or every one did) and across_skill: "
-                "stable when every agent that judged it agrees, else which agents disagree.",
-                [
-                    Table(
-                        "verdicts",
-                        "Per card",
-                        verdicts,
-                        {},
-                        ["card", "set", *verdict_cols, "across_skill"],
-                    )
+                    "agent",
+                    "run_id",
+                    "seen",
+                    "pick_rate",
+                    "in_store",
+                    "buy_rate",
+                    "bought",
+                    "wr_bought",
+                    "wr_never_bought",
+                    "bought_gain",
+                    "verdict",
                 ],
             ),
         ],
     )
-    return table, verdicts
+
+
+def _verdicts_section(agents: list[str], verdicts: pl.DataFrame) -> Section:
+    """Every card's verdict in each agent's run, and whether they agree."""
+    verdict_cols = [c for a in agents for c in (f"verdict@{a}", f"bought_gain@{a}")]
+    return Section(
+        "verdicts",
+        "Verdicts across skill",
+        "Every card of the setup with the "
+        "report's verdict on it in each agent's run (too strong or too weak when its "
+        "improvement when bought survives Benjamini-Hochberg's correction, else fine; "
+        "no estimate when no holder bought it or every one did) and across_skill: "
+        "stable when every agent that judged it agrees, else which agents disagree.",
+        [
+            Table(
+                "verdicts",
+                "Per card",
+                verdicts,
+                {},
+                ["card", "set", *verdict_cols, "across_skill"],
+            )
+        ],
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     console, err = Console(), Console(stderr=True)
-    try:
-        table, verdicts = study(args, err)
-    except (UsageError, StoreError, LookupError, ValueError, ValidationError, AnalysisError) as exc:
-        err.print(f"workbench skill: error: {exc}", markup=False, highlight=False, soft_wrap=True)
-        return 2
+    return run_command(
+        "skill", err, lambda: study(args, err), lambda done: _show(args, *done, console)
+    )
+
+
+def _show(
+    args: argparse.Namespace, table: pl.DataFrame, verdicts: pl.DataFrame, console: Console
+) -> int:
+    """One line per agent, the cards whose verdict depends on the agent, and the page."""
     for r in table.iter_rows(named=True):
         gain = r["bought_gain"]
         console.print(

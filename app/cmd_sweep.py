@@ -10,15 +10,13 @@ from typing import Any
 
 from rich.console import Console
 
-from app.cmd_simulate import UsageError
+from app.errors import UsageError, run_command
 from app.study_args import add_run_options, base_spec, int_list
 from reports import balance, design, html
 from workbench.analysis import study_findings
-from workbench.analysis.source import AnalysisError, open_db
-from workbench.store import StoreError
+from workbench.analysis.source import open_db
 from workbench.study import record_results, run_study
 from workbench.sweep import SweepResult, analyse, board_variants, card_variants, result_rows
-from workbench.tables import ValidationError
 from workbench.variants import BOARD_SETTINGS, CARD_FIELDS
 
 
@@ -118,11 +116,13 @@ def sweep(args: argparse.Namespace, console: Console) -> SweepResult:
 
 def run(args: argparse.Namespace) -> int:
     console, err = Console(), Console(stderr=True)
-    try:
-        res = sweep(args, err)
-    except (UsageError, StoreError, LookupError, ValueError, ValidationError, AnalysisError) as exc:
-        err.print(f"workbench sweep: error: {exc}", markup=False, highlight=False, soft_wrap=True)
-        return 2
+    return run_command(
+        "sweep", err, lambda: sweep(args, err), lambda res: _show(args, res, console)
+    )
+
+
+def _show(args: argparse.Namespace, res: SweepResult, console: Console) -> int:
+    """The fair value in words, and where the page is."""
     console.print(
         f"fair value: {design.estimate_text(res.fair)}: {res.fair.note}",
         markup=False,

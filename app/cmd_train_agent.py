@@ -73,6 +73,11 @@ def add_parser(subparsers: Any) -> None:
         help="the module to write (default engine/agents/tuned.py; with "
         "--learned engine/agents/learned_model.py)",
     )
+    _add_learned_options(parser)
+
+
+def _add_learned_options(parser: Any) -> None:
+    """The options of the `--learned` mode (app/cmd_train_learned.py), in a group of their own."""
     learned = parser.add_argument_group(
         "--learned",
         "instead of tuning weights, record the teacher's choices in games "
@@ -105,21 +110,13 @@ def run(args: argparse.Namespace) -> int:
         from app.cmd_train_learned import run as run_learned
 
         return run_learned(args)
-    for name in ("trials", "games", "confirm", "top", "workers"):
-        if getattr(args, name) < 1:
-            print(f"error: --{name} must be at least 1, not {getattr(args, name)}", file=sys.stderr)
-            return 2
-    try:
-        check_spec(args.against)
-    except ValueError as e:
-        print(f"error: --against: {e}", file=sys.stderr)
+    out: Path = args.out or DEFAULT_OUT
+    problem = _bad_argument(args, out)
+    if problem is not None:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     boards = [b.strip() for b in args.boards.split(",") if b.strip()]
     names = [n.strip() for n in args.weights.split(",") if n.strip()] or list(SPACE)
-    out: Path = args.out or DEFAULT_OUT
-    if out.is_dir() or not out.parent.is_dir():
-        print(f"error: --out {out}: must name a file in an existing folder", file=sys.stderr)
-        return 2
     try:
         result = train(
             args.against,
@@ -136,17 +133,11 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, LookupError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    command = (
-        f"workbench train-agent --trials {args.trials} --games {args.games} --confirm "
-        f"{args.confirm} --top {args.top} --against {args.against} --boards "
-        f"{','.join(boards)} --seed {args.seed}"
-        + (f" --weights {','.join(names)}" if args.weights else "")
-    )
     write_module(
         out,
         module_text(
             result,
-            command,
+            _command(args, boards, names),
             args.against,
             args.trials,
             args.games,
@@ -163,3 +154,28 @@ def run(args: argparse.Namespace) -> int:
     for b, c in result.confirmed.counts.items():
         print(f"  {b}: {decided(c)}")
     return 0
+
+
+def _bad_argument(args: argparse.Namespace, out: Path) -> str | None:
+    """The first bad argument in words, found before any game is played; None when all are
+    good."""
+    for name in ("trials", "games", "confirm", "top", "workers"):
+        if getattr(args, name) < 1:
+            return f"--{name} must be at least 1, not {getattr(args, name)}"
+    try:
+        check_spec(args.against)
+    except ValueError as e:
+        return f"--against: {e}"
+    if out.is_dir() or not out.parent.is_dir():
+        return f"--out {out}: must name a file in an existing folder"
+    return None
+
+
+def _command(args: argparse.Namespace, boards: list[str], names: list[str]) -> str:
+    """The command that reproduces the search, written into the module."""
+    return (
+        f"workbench train-agent --trials {args.trials} --games {args.games} --confirm "
+        f"{args.confirm} --top {args.top} --against {args.against} --boards "
+        f"{','.join(boards)} --seed {args.seed}"
+        + (f" --weights {','.join(names)}" if args.weights else "")
+    )

@@ -12,17 +12,17 @@ from typing import Any
 import polars as pl
 from rich.console import Console
 
-from app.cmd_simulate import UsageError
+from app.errors import UsageError, run_command
 from app.study_args import add_run_options, base_spec
+from engine.cards import Card
 from reports import balance, design, html
 from reports.html import Section, Table
 from workbench.analysis import study_findings
-from workbench.analysis.source import AnalysisError, open_db, resolve_runs
+from workbench.analysis.source import open_db, resolve_runs
 from workbench.config import DEFAULT_SETS, load_setup
 from workbench.proposals import Proposal, write_copy
 from workbench.runner import Job, execute, prepare
-from workbench.store import RunSpec, StoreError, create_run, load_run, open_store
-from workbench.tables import ValidationError
+from workbench.store import RunSpec, create_run, load_run, open_store
 from workbench.tune import (
     NEVER_MIN_STORE,
     RARE_SHARE,
@@ -154,12 +154,7 @@ def _play(args: argparse.Namespace, spec: RunSpec, console: Console) -> int:
 
 def tune(args: argparse.Namespace, console: Console) -> tuple[list[CardTuning], Path | None]:
     """Flag, sweep, propose, write the copy and the report."""
-    band = _band(args.band)
-    fields = [f.strip() for f in args.fields.split(",") if f.strip()]
-    if not fields or not set(fields) <= {"buy", "upkeep"}:
-        raise UsageError(f"--fields takes buy and/or upkeep, not {args.fields!r}")
-    if args.span < 1 or args.widen < 0:
-        raise UsageError("--span must be at least 1 and --widen at least 0")
+    band, fields = _options(args)
     base, run_id = _judging_spec(args)
     set_name = _set_name(args.set, base)
     setup = load_setup(base.sets, base.boards[0])
@@ -174,30 +169,8 @@ def tune(args: argparse.Namespace, console: Console) -> tuple[list[CardTuning], 
     finally:
         con.close()
     current = {c.name: c for s in setup.sets for c in s.cards}
-    tunings: list[CardTuning] = []
-    for r in flagged.filter(pl.col("verdict") != "").iter_rows(named=True):
-        for field in fields:
-            value = getattr(current[r["card"]], field)
-            if value is None:
-                continue
-            t = tune_card(
-                args.db,
-                base,
-                r["card"],
-                field,
-                int(value),
-                r["verdict"],
-                args.span,
-                band,
-                args.workers,
-                console,
-                args.widen,
-                run_id if played else None,
-                rare_rate(flagged),
-            )
-            tunings.append(t)
-            if t.proposed is not None:
-                break
+    base_run = run_id if played else None
+    tunings = _tune_flagged(args, base, flagged, current, fields, band, base_run, console)
     proposals = [
         Proposal(t.card, t.field, t.current, t.proposed) for t in tunings if t.proposed is not None
     ]
@@ -216,6 +189,57 @@ def tune(args: argparse.Namespace, console: Console) -> tuple[list[CardTuning], 
     )
     _report(out, run_id, band, flagged, tunings, copy, unseen)
     return tunings, copy
+
+
+def _options(args: argparse.Namespace) -> tuple[tuple[float, float], list[str]]:
+    """--band, and the --fields to sweep; UsageError for a bad one, before any game."""
+    band = _band(args.band)
+    fields = [f.strip() for f in args.fields.split(",") if f.strip()]
+    if not fields or not set(fields) <= {"buy", "upkeep"}:
+        raise UsageError(f"--fields takes buy and/or upkeep, not {args.fields!r}")
+    if args.span < 1 or args.widen < 0:
+        raise UsageError("--span must be at least 1 and --widen at least 0")
+    return band, fields
+
+
+def _tune_flagged(
+    args: argparse.Namespace,
+    base: RunSpec,
+    flagged: pl.DataFrame,
+    current: dict[str, Card],
+    fields: list[str],
+    band: tuple[float, float],
+    base_run: int | None,
+    console: Console,
+) -> list[CardTuning]:
+    """Sweep each flagged card's costs in the order of --fields, up to the first cost that
+    gets a proposal (a cost the card does not have is skipped); `base_run`: the judging run when
+    it was played here with exactly `base`, reused as each sweep's current value."""
+    tunings: list[CardTuning] = []
+    for r in flagged.filter(pl.col("verdict") != "").iter_rows(named=True):
+        for field in fields:
+            value = getattr(current[r["card"]], field)
+            if value is None:
+                continue
+            t = tune_card(
+                args.db,
+                base,
+                r["card"],
+                field,
+                int(value),
+                r["verdict"],
+                args.span,
+                band,
+                args.workers,
+                console,
+                args.widen,
+                base_run,
+                rare_rate(flagged),
+            )
+            tunings.append(t)
+            if t.proposed is not None:
+                break
+    return tunings
 
 
 def _set_name(given: str, base: RunSpec) -> str:
@@ -245,6 +269,37 @@ def line(t: CardTuning) -> str:
     return f"{move(t)} ({t.note})"
 
 
+CARD_COLUMNS = [
+    "card",
+    "in_store",
+    "buy_rate",
+    "bought",
+    "wr_bought",
+    "never_bought",
+    "wr_never_bought",
+    "bought_gain",
+    "verdict",
+]
+"""The columns of the judged cards' table."""
+CARD_RATES = {
+    "buy_rate": "in_store",
+    "wr_bought": "bought",
+    "wr_never_bought": "never_bought",
+    "bought_gain": "bought",
+}
+"""Its rates and the count each is a share of."""
+FINDINGS_INTRO = (
+    "What to look at first: each proposal with the improvement when bought that flagged the "
+    "card and the fair value (high: its 95% interval is closed; medium: one end is open), each "
+    "flagged card without a proposal and why, and the cards never judged. Intervals are 95%, n "
+    "the buyers in the judging run."
+)
+NOTHING_FOUND = (
+    "No card was flagged: every card's improvement when bought lies within the band, and every "
+    "card is bought."
+)
+
+
 def _report(
     out: Path,
     run_id: int,
@@ -254,120 +309,115 @@ def _report(
     copy: Path | None,
     unseen: list[str],
 ) -> None:
-    show = [
-        "card",
-        "in_store",
-        "buy_rate",
-        "bought",
-        "wr_bought",
-        "never_bought",
-        "wr_never_bought",
-        "bought_gain",
-        "verdict",
-    ]
-    rates = {
-        "buy_rate": "in_store",
-        "wr_bought": "bought",
-        "wr_never_bought": "never_bought",
-        "bought_gain": "bought",
-    }
+    """The page: the findings, the proposals, the cards judged, then each card's sweep."""
+    found = study_findings.tune_findings(tunings, flagged, unseen)
+    html.write(
+        out,
+        f"Tuning run {run_id}",
+        [("judging run", str(run_id)), ("band", f"{band[0]:+.2f}..{band[1]:+.2f}")],
+        [
+            balance.findings_list(found, FINDINGS_INTRO, NOTHING_FOUND),
+            _proposals_section(tunings, copy),
+            _judged_section(run_id, band, flagged, unseen),
+            *_sweep_sections(tunings, band),
+        ],
+    )
+
+
+def _proposals_section(tunings: list[CardTuning], copy: Path | None) -> Section:
+    """Every move in words (proposals first), and the costs and rates before and after."""
     ordered = sorted(tunings, key=lambda t: t.proposed is None)
     moves = (
         " ".join(f"{move(t)}." if t.sweep else f"{line(t)}." for t in ordered)
         or "No card was flagged."
     )
-    found = study_findings.tune_findings(tunings, flagged, unseen)
-    sections = [
-        balance.findings_list(
-            found,
-            "What to look at first: each proposal with the improvement when bought that "
-            "flagged the card and the fair value (high: its 95% interval is closed; medium: one "
-            "end is open), each flagged card without a proposal and why, and the cards never "
-            "judged. Intervals are 95%, n the buyers in the judging run.",
-            "No card was flagged: every card's improvement when bought lies within the band, and "
-            "every card is bought.",
-        ),
-        Section(
-            "proposals",
-            "Proposals",
-            (
-                f"{moves} The reason for each is in the card's own section below and "
-                "in the note column of tune_proposals.csv. "
-                + (
-                    f"Marked copy: {copy.name}; every change in proposals.csv."
-                    if copy
-                    else "No proposal, so no copy."
-                )
-            ),
-            [
-                Table(
-                    "tune_proposals",
-                    "Before and after",
-                    before_after(tunings),
-                    show=[
-                        "card",
-                        "field",
-                        "verdict",
-                        "current",
-                        "proposed",
-                        "fair_value",
-                        "fair_low",
-                        "fair_high",
-                        "gain_before",
-                        "gain_after",
-                        "buy_rate_before",
-                        "buy_rate_after",
-                    ],
-                    note="The cost now and proposed, the fair value with its "
-                    "interval, and the improvement and buy rate at both costs "
-                    "(from the sweep, same seeds); the reasons are above and in "
-                    "the CSV's note column.",
-                )
-            ],
-        ),
-        Section(
-            "flagged",
-            "Cards judged",
-            f"Improvement when bought in run {run_id} "
-            f"against the band {band[0]:+.2f}..{band[1]:+.2f}: too strong or too "
-            "weak when its whole 95% interval (Newcombe) lies above or below the "
-            f"band; never bought when in store at least {NEVER_MIN_STORE} times and "
-            "never bought; rarely bought when its buy rate's 95% upper bound is "
-            f"below {RARE_SHARE:.0%} of the set's median buy rate."
-            + (f" Never drafted, so not judged: {', '.join(unseen)}." if unseen else ""),
-            [Table("tune_cards", "The set's cards", flagged, rates, show)],
-        ),
-    ]
-    for i, t in enumerate(tunings):
-        if t.sweep is None:
-            continue
-        sections.append(
-            design.sweep_section(
-                f"sweep{i}",
-                f"{t.card}.{t.field}",
-                t.sweep.metrics,
-                t.sweep.fair,
-                (band[0] + band[1]) / 2,
-                t.card,
-                f"{t.card}.{t.field}",
-                f"{line(t)}. ",
+    return Section(
+        "proposals",
+        "Proposals",
+        (
+            f"{moves} The reason for each is in the card's own section below and "
+            "in the note column of tune_proposals.csv. "
+            + (
+                f"Marked copy: {copy.name}; every change in proposals.csv."
+                if copy
+                else "No proposal, so no copy."
             )
-        )
-    html.write(
-        out,
-        f"Tuning run {run_id}",
-        [("judging run", str(run_id)), ("band", f"{band[0]:+.2f}..{band[1]:+.2f}")],
-        sections,
+        ),
+        [
+            Table(
+                "tune_proposals",
+                "Before and after",
+                before_after(tunings),
+                show=[
+                    "card",
+                    "field",
+                    "verdict",
+                    "current",
+                    "proposed",
+                    "fair_value",
+                    "fair_low",
+                    "fair_high",
+                    "gain_before",
+                    "gain_after",
+                    "buy_rate_before",
+                    "buy_rate_after",
+                ],
+                note="The cost now and proposed, the fair value with its "
+                "interval, and the improvement and buy rate at both costs "
+                "(from the sweep, same seeds); the reasons are above and in "
+                "the CSV's note column.",
+            )
+        ],
     )
+
+
+def _judged_section(
+    run_id: int, band: tuple[float, float], flagged: pl.DataFrame, unseen: list[str]
+) -> Section:
+    """The set's cards with the verdicts that flagged them, and the cards never judged."""
+    return Section(
+        "flagged",
+        "Cards judged",
+        f"Improvement when bought in run {run_id} "
+        f"against the band {band[0]:+.2f}..{band[1]:+.2f}: too strong or too "
+        "weak when its whole 95% interval (Newcombe) lies above or below the "
+        f"band; never bought when in store at least {NEVER_MIN_STORE} times and "
+        "never bought; rarely bought when its buy rate's 95% upper bound is "
+        f"below {RARE_SHARE:.0%} of the set's median buy rate."
+        + (f" Never drafted, so not judged: {', '.join(unseen)}." if unseen else ""),
+        [Table("tune_cards", "The set's cards", flagged, CARD_RATES, CARD_COLUMNS)],
+    )
+
+
+def _sweep_sections(tunings: list[CardTuning], band: tuple[float, float]) -> list[Section]:
+    """One section per card cost swept, aimed at the band's middle."""
+    return [
+        design.sweep_section(
+            f"sweep{i}",
+            f"{t.card}.{t.field}",
+            t.sweep.metrics,
+            t.sweep.fair,
+            (band[0] + band[1]) / 2,
+            t.card,
+            f"{t.card}.{t.field}",
+            f"{line(t)}. ",
+        )
+        for i, t in enumerate(tunings)
+        if t.sweep is not None
+    ]
 
 
 def run(args: argparse.Namespace) -> int:
     console, err = Console(), Console(stderr=True)
-    try:
-        tunings, copy = tune(args, err)
-    except (UsageError, StoreError, LookupError, ValueError, ValidationError, AnalysisError) as exc:
-        err.print(f"workbench tune: error: {exc}", markup=False, highlight=False, soft_wrap=True)
-        return 2
+    return run_command(
+        "tune", err, lambda: tune(args, err), lambda done: _show(args, *done, console)
+    )
+
+
+def _show(
+    args: argparse.Namespace, tunings: list[CardTuning], copy: Path | None, console: Console
+) -> int:
+    """Each card's outcome, the marked copy and the page."""
     for t in tunings:
         console.print(line(t), markup=False, highlight=False)
     if not tunings:

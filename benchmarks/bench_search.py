@@ -32,7 +32,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the engine is imported from --root when the games are played
+    from engine.actions import Action
+    from engine.game import Game
+    from engine.play import Agent
+    from engine.state import GameConfig, GameState
 
 ROOT = Path(__file__).resolve().parents[1]
 BOARDS = [
@@ -47,32 +53,31 @@ BOARDS = [
 SETS = ["iron-legion", "tide-callers", "pestgericht", "sky-wardens"]
 
 
+class Timed:
+    """Counts an agent's decisions and its time in `act` (process and wall)."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.name = agent.name
+        self.calls = 0
+        self.cpu = 0.0
+        self.wall = 0.0
+
+    def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
+        c, w = time.process_time(), time.perf_counter()
+        a = self.agent.act(game, legal, rng)
+        self.cpu += time.process_time() - c
+        self.wall += time.perf_counter() - w
+        self.calls += 1
+        return a
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     """Play the fixed games with the engine of `args.root`; the figures as a dict."""
     sys.path.insert(0, str(Path(args.root).resolve()))
-    from engine.actions import Action
     from engine.agents.registry import make_agent
-    from engine.game import Game
-    from engine.play import Agent, derive_seed
+    from engine.play import derive_seed
     from workbench.config import load_setup
-
-    class Timed:
-        """Counts an agent's decisions and its time in `act` (process and wall)."""
-
-        def __init__(self, agent: Agent) -> None:
-            self.agent = agent
-            self.name = agent.name
-            self.calls = 0
-            self.cpu = 0.0
-            self.wall = 0.0
-
-        def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
-            c, w = time.process_time(), time.perf_counter()
-            a = self.agent.act(game, legal, rng)
-            self.cpu += time.process_time() - c
-            self.wall += time.perf_counter() - w
-            self.calls += 1
-            return a
 
     pairs = list(itertools.combinations(SETS, 2))
     search, heur = Timed(make_agent(args.spec)), Timed(make_agent("heuristic"))
@@ -82,20 +87,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     for board in args.boards.split(","):
         for i in range(args.games):
             cfg = load_setup(list(pairs[i % len(pairs)]), board).config
-            n = cfg.players
+            agents: list[Agent] = [search if (s + i) % 2 == 0 else heur for s in range(cfg.players)]
             seed = derive_seed(args.seed, board, i)
-            agents = [search if (s + i) % 2 == 0 else heur for s in range(n)]
-            game = Game(cfg, seed)
-            rngs = [random.Random(derive_seed(seed, "seat", s)) for s in range(n)]
-            start = search.calls
-            while not game.is_terminal():
-                if args.decisions and search.calls - start >= args.decisions:
-                    break
-                seat = game.current_player()
-                legal = game.legal_actions()
-                who = drafter if game.state.phase == "draft" else agents[seat]
-                game.apply(who.act(game, legal, rngs[seat]), check=False)
-            s = game.state
+            s = _play(cfg, seed, agents, drafter, search, args.decisions)
             digest.update(
                 "\n".join(
                     [board, str(i), *s.action_log, repr((s.winners, s.reason, s.round))]
@@ -114,6 +108,27 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "heuristic_per_cpu_s": heur.calls / heur.cpu if heur.cpu else 0.0,
         "hash": digest.hexdigest()[:16],
     }
+
+
+def _play(
+    cfg: GameConfig, seed: int, agents: list[Agent], drafter: Agent, search: Timed, cap: int
+) -> GameState:
+    """One game (heuristic drafters), to its end or until the search agent has made `cap`
+    decisions in it (0: no cap); its final state."""
+    from engine.game import Game
+    from engine.play import derive_seed
+
+    game = Game(cfg, seed)
+    rngs = [random.Random(derive_seed(seed, "seat", s)) for s in range(cfg.players)]
+    start = search.calls
+    while not game.is_terminal():
+        if cap and search.calls - start >= cap:
+            break
+        seat = game.current_player()
+        legal = game.legal_actions()
+        who = drafter if game.state.phase == "draft" else agents[seat]
+        game.apply(who.act(game, legal, rngs[seat]), check=False)
+    return game.state
 
 
 def compare(args: argparse.Namespace) -> None:

@@ -208,6 +208,26 @@ def commit() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Play (or take the stored --study), analyse, record, print the table and write --out."""
+    args = _parser().parse_args(argv)
+    code = commit()  # the code that plays, not what the tree holds when the games are done
+    studies = args.study or play(args, Console(stderr=True))
+    con = open_db(args.db)
+    try:
+        results = [analyse(con, s) for s in studies]
+    finally:
+        con.close()
+    if not args.study:
+        _record(args.db, results)
+    doc = {"command": " ".join(sys.argv), "commit": code, "db": str(args.db), "studies": results}
+    Path(args.out).write_text(json.dumps(doc, indent=2) + "\n")
+    print(markdown(results))
+    print(f"\n{args.out}")
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The agents, setup and size of the study, or --study to analyse stored ones."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "")
     parser.add_argument(
         "--fast", default="heuristic", help="the fast agent's registry spec (default: heuristic)"
@@ -246,36 +266,27 @@ def main(argv: list[str] | None = None) -> int:
         help="analyse this stored study of --db instead of playing, repeatable",
     )
     parser.add_argument("--out", default="stability.json", help="JSON results file")
-    args = parser.parse_args(argv)
-    code = commit()  # the code that plays, not what the tree holds when the games are done
-    studies = args.study or play(args, Console(stderr=True))
-    con = open_db(args.db)
-    try:
-        results = [analyse(con, s) for s in studies]
-    finally:
-        con.close()
-    if not args.study:
-        for s in results:
-            record_results(
-                args.db,
-                s["study"],
-                [
-                    (
-                        "",
-                        f"spearman:{c['metric']}:{c['set']}",
-                        c["rho"],
-                        c["rho_lo"],
-                        c["rho_hi"],
-                        f"{c['cards']} cards, {s['fast']} against {s['strong']}",
-                    )
-                    for c in s["correlations"]
-                ],
-            )
-    doc = {"command": " ".join(sys.argv), "commit": code, "db": str(args.db), "studies": results}
-    Path(args.out).write_text(json.dumps(doc, indent=2) + "\n")
-    print(markdown(results))
-    print(f"\n{args.out}")
-    return 0
+    return parser
+
+
+def _record(db: str, results: list[Row]) -> None:
+    """Store each new study's correlations with it, so the database holds its conclusions."""
+    for s in results:
+        record_results(
+            db,
+            s["study"],
+            [
+                (
+                    "",
+                    f"spearman:{c['metric']}:{c['set']}",
+                    c["rho"],
+                    c["rho_lo"],
+                    c["rho_hi"],
+                    f"{c['cards']} cards, {s['fast']} against {s['strong']}",
+                )
+                for c in s["correlations"]
+            ],
+        )
 
 
 if __name__ == "__main__":

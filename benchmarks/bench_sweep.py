@@ -23,7 +23,13 @@ from workbench.sweep import card_variants
 CARD, FIELD, VALUES = "Legionary", "buy", [1, 2, 3, 4]
 
 
+Row = tuple[str, float, float, float | None, str, float]
+"""One way of seeding: its name, the difference and its interval's width, the fair value and
+its interval's width (or "open"), and the seconds the sweep took."""
+
+
 def main() -> None:
+    """Play the sweep paired and independent, then print the table that compares them."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--workers", type=int, default=2)
@@ -39,42 +45,38 @@ def main() -> None:
     )
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.duckdb"
-        rows = []
-        for independent in (False, True):
-            start = time.perf_counter()
-            study = run_study(
-                db,
-                spec,
-                "sweep",
-                CARD,
-                FIELD,
-                card_variants(CARD, FIELD, VALUES),
-                args.workers,
-                Console(quiet=True),
-                independent=independent,
-            )
-            seconds = time.perf_counter() - start
-            con = open_db(db)
-            counts = card_counts(con, study.run_ids, CARD, args.games)
-            con.close()
-            paired = not independent
-            d, lo, hi = difference_interval(counts, 1, len(VALUES) - 1, paired)
-            f = fair_value(VALUES, counts, paired=paired)
-            width = f"{f.high - f.low:.2f}" if f.low is not None and f.high is not None else "open"
-            rows.append(
-                (
-                    ("independent" if independent else "paired"),
-                    d,
-                    hi - lo,
-                    f.estimate,
-                    width,
-                    seconds,
-                )
-            )
-    print(
-        f"{CARD}.{FIELD} over {VALUES}, {args.games} heuristic games per value, "
-        f"{args.workers} workers"
+        rows = [_measure(db, spec, args.workers, independent) for independent in (False, True)]
+    _print_table(rows, args.games, args.workers)
+
+
+def _measure(db: Path, spec: RunSpec, workers: int, independent: bool) -> Row:
+    """Play the sweep into `db` with shared or independent seeds, and measure its intervals."""
+    start = time.perf_counter()
+    study = run_study(
+        db,
+        spec,
+        "sweep",
+        CARD,
+        FIELD,
+        card_variants(CARD, FIELD, VALUES),
+        workers,
+        Console(quiet=True),
+        independent=independent,
     )
+    seconds = time.perf_counter() - start
+    con = open_db(db)
+    counts = card_counts(con, study.run_ids, CARD, spec.games)
+    con.close()
+    paired = not independent
+    d, lo, hi = difference_interval(counts, 1, len(VALUES) - 1, paired)
+    f = fair_value(VALUES, counts, paired=paired)
+    width = f"{f.high - f.low:.2f}" if f.low is not None and f.high is not None else "open"
+    return ("independent" if independent else "paired"), d, hi - lo, f.estimate, width, seconds
+
+
+def _print_table(rows: list[Row], games: int, workers: int) -> None:
+    """The two ways side by side in Markdown, and the ratio of their interval widths."""
+    print(f"{CARD}.{FIELD} over {VALUES}, {games} heuristic games per value, {workers} workers")
     print(
         "| seeds | improvement(4) - improvement(2) | 95% interval width | fair value | "
         "its interval width | seconds |"

@@ -5,11 +5,12 @@ free action of R8.6 (discard 2 cards: gain 1 resource). Each then goes on the st
 from __future__ import annotations
 
 from engine.actions import Action, permanent_target
+from engine.choices import DiscardChoice
 from engine.effects import free_action_of
 from engine.legal import current_player
 from engine.permanents import destroy
 from engine.stack import announce
-from engine.state import DiscardChoice, GameState, StackItem
+from engine.state import GameState, StackItem
 from engine.victory import check_victory
 from engine.vocab import EventKind, StackKind
 from engine.zones import pay

@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.actions import Action
+from engine.choices import Decision, DiscardChoice, PlaceChoice
 from engine.permanents import destroy, place
 from engine.stack import after_resolution, announce
-from engine.state import Decision, DiscardChoice, GameState, PlaceChoice, StackItem
+from engine.state import GameState, StackItem
 from engine.vocab import StackKind
 from engine.zones import discard_from_hand
 
@@ -23,6 +24,8 @@ def answer(state: GameState, a: Action) -> None:
             state.pending.insert(0, replace(pd, count=pd.count - 1))
     elif isinstance(pd, PlaceChoice):
         place(state, state.perms[pd.card], a.field)
+        # R12.2, R13.2: the checks the drop's resolution ran skipped it while it waited
+        after_resolution(state)
     else:
         announce(
             state,

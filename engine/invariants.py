@@ -11,7 +11,8 @@ from collections import Counter
 
 from engine.board import Terrain
 from engine.cards import CardType
-from engine.state import GameState, PlaceChoice
+from engine.choices import PlaceChoice
+from engine.state import GameState
 from engine.vocab import StackKind
 
 

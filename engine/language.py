@@ -1,8 +1,10 @@
-"""The card language: cell text -> typed specs (docs/card-language.md).
+"""The card language's effect grammar: the `effect`, `trigger`, `free action` and `full action`
+columns, cell text -> typed specs (docs/card-language.md); the keyword grammar is
+`engine.keywords`.
 
 Pure parsing, no I/O. Every cell is read once at load time; nothing is evaluated as code. Words
 match case-insensitively, German umlauts may be written as ae/oe/ue, and an unknown word raises a
-`LanguageError` that names it and the nearest known words, so a designer can fix a typo at once.
+`LanguageError` (`engine.words`) that names it and the nearest known words.
 """
 
 from __future__ import annotations
@@ -10,41 +12,9 @@ from __future__ import annotations
 import re
 
 from engine import verbs
-from engine.board import Terrain
-from engine.cards import (
-    CardType,
-    Cost,
-    Effect,
-    FreeAction,
-    Keywords,
-    Modifiers,
-    Protection,
-    Side,
-    Target,
-    TargetKind,
-    Trigger,
-)
+from engine.cards import Cost, Effect, FreeAction, Side, Target, TargetKind, Trigger
 from engine.verbs import Verb
-from engine.words import aliases, nearest, norm
-
-
-class LanguageError(ValueError):
-    """A cell that is not card language: `message` names the bad word, `suggestions` the nearest."""
-
-    def __init__(self, message: str, suggestions: tuple[str, ...] = ()) -> None:
-        self.message = message
-        self.suggestions = suggestions
-        hint = f"; did you mean {' or '.join(repr(s) for s in suggestions)}?" if suggestions else ""
-        super().__init__(message + hint)
-
-
-def _lookup(word: str, table: dict[str, str], what: str) -> str:
-    """`table[norm(word)]`, or a LanguageError naming `word` and the nearest keys."""
-    key = norm(word)
-    if key in table:
-        return table[key]
-    raise LanguageError(f"unknown {what} {word!r}", nearest(word, list(table)))
-
+from engine.words import LanguageError, aliases, is_number, lookup, nearest, norm, whole_number
 
 # --- triggers -------------------------------------------------------------------------------
 
@@ -111,20 +81,9 @@ _FILLER = {
 }
 
 
-def _is_number(word: str) -> bool:
-    return word.isascii() and word.isdigit()
-
-
-def _int(word: str, what: str) -> int:
-    """A whole number >= 0 written in a cell's text."""
-    if not _is_number(word):
-        raise LanguageError(f"{what} must be a whole number, not {word!r}")
-    return int(word)
-
-
 def _parse_target(words: list[str], spec: Verb) -> Target:
     """`self` or `target|each [enemy|friendly] KIND [in range N]`."""
-    start = _lookup(words[0], _TARGET_STARTS, "target word")
+    start = lookup(words[0], _TARGET_STARTS, "target word")
     if start == "self":
         if len(words) > 1:
             raise LanguageError(f"unexpected {' '.join(words[1:])!r} after {words[0]!r}")
@@ -142,11 +101,11 @@ def _parse_target(words: list[str], spec: Verb) -> Target:
                 f"target {' '.join(words)!r} names no unit, permanent, artifact, "
                 "equipment or opponent"
             )
-        kind = _KIND_OF[_lookup(rest[0], _KINDS, "target kind")]
+        kind = _KIND_OF[lookup(rest[0], _KINDS, "target kind")]
         rest = rest[1:]
         reach: int | None = None
         if len(rest) == 3 and tuple(norm(w) for w in rest[:2]) in (_RANGE, _RANGE_DE):
-            reach = _int(rest[2], "range")
+            reach = whole_number(rest[2], "range")
             rest = []
         if rest:
             raise LanguageError(
@@ -182,7 +141,7 @@ def parse_effect(text: str) -> Effect:
     spec = _verb(words[0])
     rest = words[1:]
     amount = 1
-    if rest and _is_number(rest[0]):
+    if rest and is_number(rest[0]):
         if not spec.amount:
             raise LanguageError(f"{spec.name} takes no number: {text.strip()!r}")
         amount = int(rest[0])
@@ -256,7 +215,7 @@ def parse_triggers(text: str) -> tuple[Trigger, ...]:
     triggers = []
     for item in _items(text):
         event, effects = _split_colon(item, "trigger", "'when this dies: gain 2'")
-        canon = _lookup(" ".join(event.split()), _TRIGGER_WORDS, "trigger event")
+        canon = lookup(" ".join(event.split()), _TRIGGER_WORDS, "trigger event")
         triggers.append(Trigger(canon, _effect_list(effects)))
     return tuple(triggers)
 
@@ -279,7 +238,7 @@ def _parse_cost(text: str) -> Cost:
         words = piece.split()
         if not words:
             raise LanguageError(f"empty cost in {text!r}")
-        kind = _lookup(words[0], _COST_WORDS, "cost")
+        kind = lookup(words[0], _COST_WORDS, "cost")
         rest = [w for w in words[1:] if norm(w) not in ({"ab", "self", "selbst"} | _FILLER)]
         if kind in ("sacrifice", "use"):
             if rest:
@@ -288,7 +247,7 @@ def _parse_cost(text: str) -> Cost:
             continue
         if len(rest) > 1:
             raise LanguageError(f"unexpected {' '.join(rest[1:])!r} in cost {piece.strip()!r}")
-        n = _int(rest[0], f"cost {kind}") if rest else 1
+        n = whole_number(rest[0], f"cost {kind}") if rest else 1
         if kind == "pay":
             resource += n
         else:
@@ -310,231 +269,11 @@ def parse_full_actions(text: str) -> tuple[tuple[Effect, ...], ...]:
     return tuple(_effect_list(item) for item in _items(text))
 
 
-# --- keywords -------------------------------------------------------------------------------
-
-_KEYWORD_WORDS = aliases(
-    {
-        "armor": ("armour", "rüstung"),
-        "crew": ("bemannen",),
-        "swimming": ("schwimmend",),
-        "veiled": ("verhüllt",),
-        "protection from": ("schutz vor",),
-        "solid": (),
-        "building": ("gebäude",),
-        "staff": ("stab",),
-        "tyrant": ("tyrann",),
-        "moves on": ("bewegt auf",),
-    }
-)
-_NUMBERED_KEYWORDS = {"armor", "crew", "solid"}
-_TERRAIN_WORDS = aliases(
-    {
-        Terrain.PLAIN.value: ("ebene",),
-        Terrain.HIGH_GROUND.value: ("high", "hügel"),
-        Terrain.DEEP_WATER.value: ("water", "wasser", "tiefes wasser"),
-    }
-)
-CARD_TYPE_WORDS: dict[CardType, tuple[str, ...]] = {
-    CardType.UNIT: ("units", "einheit", "einheiten"),
-    CardType.SPELL: ("spells", "zauber"),
-    CardType.ARTIFACT: ("artifacts", "artefakt", "artefakte"),
-    CardType.EQUIPMENT: ("ausrüstung",),
-    CardType.POTION: ("potions", "trank", "tränke"),
-    CardType.INTENTION: ("intentions",),
-}
-"""Each card type's other words (plural, German): the one table for the card sheets' `type`
-column (workbench.loader) and `protection from X` (R11.4)."""
-_TYPE_WORDS = aliases(
-    {
-        **{t.value: words for t, words in CARD_TYPE_WORDS.items()},
-        "card": ("cards", "karte", "karten"),
-    }
-)
-_STATS = aliases(
-    {
-        "buy": ("kaufpreis",),
-        "play": ("spielkosten",),
-        "upkeep": ("unterhalt",),
-        "life": ("leben",),
-        "move": ("bewegung",),
-        "attack": ("angriff",),
-        "range": ("reichweite",),
-    }
-)
-_OPS = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "=": "=", "==": "=", "!=": "!="}
-_WITH = {"with", "mit"}
-
-
-def _keyword_head(words: list[str]) -> tuple[str, list[str]]:
-    """The keyword that `words` start with (one or two words) and the words after it."""
-    two = norm(" ".join(words[:2]))
-    if len(words) >= 2 and two in _KEYWORD_WORDS:
-        return _KEYWORD_WORDS[two], words[2:]
-    return _lookup(words[0], _KEYWORD_WORDS, "keyword"), words[1:]
-
-
-def _parse_protection(words: list[str]) -> Protection:
-    """`protection from X [with STAT OP N]` (R11.4): X a card type or else a card name."""
-    if not words:
-        raise LanguageError("protection from what? e.g. 'protection from spells'")
-    low = [norm(w) for w in words]
-    if low[0] not in _TYPE_WORDS:
-        if any(w in _WITH for w in low):
-            raise LanguageError(
-                f"'with' needs a card type before it, not {words[0]!r}",
-                nearest(words[0], list(_TYPE_WORDS)),
-            )
-        return Protection(card=" ".join(words))
-    kind = _TYPE_WORDS[low[0]]
-    ctype = None if kind == "card" else CardType(kind)
-    if len(words) == 1:
-        return Protection(type=ctype)
-    if len(words) != 5 or low[1] not in _WITH:
-        raise LanguageError(
-            f"write 'protection from {words[0]} with STAT OP N', not {' '.join(words)!r}"
-        )
-    stat = _lookup(words[2], _STATS, "stat")
-    op = _OPS.get(words[3])
-    if op is None:
-        raise LanguageError(f"unknown comparison {words[3]!r}", tuple(_OPS))
-    return Protection(type=ctype, stat=stat, op=op, value=_int(words[4], "protection value"))
-
-
-def _join_terrain_lists(pieces: list[str]) -> list[str]:
-    """Re-join `moves on plain, high ground`, which a `,` split has cut apart."""
-    joined: list[str] = []
-    for piece in pieces:
-        if joined and norm(piece) in _TERRAIN_WORDS and _starts_moves_on(joined[-1]):
-            joined[-1] += "," + piece
-        else:
-            joined.append(piece)
-    return joined
-
-
-def _starts_moves_on(piece: str) -> bool:
-    return norm(" ".join(piece.split()[:2])) in ("moves on", "bewegt auf")
-
-
-def _pieces(text: str) -> list[str]:
-    """Items separated by `;` or `,`; blank items dropped."""
-    raw = [p.strip() for p in re.split(r"[;,]", text) if p.strip()]
-    return _join_terrain_lists(raw)
-
-
-class _KeywordsBuilder:
-    """Collects keywords piece by piece; each keyword at most once (except protections)."""
-
-    def __init__(self) -> None:
-        self.numbers: dict[str, int] = {}
-        self.flags: set[str] = set()
-        self.protections: tuple[Protection, ...] = ()
-        self.moves_on: frozenset[str] | None = None
-
-    def add(self, piece: str) -> None:
-        keyword, rest = _keyword_head(piece.split())
-        if keyword in self.flags or keyword in self.numbers:
-            raise LanguageError(f"keyword {keyword!r} given twice")
-        if keyword in _NUMBERED_KEYWORDS:
-            if len(rest) != 1:
-                raise LanguageError(
-                    f"{keyword} needs one number, e.g. '{keyword} 2', not {piece!r}"
-                )
-            self.numbers[keyword] = _int(rest[0], keyword)
-        elif keyword == "protection from":
-            self.protections += (_parse_protection(rest),)
-        elif keyword == "moves on":
-            names = [t for t in " ".join(rest).split(",") if t.strip()]
-            if not names or self.moves_on is not None:
-                raise LanguageError(
-                    "write 'moves on' once, with its terrains, e.g. 'moves on plain, high ground'"
-                )
-            self.moves_on = frozenset(
-                _lookup(" ".join(t.split()), _TERRAIN_WORDS, "terrain") for t in names
-            )
-        elif rest:
-            raise LanguageError(f"{keyword} takes nothing more: {piece!r}")
-        else:
-            self.flags.add(keyword)
-
-    def build(self) -> Keywords:
-        return Keywords(
-            armor=self.numbers.get("armor", 0),
-            crew=self.numbers.get("crew", 0),
-            swimming="swimming" in self.flags,
-            veiled="veiled" in self.flags,
-            protections=self.protections,
-            solid=self.numbers.get("solid"),
-            building="building" in self.flags,
-            staff="staff" in self.flags,
-            tyrant="tyrant" in self.flags,
-            moves_on=self.moves_on,
-        )
-
-
-def parse_keywords(text: str) -> Keywords:
-    """The `keywords` column: keywords separated by `;` (or `,`)."""
-    builder = _KeywordsBuilder()
-    for piece in _pieces(text):
-        builder.add(piece)
-    return builder.build()
-
-
-# --- modifiers ------------------------------------------------------------------------------
-
-_MOD_STATS = aliases(
-    {
-        "attack": ("angriff",),
-        "range": ("reichweite",),
-        "life": ("leben",),
-        "move": ("movement", "bewegung"),
-        "armor": ("armour", "rüstung"),
-    }
-)
-_SIGNED = re.compile(r"^[+-]\d+$")
-
-
-def parse_modifiers(text: str) -> Modifiers:
-    """The `modifiers` column: `+N attack`, `armor N`, keywords ... (R21.11).
-
-    `-N` is allowed too (heavy equipment may slow its unit). `armor` counts as a modifier, not
-    as a keyword, so equipment armor adds to the unit's own (R12.8).
-    """
-    stats = dict.fromkeys(("attack", "range", "life", "move", "armor"), 0)
-    builder = _KeywordsBuilder()
-    has_keywords = False
-    for piece in _pieces(text):
-        words = piece.split()
-        if _SIGNED.match(words[0]):
-            if len(words) != 2:
-                raise LanguageError(f"write '+N STAT', e.g. '+1 attack', not {piece!r}")
-            stats[_lookup(words[1], _MOD_STATS, "modifier")] += int(words[0])
-        elif norm(words[0]) in ("armor", "armour", "ruestung") and len(words) == 2:
-            stats["armor"] += _int(words[1], "armor")
-        else:
-            try:
-                builder.add(piece)
-            except LanguageError as err:
-                if norm(words[0]) in _KEYWORD_WORDS or norm(" ".join(words[:2])) in _KEYWORD_WORDS:
-                    raise
-                raise LanguageError(
-                    f"unknown modifier {words[0]!r}",
-                    nearest(words[0], list(_MOD_STATS) + list(_KEYWORD_WORDS)),
-                ) from err
-            has_keywords = True
-    return Modifiers(keywords=builder.build() if has_keywords else None, **stats)
-
-
 __all__ = [
-    "CARD_TYPE_WORDS",
     "TRIGGER_EVENTS",
-    "LanguageError",
-    "nearest",
-    "norm",
     "parse_effect",
     "parse_effects",
     "parse_free_actions",
     "parse_full_actions",
-    "parse_keywords",
-    "parse_modifiers",
     "parse_triggers",
 ]

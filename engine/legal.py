@@ -14,10 +14,11 @@ from engine import actions as A
 from engine.actions import Action
 from engine.behaviours import attackable, destinations, path_onto
 from engine.cards import Card, CardType, Effect, FreeAction
+from engine.choices import DiscardChoice, PlaceChoice
 from engine.effects import candidates, chosen_spec, push_origins
 from engine.markers import Marker
 from engine.permanents import available, can_swap, can_take_rider, max_range, profile
-from engine.state import DiscardChoice, GameState, Perm, PlaceChoice
+from engine.state import GameState, Perm
 from engine.vocab import ActionKind, Phase
 
 # The words as module constants: on Python 3.11 reading an enum member (`ActionKind.MOVE`)

@@ -6,6 +6,8 @@ or field indices to choose. Pure: reads the state before the action, never chang
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine import actions as A
 from engine.actions import Action
 from engine.effects import free_action_of
@@ -20,66 +22,75 @@ from engine.wording import render_cost, render_effects
 def describe(game: Game, action: Action) -> str:
     """One line for `action`, taken now in `game` (the state decides what `pass` means)."""
     s = game.state
-    k = action.kind
-    card = _card(s, action.card)
-    if k == ActionKind.PASS:
-        return _pass_meaning(s)
-    if k == ActionKind.END:
-        return "end the turn"
-    if k == ActionKind.CONVERT:
-        return "discard 2 cards: gain 1 resource"
-    if k == ActionKind.PICK:
-        return f"pick {s.name(action.card)}" + _costs(s, action.card)
-    if k == ActionKind.BUY:
-        return f"buy {s.name(action.card)} for {s.cards[action.card].buy or 0}"
-    if k == ActionKind.DISCARD:
-        return f"discard {s.name(action.card)}"
-    if k == ActionKind.PAY:
-        return f"pay upkeep {s.cards[action.card].upkeep or 0} for {card}"
-    if k == ActionKind.REFUSE:
-        return (
-            "pay no more upkeep: "
-            + ", ".join(_card(s, c) for c in s.upkeep_due)
-            + (" is defeated" if len(s.upkeep_due) == 1 else " are defeated")
-        )
-    if k == ActionKind.PLAY:
-        text = f"play {s.name(action.card)}" + _costs(s, action.card)
-        if action.field >= 0 and s.cards[action.card].type.is_permanent:
-            text += f" at {field_text(s, action.field)}"
-        text += _target(s, action.target)
-        if action.field >= 0 and not s.cards[action.card].type.is_permanent:
-            text += f", pushing away from {field_text(s, action.field)}"  # R14.1
-        return text
-    if k == ActionKind.PLACE:
-        return f"place {card} at {field_text(s, action.field)}"
-    if k == ActionKind.TARGET:
-        return f"{card}'s trigger targets {_whom(s, action.target)}"
-    if k == ActionKind.MOVE:
-        return f"move {card} to {field_text(s, action.field)}" + _onto(s, action.field)
-    if k == ActionKind.ATTACK:
-        return f"{card} attacks {_whom(s, action.target)}"
-    if k == ActionKind.FULL:
-        effects = s.cards[action.card].full_actions[action.index]
-        return f"{card}: full action ({render_effects(effects)})" + _target(s, action.target)
-    if k == ActionKind.FREE:
-        fa = free_action_of(s, action.card, action.index)
-        return (
-            f"{card}: free action ({render_cost(fa.cost)}: {render_effects(fa.effects)})"
-            + _target(s, action.target)
-        )
-    if k == ActionKind.CARRY:
-        return f"{card} carries {_card(s, action.other)} to {field_text(s, action.field)}"
-    if k == ActionKind.SWAP:
-        return f"{card} swaps fields with {_card(s, action.other)}" + _spends(action)
-    if k == ActionKind.EQUIP:
-        return f"{card} equips {_card(s, action.other)}" + _spends(action)
-    if k == ActionKind.UNPARALYSE:
-        return f"{card} removes a paralysis marker" + _spends(action)
-    if k == ActionKind.ACTIVATE:
-        return f"activate {card}"
-    if k == ActionKind.TAP:
-        return f"tap {card} (done with it)"
-    return action.text(s.config.board.width)
+    text = _TEXTS.get(action.kind)
+    return text(s, action) if text is not None else action.text(s.config.board.width)
+
+
+def _refuse(s: GameState, _: Action) -> str:
+    """Refusing upkeep defeats every unit still unpaid (R5.3)."""
+    due = s.upkeep_due
+    defeated = " is defeated" if len(due) == 1 else " are defeated"
+    return "pay no more upkeep: " + ", ".join(_card(s, c) for c in due) + defeated
+
+
+def _play(s: GameState, a: Action) -> str:
+    """A card played: a permanent where it enters, a spell's target and the field it pushes
+    away from (R14.1)."""
+    text = f"play {s.name(a.card)}" + _costs(s, a.card)
+    permanent = s.cards[a.card].type.is_permanent
+    if a.field >= 0 and permanent:
+        text += f" at {field_text(s, a.field)}"
+    text += _target(s, a.target)
+    if a.field >= 0 and not permanent:
+        text += f", pushing away from {field_text(s, a.field)}"
+    return text
+
+
+def _full(s: GameState, a: Action) -> str:
+    effects = s.cards[a.card].full_actions[a.index]
+    return f"{_card(s, a.card)}: full action ({render_effects(effects)})" + _target(s, a.target)
+
+
+def _free(s: GameState, a: Action) -> str:
+    fa = free_action_of(s, a.card, a.index)
+    return (
+        f"{_card(s, a.card)}: free action ({render_cost(fa.cost)}: {render_effects(fa.effects)})"
+        + _target(s, a.target)
+    )
+
+
+_TEXTS: dict[ActionKind, Callable[[GameState, Action], str]] = {
+    ActionKind.PASS: lambda s, a: _pass_meaning(s),
+    ActionKind.END: lambda s, a: "end the turn",
+    ActionKind.CONVERT: lambda s, a: "discard 2 cards: gain 1 resource",
+    ActionKind.PICK: lambda s, a: f"pick {s.name(a.card)}" + _costs(s, a.card),
+    ActionKind.BUY: lambda s, a: f"buy {s.name(a.card)} for {s.cards[a.card].buy or 0}",
+    ActionKind.DISCARD: lambda s, a: f"discard {s.name(a.card)}",
+    ActionKind.PAY: lambda s, a: f"pay upkeep {s.cards[a.card].upkeep or 0} for {_card(s, a.card)}",
+    ActionKind.REFUSE: _refuse,
+    ActionKind.PLAY: _play,
+    ActionKind.PLACE: lambda s, a: f"place {_card(s, a.card)} at {field_text(s, a.field)}",
+    ActionKind.TARGET: lambda s, a: f"{_card(s, a.card)}'s trigger targets {_whom(s, a.target)}",
+    ActionKind.MOVE: lambda s, a: (
+        f"move {_card(s, a.card)} to {field_text(s, a.field)}" + _onto(s, a.field)
+    ),
+    ActionKind.ATTACK: lambda s, a: f"{_card(s, a.card)} attacks {_whom(s, a.target)}",
+    ActionKind.FULL: _full,
+    ActionKind.FREE: _free,
+    ActionKind.CARRY: lambda s, a: (
+        f"{_card(s, a.card)} carries {_card(s, a.other)} to {field_text(s, a.field)}"
+    ),
+    ActionKind.SWAP: lambda s, a: (
+        f"{_card(s, a.card)} swaps fields with {_card(s, a.other)}" + _spends(a)
+    ),
+    ActionKind.EQUIP: lambda s, a: f"{_card(s, a.card)} equips {_card(s, a.other)}" + _spends(a),
+    ActionKind.UNPARALYSE: lambda s, a: (
+        f"{_card(s, a.card)} removes a paralysis marker" + _spends(a)
+    ),
+    ActionKind.ACTIVATE: lambda s, a: f"activate {_card(s, a.card)}",
+    ActionKind.TAP: lambda s, a: f"tap {_card(s, a.card)} (done with it)",
+}
+"""Each action kind's line, given the state before the action."""
 
 
 def _card(s: GameState, cid: int) -> str:

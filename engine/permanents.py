@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from engine.board import Terrain
 from engine.cards import Card, CardType, Keywords, Protection
+from engine.choices import PlaceChoice
 from engine.markers import Marker
-from engine.state import GameState, Perm, PlaceChoice
+from engine.state import GameState, Perm
 from engine.vocab import EventKind
 
 DROP_FIELDS_RADIUS = 1

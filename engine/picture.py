@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from engine.actions import target_seat
 from engine.board import NEUTRAL, TYRANT, Terrain
+from engine.choices import Decision, PlaceChoice
 from engine.permanents import life
-from engine.state import Decision, GameState, Perm, PlaceChoice, StackItem
+from engine.state import GameState, Perm, StackItem
 from engine.vocab import Phase
 
 TERRAIN_GLYPH = {

@@ -10,6 +10,7 @@ from engine import tyrant
 from engine.actions import permanent_target
 from engine.behaviours import path_to
 from engine.cards import CardType
+from engine.choices import TargetChoice
 from engine.combat import combat
 from engine.effects import candidates, chosen_spec, free_action_of, resolve
 from engine.markers import Marker
@@ -27,7 +28,7 @@ from engine.permanents import (
     put_onto_board,
     relocate,
 )
-from engine.state import GameState, Perm, StackItem, TargetChoice
+from engine.state import GameState, Perm, StackItem
 from engine.victory import check_victory
 from engine.vocab import EventKind, StackKind, UnitVerb
 from engine.zones import gain

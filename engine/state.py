@@ -5,30 +5,25 @@ whose store the card came from; a permanent's controller is `Perm.controller`). 
 is in exactly one zone (R8): a player's deck, hand, discard or store; the board (a permanent, or
 in a permanent's stack); the action stack; set aside (intentions, R17.2); or out of the game
 (never dealt, tokens that left, R3.4, R8.8). The rules that change the state live in the other
-modules; this one only holds it, copies it and answers questions about it.
+modules; this one only holds it, copies it and answers questions about it. The choices waiting
+in `GameState.pending` are `engine.choices`, the copy rules' machinery `engine.copying`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple, TypeVar
+from typing import NamedTuple
 
 from engine.board import Board, VictoryKind
 from engine.cards import Card
+from engine.choices import Decision
+from engine.copying import SAME, CopyRule, slot_copier
 from engine.events import EventLog
 from engine.geometry import Geometry
 from engine.markers import no_markers
 from engine.record import PICK_COLUMNS, SNAPSHOT_COLUMNS, Columns
-from engine.vocab import (
-    BehaviourKind,
-    DecisionKind,
-    EventKind,
-    Phase,
-    StackKind,
-    UnitVerb,
-)
+from engine.vocab import BehaviourKind, EventKind, Phase, StackKind, UnitVerb
 
 
 @dataclass(frozen=True)
@@ -56,34 +51,6 @@ class GameConfig:
         object.__setattr__(
             self, "deploy", tuple(self.board.deploy_zone(s) for s in range(self.players))
         )
-
-
-# --- copying: every field of a record has a copy rule, so no copy can leave one out ------------
-
-CopyRule = Callable[[Any], Any] | None
-"""How a copy gets a field: None keeps the object itself (an immutable value: a number, a flag,
-a string, a tuple, a NamedTuple record, a frozen dataclass), a function makes the copy's own from
-the original's (`list` for a list of immutable values such as card ids)."""
-SAME: CopyRule = None
-
-_Record = TypeVar("_Record")
-
-
-def slot_copier(cls: type[_Record], rules: Mapping[str, CopyRule]) -> Callable[[_Record], _Record]:
-    """The copy function of a slotted record whose `__slots__` are the keys of `rules` (so a
-    field cannot be declared without its copy rule), generated as straight-line code: as fast
-    as a hand-written copy, without a hand-kept list of fields."""
-    slots = tuple(getattr(cls, "__slots__", ()))
-    if slots != tuple(rules):
-        raise TypeError(f"{cls.__name__}: __slots__ {slots} are not the copy rules' fields")
-    namespace: dict[str, Any] = {"cls": cls, **{f"copy_{n}": r for n, r in rules.items() if r}}
-    body = "".join(
-        f"    o.{n} = {f'copy_{n}(self.{n})' if r else f'self.{n}'}\n" for n, r in rules.items()
-    )
-    source = f"def copy(self):\n    o = cls.__new__(cls)\n{body}    return o\n"
-    exec(source, namespace)  # noqa: S102 -- our own field names only, as dataclasses do
-    copy: Callable[[_Record], _Record] = namespace["copy"]
-    return copy
 
 
 PERM_FIELDS: dict[str, CopyRule] = {
@@ -229,48 +196,6 @@ class BehaviourRun(NamedTuple):
     unit: int
     step: int = 0
     target: int = -1
-
-
-@dataclass(frozen=True, slots=True)
-class DiscardChoice:
-    """`player` discards `count` cards from the hand, one choice at a time: the cost of a free
-    action (R6.7) or of converting (R8.6), or an effect's discard; `source` is the card that
-    asks, if any."""
-
-    player: int
-    count: int
-    source: int | None = None
-    kind: ClassVar[DecisionKind] = DecisionKind.DISCARD
-
-
-@dataclass(frozen=True, slots=True)
-class PlaceChoice:
-    """R11.6: `player` puts the dropped permanent `card` on one of `fields`, the available
-    fields in range 1 of `origin`, the field its stack dropped from."""
-
-    player: int
-    card: int
-    fields: tuple[int, ...]
-    origin: int
-    kind: ClassVar[DecisionKind] = DecisionKind.PLACE
-
-
-@dataclass(frozen=True, slots=True)
-class TargetChoice:
-    """R6.4: `player` chooses among `options` (permanents or player targets) the target of the
-    triggered action of `source`: its trigger number `trigger`, or None for the card's own
-    effects as it enters (R6.1)."""
-
-    player: int
-    source: int
-    trigger: int | None
-    options: tuple[int, ...]
-    kind: ClassVar[DecisionKind] = DecisionKind.TARGET
-
-
-Decision = DiscardChoice | PlaceChoice | TargetChoice
-"""A choice the rules hand to a player in the middle of the flow, answered by the action of
-the same kind (`engine.vocab.DecisionKind`)."""
 
 
 class GameState:

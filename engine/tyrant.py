@@ -32,6 +32,11 @@ def marker_field(state: GameState) -> int:
     return state.marker_field
 
 
+def next_to_marker(state: GameState, unit: Perm) -> bool:
+    """R17.3: the intention marker gives its full action to the unit next to it."""
+    return state.config.geometry.dist(state.perm_field(unit), marker_field(state)) <= 1
+
+
 def begin_turn(state: GameState) -> bool:
     """R21.15: the Tyrant's turn after the last player's; False when it has no unit."""
     unit = tyrant_unit(state)
@@ -116,7 +121,7 @@ def _act(state: GameState, unit: Perm) -> StackItem | None:
     if state.marker_card < 0 or mf < 0:
         unit.used_move = unit.used_attack = True
         return None
-    if state.config.geometry.dist(state.perm_field(unit), mf) <= 1:
+    if next_to_marker(state, unit):
         unit.used_move = unit.used_attack = True
         return StackItem(StackKind.INTENTION, TYRANT, unit.cid, state.marker_card)
     unit.used_move = True
@@ -169,9 +174,11 @@ def resolve_play(state: GameState, item: StackItem) -> None:
 
 def resolve_intention(state: GameState, item: StackItem) -> None:
     """R17.3: remove the marker and apply the intention's effect; the card is discarded. The
-    action fizzles when the marker has left the board meanwhile (R17.4)."""
+    action fizzles when the marker has left the board meanwhile (R17.4), or when the Tyrant no
+    longer stands next to it (a response pushed one of them away: checked again, R6.4)."""
     cid, target = state.marker_card, state.marker_perm
-    if cid < 0 or cid != item.index or item.source not in state.perms:
+    tyrant = state.perms.get(item.source)
+    if cid < 0 or cid != item.index or tyrant is None or not next_to_marker(state, tyrant):
         state.emit(EventKind.FIZZLE, TYRANT, item.source, detail="intention")
         return
     state.emit(EventKind.MARKER, TYRANT, cid, target, detail="intention carried out")

@@ -92,7 +92,7 @@ class UnitVerb(StrEnum):
 
 
 class DecisionKind(StrEnum):
-    """A choice the rules hand a player in the middle of the flow (`engine.state.Decision`)."""
+    """A choice the rules hand a player in the middle of the flow (`engine.choices.Decision`)."""
 
     DISCARD = "discard"
     PLACE = "place"

@@ -1,7 +1,7 @@
 """Typed specs back into the card language (docs/card-language.md): the inverse of
-`engine.language`, so a run can store every card as it was, behaviour included, and a stored card
-reads the way a designer writes it. `parse_X(render_X(spec)) == spec` for every spec the parser
-makes (tested on every shipped card).
+`engine.language` and `engine.keywords`, so a run can store every card as it was, behaviour
+included, and a stored card reads the way a designer writes it. `parse_X(render_X(spec)) == spec`
+for every spec the parser makes (tested on every shipped card).
 """
 
 from __future__ import annotations

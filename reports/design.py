@@ -136,6 +136,41 @@ def estimate_text(fair: FairValue) -> str:
     )
 
 
+CARD_COLUMNS = (
+    "variant",
+    "value",
+    "run_id",
+    "seen",
+    "pick_rate",
+    "in_store",
+    "buy_rate",
+    "bought",
+    "wr_bought",
+    "never_bought",
+    "wr_never_bought",
+    "bought_gain",
+    "bought_gain_p",
+)
+BOARD_RATES = {
+    "first_win_rate": "first_games",
+    "others_win_rate": "first_games",
+    "draw_rate": "games",
+    "first_advantage": "first_games",
+}
+BOARD_COLUMNS = (
+    "variant",
+    "value",
+    "run_id",
+    "games",
+    "first_win_rate",
+    "others_win_rate",
+    "first_advantage",
+    "draw_rate",
+    "mean_rounds",
+    "round_limit",
+)
+
+
 def sweep_section(
     name: str,
     what: str,
@@ -150,59 +185,14 @@ def sweep_section(
     open interval), the table. `swept` names the field on the x axis (`Dud.buy`); `lead`
     opens the text (a tuning's decision)."""
     panels: Sequence[tuple[str, str, str]]
+    show: Sequence[str]
     if card:
-        panels, rates = CARD_PANELS, CARD_RATES
-        show = [
-            "variant",
-            "value",
-            "run_id",
-            "seen",
-            "pick_rate",
-            "in_store",
-            "buy_rate",
-            "bought",
-            "wr_bought",
-            "never_bought",
-            "wr_never_bought",
-            "bought_gain",
-            "bought_gain_p",
-        ]
-        intro = (
-            f"{what}: pick rate when seen, buy rate, win rate when bought and the "
-            f"improvement when bought (bought minus drafted but never bought; Newcombe "
-            f"interval) at every value, all variants on the same seeds. The fair value is "
-            f"where a weighted line through the improvement crosses {target:+.2f}."
-        )
+        panels, rates, show = CARD_PANELS, CARD_RATES, CARD_COLUMNS
+        intro = _card_sweep_intro(what, target)
     else:
-        panels = BOARD_PANELS
-        rates = {
-            "first_win_rate": "first_games",
-            "others_win_rate": "first_games",
-            "draw_rate": "games",
-            "first_advantage": "first_games",
-        }
-        show = [
-            "variant",
-            "value",
-            "run_id",
-            "games",
-            "first_win_rate",
-            "others_win_rate",
-            "first_advantage",
-            "draw_rate",
-            "mean_rounds",
-            "round_limit",
-        ]
-        intro = (
-            f"{what}: the first player's win rate against the others', draws and game "
-            f"length at every value, all variants on the same seeds. The neutral value is "
-            f"where the first player's advantage crosses {target:+.2f}."
-        )
+        panels, rates, show = BOARD_PANELS, BOARD_RATES, BOARD_COLUMNS
+        intro = _board_sweep_intro(what, target)
     estimate = estimate_text(fair)
-    fair_df = pl.DataFrame(
-        {"estimate": [fair.estimate], "low": [fair.low], "high": [fair.high], "note": [fair.note]},
-        schema={"estimate": pl.Float64, "low": pl.Float64, "high": pl.Float64, "note": pl.String},
-    )
     return Section(
         name,
         what,
@@ -215,10 +205,39 @@ def sweep_section(
             Table(
                 f"{name}_fair_value",
                 "Fair value",
-                fair_df,
+                _fair_value_frame(fair),
                 show=["estimate", "low", "high"],
                 note="Low or high empty: that end of the interval is open (see above).",
             ),
             Table(f"{name}_variants", "Per value", metrics, rates, show),
         ],
+    )
+
+
+def _card_sweep_intro(what: str, target: float) -> str:
+    """What a card sweep shows and where its fair value lies: the improvement when bought."""
+    return (
+        f"{what}: pick rate when seen, buy rate, win rate when bought and the "
+        f"improvement when bought (bought minus drafted but never bought; Newcombe "
+        f"interval) at every value, all variants on the same seeds. The fair value is "
+        f"where a weighted line through the improvement crosses {target:+.2f}."
+    )
+
+
+def _board_sweep_intro(what: str, target: float) -> str:
+    """What a board sweep shows and where its neutral value lies: the first player's
+    advantage."""
+    return (
+        f"{what}: the first player's win rate against the others', draws and game "
+        f"length at every value, all variants on the same seeds. The neutral value is "
+        f"where the first player's advantage crosses {target:+.2f}."
+    )
+
+
+def _fair_value_frame(fair: FairValue) -> pl.DataFrame:
+    """The fair value and its interval as a one-row table (typed, so an open end stays an empty
+    float cell)."""
+    return pl.DataFrame(
+        {"estimate": [fair.estimate], "low": [fair.low], "high": [fair.high], "note": [fair.note]},
+        schema={"estimate": pl.Float64, "low": pl.Float64, "high": pl.Float64, "note": pl.String},
     )

@@ -17,12 +17,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from matplotlib import rc_context
+from matplotlib.axes import Axes
 from matplotlib.collections import PatchCollection
 from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, Patch, Rectangle
 
-from workbench.replay import EVENT_HEADER, Curve, Frame, Replay, readable
+from workbench.replay import EVENT_HEADER, Arrow, Curve, Frame, Replay, View, readable
 
 TERRAIN_COLOURS = {
     "plain": "#e9e4c9",
@@ -46,6 +47,17 @@ def draw_frame(frame: Frame) -> Figure:
     """The board of one frame as a matplotlib figure (y grows downwards, as in the picture)."""
     board = frame.view
     fig = Figure(figsize=(board.width * CELL_INCHES + 0.4, board.height * CELL_INCHES + 0.7))
+    ax = _board_axes(fig, board)
+    _draw_zones(ax, board)
+    _draw_pieces(ax, board)
+    _draw_arrows(ax, frame.arrows)
+    fig.suptitle(frame.title, fontsize=9)
+    return fig
+
+
+def _board_axes(fig: Figure, board: View) -> Axes:
+    """Axes one unit per cell, numbered along the top like the text picture, filled with the
+    terrain and ruled between the cells."""
     ax = fig.add_axes((0.03, 0.02, 0.94, 0.88))
     ax.set_xlim(-0.5, board.width - 0.5)
     ax.set_ylim(board.height - 0.5, -0.5)
@@ -73,6 +85,11 @@ def draw_frame(frame: Frame) -> Figure:
         colors="white",
         linewidth=0.5,
     )
+    return ax
+
+
+def _draw_zones(ax: Axes, board: View) -> None:
+    """Each seat's zone cells outlined in its colour."""
     ax.add_collection(
         PatchCollection(
             [Rectangle((x - 0.45, y - 0.45), 0.9, 0.9) for x, y, _ in board.zones],
@@ -81,6 +98,11 @@ def draw_frame(frame: Frame) -> Figure:
             edgecolors=[seat_colour(owner) for _, _, owner in board.zones],
         )
     )
+
+
+def _draw_pieces(ax: Axes, board: View) -> None:
+    """Units as circles, other permanents as squares, in their controller's colour, with their
+    code, their life and how many cards lie under them."""
     shapes: list[Patch] = []
     fills: list[str] = []
     for p in board.pieces:
@@ -115,7 +137,11 @@ def draw_frame(frame: Frame) -> Figure:
     ax.add_collection(
         PatchCollection(shapes, facecolors=fills, edgecolors="white", linewidths=1, zorder=2)
     )
-    for arrow in frame.arrows:
+
+
+def _draw_arrows(ax: Axes, arrows: Sequence[Arrow]) -> None:
+    """The turn's moves in the mover's colour, its attacks dashed in black."""
+    for arrow in arrows:
         attack = arrow.kind == "attack"
         ax.add_patch(
             FancyArrowPatch(
@@ -132,8 +158,6 @@ def draw_frame(frame: Frame) -> Figure:
                 zorder=3,
             )
         )
-    fig.suptitle(frame.title, fontsize=9)
-    return fig
 
 
 def draw_curves(curves: Sequence[Curve]) -> Figure:

@@ -1,5 +1,5 @@
 """Hand-made databases for the findings tests: games described in a few lines, stored with the
-workbench's own schema (workbench/store.py), so every answer is known in advance."""
+workbench's own schema (workbench/store/schema.py), so every answer is known in advance."""
 
 from __future__ import annotations
 

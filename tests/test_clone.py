@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 
 from engine.agents.registry import make_agent
+from engine.copying import SAME, slot_copier
 from engine.game import Game
 from engine.play import derive_seed
-from engine.state import CLONE_RULES, SAME, GameState, Perm, Player, slot_copier
+from engine.state import CLONE_RULES, GameState, Perm, Player
 from workbench.config import load_setup
 
 SHARED = {"config"}

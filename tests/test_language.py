@@ -19,17 +19,16 @@ from engine.cards import (
     TargetKind,
     Trigger,
 )
+from engine.keywords import parse_keywords, parse_modifiers
 from engine.language import (
     TRIGGER_EVENTS,
-    LanguageError,
     parse_effects,
     parse_free_actions,
     parse_full_actions,
-    parse_keywords,
-    parse_modifiers,
     parse_triggers,
 )
 from engine.verbs import VERBS
+from engine.words import LanguageError
 
 NONE = Target()
 SELF = Target(TargetKind.SELF)

@@ -804,3 +804,33 @@ def test_an_equipment_waiting_for_its_field_counts_its_ranges_from_where_it_drop
     assert carrier not in s.perms and t in s.perms and s.perms[t].field < 0  # waiting
     assert near not in s.perms
     assert far in s.perms
+
+
+@rules("R11.6", "R12.2", "R13.2")
+def test_a_poisoned_rider_placed_after_its_drop_is_defeated_before_the_next_action():
+    """R13.2: a unit with more poison markers than life is defeated (R12.2: at once, by the
+    state-based checks). The spell poisons every enemy unit (the rider, life 1, gets 3) and then
+    destroys the crew unit beneath it, in one resolution; the rider drops (R11.6) and waits for
+    its controller to choose its field, so the checks after the spell skip it. Placed, it is
+    checked at once: it dies of its poison before anyone acts again. The engine used to leave it
+    on the board until the next resolution (found by the fuzzer, game 72280 of seed 2039)."""
+    dusk = spell(
+        "Dusk",
+        eff("poison", 3, tgt("unit", "enemy", each=True)),
+        eff("destroy", 1, tgt("unit", "enemy")),
+        play=0,
+    )
+    wisp = unit("Wisp", life=1, move=2, attack=1)
+    wagon = crew(1, life=5, move=2, attack=1)
+    pos = Position(OPEN5, [dusk, wisp, wagon])
+    carrier = pos.put(wagon, 1, 2, 2)
+    rider = pos.stack_on(carrier, wisp)
+    pos.idle(0, 4, 4)
+    (d,) = pos.hand(0, dusk)
+    g = pos.game()
+    act(g, "play", d, target=carrier)
+    s = g.state
+    assert carrier not in s.perms and rider in s.perms and s.perms[rider].field < 0  # waiting
+    act(g, "place", rider, field=pos.f(2, 1))
+    assert rider not in s.perms
+    assert [e[0] for e in events(s, "death") if e[5] == "poison"] == ["Wisp"]

@@ -535,3 +535,28 @@ def test_a_paralysed_tyrant_spends_its_actions_on_the_markers(markers, moved, at
     assert s.perms[t].markers[Marker.PARALYSIS] == 0
     assert (s.perms[t].field != pos.f(0, 0)) is moved
     assert (s.perms[o].damage > 0) is attacked
+
+
+@rules("R17.3", "R6.4")
+def test_the_intention_fizzles_when_a_response_pushes_the_tyrant_away_from_its_marker():
+    """R17.3: the marker gives the full action to the unit next to it; like every unit action
+    it is checked again when it resolves (R6.4, docs/engine.md "Readings"). Pushed two fields
+    away from the marked unit in response, the Tyrant no longer stands next to its marker: the
+    intention is not carried out, its marker stays. The engine used to carry it out from
+    anywhere (found by the fuzzer, game 80496 of seed 2040)."""
+    shove = spell("Shove", eff("push", 2, tgt("unit", "enemy")), play=0)
+    b = board(". . . . .\n. . . . .", victory=Victory(VictoryKind.TYRANT, tyrant_goal=5))
+    pos = Position(b, [SOLDIER, TYRANT_UNIT, DEVOUR, shove])
+    t = pos.put(TYRANT_UNIT, TYRANT, 1, 0, owner=TYRANT)
+    m = pos.put(unit("Big", life=3, attack=0), 0, 2, 0)
+    (sh,) = pos.hand(0, shove)
+    pos.idle(0, 4, 1)
+    d = _marked(pos, m)
+    g = _finish_round(pos)
+    _pass_until(g, "intention")
+    assert g.current_player() == 0
+    act(g, "play", sh, target=t, field=pos.f(2, 0))
+    s = g.state
+    assert s.perms[t].field == pos.f(0, 0)
+    assert m in s.perms and s.perms[m].damage == 0
+    assert s.marker_card == d and s.marker_perm == m and s.intentions_done == 0

@@ -1,7 +1,8 @@
 """The search agent's shortcuts change its speed, never its decisions (issue 16 item 2): a
-stage-2 rollout that reaches a position another candidate's rollout reached takes that one's
-value only when the rest would be played identically; the reach and goal-distance answers kept
-across states equal freshly computed ones; searching leaves the game untouched."""
+stage-2 rollout from a position an earlier rollout of the turn started from (re-dealt the
+same, the same seed) takes that one's value, which is what a fresh rollout finds; the reach and
+goal-distance answers kept across states equal freshly computed ones; searching leaves the game
+untouched."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ import random
 
 import pytest
 
-from engine.actions import Action
 from engine.agents import search as search_module
+from engine.agents.heuristic import choose
 from engine.agents.registry import make_agent
-from engine.agents.search import SearchAgent, Transposition, fingerprint
+from engine.agents.search import Answers, SearchAgent, _clear, determinize, fingerprint
 from engine.agents.values import View
 from engine.behaviours import destinations
 from engine.cards import CardType
@@ -45,20 +46,13 @@ def midgame_states(board: str, seed: int, rounds: int = 6) -> list[Game]:
     return out
 
 
-class NoShortcut(SearchAgent):
-    """The search without the stage-2 transposition shortcut."""
+class NoAnswers(SearchAgent):
+    """The search without stage 2's kept values: every rollout played."""
 
-    def _rollout(
-        self,
-        game: Game,
-        seat: int,
-        first: Action,
-        seed: int,
-        horizon: int,
-        eps: float,
-        memo: list[Transposition] | None = None,
+    def _answer(
+        self, end: Game, seat: int, seed: int, stop: int, eps: float, answers: Answers | None
     ) -> float:
-        return super()._rollout(game, seat, first, seed, horizon, eps)
+        return super()._answer(end, seat, seed, stop, eps, None)
 
 
 def play(config: GameConfig, seed: int, search: SearchAgent) -> list[str]:
@@ -75,23 +69,15 @@ def play(config: GameConfig, seed: int, search: SearchAgent) -> list[str]:
 
 
 @pytest.mark.parametrize("board", ["zwei-burgen", "four-banners"])
-def test_search_decides_the_same_with_and_without_the_transposition_shortcut(
-    board: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Whole games: the same actions, and the shortcut was taken (the test is not vacuous)."""
-    hits = []
-    value_for = Transposition.value_for
-
-    def counted(self: Transposition, *args: int | tuple[object, ...]) -> float | None:
-        v = value_for(self, *args)  # type: ignore[arg-type]
-        hits.append(v is not None)
-        return v
-
-    monkeypatch.setattr(Transposition, "value_for", counted)
+def test_search_decides_the_same_with_and_without_kept_values(board: str) -> None:
+    """Whole games: the same actions, in fewer rollouts (the kept values were used), and the
+    same again when replayed (the search is deterministic per seed)."""
     cfg = short_config(board, 4)
-    fast = play(cfg, 5, SearchAgent(budget=16))
-    assert any(hits)
-    assert play(cfg, 5, NoShortcut(budget=16)) == fast
+    fast, slow = SearchAgent(budget=16), NoAnswers(budget=16)
+    log = play(cfg, 5, fast)
+    assert play(cfg, 5, slow) == log
+    assert fast.rollouts < slow.rollouts
+    assert play(cfg, 5, SearchAgent(budget=16)) == log
 
 
 def test_search_rollouts_leave_the_game_untouched() -> None:
@@ -148,20 +134,92 @@ def test_fingerprint_sees_what_steers_play_and_not_the_records() -> None:
     assert len(s.players[1].discard) > 1 and len(s.perms) > 1  # the changes above are changes
 
 
-def test_transposition_reuses_only_what_would_be_played_the_same() -> None:
-    """R21.18's game guard and the rollout's step cap (300) stop a rollout by its count of
-    steps: a stored value serves another count only when neither would stop it earlier."""
-    t = Transposition(
-        key=("k",), steps=10, game_steps=1000, used=50, game_used=400, capped=False, value=0.25
-    )
-    assert t.value_for(("k",), 10, 1000, 300, 100_000) == 0.25
-    assert t.value_for(("k",), 250, 1000, 300, 100_000) == 0.25  # 250 + 50 <= 300
-    assert t.value_for(("k",), 251, 1000, 300, 100_000) is None  # the cap would stop it
-    assert t.value_for(("x",), 10, 1000, 300, 100_000) is None
-    assert t.value_for(("k",), 10, 99_700, 300, 100_000) is None  # the guard would stop it
-    capped = t._replace(capped=True)
-    assert capped.value_for(("k",), 10, 1000, 300, 100_000) == 0.25
-    assert capped.value_for(("k",), 9, 1000, 300, 100_000) is None
+def hidden_shuffled(game: Game, seat: int) -> Game:
+    """A clone in which only the order of what `seat` cannot see differs: the other players'
+    hands and decks, its own deck, the Tyrant's deck."""
+    g = game.clone()
+    s = g.state
+    for x, p in enumerate(s.players):
+        p.deck.reverse()
+        if x != seat:
+            p.hand.reverse()
+    s.tyrant_deck.reverse()
+    return g
+
+
+def test_determinize_deals_by_what_is_hidden_not_its_order() -> None:
+    """Two states that differ only in the order of hidden cards get the same deal from the
+    same seed; another seed deals otherwise."""
+    checked = 0
+    for game in midgame_states("zwei-burgen", 4)[::5]:
+        seat = game.current_player()
+        twin = hidden_shuffled(game, seat)
+        if fingerprint(twin.state) == fingerprint(game.state):
+            continue  # nothing hidden to put in another order
+        a = determinize(game, seat, random.Random(3)).state
+        assert fingerprint(determinize(twin, seat, random.Random(3)).state) == fingerprint(a)
+        assert fingerprint(determinize(game, seat, random.Random(4)).state) != fingerprint(a)
+        checked += 1
+    assert checked >= 2
+
+
+def test_kept_answer_equals_a_fresh_rollout() -> None:
+    """Stage 2 takes a kept value only for the same re-dealt position and seed: it is the value
+    a fresh rollout finds; a public difference (one more resource) or another seed plays
+    anew."""
+    agent = SearchAgent(budget=16)
+    checked = 0
+    for game in midgame_states("kings-crossing", 7)[::8]:
+        seat = game.current_player()
+        end = agent._own_turn(game, seat, game.legal_actions()[0])
+        stop = game.state.turn + 1 + agent.turns_ahead(game.state)
+        answers: Answers = {}
+        value = agent._answer(end, seat, 11, stop, 0.1, answers)
+        played = agent.rollouts
+        twin = hidden_shuffled(end, seat)
+        assert agent._answer(twin, seat, 11, stop, 0.1, answers) == value
+        assert agent.rollouts == played  # kept
+        assert agent._answer(twin, seat, 11, stop, 0.1, None) == value  # fresh
+        richer = end.clone()
+        richer.state.players[seat].resource += 1
+        agent._answer(richer, seat, 11, stop, 0.1, answers)
+        agent._answer(end, seat, 12, stop, 0.1, answers)
+        assert agent.rollouts == played + 3
+        checked += 1
+    assert checked >= 2
+
+
+def test_candidates_keep_the_heuristics_choice() -> None:
+    """At most 8 candidates at budget 16 (was 10), the heuristic's own choice always first."""
+    agent = SearchAgent(budget=16)
+    assert agent.width == 8 and SearchAgent(budget=4).width == 4
+    for game in midgame_states("three-hills", 2)[::4]:
+        legal = game.legal_actions()
+        cands = agent.candidates(game.state, legal)
+        assert len(cands) == min(8, len(legal))
+        assert cands[0] == choose(game.state, legal, random.Random(0))
+
+
+def test_two_seeds_settle_only_a_comparison_none_contradicts() -> None:
+    """Stage 2 stops comparing two candidates when the paired differences so far have a
+    non-zero total that none of them contradicts (ties allowed)."""
+    assert _clear([0.06, 0.06]) and _clear([0.0, 0.036]) and _clear([-0.2, -0.01])
+    assert not _clear([0.0, 0.0]) and not _clear([0.1, -0.05]) and not _clear([0.05, -0.05])
+
+
+def test_searches_of_one_turn_share_their_random_numbers() -> None:
+    """A seat's searches within one turn use the same world and seeds (drawn at the first),
+    the next turn new ones."""
+    game = midgame_states("gold-rush", 3)[0]
+    agent = SearchAgent(budget=16)
+    rng = random.Random(5)
+    turn = agent._turn_of(game.state, rng)
+    assert agent._turn_of(game.state, rng) is turn
+    assert agent._turn_of(game.clone().state, rng) is not turn
+    s = game.state
+    s.turn += 1
+    later = agent._turn_of(s, rng)
+    assert later is not turn and later.seeds != turn.seeds and later.answers == {}
 
 
 @pytest.mark.parametrize("board", ["kings-crossing", "drowned-sanctum", "four-banners"])
@@ -205,6 +263,4 @@ def test_kept_answers_hold_one_board_at_a_time() -> None:
 
 
 def test_search_module_exports() -> None:
-    assert {"SearchAgent", "Transposition", "determinize", "fingerprint"} <= set(
-        search_module.__all__
-    )
+    assert {"SearchAgent", "determinize", "fingerprint"} <= set(search_module.__all__)

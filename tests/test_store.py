@@ -11,9 +11,9 @@ import pytest
 
 from engine.agents.registry import make_agent
 from engine.play import derive_seed, play_game
+from workbench.keys import GAME_ID_BASE
 from workbench.runner import prepare
 from workbench.store import (
-    GAME_ID_BASE,
     TABLES,
     BatchWriter,
     FailedGame,

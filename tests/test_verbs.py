@@ -16,10 +16,12 @@ from engine.actions import player_target
 from engine.agents.values import View, effect_value, effects_value
 from engine.cards import CardType, Effect, Side, Target, TargetKind
 from engine.effects import resolve
-from engine.language import CARD_TYPE_WORDS, LanguageError, parse_effect, parse_keywords
+from engine.keywords import CARD_TYPE_WORDS, parse_keywords
+from engine.language import parse_effect
 from engine.verbs import VERBS, Registry, Verb
 from engine.verbs.board import DAMAGE, HEAL
 from engine.wording import render_effect
+from engine.words import LanguageError
 from tests.builder import Position, board, equipment, unit
 from workbench.loader import load_cardsets
 

@@ -18,14 +18,8 @@ from engine.cards import (
     TargetKind,
     Trigger,
 )
-from engine.language import (
-    parse_effects,
-    parse_free_actions,
-    parse_full_actions,
-    parse_keywords,
-    parse_modifiers,
-    parse_triggers,
-)
+from engine.keywords import parse_keywords, parse_modifiers
+from engine.language import parse_effects, parse_free_actions, parse_full_actions, parse_triggers
 from engine.wording import card_behaviour, render_effect, render_keywords, render_modifiers
 from workbench.loader import shipped_cardsets
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.board import Field, Terrain
-from engine.language import nearest, norm
+from engine.words import nearest, norm
 from workbench.sheets import Cell, column_letter
 from workbench.tables import Problem, cell_text
 

@@ -178,17 +178,7 @@ def fair_value(
     intercept = float(my - slope * mx)
     roots = bootstrap_roots(x, counts, target, paired, replicates, seed)
     lo_x, hi_x = float(x.min()), float(x.max())
-    found = np.isfinite(roots)
-    tail = (1 - LEVEL) / 2
-    q_low = float(np.quantile(np.where(found, roots, -np.inf), tail, method="inverted_cdf"))
-    q_high = float(np.quantile(np.where(found, roots, np.inf), 1 - tail, method="inverted_cdf"))
-    low = q_low if math.isfinite(q_low) and q_low >= lo_x else None
-    high = q_high if math.isfinite(q_high) and q_high <= hi_x else None
-    shares = {
-        "below": float((found & (roots < lo_x)).mean()),
-        "above": float((found & (roots > hi_x)).mean()),
-        "flat": float((~found).mean()),
-    }
+    low, high, shares = _interval(roots, lo_x, hi_x)
     games = counts.n_a.shape[1]
     line = FairValue(None, low, high, intercept, slope, "", **shares)
     root = float(fit_zero(x, y0, w, target)) if slope else math.nan
@@ -208,6 +198,25 @@ def fair_value(
     )
     opened = open_interval_words(line, lo_x, hi_x, games, replicates)
     return dataclasses.replace(line, estimate=root, note=fit + (f". {opened}" if opened else ""))
+
+
+def _interval(
+    roots: Array, lo_x: float, hi_x: float
+) -> tuple[float | None, float | None, dict[str, float]]:
+    """The interval's ends from the replicates' crossings (None: open, outside the swept range
+    `lo_x`..`hi_x`) and the shares of replicates crossing below it, above it, or nowhere."""
+    found = np.isfinite(roots)
+    tail = (1 - LEVEL) / 2
+    q_low = float(np.quantile(np.where(found, roots, -np.inf), tail, method="inverted_cdf"))
+    q_high = float(np.quantile(np.where(found, roots, np.inf), 1 - tail, method="inverted_cdf"))
+    low = q_low if math.isfinite(q_low) and q_low >= lo_x else None
+    high = q_high if math.isfinite(q_high) and q_high <= hi_x else None
+    shares = {
+        "below": float((found & (roots < lo_x)).mean()),
+        "above": float((found & (roots > hi_x)).mean()),
+        "flat": float((~found).mean()),
+    }
+    return low, high, shares
 
 
 def _beyond(f: FairValue, target: float, lo_x: float, hi_x: float, games: int) -> str:

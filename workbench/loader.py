@@ -21,15 +21,8 @@ from engine.cards import (
     Modifiers,
     Trigger,
 )
-from engine.language import (
-    CARD_TYPE_WORDS,
-    parse_effects,
-    parse_free_actions,
-    parse_full_actions,
-    parse_keywords,
-    parse_modifiers,
-    parse_triggers,
-)
+from engine.keywords import CARD_TYPE_WORDS, parse_keywords, parse_modifiers
+from engine.language import parse_effects, parse_free_actions, parse_full_actions, parse_triggers
 from workbench.boards import BOARD_SHEETS, board_base
 from workbench.sheets import (
     SPREADSHEET_SUFFIXES,
@@ -284,19 +277,7 @@ def read_cardsets(path: Path) -> Parsed[list[CardSet]]:
         for number, cells in table.rows:
             rec = Record(table, number, cells, problems)
             set_name = rec.text("set") or (path.stem if is_csv else sheet.name)
-            name = rec.text("name")
-            if name is not None:
-                key = name.casefold()
-                if key in seen:
-                    first_set, first = seen[key]
-                    rec.fail(
-                        "name",
-                        f"duplicate card name {name!r} in set {set_name!r} "
-                        f"(first in row {first.row})"
-                        if first_set.casefold() == set_name.casefold()
-                        else clash(name, first_set, first, file),
-                    )
-                seen.setdefault(key, (set_name, rec.where("name")))
+            _check_unique(rec, set_name, seen, file)
             card = _card(rec, set_name, names, refs)
             source = file if is_csv else f"{file}#{sheet.name}"
             entry = sets.setdefault(set_name.casefold(), (set_name, source, []))
@@ -317,6 +298,26 @@ def read_cardsets(path: Path) -> Parsed[list[CardSet]]:
         return Parsed(None, problems, refs, names)
     value = [CardSet(n, tuple(cards), src) for n, src, cards in sets.values()]
     return Parsed(value, problems, refs, names)
+
+
+def _check_unique(
+    rec: Record, set_name: str, seen: dict[str, tuple[str, Problem]], file: str
+) -> None:
+    """Fail the row's name if a row before it (`seen`: name -> its set and place) defined it:
+    boards and effects find cards by name."""
+    name = rec.text("name")
+    if name is None:
+        return
+    key = name.casefold()
+    if key in seen:
+        first_set, first = seen[key]
+        rec.fail(
+            "name",
+            f"duplicate card name {name!r} in set {set_name!r} (first in row {first.row})"
+            if first_set.casefold() == set_name.casefold()
+            else clash(name, first_set, first, file),
+        )
+    seen.setdefault(key, (set_name, rec.where("name")))
 
 
 def clash(name: str, first_set: str, first: Problem, file: str) -> str:

@@ -275,17 +275,8 @@ def execute(
 ) -> None:
     """Play the games of `indices` that no whole shard holds on the cluster, ingest the
     shards, then finish the run (summaries, status) and remove its shards."""
-    run_id, total = job.run_id, job.spec.games
-    if cluster.shards is not None:
-        root = cluster.shards
-    else:
-        root = default_folder(
-            str(
-                con.execute(
-                    "SELECT path FROM duckdb_databases() WHERE database_name = current_database()"
-                ).fetchall()[0][0]
-            )
-        )
+    run_id = job.run_id
+    root = cluster.shards if cluster.shards is not None else default_folder(_db_path(con))
     folder = (root / f"run-{run_id}").resolve()
     claim(folder, con, run_id)
     clean(folder)
@@ -298,33 +289,9 @@ def execute(
             markup=False,
             highlight=False,
         )
-    failed = 0
-    nodes: set[str] = set()
-    if todo:
-        import ray
-
-        connected = connect(cluster.address, workers)
-        try:
-            resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
-            slots = max(1, int(resources.get("CPU", workers)))
-            start, played = time.perf_counter(), 0
-            with progress_bar(console) as progress:
-                task = progress.add_task(
-                    "games", total=total, completed=total - len(todo), rate=0.0
-                )
-                for written in _stream(job, spans(todo, slots), folder, slots):
-                    _check(written, folder)
-                    failed += written.failed
-                    nodes.add(written.node)
-                    played += written.games
-                    progress.update(
-                        task,
-                        advance=written.games,
-                        rate=played / max(time.perf_counter() - start, 1e-9),
-                    )
-        finally:
-            if connected:
-                ray.shutdown()
+    failed, nodes = (
+        _play(job, todo, folder, workers, console, cluster.address) if todo else (0, set())
+    )
     ingest(con, run_id, folder)
     missing = len(indices) - len(_stored(con, run_id) & set(indices))
     if missing:
@@ -350,3 +317,50 @@ def execute(
             "(table failed_games: seed, board, traceback)",
             markup=False,
         )
+
+
+def _db_path(con: duckdb.DuckDBPyConnection) -> str:
+    """The file of the open database (the default shards folder is beside it)."""
+    return str(
+        con.execute(
+            "SELECT path FROM duckdb_databases() WHERE database_name = current_database()"
+        ).fetchall()[0][0]
+    )
+
+
+def _play(
+    job: Job,
+    todo: Sequence[int],
+    folder: Path,
+    workers: int,
+    console: Console,
+    address: str | None,
+) -> tuple[int, set[str]]:
+    """Play `todo` on the cluster into shards under `folder`, with a progress bar over the
+    whole run; the games that failed and the nodes that played."""
+    import ray
+
+    total = job.spec.games
+    failed = 0
+    nodes: set[str] = set()
+    connected = connect(address, workers)
+    try:
+        resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
+        slots = max(1, int(resources.get("CPU", workers)))
+        start, played = time.perf_counter(), 0
+        with progress_bar(console) as progress:
+            task = progress.add_task("games", total=total, completed=total - len(todo), rate=0.0)
+            for written in _stream(job, spans(todo, slots), folder, slots):
+                _check(written, folder)
+                failed += written.failed
+                nodes.add(written.node)
+                played += written.games
+                progress.update(
+                    task,
+                    advance=written.games,
+                    rate=played / max(time.perf_counter() - start, 1e-9),
+                )
+    finally:
+        if connected:
+            ray.shutdown()
+    return failed, nodes

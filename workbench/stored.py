@@ -14,14 +14,8 @@ import duckdb
 
 from engine.board import Board, Placement, TieBreak, Victory, VictoryKind
 from engine.cards import Card, CardType
-from engine.language import (
-    parse_effects,
-    parse_free_actions,
-    parse_full_actions,
-    parse_keywords,
-    parse_modifiers,
-    parse_triggers,
-)
+from engine.keywords import parse_keywords, parse_modifiers
+from engine.language import parse_effects, parse_free_actions, parse_full_actions, parse_triggers
 from engine.state import GameConfig
 from workbench.board_map import parse_field
 

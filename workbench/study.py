@@ -13,9 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import duckdb
 from rich.console import Console
 
-from workbench.runner import Job, WorkerPool, execute, prepare
+from workbench.runner import Job, Prepared, WorkerPool, execute, prepare
 from workbench.store import RunSpec, create_run, open_store, set_execution
 from workbench.variants import Change
 
@@ -88,56 +89,53 @@ def run_study(
     con = open_store(db)
     pool = WorkerPool(workers) if backend == "local" else None  # one start-up for all variants
     try:
-        sweep_id = (
-            extend.sweep_id
-            if extend
-            else int(
-                con.execute("SELECT coalesce(max(sweep_id), 0) + 1 FROM sweeps").fetchall()[0][0]
-            )
-        )
+        sweep_id = extend.sweep_id if extend else _next_sweep_id(con)
         runs = list(extend.runs) if extend else []
         for v, spec, prep in zip(variants, specs, prepared, strict=True):
-            if v.label in reuse:
-                run_id = reuse[v.label]
-            else:
-                run_id = create_run(
-                    con,
-                    spec,
-                    prep.boards,
-                    prep.cards,
-                    prep.pool,
-                    prep.params,
-                    prep.files,
-                    prep.content_hash,
-                    backend,
-                    workers,
-                )
+            reused = v.label in reuse
+            run_id = reuse[v.label] if reused else _create(con, spec, prep, backend, workers)
             con.execute(
                 "INSERT INTO sweeps VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [sweep_id, kind, run_id, card, field, v.value, v.label],
             )
-            if v.label in reuse:
+            if reused:
                 console.print(
                     f"{kind} {sweep_id}: run {run_id} = {v.label} (already played)", highlight=False
                 )
             else:
                 console.print(f"{kind} {sweep_id}: run {run_id} = {v.label}", highlight=False)
                 set_execution(con, run_id, backend, workers)
-                execute(
-                    con,
-                    Job(run_id, spec, prep.configs),
-                    range(spec.games),
-                    backend,
-                    workers,
-                    console,
-                    pool,
-                )
+                job = Job(run_id, spec, prep.configs)
+                execute(con, job, range(spec.games), backend, workers, console, pool)
             runs.append((v, run_id))
     finally:
         if pool is not None:
             pool.close()
         con.close()
     return Study(sweep_id, kind, card, field, tuple(runs))
+
+
+def _next_sweep_id(con: duckdb.DuckDBPyConnection) -> int:
+    """A new study's id: one above the database's last."""
+    return int(con.execute("SELECT coalesce(max(sweep_id), 0) + 1 FROM sweeps").fetchall()[0][0])
+
+
+def _create(
+    con: duckdb.DuckDBPyConnection, spec: RunSpec, prep: Prepared, backend: str, workers: int
+) -> int:
+    """The variant's run row, with its cards and boards as loaded; its run_id."""
+    return create_run(
+        con,
+        spec,
+        prep.boards,
+        prep.cards,
+        prep.pool,
+        prep.params,
+        prep.files,
+        prep.content_hash,
+        backend,
+        workers,
+    )
 
 
 def record_results(

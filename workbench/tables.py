@@ -16,11 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Generic, NamedTuple, TypeVar
 
 from engine.cards import Card, CardSet, CardType
-from engine.language import (
-    LanguageError,
-    nearest,
-    norm,
-)
+from engine.words import LanguageError, nearest, norm
 from workbench.sheets import (
     Cell,
     Sheet,

@@ -376,23 +376,10 @@ def tune_card(
     """Sweep `field` of `card` from `current` the way `verdict` points, widening up to `widen`
     times while no crossing is found, and decide (`rare`: see `decide`). `base_run`: a run of
     exactly `base`, reused as the sweep's current value."""
-    from workbench.analysis.source import open_db
-
     target = (band[0] + band[1]) / 2
     floor = FLOOR.get(field, 0)
     if direction(verdict) < 0 and current <= floor:
-        return CardTuning(
-            card,
-            field,
-            current,
-            verdict,
-            None,
-            None,
-            (
-                f"{verdict} at {field} {current}, already the lowest allowed: no lower {field} "
-                "exists, so nothing was swept; change its other numbers instead"
-            ),
-        )
+        return _at_floor(card, field, current, verdict)
     values = first_values(current, span, verdict, floor)
     variants = card_variants(card, field, values)
     reuse = {v.label: base_run for v in variants if v.value == current and base_run is not None}
@@ -401,11 +388,7 @@ def tune_card(
         study = run_study(
             db, base, "tune", card, field, variants, workers, console, extend=study, reuse=reuse
         )
-        con = open_db(db)
-        try:
-            res = analyse(con, study, base.games, target)
-        finally:
-            con.close()
+        res = _analysed(db, study, base.games, target)
         swept = [int(v.value) for v, _ in study.runs if v.value is not None]
         new = (
             next_values(swept, direction(verdict), res.fair.reach(target), span, floor)
@@ -415,34 +398,58 @@ def tune_card(
         d = decide(res.fair, _points(res), current, verdict, field, target, floor, bool(new), rare)
         if not d.widen:
             break
-        why = (
-            "too few buyers to fit a line"
-            if not math.isfinite(res.fair.slope)
-            else "no falling line"
-            if res.fair.slope >= 0
-            else "no crossing"
-        )
         console.print(
-            f"tune: {card} ({verdict}): {why} in {min(swept)}..{max(swept)}; "
+            f"tune: {card} ({verdict}): {_unfit(res.fair)} in {min(swept)}..{max(swept)}; "
             f"widening to {', '.join(map(str, new))}",
             highlight=False,
         )
         variants = card_variants(card, field, new)
     widened = len({v.value for v, _ in res.study.runs}) > len(values)
     note = d.note + (f" (range widened to {min(swept)}..{max(swept)})" if widened else "")
-    rows = result_rows(res)
-    rows.append(
-        (
-            card,
-            f"proposed_{field}",
-            None if d.proposed is None else float(d.proposed),
-            res.fair.low,
-            res.fair.high,
-            f"{verdict}; current {current}; {note}",
-        )
+    proposal = (
+        card,
+        f"proposed_{field}",
+        None if d.proposed is None else float(d.proposed),
+        res.fair.low,
+        res.fair.high,
+        f"{verdict}; current {current}; {note}",
     )
-    record_results(db, res.study.sweep_id, rows)
+    record_results(db, res.study.sweep_id, [*result_rows(res), proposal])
     return CardTuning(card, field, current, verdict, res, d.proposed, note)
+
+
+def _at_floor(card: str, field: str, current: int, verdict: str) -> CardTuning:
+    """A card to make cheaper whose field is already the lowest allowed: nothing to sweep."""
+    return CardTuning(
+        card,
+        field,
+        current,
+        verdict,
+        None,
+        None,
+        (
+            f"{verdict} at {field} {current}, already the lowest allowed: no lower {field} "
+            "exists, so nothing was swept; change its other numbers instead"
+        ),
+    )
+
+
+def _analysed(db: str, study: Study, games: int, target: float) -> SweepResult:
+    """The study's sweep as it stands, read from `db`."""
+    from workbench.analysis.source import open_db
+
+    con = open_db(db)
+    try:
+        return analyse(con, study, games, target)
+    finally:
+        con.close()
+
+
+def _unfit(fair: FairValue) -> str:
+    """Why a sweep gives no crossing yet, as the widening message says it."""
+    if not math.isfinite(fair.slope):
+        return "too few buyers to fit a line"
+    return "no falling line" if fair.slope >= 0 else "no crossing"
 
 
 def before_after(tunings: Sequence[CardTuning]) -> pl.DataFrame:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from engine.agents.heuristic import tyrant_adjacency
+from engine.agents.action_phase import tyrant_adjacency
 from engine.agents.values import View, perm_value
 from engine.board import VictoryKind
 from engine.cards import CardType

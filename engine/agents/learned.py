@@ -122,7 +122,6 @@ def features(s: GameState, cands: list[tuple[float, Action]]) -> list[list[float
     """One row of `FEATURES` per candidate (see there)."""
     seat = s.active
     v = View(s, seat)
-    geo = v.geo
     best = cands[0][0] if cands else 0.0
     idle = [
         p
@@ -147,53 +146,77 @@ def features(s: GameState, cands: list[tuple[float, Action]]) -> list[list[float
         if k == A.PASS:
             row[_INDEX["idle_pass"]] = len(idle)
         elif k == A.PLAY:
-            card = s.cards[a.card]
-            row[_INDEX["resource_after"]] = resource - (card.play or 0)
-            if card.type is CardType.UNIT:
-                row[_INDEX["k_unit"]] = 1.0
-                if a.field >= 0:
-                    _at(
-                        v,
-                        row,
-                        None,
-                        a.field,
-                        card_value(card),
-                        (card.life or 1) + 1,
-                        (card.move or 0) + (card.range or 1),
-                    )
-            else:
-                row[_INDEX["k_spell" if card.type is CardType.SPELL else "k_perm"]] = 1.0
+            _play_row(v, row, a, resource)
         elif k == A.ACTIVATE and a.card in s.perms:
-            p = s.perms[a.card]
-            f = s.perm_field(p)
-            _unit_at(v, row, p, f, memo)
-            hp = hp_left(s, p)
-            row[_INDEX["in_danger_now"]] = 1.0 if v.danger(f) >= hp else 0.0
-            row[_INDEX["attack_now"]] = row[_INDEX["attack_here"]]
-            reach = (s.cards[p.cid].move or 0) + (s.cards[p.cid].range or 1)
-            dist = geo._dist[f]
-            row[_INDEX["reach_targets"]] = sum(1 for e in v.enemy_units if dist[e.field] <= reach)
-            row[_INDEX["blocking"]] = sum(1 for q in idle if q.cid != p.cid and dist[q.field] == 1)
+            _activation_row(v, row, s.perms[a.card], idle, memo)
         elif unit is not None and unit.field >= 0:
-            here = s.perm_field(unit)
-            if k == A.MOVE:
-                _unit_at(v, row, unit, a.field, memo)
-                row[_INDEX["goal_gain"]] = v.goal_dist(here) - v.goal_dist(a.field)
-            else:
-                _unit_at(v, row, unit, here, memo)
-            if k == A.ATTACK and a.target in s.perms:
-                t = s.perms[a.target]
-                d = geo.dist(here, s.perm_field(t))
-                row[_INDEX["exchange"]] = exchange(v, unit, t, d)
-                row[_INDEX["kill"]] = 1.0 if strike(s, unit, t, d) >= hp_left(s, t) else 0.0
-                back = (
-                    strike(s, t, unit, d)
-                    if s.cards[t.cid].type is CardType.UNIT and (d <= max_range(profile(s, t)))
-                    else 0
-                )
-                row[_INDEX["lose"]] = 1.0 if back >= hp_left(s, unit) else 0.0
+            _unit_action_row(v, row, unit, a, memo)
         rows.append(row)
     return rows
+
+
+def _play_row(v: View, row: list[float], a: Action, resource: float) -> None:
+    """A played card: the resource it leaves and its type; a unit deployed on a field is
+    described on that field by its card's numbers (no permanent stands for it yet)."""
+    card = v.s.cards[a.card]
+    row[_INDEX["resource_after"]] = resource - (card.play or 0)
+    if card.type is CardType.UNIT:
+        row[_INDEX["k_unit"]] = 1.0
+        if a.field >= 0:
+            _at(
+                v,
+                row,
+                None,
+                a.field,
+                card_value(card),
+                (card.life or 1) + 1,
+                (card.move or 0) + (card.range or 1),
+            )
+    else:
+        row[_INDEX["k_spell" if card.type is CardType.SPELL else "k_perm"]] = 1.0
+
+
+def _activation_row(
+    v: View, row: list[float], p: Perm, idle: list[Perm], memo: dict[tuple[int, int, int], float]
+) -> None:
+    """Activating unit p: where it stands, whether it is in danger there, what it can reach,
+    and the idle units next to it it may be blocking."""
+    s = v.s
+    f = s.perm_field(p)
+    _unit_at(v, row, p, f, memo)
+    hp = hp_left(s, p)
+    row[_INDEX["in_danger_now"]] = 1.0 if v.danger(f) >= hp else 0.0
+    row[_INDEX["attack_now"]] = row[_INDEX["attack_here"]]
+    reach = (s.cards[p.cid].move or 0) + (s.cards[p.cid].range or 1)
+    dist = v.geo._dist[f]
+    row[_INDEX["reach_targets"]] = sum(1 for e in v.enemy_units if dist[e.field] <= reach)
+    row[_INDEX["blocking"]] = sum(1 for q in idle if q.cid != p.cid and dist[q.field] == 1)
+
+
+def _unit_action_row(
+    v: View, row: list[float], unit: Perm, a: Action, memo: dict[tuple[int, int, int], float]
+) -> None:
+    """An action of the activated unit: where it ends (a move's destination, else where it
+    stands) and, for an attack, the exchange, the kill and the strike back (R12.11)."""
+    s = v.s
+    here = s.perm_field(unit)
+    k = a.kind
+    if k == A.MOVE:
+        _unit_at(v, row, unit, a.field, memo)
+        row[_INDEX["goal_gain"]] = v.goal_dist(here) - v.goal_dist(a.field)
+    else:
+        _unit_at(v, row, unit, here, memo)
+    if k == A.ATTACK and a.target in s.perms:
+        t = s.perms[a.target]
+        d = v.geo.dist(here, s.perm_field(t))
+        row[_INDEX["exchange"]] = exchange(v, unit, t, d)
+        row[_INDEX["kill"]] = 1.0 if strike(s, unit, t, d) >= hp_left(s, t) else 0.0
+        back = (
+            strike(s, t, unit, d)
+            if s.cards[t.cid].type is CardType.UNIT and (d <= max_range(profile(s, t)))
+            else 0
+        )
+        row[_INDEX["lose"]] = 1.0 if back >= hp_left(s, unit) else 0.0
 
 
 def _unit_at(

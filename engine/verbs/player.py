@@ -6,8 +6,9 @@ from __future__ import annotations
 from engine.actions import target_seats
 from engine.board import VictoryKind
 from engine.cards import Effect, TargetKind
+from engine.choices import DiscardChoice
 from engine.permanents import available, origins, put_onto_board
-from engine.state import DiscardChoice, GameState
+from engine.state import GameState
 from engine.verbs.entry import PLAYERS, Appraiser, Value, Verb, seats
 from engine.vocab import EventKind
 from engine.zones import draw, gain, lose

@@ -225,30 +225,7 @@ def shape_findings(
         FROM games WHERE run_id IN ({run_list(runs)}) GROUP BY ALL ORDER BY board""",
     )
     boards = games.height
-    checks = (
-        (
-            "round_limit",
-            th.round_limit,
-            "round limit",
-            (
-                "{share} of games{on} reach the round limit before the victory condition ends them "
-                "{span}."
-            ),
-        ),
-        ("draws", th.draws, "draws", "{share} of games{on} end in a draw {span}."),
-        (
-            "guard",
-            th.guard,
-            "action guard",
-            ("The action guard (R21.18) stopped {share} of games{on} {span}; they count as draws."),
-        ),
-        (
-            "short",
-            th.short_games,
-            "short games",
-            f"{{share}} of games{{on}} last {int(th.short_rounds)} rounds or fewer {{span}}.",
-        ),
-    )
+    checks = _shape_checks(th)
     out = []
     for r in games.iter_rows(named=True):
         n = r["games"]
@@ -278,6 +255,34 @@ def shape_findings(
     return out
 
 
+def _shape_checks(th: Thresholds) -> tuple[tuple[str, float, str, str], ...]:
+    """(column of the shape query, threshold, finding kind, sentence) of each shape check."""
+    return (
+        (
+            "round_limit",
+            th.round_limit,
+            "round limit",
+            (
+                "{share} of games{on} reach the round limit before the victory condition ends them "
+                "{span}."
+            ),
+        ),
+        ("draws", th.draws, "draws", "{share} of games{on} end in a draw {span}."),
+        (
+            "guard",
+            th.guard,
+            "action guard",
+            ("The action guard (R21.18) stopped {share} of games{on} {span}; they count as draws."),
+        ),
+        (
+            "short",
+            th.short_games,
+            "short games",
+            f"{{share}} of games{{on}} last {int(th.short_rounds)} rounds or fewer {{span}}.",
+        ),
+    )
+
+
 # --- agents ---------------------------------------------------------------------------------
 
 
@@ -285,34 +290,47 @@ def agent_findings(
     con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thresholds, pool: Sequence[str]
 ) -> list[Finding]:
     """Caveats: the agent furthest from an even share when the run mixes agents (the verdicts
-    mix strong and weak play), and cards
-    whose improvement when bought points opposite ways for different agents in a skill study
-    of the same database (`workbench skill`)."""
-    out = []
-    rates = sets.win_rates(con, runs, ["agent"])
-    if rates.height > 1:
-        fair = float(rates.get_column("wins").sum()) / float(rates.get_column("seats").sum())
-        r = max(rates.iter_rows(named=True), key=lambda r: furthest(r["win_rate"], fair))
-        sev = two_sided(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], fair, r["seats"], th)
-        if sev is not None:
-            out.append(
-                Finding(
-                    "agent",
-                    sev,
-                    f"Agent {r['agent']} wins {pct(r['win_rate'])} of its seats "
-                    f"{span(r['win_rate_lo'], r['win_rate_hi'], r['seats'])} against an even "
-                    f"{pct(fair)}: the verdicts mix strong and weak play.",
-                    r["win_rate"],
-                    r["win_rate_lo"],
-                    r["win_rate_hi"],
-                    r["seats"],
-                    "sets",
-                    r["agent"],
-                    abs(r["win_rate"] - fair) - th.band,
-                )
-            )
+    mix strong and weak play), and cards whose improvement when bought points opposite ways for
+    different agents in a skill study of the same database (`workbench skill`)."""
+    out = _mixed_agents(con, runs, th)
     if not pool:
         return out
+    return out + _skill_flips(con, pool)
+
+
+def _mixed_agents(
+    con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thresholds
+) -> list[Finding]:
+    """The agent furthest from an even share, if outside the band, when the runs mix agents."""
+    rates = sets.win_rates(con, runs, ["agent"])
+    if rates.height <= 1:
+        return []
+    fair = float(rates.get_column("wins").sum()) / float(rates.get_column("seats").sum())
+    r = max(rates.iter_rows(named=True), key=lambda r: furthest(r["win_rate"], fair))
+    sev = two_sided(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], fair, r["seats"], th)
+    if sev is None:
+        return []
+    return [
+        Finding(
+            "agent",
+            sev,
+            f"Agent {r['agent']} wins {pct(r['win_rate'])} of its seats "
+            f"{span(r['win_rate_lo'], r['win_rate_hi'], r['seats'])} against an even "
+            f"{pct(fair)}: the verdicts mix strong and weak play.",
+            r["win_rate"],
+            r["win_rate_lo"],
+            r["win_rate_hi"],
+            r["seats"],
+            "sets",
+            r["agent"],
+            abs(r["win_rate"] - fair) - th.band,
+        )
+    ]
+
+
+def _skill_flips(con: duckdb.DuckDBPyConnection, pool: Sequence[str]) -> list[Finding]:
+    """Pool cards whose improvement when bought is significantly positive with one agent and
+    significantly negative with another in a skill study stored in the same database."""
     names = ", ".join("'" + c.replace("'", "''") + "'" for c in pool)
     skill = query(
         con,
@@ -323,6 +341,7 @@ def agent_findings(
         JOIN (SELECT run_id, count(*) AS n FROM games GROUP BY ALL) g ON g.run_id = v.run_id
         WHERE r.card IN ({names}) AND r.estimate IS NOT NULL ORDER BY r.sweep_id, v.value""",
     )
+    out = []
     for (sweep, card), rows in skill.group_by("sweep_id", "card", maintain_order=True):
         up = rows.filter(pl.col("low") > 0)
         down = rows.filter(pl.col("high") < 0)

@@ -76,70 +76,11 @@ def compare_findings(
     warning when rates moved with nothing changed or nothing moved with something changed.
     `changes` and `significant` are analysis.compare's content_changes and significant."""
     th = th or Thresholds()
-    out = []
-    for r in significant.iter_rows(named=True):
-        base, cand, n_a, n_b = r["base"], r["candidate"], r["n_base"], r["n_candidate"]
-        lo, hi = _difference(base, n_a, cand, n_b)
-        change = cand - base
-        sev = "high" if lo > th.band or hi < -th.band else "medium"
-        out.append(
-            Finding(
-                "difference",
-                sev,
-                f"The {METRIC_WORDS.get(r['metric'], r['metric'])} of "
-                f"{_subject(r['what'], r['name'])} {'rises' if change > 0 else 'falls'} from "
-                f"{pct(base)} to {pct(cand)}: {num(100 * change, True)} points "
-                f"{span(lo, hi, n_a + n_b, ' points')}, Holm-corrected p = {r['p_holm']:.2g}.",
-                change,
-                lo,
-                hi,
-                n_a + n_b,
-                COMPARE_SECTIONS.get(r["what"], "answers"),
-                f"{r['what']} {r['name']}",
-                abs(change),
-            )
-        )
+    out = [_moved(r, th) for r in significant.iter_rows(named=True)]
     if changes.height:
-        rows = list(changes.iter_rows(named=True))
-        words = [
-            f"{r['name']} {r['field']} {r['base']} -> {r['candidate']}"
-            if r["change"] == "changed"
-            else f"{r['name']} {r['change']}"
-            for r in rows
-        ]
-        shown = "; ".join(words[:4]) + (f"; {len(words) - 4} more" if len(words) > 4 else "")
-        out.append(
-            Finding(
-                "content",
-                "medium",
-                f"{len(rows)} field{'s' if len(rows) > 1 else ''} of the "
-                f"spreadsheets and settings changed (n={len(rows)}): {shown}.",
-                len(rows),
-                None,
-                None,
-                len(rows),
-                "answers",
-                "changes",
-                0.0,
-            )
-        )
+        out.append(_content_changed(changes))
     if significant.height and not changes.height:
-        out.append(
-            Finding(
-                "content",
-                "high",
-                f"{significant.height} rate{'s' if significant.height > 1 else ''}"
-                f" moved significantly although the runs' content and settings are the same "
-                f"(n={tests} tests): the difference comes from the play itself, not the cards.",
-                significant.height,
-                None,
-                None,
-                tests,
-                "answers",
-                "significant",
-                1.0,
-            )
-        )  # beyond any change (at most 1): it qualifies them all, so it leads
+        out.append(_moved_by_play(significant.height, tests))
     if changes.height and not significant.height:
         out.append(
             Finding(
@@ -159,6 +100,74 @@ def compare_findings(
     return ranked(out)
 
 
+def _moved(r: dict[str, Any], th: Thresholds) -> Finding:
+    """A rate that moved significantly (`r`: a row of compare's significant), with Newcombe's
+    interval of its change."""
+    base, cand, n_a, n_b = r["base"], r["candidate"], r["n_base"], r["n_candidate"]
+    lo, hi = _difference(base, n_a, cand, n_b)
+    change = cand - base
+    sev = "high" if lo > th.band or hi < -th.band else "medium"
+    return Finding(
+        "difference",
+        sev,
+        f"The {METRIC_WORDS.get(r['metric'], r['metric'])} of "
+        f"{_subject(r['what'], r['name'])} {'rises' if change > 0 else 'falls'} from "
+        f"{pct(base)} to {pct(cand)}: {num(100 * change, True)} points "
+        f"{span(lo, hi, n_a + n_b, ' points')}, Holm-corrected p = {r['p_holm']:.2g}.",
+        change,
+        lo,
+        hi,
+        n_a + n_b,
+        COMPARE_SECTIONS.get(r["what"], "answers"),
+        f"{r['what']} {r['name']}",
+        abs(change),
+    )
+
+
+def _content_changed(changes: pl.DataFrame) -> Finding:
+    """What changed in the spreadsheets and settings between the runs (the first four)."""
+    rows = list(changes.iter_rows(named=True))
+    words = [
+        f"{r['name']} {r['field']} {r['base']} -> {r['candidate']}"
+        if r["change"] == "changed"
+        else f"{r['name']} {r['change']}"
+        for r in rows
+    ]
+    shown = "; ".join(words[:4]) + (f"; {len(words) - 4} more" if len(words) > 4 else "")
+    return Finding(
+        "content",
+        "medium",
+        f"{len(rows)} field{'s' if len(rows) > 1 else ''} of the "
+        f"spreadsheets and settings changed (n={len(rows)}): {shown}.",
+        len(rows),
+        None,
+        None,
+        len(rows),
+        "answers",
+        "changes",
+        0.0,
+    )
+
+
+def _moved_by_play(moved: int, tests: int) -> Finding:
+    """Rates that moved with the content unchanged: the play itself differs, which qualifies
+    every other difference, so it leads (its excess beyond any change's, at most 1)."""
+    return Finding(
+        "content",
+        "high",
+        f"{moved} rate{'s' if moved > 1 else ''}"
+        f" moved significantly although the runs' content and settings are the same "
+        f"(n={tests} tests): the difference comes from the play itself, not the cards.",
+        moved,
+        None,
+        None,
+        tests,
+        "answers",
+        "significant",
+        1.0,
+    )
+
+
 def _ends(lo: float | None, hi: float | None) -> str:
     return f"{'open' if lo is None else f'{lo:.2f}'}–{'open' if hi is None else f'{hi:.2f}'}"
 
@@ -175,41 +184,7 @@ def sweep_findings(
         else ("first_games", "the first player's advantage")
     )
     n = int(metrics.get_column(n_col).fill_null(0).sum())
-    out = []
-    if fair.estimate is None:
-        out.append(
-            Finding(
-                "fair value",
-                "low",
-                f"No fair value for {swept}: {what} does not cross "
-                f"{target:+.2f} in the swept range (n={n:,}); {fair.note.rstrip('.')}.",
-                float("nan"),
-                None,
-                None,
-                n,
-                section,
-                swept,
-            )
-        )
-    else:
-        closed = fair.low is not None and fair.high is not None
-        out.append(
-            Finding(
-                "fair value",
-                "high" if closed else "medium",
-                f"{what.capitalize()} crosses "
-                f"{target:+.2f} at {swept} = {fair.estimate:.2f} (95% interval "
-                f"{_ends(fair.low, fair.high)}, n={n:,})"
-                + ("." if closed else f"; {fair.note.rstrip('.')}."),
-                fair.estimate,
-                fair.low,
-                fair.high,
-                n,
-                section,
-                swept,
-                1.0 if closed else 0.0,
-            )
-        )
+    out = [_fair_value(fair, target, swept, what, n, section)]
     small = [
         (r["value"], int(r[n_col] or 0))
         for r in metrics.iter_rows(named=True)
@@ -235,6 +210,41 @@ def sweep_findings(
     return ranked(out)
 
 
+def _fair_value(
+    fair: FairValue, target: float, swept: str, what: str, n: int, section: str
+) -> Finding:
+    """Where `what` crosses `target` (its interval closed or open), or that it does not."""
+    if fair.estimate is None:
+        return Finding(
+            "fair value",
+            "low",
+            f"No fair value for {swept}: {what} does not cross "
+            f"{target:+.2f} in the swept range (n={n:,}); {fair.note.rstrip('.')}.",
+            float("nan"),
+            None,
+            None,
+            n,
+            section,
+            swept,
+        )
+    closed = fair.low is not None and fair.high is not None
+    return Finding(
+        "fair value",
+        "high" if closed else "medium",
+        f"{what.capitalize()} crosses "
+        f"{target:+.2f} at {swept} = {fair.estimate:.2f} (95% interval "
+        f"{_ends(fair.low, fair.high)}, n={n:,})"
+        + ("." if closed else f"; {fair.note.rstrip('.')}."),
+        fair.estimate,
+        fair.low,
+        fair.high,
+        n,
+        section,
+        swept,
+        1.0 if closed else 0.0,
+    )
+
+
 def tune_findings(
     tunings: Sequence[CardTuning], flagged: pl.DataFrame, unseen: Sequence[str]
 ) -> list[Finding]:
@@ -243,62 +253,7 @@ def tune_findings(
     proposal and why (medium), and the cards never drafted, so never judged (low). Section ids:
     `sweepI` for the I-th tuning's sweep, else `flagged`."""
     judged = {r["card"]: r for r in flagged.iter_rows(named=True)}
-    out = []
-    for i, t in enumerate(tunings):
-        r = judged.get(t.card, {})
-        gain, lo, hi, n = (
-            r.get("bought_gain"),
-            r.get("bought_gain_lo"),
-            r.get("bought_gain_hi"),
-            int(r.get("bought") or 0),
-        )
-        stores = int(r.get("in_store") or 0)
-        why = (
-            f"its holders gain {num(100 * gain, True)} points when they buy it "
-            f"{span(lo, hi, n, ' points')}"
-            if gain is not None and lo is not None and (lo > 0 or (hi is not None and hi < 0))
-            else f"bought {n} times in {stores} stores "
-            f"{span(*proportion_ci(n, stores), stores) if stores else '(n=0)'}"
-        )
-        section = f"sweep{i}" if t.sweep is not None else "flagged"
-        fair = t.sweep.fair if t.sweep is not None else None
-        if t.proposed is not None and fair is not None:
-            closed = fair.low is not None and fair.high is not None
-            where = (
-                f"the fair value is {fair.estimate:.2f} (95% interval {_ends(fair.low, fair.high)})"
-                if fair.estimate is not None
-                else t.note.rstrip(".")
-            )
-            out.append(
-                Finding(
-                    "proposal",
-                    "high" if closed and fair.estimate is not None else "medium",
-                    f"{t.card} ({t.verdict}: {why}): {t.field} {t.current} -> {t.proposed}; "
-                    f"{where}.",
-                    float(t.proposed),
-                    fair.low,
-                    fair.high,
-                    n,
-                    section,
-                    t.card,
-                    abs(t.proposed - t.current),
-                )
-            )
-        else:
-            out.append(
-                Finding(
-                    "no proposal",
-                    "medium",
-                    f"{t.card} ({t.verdict}: {why}): no proposal for "
-                    f"{t.field} {t.current}: {t.note.rstrip('.')}.",
-                    float(t.current),
-                    lo,
-                    hi,
-                    n,
-                    section,
-                    t.card,
-                )
-            )
+    out = [_tuning(i, t, judged.get(t.card, {})) for i, t in enumerate(tunings)]
     if unseen:
         out.append(
             Finding(
@@ -316,6 +271,58 @@ def tune_findings(
             )
         )
     return ranked(out)
+
+
+def _tuning(i: int, t: CardTuning, r: dict[str, Any]) -> Finding:
+    """The i-th tuning's proposal, or why there is none, with what flagged the card (`r`: its
+    row of the flagged table, empty if it has none)."""
+    gain, lo, hi, n = (
+        r.get("bought_gain"),
+        r.get("bought_gain_lo"),
+        r.get("bought_gain_hi"),
+        int(r.get("bought") or 0),
+    )
+    stores = int(r.get("in_store") or 0)
+    why = (
+        f"its holders gain {num(100 * gain, True)} points when they buy it "
+        f"{span(lo, hi, n, ' points')}"
+        if gain is not None and lo is not None and (lo > 0 or (hi is not None and hi < 0))
+        else f"bought {n} times in {stores} stores "
+        f"{span(*proportion_ci(n, stores), stores) if stores else '(n=0)'}"
+    )
+    section = f"sweep{i}" if t.sweep is not None else "flagged"
+    fair = t.sweep.fair if t.sweep is not None else None
+    if t.proposed is None or fair is None:
+        return Finding(
+            "no proposal",
+            "medium",
+            f"{t.card} ({t.verdict}: {why}): no proposal for "
+            f"{t.field} {t.current}: {t.note.rstrip('.')}.",
+            float(t.current),
+            lo,
+            hi,
+            n,
+            section,
+            t.card,
+        )
+    closed = fair.low is not None and fair.high is not None
+    where = (
+        f"the fair value is {fair.estimate:.2f} (95% interval {_ends(fair.low, fair.high)})"
+        if fair.estimate is not None
+        else t.note.rstrip(".")
+    )
+    return Finding(
+        "proposal",
+        "high" if closed and fair.estimate is not None else "medium",
+        f"{t.card} ({t.verdict}: {why}): {t.field} {t.current} -> {t.proposed}; {where}.",
+        float(t.proposed),
+        fair.low,
+        fair.high,
+        n,
+        section,
+        t.card,
+        abs(t.proposed - t.current),
+    )
 
 
 def ablation_findings(card: str, result: Ablation, th: Thresholds | None = None) -> list[Finding]:
@@ -354,44 +361,13 @@ def ablation_findings(card: str, result: Ablation, th: Thresholds | None = None)
 
 def skill_findings(card: str, table: pl.DataFrame, th: Thresholds | None = None) -> list[Finding]:
     """Verdicts that change with agent strength: the improvement when bought pointing opposite
-        ways for two agents (high when both intervals exclude zero, else low), and each agent
-        whose improvement lies outside the band (severity as a card's band check), and the agents
-    without an estimate (every holder bought it, or none did). `table`:
-        workbench.skill.skill_table, weakest agent first."""
+    ways for two agents (high when both intervals exclude zero, else low), each agent whose
+    improvement lies outside the band (severity as a card's band check), and the agents without
+    an estimate (every holder bought it, or none did). `table`: workbench.skill.skill_table,
+    weakest agent first."""
     th = th or Thresholds()
     rows = [r for r in table.iter_rows(named=True) if r["bought_gain"] is not None]
-    out = []
-
-    def gain(r: dict[str, Any]) -> str:
-        n = int(r["bought"] or 0)
-        return (
-            f"{num(100 * r['bought_gain'], True)} points "
-            f"{span(r['bought_gain_lo'], r['bought_gain_hi'], n, ' points')} with "
-            f"{r['agent']}"
-        )
-
-    up = [r for r in rows if r["bought_gain"] > 0]
-    down = [r for r in rows if r["bought_gain"] < 0]
-    if up and down:
-        a = max(up, key=lambda r: r["bought_gain"])
-        b = min(down, key=lambda r: r["bought_gain"])
-        sure = a["bought_gain_lo"] > 0 and b["bought_gain_hi"] < 0
-        out.append(
-            Finding(
-                "verdict flips",
-                "high" if sure else "low",
-                f"{card}'s verdict depends on agent "
-                f"strength: improvement when bought {gain(a)}, {gain(b)}"
-                + ("." if sure else "; the intervals overlap zero, so more games would tell."),
-                a["bought_gain"] - b["bought_gain"],
-                None,
-                None,
-                int(a["bought"] or 0) + int(b["bought"] or 0),
-                "skill",
-                card,
-                1.0 + a["bought_gain"] - b["bought_gain"],
-            )
-        )  # the page's question: it leads
+    out = _verdict_flips(card, rows)
     for r in rows:
         sev = two_sided(
             r["bought_gain"],
@@ -407,7 +383,7 @@ def skill_findings(card: str, table: pl.DataFrame, th: Thresholds | None = None)
                 Finding(
                     "agent verdict",
                     sev,
-                    f"{card} looks {verdict} {gain(r)}.",
+                    f"{card} looks {verdict} {_gain(r)}.",
                     r["bought_gain"],
                     r["bought_gain_lo"],
                     r["bought_gain_hi"],
@@ -419,23 +395,64 @@ def skill_findings(card: str, table: pl.DataFrame, th: Thresholds | None = None)
             )
     blind = [str(r["agent"]) for r in table.iter_rows(named=True) if r["bought_gain"] is None]
     if blind:
-        out.append(
-            Finding(
-                "no estimate",
-                "low",
-                f"No improvement when bought for {card} with "
-                f"{', '.join(blind)} (n={len(blind)} agent{'s' if len(blind) > 1 else ''}): its "
-                "holders either all bought it or none did, so there is no one to compare the "
-                "buyers with; the win rate when bought per agent is in the table.",
-                float(len(blind)),
-                None,
-                None,
-                len(blind),
-                "skill",
-                ", ".join(blind),
-            )
-        )
+        out.append(_no_estimate(card, blind))
     return ranked(out)
+
+
+def _gain(r: dict[str, Any]) -> str:
+    """An agent's improvement when bought, in words (`r`: its skill_table row)."""
+    n = int(r["bought"] or 0)
+    return (
+        f"{num(100 * r['bought_gain'], True)} points "
+        f"{span(r['bought_gain_lo'], r['bought_gain_hi'], n, ' points')} with "
+        f"{r['agent']}"
+    )
+
+
+def _verdict_flips(card: str, rows: Sequence[dict[str, Any]]) -> list[Finding]:
+    """The strongest gain against the strongest loss, when agents disagree on the sign: the
+    page's question, so it leads (its excess above every band check's)."""
+    up = [r for r in rows if r["bought_gain"] > 0]
+    down = [r for r in rows if r["bought_gain"] < 0]
+    if not (up and down):
+        return []
+    a = max(up, key=lambda r: r["bought_gain"])
+    b = min(down, key=lambda r: r["bought_gain"])
+    sure = a["bought_gain_lo"] > 0 and b["bought_gain_hi"] < 0
+    return [
+        Finding(
+            "verdict flips",
+            "high" if sure else "low",
+            f"{card}'s verdict depends on agent "
+            f"strength: improvement when bought {_gain(a)}, {_gain(b)}"
+            + ("." if sure else "; the intervals overlap zero, so more games would tell."),
+            a["bought_gain"] - b["bought_gain"],
+            None,
+            None,
+            int(a["bought"] or 0) + int(b["bought"] or 0),
+            "skill",
+            card,
+            1.0 + a["bought_gain"] - b["bought_gain"],
+        )
+    ]
+
+
+def _no_estimate(card: str, blind: Sequence[str]) -> Finding:
+    """The agents with no improvement when bought: no one to compare the buyers with."""
+    return Finding(
+        "no estimate",
+        "low",
+        f"No improvement when bought for {card} with "
+        f"{', '.join(blind)} (n={len(blind)} agent{'s' if len(blind) > 1 else ''}): its "
+        "holders either all bought it or none did, so there is no one to compare the "
+        "buyers with; the win rate when bought per agent is in the table.",
+        float(len(blind)),
+        None,
+        None,
+        len(blind),
+        "skill",
+        ", ".join(blind),
+    )
 
 
 def stability_findings(table: pl.DataFrame, players: Sequence[str], section: str) -> list[Finding]:

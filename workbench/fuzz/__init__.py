@@ -4,13 +4,14 @@ failing case is shrunk to a small spreadsheet pair (card set + board, CSV) a dev
 
 A case is the text of the spreadsheets, not engine objects: it goes through the same loader as
 `workbench simulate`, so what the fuzzer finds is what a designer would meet. One module per
-job: `cases` generates them, `play` plays one game with the checks, `shrink` minimises a
-failing case, `driver` plans a run's games and writes and replays failures for
-`workbench fuzz` (app/cmd_fuzz.py), which runs many games in parallel; the test suite
-plays a small sample on every run (tests/test_fuzz.py).
+job: `cases` generates them (drawing their cards with `random_cards`, their boards with
+`random_boards`), `play` plays one game with the checks, `shrink` minimises a failing case,
+`driver` plans a run's games and writes and replays failures for `workbench fuzz`
+(app/cmd_fuzz.py), which runs many games in parallel; the test suite plays a small sample on
+every run (tests/test_fuzz.py).
 """
 
-from workbench.fuzz.cases import EVENT_WORDS, Case, generate_case, load_case
+from workbench.fuzz.cases import Case, generate_case, load_case
 from workbench.fuzz.driver import (
     Planned,
     failing_of,
@@ -29,6 +30,7 @@ from workbench.fuzz.play import (
     play_checked,
     referee,
 )
+from workbench.fuzz.random_cards import EVENT_WORDS
 from workbench.fuzz.shrink import Failing, minimise, reproduce
 
 __all__ = [

@@ -25,7 +25,7 @@ from engine.state import GameConfig
 from workbench.agents import make_agent
 from workbench.check.core import Events, GameInfo, Violation
 from workbench.check.run import walk
-from workbench.fuzz.cases import GENERATED_NAME
+from workbench.fuzz.random_cards import GENERATED_NAME
 from workbench.store import PlayedGame, batch_tables
 
 AGENT_MIXES = ("random", "heuristic", "mixed")

@@ -1,0 +1,222 @@
+"""Findings on cards: the report's verdict on a card (too strong, too weak) where its
+improvement when bought survives the multiple-comparison control, the pool cards never or rarely
+bought and why, and the Kraken-like cards drafted but (almost) never bought (findings.py says
+what the severities are)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import duckdb
+import polars as pl
+
+from workbench.analysis import cards, draft, drafted
+from workbench.analysis.severity import Finding, Thresholds, num, on_board, pct, span
+from workbench.analysis.stats import ALPHA, proportion_ci
+
+TOO_STRONG, FINE, TOO_WEAK, NO_ESTIMATE = "too strong", "fine", "too weak", "no estimate"
+"""The report's verdicts on a card (card_verdict)."""
+
+
+def card_verdict(gain: float | None, bh: float | None) -> str:
+    """The report's verdict on a card, the one definition every page uses: too strong or too
+    weak when its improvement when bought survives Benjamini-Hochberg's correction over the
+    run's cards (q < ALPHA; card_findings' severity then says how sure), fine when it does not,
+    no estimate when there is none (no holder bought it, or every one did). `gain` and `bh`:
+    cards.card_results' bought_gain and bought_gain_bh."""
+    if gain is None or bh is None:
+        return NO_ESTIMATE
+    if bh >= ALPHA:
+        return FINE
+    return TOO_STRONG if gain > 0 else TOO_WEAK
+
+
+def card_findings(table: pl.DataFrame, th: Thresholds) -> list[Finding]:
+    """Cards whose improvement when bought survives the multiple-comparison control."""
+    out = []
+    for r in table.iter_rows(named=True):
+        holm, gain = r["bought_gain_holm"], r["bought_gain"]
+        verdict = card_verdict(gain, r["bought_gain_bh"])
+        if verdict in (FINE, NO_ESTIMATE):
+            continue
+        if holm is not None and holm < ALPHA and r["bought"] >= th.min_sample:
+            sev = "high" if abs(gain) >= th.strong_gain else "medium"
+        else:
+            sev = "low"
+        out.append(
+            Finding(
+                "card",
+                sev,
+                f"{r['card']} looks {verdict}: its holders win "
+                f"{pct(r['wr_bought'])} when they buy it and {pct(r['wr_never_bought'])} when they "
+                f"draft it but never buy it: {num(100 * gain, True)} points "
+                f"{span(r['bought_gain_lo'], r['bought_gain_hi'], r['bought'], ' points')}.",
+                gain,
+                r["bought_gain_lo"],
+                r["bought_gain_hi"],
+                r["bought"],
+                "cards",
+                r["card"],
+                abs(gain),
+            )
+        )
+    return out
+
+
+NEVER_DRAFTED = "never drafted"
+NEVER_AFFORDABLE = "never affordable"
+PASSED = "passed when affordable"
+WHY = {
+    NEVER_DRAFTED: "because no drafter ever picks a copy",
+    NEVER_AFFORDABLE: "because the price is (almost) never there at a buy step with a copy "
+    "in the store",
+    PASSED: "although the price is there at the buy step",
+}
+"""The reasons a card is not bought, as the dead-card table names them and as findings say it."""
+
+
+def dead_cards(
+    con: duckdb.DuckDBPyConnection,
+    runs: Sequence[int],
+    table: pl.DataFrame,
+    th: Thresholds,
+    picks: pl.DataFrame | None = None,
+) -> pl.DataFrame:
+    """Pool cards with a buy price that are never or rarely bought, and why: never drafted;
+    drafted but (almost) never affordable at a buy step while in the store; or affordable but
+    passed. `chances` is the sample behind the verdict (packs seen, or store turns). `table` is
+    cards.card_table, `picks` draft.card_picks (computed when not given: it unnests every
+    pack, the report's dearest query)."""
+    picks = (draft.card_picks(con, runs) if picks is None else picks).select(
+        "card", "seen", "picks"
+    )
+    chances = cards.buy_chances(con, runs)
+    df = (
+        chances.join(picks, on="card", how="left")
+        .join(
+            table.select("card", "in_store", "bought", "buy_rate", "buy_rate_lo", "buy_rate_hi"),
+            on="card",
+            how="left",
+        )
+        .with_columns(pl.col("seen", "picks", "in_store", "bought").fill_null(0))
+    )
+    rare = (pl.col("in_store") > 0) & (pl.col("bought") < th.rare_buy * pl.col("in_store"))
+    reason = (
+        pl.when(pl.col("picks") == 0)
+        .then(pl.lit(NEVER_DRAFTED))
+        .when(pl.col("affordable_turns") < th.rare_buy * pl.col("store_turns"))
+        .then(pl.lit(NEVER_AFFORDABLE))
+        .otherwise(pl.lit(PASSED))
+    )
+    return (
+        df.filter((pl.col("picks") == 0) | rare)
+        .with_columns(
+            reason.alias("reason"),
+            pl.when(pl.col("picks") == 0)
+            .then(pl.col("seen"))
+            .otherwise(pl.col("store_turns"))
+            .alias("chances"),
+        )
+        .select(
+            "card",
+            "set",
+            "buy",
+            "reason",
+            "seen",
+            "picks",
+            "in_store",
+            "bought",
+            "buy_rate",
+            "buy_rate_lo",
+            "buy_rate_hi",
+            "store_turns",
+            "affordable_turns",
+            "chances",
+        )
+        .sort("reason", "bought", "card")
+    )
+
+
+def _dead_detail(r: dict[str, object]) -> str:
+    if r["reason"] == NEVER_DRAFTED:
+        return f"{r['card']} (passed in {r['seen']} packs)"
+    return (
+        f"{r['card']} (buy {r['buy']}: affordable at {r['affordable_turns']:,} of "
+        f"{r['store_turns']:,} buy steps; bought by {r['bought']} of {r['in_store']} "
+        f"drafters)"
+    )
+
+
+def dead_card_findings(dead: pl.DataFrame, pool: int, th: Thresholds) -> list[Finding]:
+    """One finding per reason: how many pool cards, which, and their numbers."""
+    out = []
+    for reason in (NEVER_DRAFTED, NEVER_AFFORDABLE, PASSED):
+        rows = list(dead.filter(pl.col("reason") == reason).iter_rows(named=True))
+        if not rows:
+            continue
+        sure = [r for r in rows if r["chances"] >= th.min_sample]
+        sev = "high" if any(r["bought"] == 0 for r in sure) else "medium" if sure else "low"
+        lo, hi = proportion_ci(len(rows), pool)
+        names = "; ".join(_dead_detail(r) for r in rows[:3])
+        more = f"; {len(rows) - 3} more in the table" if len(rows) > 3 else ""
+        what = "never bought" if all(r["bought"] == 0 for r in rows) else "rarely or never bought"
+        out.append(
+            Finding(
+                "dead card",
+                sev,
+                f"{len(rows)} of {pool} cards {'is' if len(rows) == 1 else 'are'} "
+                f"{what} {WHY[reason]} "
+                f"{span(lo, hi, pool)}: {names}{more}.",
+                len(rows) / pool,
+                lo,
+                hi,
+                pool,
+                "cards",
+                ", ".join(str(r["card"]) for r in rows),
+                len(rows) / pool,
+            )
+        )
+    return out
+
+
+def kraken_findings(shares: pl.DataFrame, th: Thresholds) -> list[Finding]:
+    """Per board, the Kraken-like cards of `drafted.card_shares` (at the thresholds of `th`):
+    drafted in many games, (almost) never bought by the seat that drafted them."""
+    out = []
+    boards = shares.get_column("board").n_unique()
+    for key, df in shares.group_by("board", maintain_order=True):
+        board = str(key[0])
+        rows = list(drafted.kraken_like(df).iter_rows(named=True))
+        if not rows:
+            continue
+        pool = df.height
+        sure = [r for r in rows if r["seats_drafted"] >= th.min_sample]
+        sev = "high" if any(r["seats_bought"] == 0 for r in sure) else "medium" if sure else "low"
+        lo, hi = proportion_ci(len(rows), pool)
+        names = "; ".join(
+            f"{r['card']} (drafted in {r['games_drafted']:,} of {r['games']:,} games, bought by "
+            f"{r['seats_bought']} of {r['seats_drafted']:,} drafting seats, taken at pick "
+            f"{r['ata']:.1f} on average)"
+            for r in rows[:3]
+        )
+        more = f"; {len(rows) - 3} more in the table" if len(rows) > 3 else ""
+        out.append(
+            Finding(
+                "drafted never bought",
+                sev,
+                f"{len(rows)} of {pool} drafted cards"
+                f"{on_board(board, boards)} {'is' if len(rows) == 1 else 'are'} Kraken-like, "
+                "drafted in many games and (almost) never bought by the seat that drafted them "
+                f"{span(lo, hi, pool)}: {names}{more}. Their picks go to cards the players do not "
+                f"use: a drafter that drafts what its agent will not buy, or an agent that never "
+                f"buys them.",
+                len(rows) / pool,
+                lo,
+                hi,
+                pool,
+                "cards",
+                ", ".join(str(r["card"]) for r in rows),
+                len(rows) / pool,
+            )
+        )
+    return out

@@ -1,0 +1,118 @@
+"""Opening a store file: refuse what is not a workbench store of this schema version without
+touching it, create a new one, and give an older file of this version the tables and columns
+added since."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import hashlib
+import os
+from importlib import metadata
+from pathlib import Path
+
+import duckdb
+
+from workbench import summary
+from workbench.keys import SCHEMA_VERSION
+from workbench.store.schema import TABLES, ddl
+
+
+class StoreError(Exception):
+    """A database that cannot be used: unwritable, not DuckDB, another schema, unknown run."""
+
+
+@functools.cache
+def engine_version() -> str:
+    """Package version plus a hash of the engine's source as imported (read once per process):
+    a resumed run must use the same."""
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parents[2] / "engine"
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return f"{metadata.version('muhq-workbench')}+{digest.hexdigest()[:10]}"
+
+
+def check_store(path: str | Path) -> None:
+    """Refuse what `open_store` would refuse, without creating or changing anything (so a
+    command can check its --db before work whose end may be to store nothing)."""
+    path = Path(path)
+    if path.is_dir():
+        raise StoreError(f"database path {path} is a folder, not a file")
+    if path.exists():
+        _check_existing(path)
+    elif not path.parent.is_dir():
+        raise StoreError(f"cannot create database {path}: folder {path.parent} does not exist")
+    elif not os.access(path.parent, os.W_OK):
+        raise StoreError(f"cannot create database {path}: folder {path.parent} is not writable")
+
+
+def open_store(path: str | Path) -> duckdb.DuckDBPyConnection:
+    """Open (creating if new) a store for writing; refuse anything else without changing it."""
+    path = Path(path)
+    check_store(path)
+    try:
+        con = duckdb.connect(str(path))
+    except duckdb.Error as exc:
+        raise StoreError(f"cannot open database {path} for writing: {exc}") from exc
+    tables = {
+        r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+    }
+    if not tables:
+        _create(con)
+    # sweeps added later in version 1, failed_games later in version 3: older files gain them
+    for name in ("sweeps", "sweep_results", "failed_games"):
+        if tables and name not in tables:
+            con.execute(f"CREATE TABLE {name} ({', '.join(f'{c} {ty}' for c, ty in TABLES[name])})")
+    # summary_cards' early_picks and early_bought came with summary version 2: older files
+    # gain them, empty (their older summaries are rebuilt on read, as summary.ensure says)
+    have = con.execute(
+        "SELECT table_name, list(column_name) FROM duckdb_columns() "
+        "WHERE database_name = current_database() GROUP BY ALL"
+    ).fetchall()
+    for name, columns in have:
+        for column, ty in summary.TABLES.get(name, ()):
+            if column not in columns:
+                con.execute(f"ALTER TABLE {name} ADD COLUMN {column} {ty}")
+    return con
+
+
+def _check_existing(path: Path) -> None:
+    """Read-only look first, so a foreign or newer file is never touched."""
+    try:
+        con = duckdb.connect(str(path), read_only=True)
+    except duckdb.Error as exc:
+        raise StoreError(f"{path} is not a usable DuckDB database: {exc}") from exc
+    try:
+        tables = {
+            r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+        }
+        if not tables:
+            return
+        if "schema_info" not in tables:
+            raise StoreError(
+                f"{path} is a DuckDB file but not a workbench store "
+                f"(no schema_info table; it has {', '.join(sorted(tables))})"
+            )
+        rows = con.execute("SELECT value FROM schema_info WHERE key = 'schema_version'").fetchall()
+        version = rows[0][0] if rows else "none"
+        if version != SCHEMA_VERSION:
+            raise StoreError(
+                f"{path} has store schema version {version}; this workbench "
+                f"reads and writes version {SCHEMA_VERSION} only"
+            )
+    finally:
+        con.close()
+
+
+def _create(con: duckdb.DuckDBPyConnection) -> None:
+    con.execute("BEGIN TRANSACTION")
+    for statement in ddl():
+        con.execute(statement)
+    now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    con.executemany(
+        "INSERT INTO schema_info VALUES (?, ?)",
+        [("schema_version", SCHEMA_VERSION), ("created_at", now), ("created_by", engine_version())],
+    )
+    con.execute("COMMIT")
