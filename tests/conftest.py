@@ -92,3 +92,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     keep = [item for item in items if selected(item)]
     config.hook.pytest_deselected(items=[item for item in items if not selected(item)])
     items[:] = keep
+
+
+ONE_WORKER = "tests/test_shards.py"  # its tests share one Ray cluster, started once per worker
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """Under `-n N` (`--dist load`): the tests of ONE_WORKER as one work unit, so one worker
+    runs them and starts their cluster once; every other test a unit of its own, as `load`
+    deals them. `--dist loadgroup` with an `xdist_group` mark would say it, but with pytest
+    9.2's node ids xdist 3.8 drops the groups silently (pytest-xdist#1386)."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class OneWorkerScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return ONE_WORKER if nodeid.startswith(ONE_WORKER + "::") else nodeid
+
+    return OneWorkerScheduling(config, log)

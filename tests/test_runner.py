@@ -89,7 +89,7 @@ def test_ray_backend_stores_the_same_content(
 ) -> None:
     import ray
 
-    ray.init(num_cpus=2, include_dashboard=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False)
     try:
         db = tmp_path / "ray.duckdb"
         assert simulate(*GAMES, "--workers", "2", "--backend", "ray", "--db", str(db)) == 0

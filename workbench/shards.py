@@ -169,7 +169,9 @@ def spans(indices: Sequence[int], workers: int) -> list[list[int]]:
 
 def connect(address: str | None, workers: int) -> bool:
     """Join the Ray cluster at `address` (else RAY_ADDRESS, else start a local Ray with
-    `workers` CPUs) unless this process already has; True when this call connected."""
+    `workers` CPUs) unless this process already has; True when this call connected. A local
+    Ray is asked for by name: without an address, `ray.init` would join the cluster the last
+    `ray start` on this machine recorded (/tmp/ray/ray_current_cluster), even a killed one."""
     import ray
 
     if ray.is_initialized():
@@ -177,30 +179,29 @@ def connect(address: str | None, workers: int) -> bool:
     if address or os.environ.get("RAY_ADDRESS"):
         ray.init(address=address, log_to_driver=False)
     else:
-        ray.init(num_cpus=workers, include_dashboard=False)
+        ray.init(address="local", num_cpus=workers, include_dashboard=False)
     return True
 
 
 def _stream(job: Job, batches: Sequence[list[int]], folder: Path, slots: int) -> Iterator[Written]:
     """Ray tasks writing the batches, spread over the nodes; at most two per CPU of the
-    cluster in flight."""
+    cluster in flight. An interrupted driver does not cancel the tasks in flight: they end
+    with its job when it disconnects (or, in a session it did not start, finish and leave
+    whole shards for a resume). `ray.cancel` of a task whose reply is arriving fails a check
+    in Ray's core worker and kills or hangs the driver (ray-project/ray#54846)."""
     import ray
 
     remote = ray.remote(play_to_shards).options(scheduling_strategy="SPREAD")
     job_ref = ray.put(job)
     pending: list[ray.ObjectRef[Written]] = []
-    try:
-        for batch in batches:
-            if len(pending) >= 2 * slots:
-                ready, pending = ray.wait(pending, num_returns=1)
-                yield ray.get(ready[0])
-            pending.append(remote.remote(job_ref, batch, str(folder)))
-        while pending:
+    for batch in batches:
+        if len(pending) >= 2 * slots:
             ready, pending = ray.wait(pending, num_returns=1)
             yield ray.get(ready[0])
-    finally:
-        for ref in pending:
-            ray.cancel(ref)
+        pending.append(remote.remote(job_ref, batch, str(folder)))
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=1)
+        yield ray.get(ready[0])
 
 
 def _check(written: Written, folder: Path) -> None:
