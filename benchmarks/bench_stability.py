@@ -11,6 +11,11 @@ per set and board (and over all cards, set "all"):
   measured (n), with its 95% interval (Fisher's z with Bonett and Wright's variance);
 - the cards whose verdict (too strong / fine / too weak: the report's own,
   findings.card_verdict) differs between the two agents, and how many each judged.
+- each run's own reliability per metric (its even and odd games' card orders compared, carried to
+  the whole run: stability.reliability), the ceiling the two runs' noise puts on their
+  correlation (stability.ceiling), and the games each run would need for its reliability to
+  reach the issue's 0.7 (stability.games_for): a low correlation under a low ceiling says the
+  runs are too short; under a high one, that the card order changes with skill.
 The per-card metrics are analysis/cards.card_results' and the comparison is
 analysis/stability.py's: the report, `workbench skill` and this benchmark share one definition.
 The correlations are also stored in the database (sweep_results, quantity
@@ -54,6 +59,8 @@ from workbench.skill import agent_variants
 from workbench.study import record_results, run_study
 
 Row = dict[str, Any]
+TARGET_RHO = 0.7
+"""Issue 16's bar for the rank correlation of improvement when bought across skill."""
 
 
 def play(args: argparse.Namespace, console: Console) -> list[int]:
@@ -116,6 +123,10 @@ def analyse(con: duckdb.DuckDBPyConnection, sweep: int) -> Row:
                          FROM runs r WHERE run_id IN ({run_a}, {run_b}) ORDER BY run_id""",
     )
     first = info.row(0, named=True)
+    games = {
+        fast: int(info.filter(pl.col("run_id") == run_a).item(0, "games")),
+        strong: int(info.filter(pl.col("run_id") == run_b).item(0, "games")),
+    }
     return {
         "study": sweep,
         "board": first["boards"],
@@ -124,10 +135,8 @@ def analyse(con: duckdb.DuckDBPyConnection, sweep: int) -> Row:
         "fast": fast,
         "strong": strong,
         "runs": {fast: run_a, strong: run_b},
-        "games": {
-            fast: int(info.filter(pl.col("run_id") == run_a).item(0, "games")),
-            strong: int(info.filter(pl.col("run_id") == run_b).item(0, "games")),
-        },
+        "games": games,
+        "reliability": noise_ceilings(con, {fast: run_a, strong: run_b}, games),
         "cards": table.height,
         "judged": judged,
         "both_judged": int(
@@ -149,6 +158,27 @@ def analyse(con: duckdb.DuckDBPyConnection, sweep: int) -> Row:
             for r in unstable.iter_rows(named=True)
         ],
     }
+
+
+def noise_ceilings(
+    con: duckdb.DuckDBPyConnection, runs: dict[str, int], games: dict[str, int]
+) -> list[Row]:
+    """Per metric over all cards: each run's reliability, the ceiling on their correlation, and
+    the games each run would need for a reliability of TARGET_RHO."""
+    (fast, run_a), (strong, run_b) = runs.items()
+    rel = {fast: stability.reliability(con, [run_a]), strong: stability.reliability(con, [run_b])}
+    return [
+        {
+            "metric": m,
+            fast: rel[fast][m],
+            strong: rel[strong][m],
+            "ceiling": stability.ceiling(rel[fast][m], rel[strong][m]),
+            f"games_for_{TARGET_RHO}": {
+                p: stability.games_for(rel[p][m], games[p], TARGET_RHO) for p in (fast, strong)
+            },
+        }
+        for m in stability.METRICS
+    ]
 
 
 def _num(v: float | None) -> str:
@@ -174,6 +204,20 @@ def markdown(results: list[Row]) -> str:
             out.append(
                 f"| {c['set']} | {stability.METRICS[c['metric']]} | {c['cards']} | "
                 f"{_num(c['rho'])} | {interval} |"
+            )
+        out += [
+            "",
+            (
+                f"| metric (all cards) | reliability, {fast} | reliability, {strong} | "
+                f"ceiling on rho | games for a reliability of {TARGET_RHO}, {fast} / {strong} |"
+            ),
+            "|---|---:|---:|---:|---|",
+        ]
+        for r in s["reliability"]:
+            need = r[f"games_for_{TARGET_RHO}"]
+            out.append(
+                f"| {stability.METRICS[r['metric']]} | {_num(r[fast])} | {_num(r[strong])} | "
+                f"{_num(r['ceiling'])} | {need[fast] or '–'} / {need[strong] or '–'} |"
             )
         words = (
             "; ".join(

@@ -212,6 +212,7 @@ def test_bench_stability_reports_a_stored_study(
         ("A2", "fine", "too strong"),
     ]
     alpha = {c["metric"]: c["rho"] for c in s["correlations"] if c["set"] == "Alpha"}
+    assert [r["metric"] for r in s["reliability"]] == ["wr_in_store", "bought_gain", "buy_rate"]
     assert alpha["bought_gain"] == pytest.approx(0.8)
     text = capsys.readouterr().out
     assert "| Alpha | improvement when bought | 4 | +0.80 | " in text
@@ -222,6 +223,42 @@ def test_bench_stability_reports_a_stored_study(
         f"{STRONG}, of 7 held): A1 (Alpha: too strong with {FAST}, fine with {STRONG}); "
         f"A2 (Alpha: fine with {FAST}, too strong with {STRONG})."
     ) in text
+
+
+HALVES = {  # per card, (wins when bought, bought, wins never bought, never bought) per half
+    "C1": ((5, 5, 1, 5), (4, 5, 2, 5)),  # improvement +.8 in the even games, +.4 in the odd
+    "C2": ((4, 5, 2, 5), (5, 5, 1, 5)),  # +.4, +.8
+    "C3": ((3, 5, 3, 5), (2, 5, 4, 5)),  # 0, -.4
+    "C4": ((2, 5, 4, 5), (3, 5, 3, 5)),  # -.4, 0
+}
+
+
+def test_reliability_compares_a_runs_even_and_odd_games(tmp_path: Path) -> None:
+    """The even games rank the improvement C1 > C2 > C3 > C4 (ranks 4 3 2 1), the odd games
+    C2 > C1 > C4 > C3 (3 4 1 2): sum d^2 = 4, r = 1 - 6 * 4 / (4 * 15) = 0.6, and the whole run's
+    reliability 2r / (1 + r) = 0.75. The games alternate halves, 40 in each."""
+    even = holder_games({c: h[0] for c, h in HALVES.items()})
+    odd = holder_games({c: h[1] for c, h in HALVES.items()})
+    games = [g for pair in zip(even, odd, strict=True) for g in pair]
+    db = build(tmp_path / "halves.duckdb", games, [(c, "Gamma", 2) for c in HALVES])
+    con = open_db(db)
+    halves = [stability.card_verdicts(con, [1], h) for h in (0, 1)]
+    reliability = stability.reliability(con, [1])
+    con.close()
+    assert [dict(h.select("card", "bought_gain").iter_rows()) for h in halves] == [
+        pytest.approx({"C1": 0.8, "C2": 0.4, "C3": 0.0, "C4": -0.4}),
+        pytest.approx({"C1": 0.4, "C2": 0.8, "C3": -0.4, "C4": 0.0}),
+    ]
+    assert reliability["bought_gain"] == pytest.approx(0.75)
+    assert reliability["buy_rate"] is None  # every card bought in half its games: no order
+    # two runs of reliability 0.75 and 0.48 can correlate at most sqrt(0.36) = 0.6
+    assert stability.ceiling(0.75, 0.48) == pytest.approx(0.6)
+    assert stability.ceiling(0.75, None) is None
+    # Spearman-Brown: k = 0.7 * 0.25 / (0.75 * 0.3) = 7/9 of the 80 games, 62.2 -> 63
+    assert stability.games_for(0.75, 80, 0.7) == 63
+    # from 0.5 at 100 games to 0.8: k = 0.8 * 0.5 / (0.5 * 0.2) = 4
+    assert stability.games_for(0.5, 100, 0.8) == 400
+    assert stability.games_for(0.0, 100, 0.8) is None
 
 
 def _verdicts(*rows: tuple[str, str, str]) -> pl.DataFrame:

@@ -23,9 +23,14 @@ from workbench.analysis.source import in_runs, query, run_list
 from workbench.analysis.stats import with_difference_tests, with_gain_ci, with_rate
 
 
-def card_results(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
-    """Per card: win rates (+CI) in store, bought, played, never bought; buy rate, turn bought."""
+def card_results(
+    con: duckdb.DuckDBPyConnection, runs: Sequence[int], half: int | None = None
+) -> pl.DataFrame:
+    """Per card: win rates (+CI) in store, bought, played, never bought; buy rate, turn bought.
+    `half` 0 or 1 keeps the games of even or odd id only (the split halves of a run whose
+    agreement measures how far the run's own noise lets its card order repeat, stability.py)."""
     summary.ensure(con, runs)
+    halves = "" if half is None else f"AND c.game_id % 2 = {int(half)}"
     df = query(
         con,
         f"""
@@ -34,7 +39,8 @@ def card_results(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.Data
                c.first_bought AS first_round, c.bought AS copies, c.plays > 0 AS is_played,
                c.plays
         FROM summary_cards c JOIN game_seats s ON s.game_id = c.game_id AND s.seat = c.seat
-        WHERE c.picks > 0 AND s.run_id IN ({run_list(runs)}) AND {in_runs("c.game_id", runs)}),
+        WHERE c.picks > 0 AND s.run_id IN ({run_list(runs)}) AND {in_runs("c.game_id", runs)}
+              {halves}),
     names AS (SELECT DISTINCT name AS card, "set" FROM run_cards
               WHERE run_id IN ({run_list(runs)}))
     SELECT card, coalesce(n."set", '?') AS "set",

@@ -41,9 +41,12 @@ Player = tuple[str, Sequence[int]]
 """A label and the runs it played."""
 
 
-def card_verdicts(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
-    """Per card of the runs: its set, METRICS, in_store, bought and the report's verdict."""
-    t = cards.card_results(con, runs)
+def card_verdicts(
+    con: duckdb.DuckDBPyConnection, runs: Sequence[int], half: int | None = None
+) -> pl.DataFrame:
+    """Per card of the runs (of one `half` of their games, cards.card_results): its set,
+    METRICS, in_store, bought and the report's verdict."""
+    t = cards.card_results(con, runs, half)
     verdicts = [
         card_verdict(g, q)
         for g, q in zip(
@@ -168,6 +171,45 @@ def rank_correlations(a: pl.DataFrame, b: pl.DataFrame) -> pl.DataFrame:
             "rho_hi": pl.Float64,
         },
     )
+
+
+def reliability(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> dict[str, float | None]:
+    """Per metric of METRICS: how well the runs' own card order repeats, over all cards.
+
+    The games are split in two halves (even and odd game id: the same halves for two runs
+    played on the same seeds) and the halves' card orders compared (Spearman, rank_correlations);
+    the Spearman-Brown formula 2r / (1 + r) carries the halves' agreement r to the whole run
+    (Spearman 1910, Brown 1910). 0 when the halves' orders do not agree at all (r <= 0), None
+    when they have no r (fewer than 3 cards, or a constant metric)."""
+    halves = rank_correlations(card_verdicts(con, runs, 0), card_verdicts(con, runs, 1))
+    out: dict[str, float | None] = {}
+    for r in halves.filter(pl.col("set") == ALL_SETS).iter_rows(named=True):
+        rho = r["rho"]
+        out[r["metric"]] = None if rho is None else 2 * rho / (1 + rho) if rho > 0 else 0.0
+    return out
+
+
+def ceiling(reliability_a: float | None, reliability_b: float | None) -> float | None:
+    """The highest correlation two runs' card orders can show when both measure the same true
+    order with their own noise: sqrt(reliability_a * reliability_b) (Spearman's correction for
+    attenuation, 1904). A cross-skill correlation near its ceiling is as high as the runs' sizes
+    allow; None when a reliability is unknown."""
+    if reliability_a is None or reliability_b is None:
+        return None
+    return math.sqrt(reliability_a * reliability_b)
+
+
+def games_for(reliability_now: float | None, games: int, target: float) -> int | None:
+    """The games a run would need for its card order to reach reliability `target`, from the
+    reliability it has at `games` (the Spearman-Brown prophecy: reliability grows with the run's
+    length as k r / (1 + (k - 1) r)); None when the reliability is unknown or target not in
+    (0, 1)."""
+    if reliability_now is None or not 0 < target < 1 or reliability_now <= 0:
+        return None
+    if reliability_now >= 1:
+        return games
+    k = target * (1 - reliability_now) / (reliability_now * (1 - target))
+    return math.ceil(round(games * k, 9))  # 4.000000000000001 runs is 4
 
 
 def setup_difference(
