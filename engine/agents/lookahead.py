@@ -144,6 +144,7 @@ class LookaheadAgent(HeuristicAgent):
                 value, log = kept, None
             else:
                 g = rest_of_turn(world, a, self._policy, self.steps)
+                self.rollouts += 1
                 value, log = self._value(g, seat, seed), g.state.action_log
             if value > best:
                 best, pick, end = value, i, log
