@@ -44,6 +44,12 @@ def _learned(params: dict[str, str]) -> Agent:
     return LearnedAgent(COEF, width=int(params.get("width", WIDTH)))
 
 
+def _lookahead(params: dict[str, str]) -> Agent:
+    from engine.agents.lookahead import LookaheadAgent
+
+    return LookaheadAgent.from_params(params)
+
+
 def _search(params: dict[str, str]) -> Agent:
     from engine.agents.search import SearchAgent
 
@@ -68,6 +74,7 @@ FACTORIES: dict[str, Factory] = {
     "heuristic": _heuristic,
     "tuned": _tuned,  # the heuristic with the weights `workbench train-agent` found
     "learned": _learned,  # the heuristic re-ranked by a model of search's choices
+    "lookahead": _lookahead,  # the heuristic with a look-ahead on its close calls
     "search": _search,
     "explorer": ExplorerAgent.from_params,  # the heuristic agent with random buys
     # drafters (they play the match as the heuristic agent when used as agents)
@@ -110,6 +117,13 @@ PARAMS: dict[str, dict[str, Param]] = {
     "heuristic": {"eps": _SHARE},
     "tuned": {"eps": _SHARE},
     "learned": {"width": Param(int, 1)},
+    "lookahead": {
+        "margin": Param(float, 0.0),
+        "width": Param(int, 1),
+        "horizon": Param(int, 0),
+        "focus": Param(int, 0, 1),
+        "steps": Param(int, 1),
+    },
     "search": {
         "budget": Param(int, 1),
         "horizon": Param(int, 0),

@@ -145,6 +145,50 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
 _GREEDY = random.Random(0)
 """The heuristic's random numbers in stage 1: its choices in the action phase use none."""
 
+
+def rest_of_turn(world: Game, first: Action, policy: HeuristicAgent, steps: int = 300) -> Game:
+    """A clone of `world` with `first` played and then the rest of the turn, greedily, by
+    `policy` (the search's stage 1): where the turn ends, or the game, or the `steps` cap."""
+    g = world.clone()
+    s = g.state
+    start = s.turn
+    g.apply(first, check=False)
+    n = 0
+    while s.winners is None and n < steps and s.turn == start:
+        legal = g.legal_actions()
+        if not legal:
+            break
+        g.apply(choose(s, legal, _GREEDY, policy), check=False)
+        n += 1
+    return g
+
+
+def play_on(
+    g: Game,
+    seat: int,
+    rng: random.Random,
+    stop: int,
+    eps: float,
+    policy: HeuristicAgent,
+    steps: int = 300,
+) -> None:
+    """Play `g` on in place up to player turn `stop` (or the game's end, or the `steps` cap)
+    with `policy`; the others take a random action with probability `eps`, `seat` stays
+    greedy, so noise does not blur the comparison of its candidates."""
+    s = g.state
+    n = 0
+    while s.winners is None and n < steps and s.turn < stop:
+        legal = g.legal_actions()
+        if not legal:
+            break
+        if eps and g.current_player() != seat and rng.random() < eps:
+            a = legal[rng.randrange(len(legal))]
+        else:
+            a = choose(s, legal, rng, policy)
+        g.apply(a, check=False)
+        n += 1
+
+
 Answers = dict[tuple[object, ...], list[tuple[tuple[object, ...], float]]]
 """Stage 2's values within one turn: per cheap key (seed, stop, seat and a few counts) the
 fingerprints of the re-dealt positions a rollout started from, with its value."""
@@ -313,20 +357,9 @@ class SearchAgent:
 
     def _own_turn(self, world: Game, seat: int, first: Action) -> Game:
         """A clone of `world` with `first` played and then the rest of the turn, greedily, by
-        the rollout policy (stage 1): where the turn ends, or the game, or the step cap."""
+        the rollout policy (stage 1)."""
         self.rollouts += 1
-        g = world.clone()
-        s = g.state
-        start = s.turn
-        g.apply(first, check=False)
-        steps = 0
-        while s.winners is None and steps < self.steps and s.turn == start:
-            legal = g.legal_actions()
-            if not legal:
-                break
-            g.apply(choose(s, legal, _GREEDY, self._policy), check=False)
-            steps += 1
-        return g
+        return rest_of_turn(world, first, self._policy, self.steps)
 
     def _answer(
         self, end: Game, seat: int, seed: int, stop: int, eps: float, answers: Answers | None
@@ -336,35 +369,50 @@ class SearchAgent:
         with `eps` randomness, the seat greedily. With `answers`, a rollout from a re-dealt
         position one of them started from (the same fingerprint, game steps and seed, so the
         same play) takes its value."""
-        if end.state.winners is not None or end.state.turn >= stop:
-            return evaluate(end.state, seat)
-        rng = random.Random(seed)
-        g = determinize(end, seat, rng)
-        s: GameState = g.state
-        key: tuple[object, ...] = (seed, stop, seat, s.steps, s.turn, s.phase, tuple(s.occ))
-        here = fingerprint(s) if answers is not None else ()
-        known = answers.setdefault(key, []) if answers is not None else []
-        for seen, value in known:
-            if seen == here:
-                return value
-        self.rollouts += 1
-        steps = 0
-        while s.winners is None and steps < self.steps and s.turn < stop:
-            legal = g.legal_actions()
-            if not legal:
-                break
-            # only the others play with randomness: the seat's own continuation stays its
-            # greedy plan, so noise does not blur the comparison of its candidates
-            if eps and g.current_player() != seat and rng.random() < eps:
-                a = legal[rng.randrange(len(legal))]
-            else:
-                a = choose(s, legal, rng, self._policy)
-            g.apply(a, check=False)
-            steps += 1
-        value = evaluate(s, seat)
-        if answers is not None:
-            known.append((here, value))
+        value, played = answer(end, seat, seed, stop, eps, self._policy, self.steps, answers)
+        self.rollouts += played
         return value
 
 
-__all__ = ["Answers", "SearchAgent", "determinize", "fingerprint"]
+def answer(
+    end: Game,
+    seat: int,
+    seed: int,
+    stop: int,
+    eps: float,
+    policy: HeuristicAgent,
+    steps: int = 300,
+    answers: Answers | None = None,
+) -> tuple[float, bool]:
+    """The value for `seat` of playing on from `end` (an end of the seat's turn, what the
+    seat cannot see re-dealt by `seed`) up to player turn `stop` with `policy`, the others
+    with `eps` randomness, the seat greedily (stage 2's rollout), and whether it was played:
+    with `answers`, a rollout from a re-dealt position one of them started from (the same
+    fingerprint, game steps and seed, so the same play) takes its value."""
+    if end.state.winners is not None or end.state.turn >= stop:
+        return evaluate(end.state, seat), False
+    rng = random.Random(seed)
+    g = determinize(end, seat, rng)
+    s: GameState = g.state
+    key: tuple[object, ...] = (seed, stop, seat, s.steps, s.turn, s.phase, tuple(s.occ))
+    here = fingerprint(s) if answers is not None else ()
+    known = answers.setdefault(key, []) if answers is not None else []
+    for seen, value in known:
+        if seen == here:
+            return value, False
+    play_on(g, seat, rng, stop, eps, policy, steps)
+    value = evaluate(s, seat)
+    if answers is not None:
+        known.append((here, value))
+    return value, True
+
+
+__all__ = [
+    "Answers",
+    "SearchAgent",
+    "answer",
+    "determinize",
+    "fingerprint",
+    "play_on",
+    "rest_of_turn",
+]
