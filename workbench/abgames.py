@@ -150,7 +150,8 @@ class Games:
                 finished, _ = wait(self.pending, return_when=FIRST_COMPLETED)
                 for f in finished:
                     self._take(self.pending.pop(f), f.result())
-        self._queue(max(games, ahead))
+        if self.executor is not None:  # in this process, play on only when asked
+            self._queue(max(games, ahead))
         counts = self.counts[:, :, :games]
         keep = ~np.isnan(counts).any(axis=(0, 1))
         return Counts(*(counts[:, i, keep] for i in range(4)))
