@@ -274,7 +274,8 @@ def _start(args: argparse.Namespace) -> Opened:
     otherwise wait for them)."""
     spec, prepared = new_spec(args)
     new = not os.path.exists(args.db)
-    pool = WorkerPool(args.workers, once=True) if args.backend == "local" else None
+    # forked before the store is opened: no database thread to copy
+    pool = WorkerPool(args.workers, once=True, fork=True) if args.backend == "local" else None
     try:
         return (*_create(args, spec, prepared, new), pool)
     except BaseException:
