@@ -207,17 +207,17 @@ def _play_pickled(job: bytes, indices: Sequence[int]) -> Batch:
 
 
 class WorkerPool:
-    """Spawned worker processes that can live for a whole study and serve every run and round
-    of it, so a study pays the start-up once, not once per variant or round (issue 19). The
-    workers start when the pool is made, so they import while this process sets up; until all
-    have started, this process plays the last (smallest) batches itself, so no core waits. The
-    job travels pickled with each batch, unpickled once per worker; one worker plays in this
-    process. `once`: the pool serves a single stream and lets its workers go as soon as its
-    last batch is in, so they exit while the run is finished. `fork`: the workers are forked
-    from this process, ready at once with its imports instead of importing everything again
-    (half a second of CPU each); only for a caller that holds no database connection (whose
-    threads a fork would copy mid-work) and runs no other thread, as simulate before it opens
-    its store. Spawned otherwise, and where fork is missing."""
+    """Worker processes that can live for a whole study and serve every run and round of it,
+    so a study pays the start-up once, not once per variant or round (issue 19); one worker
+    plays in this process. The workers start when the pool is made, so they start while this
+    process sets up; until all have, this process plays the last (smallest) batches itself. A
+    batch carries its job pickled (once per run), unpickled once per worker.
+
+    `once`: the pool serves one stream and lets its workers go when the last batch is in, so
+    they exit while the run is finished. `fork`: the workers are forked, ready at once with
+    this process's imports rather than spawned to import them again (half a second of CPU
+    each); only for a caller that holds no database connection (a fork would copy its threads
+    mid-work) and runs no other thread, as simulate before it opens its store."""
 
     def __init__(self, workers: int, once: bool = False, fork: bool = False) -> None:
         self.workers, self.once = workers, once
