@@ -3,8 +3,8 @@ Ray cluster whose workers write Parquet shards that the driver ingests (workbenc
 
 Game i is seeded from (run seed, i) and its board and seat rotation follow from i alone, so the
 stored content is the same whatever the workers, the backend, the batching or the interruptions.
-Workers stream finished games back in small batches; at most two batches per worker are in
-flight, and the writer commits what arrived every few hundred thousand rows or two seconds
+Workers stream finished games back in small batches; at most two full batches' games per worker
+are in flight, and the writer commits what arrived every few hundred thousand rows or two seconds
 (store.BatchWriter), which keeps memory flat however many games a run has.
 """
 
@@ -270,19 +270,22 @@ class WorkerPool:
         todo: deque[tuple[Job, list[int]]],
         pickled: dict[int, bytes],
     ) -> Iterator[Batch]:
-        """Keep two batches per worker in flight, in order; batches as they finish. While a
-        worker is still starting, play the last batch here."""
-        pending: set[Future[Batch]] = set()
+        """Keep two full batches' games per worker in flight, in order (the last, small
+        batches all at once, so that no worker runs dry while the writer commits); batches as
+        they finish. While a worker is still starting, play the last batch here."""
+        pending: dict[Future[Batch], int] = {}
         try:
             while todo or pending:
-                while todo and len(pending) < 2 * self.workers:
+                while todo and sum(pending.values()) < 2 * self.workers * BATCH_GAMES:
                     job, chunk = todo.popleft()
-                    pending.add(executor.submit(_play_pickled, pickled[id(job)], chunk))
+                    pending[executor.submit(_play_pickled, pickled[id(job)], chunk)] = len(chunk)
                 if todo and not all(f.done() for f in self.starting):
                     yield play_games(*todo.pop())
                     continue
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                yield from (f.result() for f in done)
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for f in done:
+                    del pending[f]
+                    yield f.result()
         finally:
             for f in pending:
                 f.cancel()
