@@ -74,12 +74,16 @@ def rows(batches: Iterable[Batch]) -> dict[str, list[str]]:
     return {t: sorted(v) for t, v in out.items()}
 
 
-def test_early_started_workers_and_this_process_while_they_start_store_the_same_games() -> None:
-    """A pool's workers start when it is made; while they start, this process plays the last
-    batches itself. Whoever plays a game, its rows are the same as one process's."""
+@pytest.mark.parametrize("fork", [False, True])
+def test_early_started_workers_and_this_process_while_they_start_store_the_same_games(
+    fork: bool,
+) -> None:
+    """A pool's workers start when it is made (spawned, or forked); while they start, this
+    process plays the last batches itself. Whoever plays a game, its rows are the same as one
+    process's."""
     job = Job(1, SPEC, prepare(SPEC).configs)
     reference = rows(WorkerPool(1).stream([(job, range(SPEC.games))]))
-    with WorkerPool(2) as ready:
+    with WorkerPool(2, fork=fork) as ready:
         wait(ready.starting)
         assert rows(ready.stream([(job, range(SPEC.games))])) == reference
     with WorkerPool(2) as starting:
@@ -91,3 +95,22 @@ def test_the_closing_summarys_interval_is_scipys_wilson_interval() -> None:
     for n in (1, 2, 7, 30, 401):
         for k in range(n + 1):
             assert wilson(k, n) == pytest.approx(proportion_ci(k, n), abs=1e-12)
+
+
+@pytest.mark.parametrize("fork", [False, True])
+def test_a_forking_pool_forks_its_workers_a_spawning_one_spawns_them(fork: bool) -> None:
+    """Forked workers have what their parent had when the pool was made (here a marker
+    module), ready without importing; spawned ones start afresh."""
+    code = (
+        "import sys\n"
+        "from workbench.runner import WorkerPool\n"
+        "sys.modules['parents_marker'] = sys\n"
+        f"with WorkerPool(2, fork={fork}) as pool:\n"
+        "    probe = \"'parents_marker' in __import__('sys').modules\"\n"
+        "    assert pool.executor is not None\n"
+        "    print(pool.executor.submit(eval, probe).result())\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout
+    assert out.split() == [str(fork)]

@@ -223,6 +223,7 @@ class WorkerPool:
         self.workers, self.once = workers, once
         forking = (
             fork
+            and workers > 1
             and threading.active_count() == 1
             and "fork" in multiprocessing.get_all_start_methods()
         )
