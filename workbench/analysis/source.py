@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from workbench.analysis.errors import AnalysisError
+from workbench.analysis.errors import AnalysisError as AnalysisError  # re-exported
 from workbench.keys import GAME_ID_BASE, READ_VERSIONS
 
 MEMORY_LIMIT = "1GB"
