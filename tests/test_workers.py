@@ -97,7 +97,10 @@ def test_the_closing_summarys_interval_is_scipys_wilson_interval() -> None:
             assert wilson(k, n) == pytest.approx(proportion_ci(k, n), abs=1e-12)
 
 
-@pytest.mark.parametrize("fork", [False, True])
+@pytest.mark.parametrize(
+    "fork",
+    [False, pytest.param(True, marks=pytest.mark.skipif(sys.platform != "linux", reason="Linux"))],
+)
 def test_a_forking_pool_forks_its_workers_a_spawning_one_spawns_them(fork: bool) -> None:
     """Forked workers have what their parent had when the pool was made (here a marker
     module), ready without importing; spawned ones start afresh."""

@@ -14,6 +14,7 @@ import gc
 import multiprocessing
 import os
 import pickle
+import sys
 import threading
 import time
 import traceback
@@ -217,7 +218,7 @@ class WorkerPool:
     they exit while the run is finished. `fork`: the workers are forked, ready at once with
     this process's imports rather than spawned to import them again (half a second of CPU
     each); only for a caller that holds no database connection (a fork would copy its threads
-    mid-work) and runs no other thread, as simulate before it opens its store."""
+    mid-work) and runs no other thread, as simulate before it opens its store; on Linux."""
 
     def __init__(self, workers: int, once: bool = False, fork: bool = False) -> None:
         self.workers, self.once = workers, once
@@ -225,7 +226,7 @@ class WorkerPool:
             fork
             and workers > 1
             and threading.active_count() == 1
-            and "fork" in multiprocessing.get_all_start_methods()
+            and sys.platform == "linux"  # macOS's system libraries are not fork-safe
         )
         self.executor = (
             None
