@@ -270,8 +270,8 @@ def _cause(exc: BaseException, db: str) -> str:
 
 def _start(args: argparse.Namespace) -> Opened:
     """A new run, checked, created and stored; its workers start once the arguments are
-    checked, so that they import while the run is created (issue 19: a 2-worker run would
-    otherwise wait for them)."""
+    checked, so that they are ready for the first batch (issue 19: a 2-worker run waited for
+    them)."""
     spec, prepared = new_spec(args)
     new = not os.path.exists(args.db)
     # forked before the store is opened: no database thread to copy
