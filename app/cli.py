@@ -42,15 +42,19 @@ OUT_FOLDERS: dict[str, str] = {
 """Commands whose --out is a folder, and what goes into it (said when --out names a file)."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or with `command` (a name of COMMANDS) of that command
+    alone: a run imports only its own module, not the others' plotting and statistics
+    libraries (matplotlib, scipy: most of a second); the listing of every command needs all."""
     parser = argparse.ArgumentParser(
         prog="workbench",
         description="Balance workbench for muhq's game: validate card sets and boards, simulate "
         "drafts and matches into DuckDB, and report on balance.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in COMMANDS.values():
-        importlib.import_module(module).add_parser(sub)
+    names = [command] if command is not None and command in COMMANDS else list(COMMANDS)
+    for name in names:
+        importlib.import_module(COMMANDS[name]).add_parser(sub)
     return parser
 
 
@@ -78,7 +82,10 @@ def attach_negative_values(argv: Sequence[str]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit code (2 for bad input, as argparse does). An --out that
     must be a folder but names a file is refused here, before any command writes anything."""
-    args = build_parser().parse_args(attach_negative_values(sys.argv[1:] if argv is None else argv))
+    words = attach_negative_values(sys.argv[1:] if argv is None else argv)
+    # the first word, when it names a command, is the command (the one option before it, -h,
+    # asks for the listing of all of them)
+    args = build_parser(words[0] if words else None).parse_args(words)
     out = getattr(args, "out", None)
     if (
         args.command in OUT_FOLDERS

@@ -19,7 +19,7 @@ from rich.console import Console
 from app.errors import UsageError, run_command
 from workbench.agents import check_spec, make_agent
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
-from workbench.runner import BACKENDS, Job, Prepared, execute, prepare, summary
+from workbench.runner import BACKENDS, Job, Prepared, WorkerPool, execute, prepare, summary
 from workbench.shards import Cluster
 from workbench.store import (
     MAX_GAMES,
@@ -40,8 +40,9 @@ DEFAULT_DB = "runs.duckdb"
 DEFAULT_GAMES = 1000
 DEFAULT_AGENT = "heuristic"
 """The demo's agent (workbench demo): a fresh `simulate` plays as the demo does."""
-Opened = tuple[duckdb.DuckDBPyConnection, int, RunSpec, Prepared]
-"""A run ready to play: its open store, id, spec and prepared setup."""
+Opened = tuple[duckdb.DuckDBPyConnection, int, RunSpec, Prepared, WorkerPool | None]
+"""A run ready to play: its open store, id, spec and prepared setup, and the workers started
+for it (a new run's; a resume starts them when it plays)."""
 RUN_ARGS = ("sets", "board", "games", "players", "agents", "drafters", "seed", "label")
 """Arguments that define a run; a resume takes them from the database instead."""
 
@@ -192,7 +193,7 @@ def _play(
 ) -> int:
     """Play the run's missing games and sum it up; 1 when games failed or the store stopped
     the run, 130 when interrupted (the complete games are kept either way)."""
-    con, run_id, spec, prepared = opened
+    con, run_id, spec, prepared, pool = opened
     try:
         todo = missing_games(con, run_id, spec.games)
         if todo or load_run(con, run_id)[1] != "finished":  # killed after its last game
@@ -204,7 +205,8 @@ def _play(
                 args.backend,
                 args.workers,
                 err,
-                cluster=cluster,
+                pool,
+                cluster,
             )
         console.print(summary(con, run_id, args.db))
         failed = failed_games(con, run_id)
@@ -235,6 +237,8 @@ def _play(
         )
         return 1
     finally:
+        if pool is not None:
+            pool.close()
         con.close()
 
 
@@ -265,8 +269,25 @@ def _cause(exc: BaseException, db: str) -> str:
 
 
 def _start(args: argparse.Namespace) -> Opened:
+    """A new run, checked, created and stored; its workers start once the arguments are
+    checked, so that they are ready for the first batch (issue 19: a 2-worker run waited for
+    them)."""
     spec, prepared = new_spec(args)
     new = not os.path.exists(args.db)
+    # forked before the store is opened: no database thread to copy
+    pool = WorkerPool(args.workers, once=True, fork=True) if args.backend == "local" else None
+    try:
+        return (*_create(args, spec, prepared, new), pool)
+    except BaseException:
+        if pool is not None:
+            pool.close()
+        raise
+
+
+def _create(
+    args: argparse.Namespace, spec: RunSpec, prepared: Prepared, new: bool
+) -> tuple[duckdb.DuckDBPyConnection, int, RunSpec, Prepared]:
+    """The run stored in --db; a database made for it alone is removed if that fails."""
     con = open_store(args.db)
     try:
         run_id = create_run(
@@ -319,4 +340,4 @@ def _resume(args: argparse.Namespace) -> Opened:
     except BaseException:
         con.close()
         raise
-    return con, args.resume, spec, prepared
+    return con, args.resume, spec, prepared, None

@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from rich.console import Console
 
-from workbench.analysis.source import AnalysisError
+from workbench.analysis.errors import AnalysisError
 from workbench.store import StoreError
 from workbench.tables import ValidationError
 

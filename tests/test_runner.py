@@ -166,6 +166,7 @@ def test_a_run_killed_at_random_points_resumes_to_the_uninterrupted_content(
     resume = ["--workers", "2", "--db", str(db), "--resume", "1"]
     seen: list[tuple[str, int]] = []
     delay = 0.6  # after a fresh run creates its file: adapts until kills land inside the run
+    resume_delay = 1.75  # after a resume starts: adapts too (a resume of a few games is quick)
     for attempt in range(12):
         if len(seen) >= 3:
             break
@@ -179,7 +180,7 @@ def test_a_run_killed_at_random_points_resumes_to_the_uninterrupted_content(
         deadline = time.monotonic() + 30
         while fresh and not db.exists() and time.monotonic() < deadline:
             time.sleep(0.01)
-        time.sleep(rng.uniform(0.5, 1.5) * delay if fresh else rng.uniform(0.5, 3.0))
+        time.sleep(rng.uniform(0.5, 1.5) * (delay if fresh else resume_delay))
         if attempt % 2:
             os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the whole process group
         else:
@@ -192,7 +193,10 @@ def test_a_run_killed_at_random_points_resumes_to_the_uninterrupted_content(
         if seen[-1][0] == "finished":  # the kill came too late: start over, sooner
             db.unlink()
             seen.clear()
-            delay /= 2
+            if fresh:
+                delay /= 2
+            else:
+                resume_delay /= 2
     assert len(seen) >= 3 and seen[-1][0] == "unfinished", seen
     assert [n for _, n in seen] == sorted(n for _, n in seen)  # stored games are kept
     unfinished = duckdb.connect(str(db), read_only=True)

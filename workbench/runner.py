@@ -3,22 +3,25 @@ Ray cluster whose workers write Parquet shards that the driver ingests (workbenc
 
 Game i is seeded from (run seed, i) and its board and seat rotation follow from i alone, so the
 stored content is the same whatever the workers, the backend, the batching or the interruptions.
-Workers stream finished games back in small batches; at most two batches per worker are in
-flight, and the writer commits what arrived every few hundred thousand rows or two seconds
+Workers stream finished games back in small batches; at most two full batches' games per worker
+are in flight, and the writer commits what arrived every few hundred thousand rows or two seconds
 (store.BatchWriter), which keeps memory flat however many games a run has.
 """
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
+import pickle
+import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections import deque
+from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, fields
-from functools import partial
 from typing import TYPE_CHECKING, Final, Self
 
 import duckdb
@@ -32,6 +35,7 @@ from engine.cards import Card
 from engine.play import derive_seed, play_game
 from engine.state import GameConfig
 from workbench.agents import make_agent
+from workbench.analysis.interval import wilson
 from workbench.config import content_hash, load_setup
 from workbench.store import (
     BatchWriter,
@@ -162,12 +166,16 @@ def play_games(job: Job, indices: Sequence[int]) -> Batch:
 
 
 def chunks(indices: Sequence[int], workers: int) -> list[list[int]]:
-    """Small batches early enough that every worker stays busy to the end."""
-    size = max(1, min(BATCH_GAMES, len(indices) // (workers * 4) or 1))
-    return [list(indices[i : i + size]) for i in range(0, len(indices), size)]
-
-
-_JOB: Job | None = None
+    """Batches of at most BATCH_GAMES that shrink towards the end (a quarter of each worker's
+    share of what is left; guided self-scheduling): the last ones are single games, so the
+    workers finish together, and none plays a whole batch alone while the others wait."""
+    out: list[list[int]] = []
+    start = 0
+    while start < len(indices):
+        size = min(BATCH_GAMES, -(-(len(indices) - start) // (4 * workers)))
+        out.append(list(indices[start : start + size]))
+        start += size
+    return out
 
 
 def exit_with_parent(parent: int) -> None:
@@ -181,85 +189,113 @@ def exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def _init_worker(job: Job, parent: int) -> None:
-    """Keep the job in the worker; exit if the parent dies."""
-    global _JOB
-    _JOB = job
-    exit_with_parent(parent)
+def _started() -> None:
+    """A worker's first task: once it is done, the worker has imported what it plays with."""
 
 
-def _play_in_worker(indices: list[int]) -> Batch:
-    assert _JOB is not None, "worker started without a job"
-    return play_games(_JOB, indices)
+_JOBS: dict[bytes, Job] = {}
+"""In a worker: the jobs it has unpickled, by their pickle."""
 
 
-def stream_local(job: Job, indices: Sequence[int], workers: int) -> Iterator[Batch]:
-    """Batches from a pool of spawned processes (in this process for one worker)."""
-    todo = chunks(indices, workers)
-    if workers == 1:
-        for chunk in todo:
-            yield play_games(job, chunk)
-        return
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_init_worker, initargs=(job, os.getpid())
-    ) as pool:
-        yield from _drain([partial(pool.submit, _play_in_worker, c) for c in todo], workers)
-
-
-def _drain(tasks: Sequence[Callable[[], Future[Batch]]], workers: int) -> Iterator[Batch]:
-    """Submit the tasks keeping at most two per worker in flight; batches as they finish."""
-    pending: set[Future[Batch]] = set()
-    try:
-        for submit in tasks:
-            if len(pending) >= 2 * workers:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                yield from (f.result() for f in done)
-            pending.add(submit())
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            yield from (f.result() for f in done)
-    finally:
-        for f in pending:
-            f.cancel()
+def _play_pickled(job: bytes, indices: Sequence[int]) -> Batch:
+    """In a worker: play_games, unpickling each job once, not once per batch (a job's
+    GameConfigs take milliseconds to unpickle, and a batch may be a single game)."""
+    if job not in _JOBS:
+        if len(_JOBS) >= 64:  # a study of many variants: memory stays bounded
+            _JOBS.clear()
+        _JOBS[job] = pickle.loads(job)
+    return play_games(_JOBS[job], indices)
 
 
 class WorkerPool:
-    """Spawned worker processes that live for a whole study and serve every run and round of
-    it, so a study pays the start-up once, not once per variant or round (issue 19). The job
-    travels with each batch (about 50 KB pickled, milliseconds against a batch's seconds of
-    play); one worker plays in this process."""
+    """Worker processes that can live for a whole study and serve every run and round of it,
+    so a study pays the start-up once, not once per variant or round (issue 19); one worker
+    plays in this process. The workers start when the pool is made, so they start while this
+    process sets up; until all have, this process plays the last (smallest) batches itself. A
+    batch carries its job pickled (once per run), unpickled once per worker.
 
-    def __init__(self, workers: int) -> None:
-        self.workers = workers
+    `once`: the pool serves one stream and lets its workers go when the last batch is in, so
+    they exit while the run is finished. `fork`: the workers are forked, ready at once with
+    this process's imports rather than spawned to import them again (half a second of CPU
+    each); only for a caller that holds no database connection (a fork would copy its threads
+    mid-work) and runs no other thread, as simulate before it opens its store; on Linux."""
+
+    def __init__(self, workers: int, once: bool = False, fork: bool = False) -> None:
+        self.workers, self.once = workers, once
+        forking = (
+            fork
+            and workers > 1
+            and threading.active_count() == 1
+            and sys.platform == "linux"  # macOS's system libraries are not fork-safe
+        )
         self.executor = (
             None
             if workers == 1
             else ProcessPoolExecutor(
                 workers,
-                mp_context=multiprocessing.get_context("spawn"),
+                mp_context=multiprocessing.get_context("fork" if forking else "spawn"),
                 initializer=exit_with_parent,
                 initargs=(os.getpid(),),
             )
         )
+        if forking:  # the workers' collections leave what they inherit alone: no copying
+            gc.freeze()
+        try:  # a submit spawns a worker while none is idle (forks all): every worker starts now
+            self.starting = (
+                []
+                if self.executor is None
+                else [self.executor.submit(_started) for _ in range(workers)]
+            )
+        finally:
+            if forking:
+                gc.unfreeze()
 
     def stream(self, work: Sequence[tuple[Job, Sequence[int]]]) -> Iterator[Batch]:
         """Batches of the given games of every job (runs interleaved, so no worker waits for
         one run's last batch); whole games per batch, in any order."""
         todo = [(job, chunk) for job, indices in work for chunk in chunks(indices, self.workers)]
         todo.sort(key=lambda t: t[1][0])
-        executor = self.executor
-        if executor is None:
-            for job, chunk in todo:
-                yield play_games(job, chunk)
-            return
-        yield from _drain(
-            [partial(executor.submit, play_games, job, chunk) for job, chunk in todo], self.workers
-        )
+        try:
+            if self.executor is None:
+                for job, chunk in todo:
+                    yield play_games(job, chunk)
+            else:
+                pickled = {id(job): pickle.dumps(job) for job, _ in work}
+                yield from self._drain(self.executor, deque(todo), pickled)
+        finally:
+            if self.once:
+                self.close()
+
+    def _drain(
+        self,
+        executor: ProcessPoolExecutor,
+        todo: deque[tuple[Job, list[int]]],
+        pickled: dict[int, bytes],
+    ) -> Iterator[Batch]:
+        """Keep two full batches' games per worker in flight, in order (the last, small
+        batches all at once, so that no worker runs dry while the writer commits); batches as
+        they finish. While a worker is still starting, play the last batch here."""
+        pending: dict[Future[Batch], int] = {}
+        try:
+            while todo or pending:
+                while todo and sum(pending.values()) < 2 * self.workers * BATCH_GAMES:
+                    job, chunk = todo.popleft()
+                    pending[executor.submit(_play_pickled, pickled[id(job)], chunk)] = len(chunk)
+                if todo and not all(f.done() for f in self.starting):
+                    yield play_games(*todo.pop())
+                    continue
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for f in done:
+                    del pending[f]
+                    yield f.result()
+        finally:
+            for f in pending:
+                f.cancel()
 
     def close(self) -> None:
+        """Let the workers go; they exit in the background (joined when this process ends)."""
         if self.executor is not None:
-            self.executor.shutdown(cancel_futures=True)
+            self.executor.shutdown(wait=False, cancel_futures=True)
 
     def __enter__(self) -> Self:
         return self
@@ -269,7 +305,7 @@ class WorkerPool:
 
 
 BACKENDS: Final = ("local", "ray")
-"""Local processes (stream_local, WorkerPool), or a Ray cluster writing shards (shards.py)."""
+"""Local processes (WorkerPool), or a Ray cluster writing shards (shards.py)."""
 
 
 def progress_bar(console: Console) -> Progress:
@@ -310,11 +346,7 @@ def execute(
         task = progress.add_task("games", total=total, completed=total - len(indices), rate=0.0)
         played = 0
         writer = BatchWriter(con)
-        stream = (
-            pool.stream([(job, indices)])
-            if pool is not None
-            else stream_local(job, indices, workers)
-        )
+        stream = (pool or WorkerPool(workers, once=True)).stream([(job, indices)])
         for n, tables in stream:
             stored = writer.add(n, tables)
             failed += tables["failed_games"].num_rows
@@ -343,9 +375,6 @@ def who_played(specs: str) -> str:
 
 def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
     """One screen: games, win rate by seat and by agent with 95% Wilson intervals, draws."""
-    # scipy takes a second to import: spawned workers, which import this module, never need it
-    from workbench.analysis.stats import proportion_ci
-
     games, draws, guard, rounds, tyrant = con.execute(
         "SELECT count(*), count(*) FILTER (draw), count(*) FILTER (guard_stopped), "
         "avg(rounds), count(*) FILTER (list_contains(winners, -2)) FROM games WHERE run_id = ?",
@@ -372,7 +401,7 @@ def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
         if what == "agent" and len(rows) < 2:
             continue
         for name, wins, n in rows:
-            lo, hi = proportion_ci(wins, n)
+            lo, hi = wilson(wins, n)
             table.add_row(f"{what} {name}", str(wins), f"{wins / n:.1%}", f"{lo:.1%} – {hi:.1%}")
     failed = failed_games(con, run_id)
     by_board = con.execute(

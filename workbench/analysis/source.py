@@ -10,14 +10,11 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
+from workbench.analysis.errors import AnalysisError as AnalysisError  # re-exported
 from workbench.keys import GAME_ID_BASE, READ_VERSIONS
 
 MEMORY_LIMIT = "1GB"
 """DuckDB's working memory for analysis (the rest of 2 GB is Python, polars and matplotlib)."""
-
-
-class AnalysisError(Exception):
-    """A database or run that cannot be analysed; the message is meant for the user."""
 
 
 def open_db(path: str | Path) -> duckdb.DuckDBPyConnection:

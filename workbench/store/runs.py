@@ -101,16 +101,21 @@ def create_run(
             _utcnow(),
         ],
     )
-    con.executemany(
-        f"INSERT INTO run_cards VALUES ({', '.join('?' * 22)})",
-        [_card_row(run_id, c, c.name in in_pool) for c in cards],
-    )
-    con.executemany(
-        f"INSERT INTO run_boards VALUES ({', '.join('?' * 24)})",
-        [_board_row(run_id, i, b) for i, b in enumerate(boards)],
-    )
+    _insert(con, "run_cards", [_card_row(run_id, c, c.name in in_pool) for c in cards])
+    _insert(con, "run_boards", [_board_row(run_id, i, b) for i, b in enumerate(boards)])
     con.execute("COMMIT")
     return run_id
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[list[object]]) -> None:
+    """All rows in one statement: executemany runs one per row (0.6 ms each, a tenth of a
+    second for a set's cards before a run's first game)."""
+    if rows:
+        row = f"({', '.join('?' * len(rows[0]))})"
+        con.execute(
+            f"INSERT INTO {table} VALUES {', '.join([row] * len(rows))}",
+            [v for r in rows for v in r],
+        )
 
 
 def _card_row(run_id: int, c: Card, in_pool: bool) -> list[object]:

@@ -1,0 +1,119 @@
+"""Parallel efficiency (issue 19, item 5): the command imports only what it runs, workers start
+before they are needed and finish together, and none of it changes what a run stores."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterable
+from concurrent.futures import Future, wait
+from pathlib import Path
+
+import pytest
+
+from app.cli import build_parser
+from workbench.analysis.interval import wilson
+from workbench.analysis.stats import proportion_ci
+from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
+from workbench.runner import BATCH_GAMES, Batch, Job, WorkerPool, chunks, prepare
+from workbench.store import GAME_TABLES, RunSpec
+
+REPO = Path(__file__).resolve().parent.parent
+SPEC = RunSpec(DEFAULT_SETS, (DEFAULT_BOARD,), 6, 2, ("random",) * 2, ("random",) * 2, 11)
+
+
+def test_a_command_imports_its_own_module_and_no_plotting_or_statistics_library() -> None:
+    """`simulate --help` (and so every simulate) leaves matplotlib, scipy and polars unloaded:
+    they cost a second of import and exit that a 2-worker run pays as much as a 1-worker run."""
+    code = (
+        "import sys\n"
+        "from app.cli import main\n"
+        "try:\n"
+        "    main(['simulate', '--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout
+    modules = set(out.splitlines()[-1].split())
+    assert "app.cmd_simulate" in modules
+    assert not {m for m in modules if m.startswith("app.cmd_")} - {"app.cmd_simulate"}
+    assert not {m.split(".")[0] for m in modules} & {"matplotlib", "scipy", "polars", "reports"}
+
+
+def test_the_parser_of_one_command_reads_its_line_as_the_full_parser_does() -> None:
+    line = ["simulate", "--games", "5", "--workers", "2", "--db", "x.duckdb", "--seed", "-1"]
+    assert build_parser("simulate").parse_args(line) == build_parser().parse_args(line)
+
+
+@pytest.mark.parametrize("games, workers", [(400, 2), (400, 1), (37, 4), (1, 2), (0, 2)])
+def test_batches_cover_every_game_once_and_shrink_to_single_games(games: int, workers: int) -> None:
+    """Guided batches: the last batches are single games, so no worker plays a whole batch
+    alone at the end of a run while the others wait."""
+    batches = chunks(range(games), workers)
+    assert [i for b in batches for i in b] == list(range(games))
+    sizes = [len(b) for b in batches]
+    assert all(0 < s <= BATCH_GAMES for s in sizes)
+    assert sizes == sorted(sizes, reverse=True)
+    assert sizes[-2 * workers :] == [1] * min(games, 2 * workers)
+    if games == 400:
+        assert sizes[0] == BATCH_GAMES
+
+
+def rows(batches: Iterable[Batch]) -> dict[str, list[str]]:
+    """Every game table's rows, in a canonical order (batches come in any order and size)."""
+    out: dict[str, list[str]] = {t: [] for t in GAME_TABLES}
+    games = 0
+    for n, tables in batches:
+        games += n
+        for t in GAME_TABLES:
+            out[t] += [repr(sorted(r.items())) for r in tables[t].to_pylist()]
+    assert games == SPEC.games
+    return {t: sorted(v) for t, v in out.items()}
+
+
+@pytest.mark.parametrize("fork", [False, True])
+def test_early_started_workers_and_this_process_while_they_start_store_the_same_games(
+    fork: bool,
+) -> None:
+    """A pool's workers start when it is made (spawned, or forked); while they start, this
+    process plays the last batches itself. Whoever plays a game, its rows are the same as one
+    process's."""
+    job = Job(1, SPEC, prepare(SPEC).configs)
+    reference = rows(WorkerPool(1).stream([(job, range(SPEC.games))]))
+    with WorkerPool(2, fork=fork) as ready:
+        wait(ready.starting)
+        assert rows(ready.stream([(job, range(SPEC.games))])) == reference
+    with WorkerPool(2) as starting:
+        starting.starting = [Future()]  # never started: this process plays all it can
+        assert rows(starting.stream([(job, range(SPEC.games))])) == reference
+
+
+def test_the_closing_summarys_interval_is_scipys_wilson_interval() -> None:
+    for n in (1, 2, 7, 30, 401):
+        for k in range(n + 1):
+            assert wilson(k, n) == pytest.approx(proportion_ci(k, n), abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "fork",
+    [False, pytest.param(True, marks=pytest.mark.skipif(sys.platform != "linux", reason="Linux"))],
+)
+def test_a_forking_pool_forks_its_workers_a_spawning_one_spawns_them(fork: bool) -> None:
+    """Forked workers have what their parent had when the pool was made (here a marker
+    module), ready without importing; spawned ones start afresh."""
+    code = (
+        "import sys\n"
+        "from workbench.runner import WorkerPool\n"
+        "sys.modules['parents_marker'] = sys\n"
+        f"with WorkerPool(2, fork={fork}) as pool:\n"
+        "    probe = \"'parents_marker' in __import__('sys').modules\"\n"
+        "    assert pool.executor is not None\n"
+        "    print(pool.executor.submit(eval, probe).result())\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout
+    assert out.split() == [str(fork)]
