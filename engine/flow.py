@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from engine import activation, buying, costs, decisions, draft, turn, upkeep, zones
 from engine.actions import Action
-from engine.legal import legal_actions
+from engine.legal import legal_actions, may_respond
 from engine.stack import pass_priority, resolve_top
 from engine.state import GameState
 from engine.vocab import ActionKind, Phase
@@ -73,7 +73,9 @@ def apply(state: GameState, a: Action) -> None:
 
 def advance(state: GameState) -> list[Action] | None:
     """Run automatic steps, taking forced single choices (they are not logged), until a player
-    has a real decision: its legal actions; None once the game is over."""
+    has a real decision or the game is over: the decision's legal actions, or None when they
+    were not needed to tell (the game is over, or a response window in which the player may
+    convert, R8.6, R21.6: `legal_actions` lists them when asked)."""
     limit = state.config.game_guard
     draft_, upkeep_due = Phase.DRAFT, Phase.UPKEEP_DUE  # a member read is slow on Python 3.11
     while state.winners is None:
@@ -81,6 +83,13 @@ def advance(state: GameState) -> list[Action] | None:
         if state.steps > limit:
             turn.stop_at_game_guard(state)
             return None
+        if state.priority and not state.pending and state.phase != draft_:
+            seat = state.priority[0]
+            if len(state.players[seat].hand) >= 2:
+                return None  # R8.6: it may convert, a real decision (listed on demand)
+            if not may_respond(state, seat):
+                pass_priority(state)  # only passing: the window does not need the seat (R21.6)
+                continue
         if decisions.settle(state):
             continue
         if state.behaviour is not None and not (state.pending or state.priority or state.stack):

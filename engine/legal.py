@@ -40,6 +40,8 @@ _SWAP = ActionKind.SWAP
 _TAP = ActionKind.TAP
 _TARGET = ActionKind.TARGET
 _UNPARALYSE = ActionKind.UNPARALYSE
+_POTION = CardType.POTION
+_UNIT = CardType.UNIT
 _PHASE_ACTION = Phase.ACTION
 _PHASE_BUY = Phase.BUY
 _PHASE_DISCARD = Phase.DISCARD
@@ -151,6 +153,36 @@ def fast_actions(state: GameState, seat: int) -> list[Action]:
     if len(pl.hand) >= 2:
         out.append(A.CONVERT_ACTION)
     return out
+
+
+def may_respond(state: GameState, seat: int) -> bool:
+    """Whether `seat` might have a fast action now (R6.6): False only when `fast_actions` is
+    empty, with neither a target search nor a list built, so that a response window in which
+    the seat can only pass (R21.6) costs little. True when `fast_actions` has to tell: a
+    payable spell (R16.1) or free action (R6.7, R9.3, R15.8) may still lack a legal target."""
+    pl = state.players[seat]
+    hand = pl.hand
+    if len(hand) >= 2:
+        return True  # R8.6: discard 2 cards, gain 1 resource
+    res = pl.resource
+    cards = state.cards
+    if hand and _payable_spell(cards[hand[0]], res):
+        return True
+    fields, n = state.config.board.fields, len(hand)
+    for p in state.perms.values():
+        if p.controller != seat:
+            continue
+        card = cards[p.cid]
+        own = card.free_actions if card.type is not _POTION or p.under >= 0 else ()
+        granted = fields[p.field].actions if p.field >= 0 and card.type is _UNIT else ()
+        if (own and _any_payable(own, res, n)) or (granted and _any_payable(granted, res, n)):
+            return True
+    return False
+
+
+def _any_payable(options: Sequence[FreeAction], resource: int, hand: int) -> bool:
+    """Whether the player can pay for one of `options` (R6.7), as `_free` checks it."""
+    return any(fa.cost.resource <= resource and fa.cost.discard <= hand for fa in options)
 
 
 def _free(

@@ -142,6 +142,12 @@ def choose(
     return best[1]
 
 
+def passes(s: GameState) -> bool:
+    """Whether `choose` passes whatever the legal actions: in a response window (R21.6) the
+    heuristic always lets the stack resolve, so a rollout need not list them."""
+    return bool(s.priority) and not s.pending and s.phase != _PHASE_DRAFT
+
+
 def score_actions(
     s: GameState, legal: list[Action], w: Weights = DEFAULT
 ) -> list[tuple[float, Action]]:

@@ -59,9 +59,9 @@ from __future__ import annotations
 
 import random
 
-from engine.actions import Action
+from engine.actions import PASS_ACTION, Action
 from engine.agents.evaluation import evaluate
-from engine.agents.heuristic import HeuristicAgent, choose, score_actions
+from engine.agents.heuristic import HeuristicAgent, choose, passes, score_actions
 from engine.game import Game
 from engine.state import GameState, Perm, Player
 from engine.vocab import Phase
@@ -155,6 +155,10 @@ def rest_of_turn(world: Game, first: Action, policy: HeuristicAgent, steps: int 
     g.apply(first, check=False)
     n = 0
     while s.winners is None and n < steps and s.turn == start:
+        if passes(s):
+            g.apply(PASS_ACTION, check=False)
+            n += 1
+            continue
         legal = g.legal_actions()
         if not legal:
             break
@@ -178,13 +182,14 @@ def play_on(
     s = g.state
     n = 0
     while s.winners is None and n < steps and s.turn < stop:
-        legal = g.legal_actions()
-        if not legal:
+        legal = None if passes(s) else g.legal_actions()  # a window's list only on demand
+        if legal == []:
             break
         if eps and g.current_player() != seat and rng.random() < eps:
-            a = legal[rng.randrange(len(legal))]
+            options = g.legal_actions() if legal is None else legal
+            a = options[rng.randrange(len(options))]
         else:
-            a = choose(s, legal, rng, policy)
+            a = PASS_ACTION if legal is None else choose(s, legal, rng, policy)
         g.apply(a, check=False)
         n += 1
 
