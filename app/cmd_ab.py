@@ -228,6 +228,7 @@ def _looks(
         else:
             games.finish()
             writer.flush()
+        pool.close(wait=True)  # the workers' CPU time counts in the answer's (cpu_seconds)
     return found, games.played()
 
 

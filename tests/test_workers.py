@@ -117,3 +117,30 @@ def test_a_forking_pool_forks_its_workers_a_spawning_one_spawns_them(fork: bool)
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
     ).stdout
     assert out.split() == [str(fork)]
+
+
+def _burn(seconds: float) -> float:
+    """Spend `seconds` of CPU time in a worker."""
+    import time
+
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+    return seconds
+
+
+def test_a_pool_closed_with_wait_counts_its_workers_cpu_time() -> None:
+    """`workbench ab` prints the CPU time of the study with its workers' (RUSAGE_CHILDREN),
+    which counts a worker only once it is joined: a pool closed with `wait` joins them."""
+    import resource
+
+    def children() -> float:
+        u = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return u.ru_utime + u.ru_stime
+
+    before = children()
+    pool = WorkerPool(2)
+    assert pool.executor is not None
+    assert sum(f.result() for f in [pool.executor.submit(_burn, 0.3) for _ in range(2)]) == 0.6
+    pool.close(wait=True)
+    assert children() - before >= 0.55

@@ -292,10 +292,12 @@ class WorkerPool:
             for f in pending:
                 f.cancel()
 
-    def close(self) -> None:
-        """Let the workers go; they exit in the background (joined when this process ends)."""
+    def close(self, wait: bool = False) -> None:
+        """Let the workers go; they exit in the background (joined when this process ends), or
+        with `wait` before this returns, so that their CPU time counts in this process's
+        RUSAGE_CHILDREN."""
         if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor.shutdown(wait=wait, cancel_futures=True)
 
     def __enter__(self) -> Self:
         return self
