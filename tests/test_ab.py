@@ -310,3 +310,25 @@ def test_bad_ab_arguments_exit_2_and_write_nothing(
     assert err.startswith("workbench ab: error: ") and message in err
     assert err.count("\n") == 1
     assert not db.exists()
+
+
+def _look(low: float, high: float, smallest: int, discordant: int) -> ab.Look:
+    return ab.Look(
+        "improvement", 2, 40, (low + high) / 2, low, high, 0.05, 0.1, smallest, discordant
+    )
+
+
+@pytest.mark.parametrize(
+    "look, why",
+    [
+        (_look(-0.05, 0.05, 100, 100), "wider than ±2 points"),
+        (_look(0.0, 0.0, 100, 3), "from only 3 games that came out differently"),
+        (_look(-0.01, 0.01, 12, 100), "from only 12 seat-games in its smallest group"),
+    ],
+)
+def test_an_unsettled_answer_says_why(look: ab.Look, why: str) -> None:
+    """A look narrower than the precision is still unsettled when too few games or seat-games
+    stand behind it; the answer must not call such an interval wide."""
+    text = ab.answer(look, 0.02, "A", "B")
+    assert text.startswith("not clear at the limit") and why in text
+    assert ("wider than" in text) == why.startswith("wider")

@@ -222,7 +222,18 @@ def answer(look: Look, precision: float, a: str, b: str) -> str:
             f"no difference within ±{100 * precision:g} points (the interval's half-width) "
             f"in the {what}: {shown}"
         )
+    if look.half_width > precision:
+        why = f"wider than ±{100 * precision:g} points"
+    elif look.smallest < MIN_SAMPLE:
+        why = (
+            f"from only {look.smallest} seat-games in its smallest group (fewer than {MIN_SAMPLE})"
+        )
+    else:
+        why = (
+            f"from only {look.discordant} games that came out differently for the two values "
+            f"(fewer than {MIN_SAMPLE})"
+        )
     return (
-        f"not clear at the limit: the {what} differs by {shown}, wider than "
-        f"±{100 * precision:g} points; more games (--max-games) would narrow it"
+        f"not clear at the limit: the {what} differs by {shown}, {why}; more games "
+        "(--max-games) would settle it"
     )
