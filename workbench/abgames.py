@@ -11,7 +11,6 @@ the study need not log, ship or store the ~1,600 events of a game it only counts
 from __future__ import annotations
 
 import dataclasses
-import traceback
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
@@ -20,12 +19,10 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from engine.play import derive_seed, play_game
 from engine.record import GameRecord
-from workbench.agents import make_agent
 from workbench.fairvalue import Counts
-from workbench.runner import Job, seat_specs
-from workbench.store import FailedGame, PlayedGame, batch_tables
+from workbench.runner import Job, play_each
+from workbench.store import FailedGame, batch_tables
 
 Played = tuple[list[int], npt.NDArray[np.float64], dict[str, pa.Table] | None]
 """Game indices, their counts (4 x games: n_a, w_a, n_b, w_b; NaN for a failed game) and,
@@ -53,37 +50,17 @@ def play_counts(job: Job, card: str, indices: Sequence[int], store: bool) -> Pla
     """Play the given games of the run (spawn-safe); events are logged only to be stored.
 
     A game that raises gets NaN counts (its pair is left out) and, when storing, is kept as a
-    failed game with its traceback, as `runner.play_games` keeps it."""
-    spec = job.spec
+    failed game with its traceback (runner.play_each)."""
     counts = np.full((4, len(indices)), np.nan)
     played, failed = [], []
     configs = {b: dataclasses.replace(c, log_events=store) for b, c in job.configs.items()}
-    for column, i in enumerate(indices):
-        board, rotation = spec.board_of(i), spec.rotation_of(i)
-        agents, drafters = seat_specs(spec.agents, rotation), seat_specs(spec.drafters, rotation)
-        config = configs[board]
-        seed = derive_seed(spec.seed, i)
-        try:
-            record = play_game(
-                config, seed, [make_agent(a) for a in agents], [make_agent(d) for d in drafters]
-            )
-        except Exception as exc:  # noqa: BLE001  # the pair is dropped, the failure reported
-            failed.append(
-                FailedGame(
-                    i,
-                    config.board.name,
-                    seed,
-                    rotation,
-                    agents,
-                    drafters,
-                    f"{type(exc).__name__}: {exc}",
-                    traceback.format_exc(),
-                )
-            )
+    for column, game in enumerate(play_each(job, indices, configs)):
+        if isinstance(game, FailedGame):
+            failed.append(game)
             continue
-        counts[:, column] = card_groups(record, card)
+        counts[:, column] = card_groups(game.record, card)
         if store:
-            played.append(PlayedGame(i, config.board.name, rotation, agents, drafters, record))
+            played.append(game)
     tables = batch_tables(job.run_id, played, failed) if store else None
     return list(indices), counts, tables
 

@@ -130,38 +130,47 @@ def seat_specs(specs: Sequence[str], rotation: int) -> tuple[str, ...]:
     return tuple(specs[(s + rotation) % len(specs)] for s in range(len(specs)))
 
 
-def play_games(job: Job, indices: Sequence[int]) -> Batch:
-    """Play the given games of the run and return them as one batch (spawn- and Ray-safe).
+def play_each(
+    job: Job, indices: Sequence[int], configs: dict[str, GameConfig] | None = None
+) -> Iterator[PlayedGame | FailedGame]:
+    """Each of the given games of the run played (with `configs` instead of the job's, per
+    board), in order: the game, or if it raised, its failure (seed, board, traceback).
 
-    A game that raises is kept as a failed game (seed, board, traceback) and the others go on:
-    one crash found by odd content must not cost the rest of a run (issue 20)."""
+    A game that raises is kept as a failed game and the others go on: one crash found by odd
+    content must not cost the rest of a run (issue 20)."""
     spec = job.spec
-    played = []
-    failed = []
     for i in indices:
         board, rotation = spec.board_of(i), spec.rotation_of(i)
         agents, drafters = seat_specs(spec.agents, rotation), seat_specs(spec.drafters, rotation)
-        config = job.configs[board]
+        config = (configs or job.configs)[board]
         seed = derive_seed(spec.seed, i)
         try:
             record = play_game(
                 config, seed, [make_agent(a) for a in agents], [make_agent(d) for d in drafters]
             )
         except Exception as exc:  # noqa: BLE001  # stored with its traceback, never hidden
-            failed.append(
-                FailedGame(
-                    i,
-                    config.board.name,
-                    seed,
-                    rotation,
-                    agents,
-                    drafters,
-                    f"{type(exc).__name__}: {exc}",
-                    traceback.format_exc(),
-                )
+            yield FailedGame(
+                i,
+                config.board.name,
+                seed,
+                rotation,
+                agents,
+                drafters,
+                f"{type(exc).__name__}: {exc}",
+                traceback.format_exc(),
             )
             continue
-        played.append(PlayedGame(i, config.board.name, rotation, agents, drafters, record))
+        yield PlayedGame(i, config.board.name, rotation, agents, drafters, record)
+
+
+def play_games(job: Job, indices: Sequence[int]) -> Batch:
+    """Play the given games of the run and return them as one batch (spawn- and Ray-safe)."""
+    played, failed = [], []
+    for game in play_each(job, indices):
+        if isinstance(game, FailedGame):
+            failed.append(game)
+        else:
+            played.append(game)
     return len(indices), batch_tables(job.run_id, played, failed)
 
 
