@@ -17,12 +17,11 @@ from app.errors import UsageError, run_command
 from app.study_args import add_run_options, base_spec, int_list
 from workbench import ab
 from workbench.abgames import Games
-from workbench.runner import BATCH_GAMES, Job, Prepared, WorkerPool, prepare
+from workbench.runner import BATCH_GAMES, Job, Prepared, WorkerPool, create_prepared_run, prepare
 from workbench.store import (
     MAX_GAMES,
     BatchWriter,
     RunSpec,
-    create_run,
     finish_run,
     open_store,
     set_execution,
@@ -134,18 +133,7 @@ def _create_run(
     console: Console,
 ) -> int:
     """One value's run (with --store)."""
-    run_id = create_run(
-        con,
-        spec,
-        prep.boards,
-        prep.cards,
-        prep.pool,
-        prep.params,
-        prep.files,
-        prep.content_hash,
-        "local",
-        args.workers,
-    )
+    run_id = create_prepared_run(con, spec, prep, "local", args.workers)
     set_execution(con, run_id, "local", args.workers)
     console.print(f"run {run_id} = {spec.label}", highlight=False)
     return run_id

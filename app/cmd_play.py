@@ -23,7 +23,7 @@ from workbench.agents import make_agent
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS, load_setup
 from workbench.keys import GAME_ID_BASE
 from workbench.play_human import Abandoned, HumanSeat, Lines, Printable, Sink
-from workbench.runner import Prepared, prepare
+from workbench.runner import Prepared, create_prepared_run, prepare
 from workbench.store import (
     MAX_SEED,
     PlayedGame,
@@ -31,7 +31,6 @@ from workbench.store import (
     StoreError,
     batch_tables,
     check_store,
-    create_run,
     finish_run,
     open_store,
     write_batch,
@@ -159,18 +158,7 @@ def _store(db: Path, s: Seating, record: GameRecord) -> int:
     """Store the finished game as a run of one game; the run's id."""
     con = open_store(db)
     try:
-        run_id = create_run(
-            con,
-            s.spec,
-            s.prepared.boards,
-            s.prepared.cards,
-            s.prepared.pool,
-            s.prepared.params,
-            s.prepared.files,
-            s.prepared.content_hash,
-            "human",
-            1,
-        )
+        run_id = create_prepared_run(con, s.spec, s.prepared, "human", 1)
         write_batch(
             con,
             batch_tables(

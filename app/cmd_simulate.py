@@ -19,7 +19,16 @@ from rich.console import Console
 from app.errors import UsageError, run_command
 from workbench.agents import check_spec, make_agent
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
-from workbench.runner import BACKENDS, Job, Prepared, WorkerPool, execute, prepare, summary
+from workbench.runner import (
+    BACKENDS,
+    Job,
+    Prepared,
+    WorkerPool,
+    create_prepared_run,
+    execute,
+    prepare,
+    summary,
+)
 from workbench.shards import Cluster
 from workbench.store import (
     MAX_GAMES,
@@ -27,7 +36,6 @@ from workbench.store import (
     RunSpec,
     StoreError,
     board_hashes,
-    create_run,
     engine_version,
     failed_games,
     load_run,
@@ -290,18 +298,7 @@ def _create(
     """The run stored in --db; a database made for it alone is removed if that fails."""
     con = open_store(args.db)
     try:
-        run_id = create_run(
-            con,
-            spec,
-            prepared.boards,
-            prepared.cards,
-            prepared.pool,
-            prepared.params,
-            prepared.files,
-            prepared.content_hash,
-            args.backend,
-            args.workers,
-        )
+        run_id = create_prepared_run(con, spec, prepared, args.backend, args.workers)
     except duckdb.Error as exc:
         con.close()
         if new:  # a database made for this run only is not left behind empty

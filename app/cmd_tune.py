@@ -21,8 +21,8 @@ from workbench.analysis import study_findings
 from workbench.analysis.source import open_db, resolve_runs
 from workbench.config import DEFAULT_SETS, load_setup
 from workbench.proposals import Proposal, write_copy
-from workbench.runner import Job, execute, prepare
-from workbench.store import RunSpec, create_run, load_run, open_store
+from workbench.runner import Job, create_prepared_run, execute, prepare
+from workbench.store import RunSpec, load_run, open_store
 from workbench.tune import (
     NEVER_MIN_STORE,
     RARE_SHARE,
@@ -131,18 +131,7 @@ def _play(args: argparse.Namespace, spec: RunSpec, console: Console) -> int:
     prep = prepare(spec)
     con = open_store(args.db)
     try:
-        run_id = create_run(
-            con,
-            spec,
-            prep.boards,
-            prep.cards,
-            prep.pool,
-            prep.params,
-            prep.files,
-            prep.content_hash,
-            "local",
-            args.workers,
-        )
+        run_id = create_prepared_run(con, spec, prep, "local", args.workers)
         console.print(f"tune: judging run {run_id} ({', '.join(spec.sets)})", highlight=False)
         execute(
             con, Job(run_id, spec, prep.configs), range(spec.games), "local", args.workers, console

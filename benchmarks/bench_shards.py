@@ -34,14 +34,13 @@ import pyarrow as pa
 from engine.agents.registry import make_agent
 from engine.play import derive_seed, play_game
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
-from workbench.runner import Prepared, prepare
+from workbench.runner import Prepared, create_prepared_run, prepare
 from workbench.shards import SHARD_GAMES, claim, ingest, write_shards
 from workbench.store import (
     BatchWriter,
     PlayedGame,
     RunSpec,
     batch_tables,
-    create_run,
     open_store,
 )
 
@@ -67,18 +66,7 @@ def timed(work: Callable[[], object]) -> tuple[float, float]:
 def new_store(path: Path, prep: Prepared, games: int) -> tuple[duckdb.DuckDBPyConnection, int]:
     con = open_store(path)
     spec = dataclasses.replace(SPEC, games=games)
-    return con, create_run(
-        con,
-        spec,
-        prep.boards,
-        prep.cards,
-        prep.pool,
-        prep.params,
-        prep.files,
-        prep.content_hash,
-        "ray",
-        1,
-    )
+    return con, create_prepared_run(con, spec, prep, "ray", 1)
 
 
 def size(path: Path) -> int:

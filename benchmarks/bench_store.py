@@ -29,14 +29,13 @@ from engine.agents.registry import make_agent
 from engine.play import derive_seed, play_game
 from engine.state import GameConfig
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
-from workbench.runner import Job, Prepared, WorkerPool, execute, prepare
+from workbench.runner import Job, Prepared, WorkerPool, create_prepared_run, execute, prepare
 from workbench.store import (
     FLUSH_ROWS,
     BatchWriter,
     PlayedGame,
     RunSpec,
     batch_tables,
-    create_run,
     open_store,
 )
 
@@ -73,18 +72,7 @@ def play(config: GameConfig, games: int) -> tuple[float, list[PlayedGame]]:
 def new_store(path: Path, prep: Prepared, games: int) -> tuple[duckdb.DuckDBPyConnection, int]:
     con = open_store(path)
     spec = dataclasses.replace(SPEC, games=games)
-    return con, create_run(
-        con,
-        spec,
-        prep.boards,
-        prep.cards,
-        prep.pool,
-        prep.params,
-        prep.files,
-        prep.content_hash,
-        "local",
-        1,
-    )
+    return con, create_prepared_run(con, spec, prep, "local", 1)
 
 
 def ingest(played: list[PlayedGame], prep: Prepared, path: Path) -> tuple[float, float]:

@@ -133,7 +133,7 @@ def test_a_run_the_store_refuses_leaves_no_new_database(
     def refuse(*args: object, **kwargs: object) -> int:
         raise duckdb.ConversionException("Type INT64 with value 3000000000 can't be cast")
 
-    monkeypatch.setattr(cmd_simulate, "create_run", refuse)
+    monkeypatch.setattr(cmd_simulate, "create_prepared_run", refuse)
     db = tmp_path / "runs.duckdb"
     assert (
         main(

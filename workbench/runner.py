@@ -44,6 +44,7 @@ from workbench.store import (
     PlayedGame,
     RunSpec,
     batch_tables,
+    create_run,
     failed_games,
     finish_run,
 )
@@ -110,6 +111,25 @@ def prepare(spec: RunSpec) -> Prepared:
         params,
         tuple(files),
         content_hash(sorted(files), [c.label() for c in spec.changes]),
+    )
+
+
+def create_prepared_run(
+    con: duckdb.DuckDBPyConnection, spec: RunSpec, prep: Prepared, backend: str, workers: int
+) -> int:
+    """The run's row with its cards and boards as `prep` loaded them (store.create_run); its
+    run_id."""
+    return create_run(
+        con,
+        spec,
+        prep.boards,
+        prep.cards,
+        prep.pool,
+        prep.params,
+        prep.files,
+        prep.content_hash,
+        backend,
+        workers,
     )
 
 

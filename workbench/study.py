@@ -16,8 +16,8 @@ from pathlib import Path
 import duckdb
 from rich.console import Console
 
-from workbench.runner import Job, Prepared, WorkerPool, execute, prepare
-from workbench.store import RunSpec, create_run, open_store, set_execution
+from workbench.runner import Job, WorkerPool, create_prepared_run, execute, prepare
+from workbench.store import RunSpec, open_store, set_execution
 from workbench.variants import Change
 
 
@@ -93,7 +93,9 @@ def run_study(
         runs = list(extend.runs) if extend else []
         for v, spec, prep in zip(variants, specs, prepared, strict=True):
             reused = v.label in reuse
-            run_id = reuse[v.label] if reused else _create(con, spec, prep, backend, workers)
+            run_id = (
+                reuse[v.label] if reused else create_prepared_run(con, spec, prep, backend, workers)
+            )
             con.execute(
                 "INSERT INTO sweeps VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [sweep_id, kind, run_id, card, field, v.value, v.label],
@@ -118,24 +120,6 @@ def run_study(
 def _next_sweep_id(con: duckdb.DuckDBPyConnection) -> int:
     """A new study's id: one above the database's last."""
     return int(con.execute("SELECT coalesce(max(sweep_id), 0) + 1 FROM sweeps").fetchall()[0][0])
-
-
-def _create(
-    con: duckdb.DuckDBPyConnection, spec: RunSpec, prep: Prepared, backend: str, workers: int
-) -> int:
-    """The variant's run row, with its cards and boards as loaded; its run_id."""
-    return create_run(
-        con,
-        spec,
-        prep.boards,
-        prep.cards,
-        prep.pool,
-        prep.params,
-        prep.files,
-        prep.content_hash,
-        backend,
-        workers,
-    )
 
 
 def record_results(
