@@ -18,6 +18,14 @@ from engine.vocab import EventKind
 DROP_FIELDS_RADIUS = 1
 """R11.6: a dropped permanent lands on an available field in range 1 of the stack's field."""
 
+# Members as module constants: these are read for every permanent of every legal-action list,
+# and a class attribute read of an enum member costs more on Python 3.11.
+_UNIT = CardType.UNIT
+_HIGH_GROUND = Terrain.HIGH_GROUND
+_POISON = Marker.POISON
+_BLOCKED = Terrain.BLOCKED
+_DEEP_WATER = Terrain.DEEP_WATER
+
 
 # --- numbers ---------------------------------------------------------------------------------
 
@@ -26,12 +34,16 @@ def equipment_of(state: GameState, p: Perm) -> list[Card]:
     """The equipment cards in `p`'s stack (R15.6)."""
     if not p.stack:
         return []
-    return [state.cards[c] for c in p.stack if state.cards[c].type.is_equipment]
+    cards = state.cards
+    return [cards[c] for c in p.stack if cards[c].type.is_equipment]
 
 
 def riders_of(state: GameState, p: Perm) -> list[Perm]:
     """The units in `p`'s stack (crew, R12.9)."""
-    return [state.perms[c] for c in p.stack if state.cards[c].type is CardType.UNIT]
+    if not p.stack:
+        return []
+    cards, perms = state.cards, state.perms
+    return [perms[c] for c in p.stack if cards[c].type is _UNIT]
 
 
 def keywords(state: GameState, p: Perm) -> list[Keywords]:
@@ -48,7 +60,7 @@ def keywords(state: GameState, p: Perm) -> list[Keywords]:
 def life(state: GameState, p: Perm) -> int:
     """Units: life plus equipment; artifacts: their solid value (R15.4); others: 0."""
     card = state.cards[p.cid]
-    if card.type is CardType.UNIT:
+    if card.type is _UNIT:
         if not p.stack:
             return card.life or 0
         return (card.life or 0) + sum(e.modifiers.life for e in equipment_of(state, p))
@@ -76,10 +88,14 @@ def movement(state: GameState, p: Perm) -> int:
 
 
 def is_veiled(state: GameState, p: Perm) -> bool:
+    if not p.stack:
+        return state.cards[p.cid].keywords.veiled
     return any(k.veiled for k in keywords(state, p))
 
 
 def is_swimming(state: GameState, p: Perm) -> bool:
+    if not p.stack:
+        return state.cards[p.cid].keywords.swimming
     return any(k.swimming for k in keywords(state, p))
 
 
@@ -100,9 +116,13 @@ def profile(state: GameState, p: Perm) -> list[tuple[int, int]]:
 
     A ranged unit (range > 1, R12.5) on high ground gets +1 range (R9.6, R12.12).
     """
-    if state.cards[p.cid].type is not CardType.UNIT:
+    card = state.cards[p.cid]
+    if card.type is not _UNIT:
         return []
-    high = state.config.board.fields[state.perm_field(p)].terrain is Terrain.HIGH_GROUND
+    high = state.config.board.fields[state.perm_field(p)].terrain is _HIGH_GROUND
+    if not p.stack:
+        r = card.range or 1
+        return [(card.attack or 0, r + 1 if high and r > 1 else r)]
     out = []
     for u in [p, *riders_of(state, p)]:
         a, r = own_profile(state, u)
@@ -125,6 +145,9 @@ def protected_from(state: GameState, p: Perm, source: Card | None) -> bool:
     """R11.4: `p` has protection from the card `source` (by name, type or condition)."""
     if source is None:
         return False
+    if not p.stack:
+        own = state.cards[p.cid].keywords.protections
+        return bool(own) and any(_matches(pr, source) for pr in own)
     return any(_matches(pr, source) for k in keywords(state, p) for pr in k.protections)
 
 
@@ -185,9 +208,9 @@ def origins(state: GameState, player: int, source: int) -> list[int]:
 def terrain_ok(state: GameState, card: Card, swimming: bool, field_: int) -> bool:
     """R9.5: blocked fields take nothing; deep water only swimmers, swimmers only deep water."""
     t = state.config.board.fields[field_].terrain
-    if t is Terrain.BLOCKED:
+    if t is _BLOCKED:
         return False
-    return (t is Terrain.DEEP_WATER) == swimming
+    return (t is _DEEP_WATER) == swimming
 
 
 def available(state: GameState, cid: int, field_: int, swimming: bool | None = None) -> bool:
@@ -209,6 +232,8 @@ def can_take_rider(state: GameState, base: Perm, rider: Perm) -> bool:
     """R12.9: a crew unit takes up to n other units of its controller in its stack."""
     if base.controller != rider.controller or base.under >= 0:
         return False
+    if not base.stack:
+        return state.cards[base.cid].keywords.crew > 0
     crew = sum(k.crew for k in keywords(state, base))
     return crew > 0 and len(riders_of(state, base)) < crew
 
@@ -300,10 +325,11 @@ def is_defeated(state: GameState, p: Perm) -> bool:
     """R12.2: more damage than life; R13.2: more poison markers than life. A solid artifact's
     life is its X (R15.4), read the same way."""
     card = state.cards[p.cid]
-    lf = life(state, p)
-    if card.type is CardType.UNIT:
-        return p.damage > lf or p.markers[Marker.POISON] > lf
-    return card.keywords.solid is not None and p.damage > lf
+    if card.type is _UNIT:
+        lf = (card.life or 0) if not p.stack else life(state, p)
+        return p.damage > lf or p.markers[_POISON] > lf
+    solid = card.keywords.solid
+    return solid is not None and p.damage > solid
 
 
 def destroy(state: GameState, p: Perm, cause: str, player: int, at: int = -1) -> None:
