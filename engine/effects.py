@@ -15,7 +15,7 @@ from engine import verbs
 from engine.actions import field_action_number, permanent_target, player_target
 from engine.cards import CardType, Effect, FreeAction, Side, Target, TargetKind
 from engine.permanents import is_veiled, origins, protected_from
-from engine.state import GameState, Perm
+from engine.state import GameState
 from engine.vocab import EventKind
 
 
@@ -38,25 +38,29 @@ def chosen_spec(effects: Sequence[Effect]) -> Target | None:
     return None
 
 
-def _kind_ok(state: GameState, p: Perm, kind: TargetKind) -> bool:
-    t = state.cards[p.cid].type
-    if kind is TargetKind.UNIT:
-        return t is CardType.UNIT
-    if kind is TargetKind.ARTIFACT:
-        return t.is_artifact
-    if kind is TargetKind.EQUIPMENT:
-        return t.is_equipment
-    return kind is TargetKind.PERMANENT or kind is TargetKind.SELF
+_KIND_TYPES: dict[TargetKind, frozenset[CardType]] = {
+    TargetKind.UNIT: frozenset({CardType.UNIT}),
+    TargetKind.ARTIFACT: frozenset(t for t in CardType if t.is_artifact),
+    TargetKind.EQUIPMENT: frozenset(t for t in CardType if t.is_equipment),
+    TargetKind.PERMANENT: frozenset(CardType),
+    TargetKind.SELF: frozenset(CardType),
+}
+"""The card types each target kind matches (equipment and potions are artifacts too, potions
+equipment too: R15.5, R15.8); a kind not listed matches no permanent."""
+_NO_TYPES: frozenset[CardType] = frozenset()
+_ANY = Side.ANY
+_ENEMY = Side.ENEMY
+_OPPONENT = TargetKind.OPPONENT
 
 
-def _side_ok(state: GameState, player: int, p: Perm, side: Side) -> bool:
-    if side is Side.ENEMY:
-        return state.enemies(player, p.controller)
+def _side_ok(state: GameState, player: int, controller: int, side: Side) -> bool:
+    if side is _ENEMY:
+        return state.enemies(player, controller)
     if side is Side.FRIENDLY:
-        return p.controller == player or (
+        return controller == player or (
             player >= 0
-            and p.controller >= 0
-            and state.players[player].team == state.players[p.controller].team
+            and controller >= 0
+            and state.players[player].team == state.players[controller].team
         )
     return True
 
@@ -71,22 +75,43 @@ def candidates(
     Permanents in a stack (riders, equipped equipment) match too, on the stack's field (R11.5):
     no rule keeps them from being targeted.
     """
-    if spec.kind is TargetKind.OPPONENT:
+    if spec.kind is _OPPONENT:
         return [player_target(s) for s in range(len(state.players)) if state.enemies(player, s)]
+    cards = state.cards
+    src_card = cards[source]
+    types = _KIND_TYPES.get(spec.kind, _NO_TYPES)
+    side, reach = spec.side, spec.range
     geo = state.config.geometry
-    src_card = state.cards[source]
-    froms = origins(state, player, source) if spec.range is not None else []
+    rows = (
+        [geo.distances_from(f) for f in origins(state, player, source)] if reach is not None else []
+    )
+    sides: dict[int, bool] = {}  # by controller: whether its permanents are on `side`
     out = []
     for cid, p in state.perms.items():
         if p.field < 0 and p.under < 0:
             continue  # a dropped permanent not yet placed (R11.6) stands nowhere
-        if not _kind_ok(state, p, spec.kind) or not _side_ok(state, player, p, spec.side):
+        card = cards[cid]
+        if card.type not in types:
             continue
-        if targeting and (is_veiled(state, p) or protected_from(state, p, src_card)):
-            continue
-        if spec.range is not None:
+        if side is not _ANY:
+            ok = sides.get(p.controller)
+            if ok is None:
+                ok = sides[p.controller] = _side_ok(state, player, p.controller, side)
+            if not ok:
+                continue
+        if targeting:
+            kw = card.keywords
+            if p.stack:
+                if is_veiled(state, p) or protected_from(state, p, src_card):
+                    continue
+            elif kw.veiled or (kw.protections and protected_from(state, p, src_card)):
+                continue
+        if reach is not None:
             where = p.field if p.field >= 0 else state.perm_field(p)
-            if not any(geo.dist(f, where) <= spec.range for f in froms):
+            for row in rows:
+                if row[where] <= reach:
+                    break
+            else:
                 continue
         out.append(cid)
     out.sort()
