@@ -6,9 +6,10 @@ with its response window (R21.6), and the flow asks for the next once it has res
 
 from __future__ import annotations
 
+from operator import and_
 from typing import Any
 
-from engine.cards import CardType
+from engine.cards import Card, CardType
 from engine.permanents import (
     can_take_rider,
     is_swimming,
@@ -36,27 +37,43 @@ def destinations(state: GameState, p: Perm) -> dict[int, tuple[int, ...]]:
     card = state.cards[p.cid]
     swimming = is_swimming(state, p)
     start = state.perm_field(p)
-    key = (p.cid, start, move, swimming, tuple(state.occ))
-    if state.reach_cache is not None and state.reach_cache[0] == key:
-        return state.reach_cache[1]
     only = card.keywords.moves_on
     config = state.config
-    # the answer depends only on these (and the board): positions recur across the clones a
-    # search plays out, so it is kept across states too
-    kept = _REACH.table(config.geometry)
-    shared = (start, move, swimming, only, key[-1])
-    found = kept.get(shared)
+    geo = config.geometry
+    occ = state.occ
+    # R10.3: a path costs at least the range distance of each field on it, so only the fields
+    # in range `move` can be on one: the answer depends on their occupancy alone (and the
+    # board), which recurs across positions and the clones a search plays out, so it is kept
+    # across states too
+    free = tuple(map(_NEGATIVE, map(occ.__getitem__, geo.in_range_fields(start, move))))
+    key = (start, move, swimming, only, free)
+    if state.reach_cache is not None and state.reach_cache[0] == key:
+        return state.reach_cache[1]
+    kept = _REACH.table(geo)
+    found = kept.get(key)
     if found is None:
-        board = config.board
-
-        def passable(f: int) -> bool:
-            if state.occ[f] >= 0 or not terrain_ok(state, card, swimming, f):
-                return False
-            return only is None or board.fields[f].terrain.value in only
-
-        found = kept[shared] = config.geometry.reach(start, move, passable)
+        terrain = _TERRAIN.table(geo)
+        walkable = terrain.get((swimming, only))
+        if walkable is None:
+            walkable = terrain[swimming, only] = _walkable(state, card, swimming, only)
+        found = kept[key] = geo.reach(start, move, list(map(and_, walkable, map(_NEGATIVE, occ))))
     state.reach_cache = (key, found)
     return found
+
+
+_NEGATIVE = (0).__gt__
+"""`_NEGATIVE(x)` is `x < 0`: a free field in `GameState.occ`."""
+
+
+def _walkable(
+    state: GameState, card: Card, swimming: bool, only: frozenset[str] | None
+) -> tuple[bool, ...]:
+    """Per field whether its terrain takes a unit that swims or not and moves only on `only`
+    (R9.5, R10.3), whoever stands there."""
+    return tuple(
+        terrain_ok(state, card, swimming, f) and (only is None or field.terrain.value in only)
+        for f, field in enumerate(state.config.board.fields)
+    )
 
 
 class KeptAnswers:
@@ -79,8 +96,11 @@ class KeptAnswers:
 
 
 _REACH = KeptAnswers(4096)
-"""`destinations`' answers by (start field, movement, swimming, moves_on, occupancy) for the
-board's geometry: a pure function of them; the entries are shared, never changed."""
+"""`destinations`' answers by (start field, movement, swimming, moves_on, which fields in range
+of the movement are free) for the board's geometry: a pure function of them; the entries are
+shared, never changed."""
+_TERRAIN = KeptAnswers(64)
+"""`_walkable`'s answers by (swimming, moves_on) for the board's geometry."""
 
 
 def path_to(state: GameState, p: Perm, dest: int) -> tuple[int, ...] | None:

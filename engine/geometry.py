@@ -73,7 +73,7 @@ class Geometry:
         "coords",
         "neighbours",
         "_dist",
-        "_steps",
+        "_moves",
         "_range_cache",
     )
 
@@ -115,7 +115,16 @@ class Geometry:
                     if (nx, ny) != (x, y) and 0 <= nx < width:
                         row.append((ny * width + nx, nx != x and ny != y))
             steps.append(tuple(row))
-        self._steps: tuple[tuple[tuple[int, bool], ...], ...] = tuple(steps)
+        # The same steps per search state `2 * field + parity` (see `reach`), neighbours still
+        # ascending: (neighbour, the step's cost, the state it leads to).
+        self._moves: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+            tuple(
+                (j, 1 + parity, 2 * j + 1 - parity) if diagonal else (j, 1, 2 * j + parity)
+                for j, diagonal in steps[state >> 1]
+            )
+            for state in range(2 * size)
+            for parity in (state & 1,)
+        )
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(
             tuple(j for j, _ in row) for row in steps
         )
@@ -188,47 +197,41 @@ class Geometry:
         end on (free field, crew stack) is the caller's business. Among the cheapest paths the
         lexicographically smallest tuple of field indices is returned, so results are
         reproducible. The dict lists destinations in order of increasing cost.
-        """
-        ok: Callable[[int], bool] = passable if callable(passable) else passable.__getitem__
-        if move <= 0:
-            return {}
-        return _cheapest_paths(self._cost_buckets(start, move, ok), start)
-
-    def _cost_buckets(
-        self, start: int, move: int, ok: Callable[[int], bool]
-    ) -> list[dict[int, tuple[int, ...]]]:
-        """The search of `reach`: for each cost, {state: smallest path} of the states reached.
 
         A state is 2 * field + parity; parity 1 means the next diagonal step costs 2. Costs are
-        small ints, so instead of a heap keep one bucket per cost. Processing the buckets in
-        cost order finalises each state with its cheapest path, and among those the
-        lexicographically smallest (prefixes of such paths are themselves cheapest-then-smallest,
-        so keeping only the best path per state is exact)."""
-        steps = self._steps
+        small ints, so instead of a heap keep one bucket per cost, {state: smallest path}.
+        Processing the buckets in cost order finalises each state with its cheapest path, and
+        among those the lexicographically smallest (prefixes of such paths are themselves
+        cheapest-then-smallest, so keeping only the best path per state is exact); each field
+        takes its cheapest state's path (the smaller path on a tie).
+        """
+        if move <= 0:
+            return {}
+        ok: Sequence[bool] | _Checked = _Checked(passable) if callable(passable) else passable
+        moves = self._moves
         done: set[int] = {2 * start, 2 * start + 1}
         buckets: list[dict[int, tuple[int, ...]]] = [{} for _ in range(move + 1)]
         buckets[0][2 * start] = ()
-        checked: dict[int, bool] = {start: False}
+        result: dict[int, tuple[int, ...]] = {}
+        result_cost: dict[int, int] = {}
         for cost in range(move + 1):
             bucket = buckets[cost]
             for state, path in bucket.items():
-                if cost and state in done:
-                    continue
-                field = state >> 1 if cost else start
-                parity = state & 1
-                for nxt, diagonal in steps[field]:
-                    if diagonal:
-                        ncost = cost + 1 + parity
-                        nstate = 2 * nxt + (parity ^ 1)
-                    else:
-                        ncost = cost + 1
-                        nstate = 2 * nxt + parity
-                    if ncost > move or nstate in done:
+                if cost:
+                    if state in done:
                         continue
-                    good = checked.get(nxt)
-                    if good is None:
-                        good = checked[nxt] = bool(ok(nxt))
-                    if not good:
+                    field = state >> 1
+                    seen = result_cost.get(field)
+                    if seen is None:
+                        result[field] = path
+                        result_cost[field] = cost
+                    elif seen == cost and path < result[field]:
+                        result[field] = path
+                    if cost == move:
+                        continue  # every step costs at least 1
+                for nxt, step, nstate in moves[state]:
+                    ncost = cost + step
+                    if ncost > move or nstate in done or not ok[nxt]:
                         continue
                     candidate = path + (nxt,)  # noqa: RUF005 - twice as fast as (*path, nxt)
                     target = buckets[ncost]
@@ -236,7 +239,7 @@ class Geometry:
                     if old is None or candidate < old:
                         target[nstate] = candidate
             done.update(bucket)
-        return buckets
+        return result
 
     def path_cost(self, start: int, path: Sequence[int]) -> int:
         """Movement cost of walking `path` from `start` (R10.3); steps must be adjacent."""
@@ -278,26 +281,15 @@ class Geometry:
         return ny * self.width + nx
 
 
-def _cheapest_paths(
-    buckets: list[dict[int, tuple[int, ...]]], start: int
-) -> dict[int, tuple[int, ...]]:
-    """{field: path} from the search's buckets: each state counts at the first cost it was
-    reached at, and each field takes its cheapest state's path (the smaller path on a tie), in
-    order of increasing cost."""
-    result: dict[int, tuple[int, ...]] = {}
-    result_cost: dict[int, int] = {}
-    done: set[int] = {2 * start, 2 * start + 1}
-    for cost in range(1, len(buckets)):
-        bucket = buckets[cost]
-        for state, path in bucket.items():
-            if state in done:
-                continue
-            field = state >> 1
-            seen = result_cost.get(field)
-            if seen is None:
-                result[field] = path
-                result_cost[field] = cost
-            elif seen == cost and path < result[field]:
-                result[field] = path
-        done.update(bucket)
-    return result
+class _Checked(dict[int, bool]):
+    """A passable predicate asked at most once per field, indexed like a sequence."""
+
+    __slots__ = ("passable",)
+
+    def __init__(self, passable: Callable[[int], bool]) -> None:
+        super().__init__()
+        self.passable = passable
+
+    def __missing__(self, field: int) -> bool:
+        good = self[field] = bool(self.passable(field))
+        return good
