@@ -8,32 +8,36 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Self
 
 
 class CardType(str, Enum):
-    """The six card types of R8.4."""
+    """The six card types of R8.4, each with what it counts as (read on every legal-action list,
+    so kept on the member: an attribute read, not a property call)."""
 
-    UNIT = "unit"
-    SPELL = "spell"
-    ARTIFACT = "artifact"
-    EQUIPMENT = "equipment"
-    POTION = "potion"
-    INTENTION = "intention"
+    is_permanent: bool
+    """Units, artifacts, equipment and potions are permanents (R8.4)."""
+    is_artifact: bool
+    """Equipment and potions are artifacts too (R15.5, R15.8)."""
+    is_equipment: bool
+    """Potions are equipment with durability 1 (R15.8)."""
 
-    @property
-    def is_permanent(self) -> bool:
-        """Units, artifacts, equipment and potions are permanents (R8.4)."""
-        return self in PERMANENT_TYPES
+    def __new__(
+        cls, value: str, permanent: bool = False, artifact: bool = False, equipment: bool = False
+    ) -> Self:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.is_permanent = permanent
+        member.is_artifact = artifact
+        member.is_equipment = equipment
+        return member
 
-    @property
-    def is_equipment(self) -> bool:
-        """Potions are equipment with durability 1 (R15.8)."""
-        return self in (CardType.EQUIPMENT, CardType.POTION)
-
-    @property
-    def is_artifact(self) -> bool:
-        """Equipment and potions are artifacts too (R15.5, R15.8)."""
-        return self in (CardType.ARTIFACT, CardType.EQUIPMENT, CardType.POTION)
+    UNIT = ("unit", True)
+    SPELL = ("spell",)
+    ARTIFACT = ("artifact", True, True)
+    EQUIPMENT = ("equipment", True, True, True)
+    POTION = ("potion", True, True, True)
+    INTENTION = ("intention",)
 
 
 PERMANENT_TYPES = frozenset({CardType.UNIT, CardType.ARTIFACT, CardType.EQUIPMENT, CardType.POTION})
@@ -60,6 +64,19 @@ class TargetKind(str, Enum):
     FIELD = "field"  # a field, e.g. the origin of a push (R14.1)
 
 
+CHOSEN_KINDS = frozenset(
+    {
+        TargetKind.UNIT,
+        TargetKind.PERMANENT,
+        TargetKind.ARTIFACT,
+        TargetKind.EQUIPMENT,
+        TargetKind.OPPONENT,
+        TargetKind.FIELD,
+    }
+)
+"""The target kinds a player names when announcing (R6.4); `none` and `self` name nothing."""
+
+
 @dataclass(frozen=True, slots=True)
 class Target:
     """An effect's target: `target enemy unit in range 3`, `each friendly unit in range 1`, `self`.
@@ -77,14 +94,7 @@ class Target:
     @property
     def is_chosen(self) -> bool:
         """True when the player names this target at announcement (R6.4)."""
-        return not self.each and self.kind in (
-            TargetKind.UNIT,
-            TargetKind.PERMANENT,
-            TargetKind.ARTIFACT,
-            TargetKind.EQUIPMENT,
-            TargetKind.OPPONENT,
-            TargetKind.FIELD,
-        )
+        return not self.each and self.kind in CHOSEN_KINDS
 
 
 @dataclass(frozen=True, slots=True)
