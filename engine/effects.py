@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from engine import verbs
 from engine.actions import field_action_number, permanent_target, player_target
-from engine.cards import CardType, Effect, FreeAction, Side, Target, TargetKind
+from engine.cards import CHOSEN_KINDS, CardType, Effect, FreeAction, Side, Target, TargetKind
 from engine.permanents import is_veiled, origins, protected_from
 from engine.state import GameState
 from engine.vocab import EventKind
@@ -33,8 +33,9 @@ def free_action_of(state: GameState, source: int, index: int, field_: int = -1) 
 def chosen_spec(effects: Sequence[Effect]) -> Target | None:
     """The one chosen target of an effect list, if any (announced with the action, R6.4)."""
     for e in effects:
-        if e.target.is_chosen:
-            return e.target
+        t = e.target
+        if not t.each and t.kind in CHOSEN_KINDS:  # `Target.is_chosen`, without the call
+            return t
     return None
 
 

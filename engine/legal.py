@@ -220,13 +220,21 @@ def _with_targets(
             for t in candidates(state, seat, source, spec, True)
         ]
     )
-    if state.cards[source].type.is_permanent or not any(e.verb == "push" for e in effects):
+    if state.cards[source].type.is_permanent or not _pushes(effects):
         return out
     return [
         a._replace(field=f)
         for a in out
         for f in push_origins(state, seat, source, effects, a.target) or (-1,)
     ]
+
+
+def _pushes(effects: Sequence[Effect]) -> bool:
+    """Whether one of `effects` pushes (a loop: a quarter of `any` over a generator's cost)."""
+    for e in effects:  # noqa: SIM110
+        if e.verb == "push":
+            return True
+    return False
 
 
 def main_actions(state: GameState, seat: int) -> list[Action]:
