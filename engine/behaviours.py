@@ -6,7 +6,6 @@ with its response window (R21.6), and the flow asks for the next once it has res
 
 from __future__ import annotations
 
-from operator import and_
 from typing import Any
 
 from engine.cards import Card, CardType
@@ -45,7 +44,8 @@ def destinations(state: GameState, p: Perm) -> dict[int, tuple[int, ...]]:
     # in range `move` can be on one: the answer depends on their occupancy alone (and the
     # board), which recurs across positions and the clones a search plays out, so it is kept
     # across states too
-    free = tuple(map(_NEGATIVE, map(occ.__getitem__, geo.in_range_fields(start, move))))
+    region = geo.in_range_fields(start, move)
+    free = tuple(map(_NEGATIVE, map(occ.__getitem__, region)))
     key = (start, move, swimming, only, free)
     if state.reach_cache is not None and state.reach_cache[0] == key:
         return state.reach_cache[1]
@@ -56,7 +56,11 @@ def destinations(state: GameState, p: Perm) -> dict[int, tuple[int, ...]]:
         walkable = terrain.get((swimming, only))
         if walkable is None:
             walkable = terrain[swimming, only] = _walkable(state, card, swimming, only)
-        found = kept[key] = geo.reach(start, move, list(map(and_, walkable, map(_NEGATIVE, occ))))
+        passable = list(walkable)  # right in the region, where alone the search looks
+        for f, is_free in zip(region, free, strict=True):
+            if not is_free:
+                passable[f] = False
+        found = kept[key] = geo.reach(start, move, passable)
     state.reach_cache = (key, found)
     return found
 
