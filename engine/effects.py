@@ -86,11 +86,19 @@ def candidates(
     rows = (
         [geo.distances_from(f) for f in origins(state, player, source)] if reach is not None else []
     )
+    limit = reach if reach is not None else 0
+    near = rows[0] if len(rows) == 1 else None  # one origin: the cheapest test, made first
+    many = reach is not None and near is None
     sides: dict[int, bool] = {}  # by controller: whether its permanents are on `side`
     out = []
     for cid, p in state.perms.items():
-        if p.field < 0 and p.under < 0:
-            continue  # a dropped permanent not yet placed (R11.6) stands nowhere
+        where = p.field
+        if where < 0:
+            if p.under < 0:
+                continue  # a dropped permanent not yet placed (R11.6) stands nowhere
+            where = state.perm_field(p)
+        if near is not None and near[where] > limit:
+            continue
         card = cards[cid]
         if card.type not in types:
             continue
@@ -107,10 +115,9 @@ def candidates(
                     continue
             elif kw.veiled or (kw.protections and protected_from(state, p, src_card)):
                 continue
-        if reach is not None:
-            where = p.field if p.field >= 0 else state.perm_field(p)
+        if many:
             for row in rows:
-                if row[where] <= reach:
+                if row[where] <= limit:
                     break
             else:
                 continue

@@ -103,8 +103,9 @@ def legal_actions(state: GameState) -> list[Action]:
 def set_by_name(state: GameState, cards: list[int]) -> list[int]:
     """One card per distinct name: copies are interchangeable, so the choice is the name."""
     seen: dict[str, int] = {}
+    defs = state.cards
     for c in sorted(cards):
-        seen.setdefault(state.cards[c].name, c)
+        seen.setdefault(defs[c].name, c)
     return list(seen.values())
 
 
@@ -199,9 +200,8 @@ def _free(
     out: list[Action] = []
     for i, fa in enumerate(options, first):
         if fa.cost.resource <= pl.resource and fa.cost.discard <= len(pl.hand):
-            out.extend(
-                _with_targets(state, seat, source, Action(_FREE, source, index=i), fa.effects)
-            )
+            base = _new(Action, (_FREE, source, -1, -1, i, -1))
+            out.extend(_with_targets(state, seat, source, base, fa.effects))
     return out
 
 
