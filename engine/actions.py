@@ -73,20 +73,19 @@ class Action(NamedTuple):
 
         With the board's `width`, fields print as x,y; without it, as an index.
         """
-        parts: list[str] = [self.kind]
-        if self.card >= 0:
-            parts.append(f"c{self.card}")
-        if self.other >= 0:
-            parts.append(f"c{self.other}")
-        if self.index >= 0:
-            parts.append(f"#{self.index}")
-        if self.target >= 0:
-            seat = target_seat(self.target)
-            parts.append(f"c{self.target}" if seat is None else f"p{seat + 1}")
-        if self.field >= 0:
-            parts.append(
-                f"@{self.field % width},{self.field // width}" if width else f"@{self.field}"
-            )
+        kind, card, target, field, index, other = self  # one unpacking: a game logs every action
+        parts: list[str] = [kind]
+        if card >= 0:
+            parts.append(f"c{card}")
+        if other >= 0:
+            parts.append(f"c{other}")
+        if index >= 0:
+            parts.append(f"#{index}")
+        if target >= 0:
+            seat = target_seat(target)
+            parts.append(f"c{target}" if seat is None else f"p{seat + 1}")
+        if field >= 0:
+            parts.append(f"@{field % width},{field // width}" if width else f"@{field}")
         return " ".join(parts)
 
 

@@ -90,7 +90,7 @@ def advance(state: GameState) -> list[Action] | None:
             if not may_respond(state, seat):
                 pass_priority(state)  # only passing: the window does not need the seat (R21.6)
                 continue
-        if decisions.settle(state):
+        if state.pending and decisions.settle(state):  # only a waiting decision can be void
             continue
         if state.behaviour is not None and not (state.pending or state.priority or state.stack):
             activation.continue_behaviour(state, state.behaviour)
