@@ -147,4 +147,4 @@ def test_each_card_type_counts_as_the_rules_say() -> None:
         CardType.POTION: (True, True, True),
         CardType.INTENTION: (False, False, False),
     }
-    assert CardType("potion") is CardType.POTION and CardType.UNIT == "unit"
+    assert CardType("potion") is CardType.POTION and CardType.UNIT.value == "unit"
