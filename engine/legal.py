@@ -102,6 +102,8 @@ def legal_actions(state: GameState) -> list[Action]:
 
 def set_by_name(state: GameState, cards: list[int]) -> list[int]:
     """One card per distinct name: copies are interchangeable, so the choice is the name."""
+    if len(cards) < 2:
+        return list(cards)
     seen: dict[str, int] = {}
     defs = state.cards
     for c in sorted(cards):
@@ -151,11 +153,10 @@ def fast_actions(state: GameState, seat: int) -> list[Action]:
         if p.controller != seat:
             continue
         card = cards[p.cid]
-        granted = fields[p.field].actions if p.field >= 0 and card.type is _UNIT else ()
         # R15.1: a permanent's own free actions, an artifact's too (a potion's equipped, R15.8)
         if card.free_actions and (card.type is not _POTION or p.under >= 0):
             out.extend(_free(state, seat, p.cid, card.free_actions, 0))
-        if granted:
+        if p.field >= 0 and card.type is _UNIT and (granted := fields[p.field].actions):
             out.extend(_free(state, seat, p.cid, granted, A.field_action(0)))
     if len(pl.hand) >= 2:
         out.append(A.CONVERT_ACTION)
@@ -274,7 +275,7 @@ def unit_actions(state: GameState, p: Perm) -> list[Action]:
         out.extend(fast_actions(state, seat))
         return out
     geo = state.config.geometry
-    perms, cards, occ = state.perms, state.cards, state.occ
+    perms, cards = state.perms, state.cards
     here = state.perm_field(p)
     moves = destinations(state, p) if can_move else {}
     out.extend([_new(Action, (_MOVE, cid, -1, f, -1, -1)) for f in sorted(moves)])
@@ -307,22 +308,39 @@ def unit_actions(state: GameState, p: Perm) -> list[Action]:
         for i, effects in enumerate(card.full_actions):
             out.extend(_with_targets(state, seat, cid, Action(_FULL, cid, index=i), effects))
     if (can_move or can_attack) and p.under < 0:
-        for a in geo.adjacent(here):
-            if occ[a] < 0:
-                continue
-            ap = perms.get(occ[a])
-            if ap is None:
-                continue
-            art = cards[ap.cid]
-            if not art.type.is_artifact or art.keywords.building:
-                continue
-            enemy_solid = art.keywords.solid is not None and state.enemies(seat, ap.controller)
-            if not enemy_solid:
-                if can_swap(state, p, ap):
-                    out.extend(Action(_SWAP, cid, other=ap.cid, index=i) for i in spend)
-                if can_move and can_attack:
-                    out.extend(Action(_CARRY, cid, field=f, other=ap.cid) for f in sorted(moves))
-            if art.type.is_equipment and not enemy_solid:
-                out.extend(Action(_EQUIP, cid, other=ap.cid, index=i) for i in spend)
+        out.extend(_artifact_actions(state, p, here, moves, spend, can_move and can_attack))
     out.extend(fast_actions(state, seat))
+    return out
+
+
+def _artifact_actions(
+    state: GameState,
+    p: Perm,
+    here: int,
+    moves: dict[int, tuple[int, ...]],
+    spend: list[int],
+    both: bool,
+) -> list[Action]:
+    """R15.2, R15.3, R15.6: swap with, carry (`both` actions unused) or equip an artifact next
+    to the unit; not an enemy's solid one, nor a building."""
+    seat, cid = p.controller, p.cid
+    perms, cards, occ = state.perms, state.cards, state.occ
+    out: list[Action] = []
+    for a in state.config.geometry.adjacent(here):
+        if occ[a] < 0:
+            continue
+        ap = perms.get(occ[a])
+        if ap is None:
+            continue
+        art = cards[ap.cid]
+        if not art.type.is_artifact or art.keywords.building:
+            continue
+        enemy_solid = art.keywords.solid is not None and state.enemies(seat, ap.controller)
+        if not enemy_solid:
+            if can_swap(state, p, ap):
+                out.extend(Action(_SWAP, cid, other=ap.cid, index=i) for i in spend)
+            if both:
+                out.extend(Action(_CARRY, cid, field=f, other=ap.cid) for f in sorted(moves))
+        if art.type.is_equipment and not enemy_solid:
+            out.extend(Action(_EQUIP, cid, other=ap.cid, index=i) for i in spend)
     return out

@@ -119,7 +119,8 @@ def profile(state: GameState, p: Perm) -> list[tuple[int, int]]:
     card = state.cards[p.cid]
     if card.type is not _UNIT:
         return []
-    high = state.config.board.fields[state.perm_field(p)].terrain is _HIGH_GROUND
+    here = p.field if p.under < 0 else state.perm_field(p)
+    high = state.config.board.fields[here].terrain is _HIGH_GROUND
     if not p.stack:
         r = card.range or 1
         return [(card.attack or 0, r + 1 if high and r > 1 else r)]
@@ -134,10 +135,17 @@ def profile(state: GameState, p: Perm) -> list[tuple[int, int]]:
 
 def damage_at(prof: list[tuple[int, int]], d: int) -> int:
     """R12.7: the sum of the attack of every unit in the stack whose range is at least d."""
+    if len(prof) == 1:  # a unit alone: no generator (the agents ask this per field and foe)
+        a, r = prof[0]
+        return a if r >= d else 0
     return sum(a for a, r in prof if r >= d)
 
 
 def max_range(prof: list[tuple[int, int]]) -> int:
+    """The longest range among the stack's units that attack; 0 when none does."""
+    if len(prof) == 1:
+        a, r = prof[0]
+        return r if a > 0 else 0
     return max((r for a, r in prof if a > 0), default=0)
 
 
