@@ -58,7 +58,7 @@ def _whole_board(s: GameState, p: Perm) -> dict[int, tuple[int, ...]]:
 
 @rules("R10.3")
 @pytest.mark.parametrize("board_name", ["kings-crossing", "drowned-sanctum", "three-hills"])
-def test_destinations_equal_a_search_over_the_whole_board(board_name: str) -> None:
+def test_destinations_equal_the_whole_boards_answer(board_name: str) -> None:
     """The kept answers (from any earlier position with the same fields free around the unit)
     are the whole board's answer, destination for destination and in the same order."""
     _REACH.answers.clear()
