@@ -245,13 +245,18 @@ def main_actions(state: GameState, seat: int) -> list[Action]:
     if not state.stack:
         # R12.3: units (and the other permanents) are slow, played onto the deploy fields
         zone = state.config.deploy[seat]
-        cards, perms = state.cards, state.perms
+        cards, perms, occ = state.cards, state.perms, state.occ
         for c in set_by_name(state, pl.hand):
             card = cards[c]
             if not card.type.is_permanent or card.play is None or card.play > pl.resource:
                 continue
+            swims = card.keywords.swimming
             out.extend(
-                [_new(Action, (_PLAY, c, -1, f, -1, -1)) for f in zone if available(state, c, f)]
+                [
+                    _new(Action, (_PLAY, c, -1, f, -1, -1))
+                    for f in zone
+                    if occ[f] < 0 and available(state, c, f, swims)
+                ]
             )
             if card.type.is_equipment:
                 out.append(Action(_PLAY, c))

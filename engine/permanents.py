@@ -48,11 +48,11 @@ def riders_of(state: GameState, p: Perm) -> list[Perm]:
 
 def keywords(state: GameState, p: Perm) -> list[Keywords]:
     """The card's keywords plus those its equipment grants (R21.11)."""
-    kws = [state.cards[p.cid].keywords]
-    if not p.stack:
-        return kws
-    for eq in equipment_of(state, p):
-        if eq.modifiers.keywords is not None:
+    cards = state.cards
+    kws = [cards[p.cid].keywords]
+    for c in p.stack:  # the equipment in the stack, as `equipment_of` lists it
+        eq = cards[c]
+        if eq.type.is_equipment and eq.modifiers.keywords is not None:
             kws.append(eq.modifiers.keywords)
     return kws
 
