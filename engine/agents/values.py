@@ -94,8 +94,9 @@ def card_cost(card: Card, upkeep_turns: float = DEFAULT.upkeep_turns) -> float:
     return (card.buy or 0) + (card.play or 0) + upkeep_turns * (card.upkeep or 0)
 
 
+@lru_cache(maxsize=4096)
 def board_affinity(card: Card, kind: VictoryKind) -> float:
-    """Extra value of a card for a victory condition."""
+    """Extra value of a card for a victory condition (a pure function of both, cached)."""
     verbs = {e.verb for e in card.effects}
     for t in card.triggers:
         verbs.update(e.verb for e in t.effects)
