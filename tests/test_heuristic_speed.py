@@ -63,7 +63,7 @@ def buy_states(board: str, seed: int) -> list[GameState]:
     game = Game(load_setup(SETS, board).config, seed)
     h = make_agent("heuristic")
     rng = random.Random(seed)
-    out = []
+    out: list[GameState] = []
     while not game.is_terminal() and len(out) < 12:
         s = game.state
         legal = game.legal_actions()
