@@ -184,31 +184,10 @@ class _UnitLook:
     def __init__(self, v: View, u: Perm, fields: list[int]) -> None:
         s, w = v.s, v.w
         self.v, self.u, self.w = v, u, w
-        self.card = card = s.cards[u.cid]
-        self.uv = uv = v.pv(u)
+        self.card = s.cards[u.cid]
         self.can_attack = not u.used_attack and u.under < 0
-        self.is_vip = u.cid == v.my_vip
-        self.holds_staff = u.cid == v.staff_base
-        self.runs = u.cid == v.marked and v.tyrant_field >= 0
         self.reach = max_range(v.profile(u)) if self.can_attack else 0
-        self.hp = hp_left(s, u)
-        self.own_range = card.range or 1
-        self.ranged = self.own_range > 1
         self.dist = v.geo._dist
-        harmless = v.tyrant_field >= 0 and all(
-            strike(s, u, s.perms[c], 1) <= 0 for c in v.objectives
-        )
-        # it cannot hurt the Tyrant through its armor: keep clear, out of everyone's way;
-        # ranged units keep their distance from what they shoot at
-        self.rule = (
-            _HARMLESS
-            if harmless
-            else _KEEP_RANGE
-            if self.ranged and v.objectives and v.kind is not VictoryKind.CAPTURE
-            else _PULL
-        )
-        self.fear = w.danger_fear * uv
-        self.soft_uv = w.danger_soft * uv
         self.targets = v.enemy if self.can_attack else []
         self.oks: dict[int, bool] = {}  # per target: whether it may be attacked at all
         self.memo: dict[tuple[int, int], float] = {}  # exchanges per (target, distance)
@@ -233,21 +212,23 @@ class _UnitLook:
 
     def positions(self, fields: list[int]) -> list[float]:
         """How good it is for this unit to stand on each of `fields` (before attacking)."""
-        v, w = self.v, self.w
-        if self.is_vip or self.holds_staff:
-            staff = self.holds_staff
+        v, w, u = self.v, self.w, self.u
+        staff = u.cid == v.staff_base
+        if u.cid == v.my_vip or staff:
             return [
                 -1.5 * v.danger(f) - (0.0 if not staff else 0.1 * v.goal_dist(f)) for f in fields
             ]
         dist, tf = self.dist, v.tyrant_field
-        if self.runs:
+        if u.cid == v.marked and tf >= 0:
             # R17.3/R17.4: the Tyrant must reach its marker; keep the marked unit away
             return [3.0 * min(6, dist[f][tf]) for f in fields]
-        rule, own, pull, uv, hp = self.rule, self.own_range, w.goal_pull, self.uv, self.hp
+        own = self.card.range or 1
+        rule, pull, uv, hp = self._rule(own), w.goal_pull, v.pv(u), hp_left(v.s, u)
+        fear, soft, soft_uv = w.danger_fear * uv, w.danger_soft, w.danger_soft * uv
         kind, board, dangers = v.kind, v.board.fields, v.dangers()
         capture, resource = kind is VictoryKind.CAPTURE, kind is VictoryKind.RESOURCE
         staff_hunt = kind is VictoryKind.STAFF and v.staff_base < 0
-        soft, high = w.danger_soft, self.ranged
+        high = own > 1
         gds = v.goal_dists()
         out: list[float] = []
         for f in fields:
@@ -272,13 +253,24 @@ class _UnitLook:
             if dg is None:
                 dg = v.danger(f)
             if dg >= hp:
-                sc -= self.fear
+                sc -= fear
             elif dg and soft:
-                sc -= self.soft_uv * dg / hp
+                sc -= soft_uv * dg / hp
             if high and field.terrain is Terrain.HIGH_GROUND:
                 sc += 0.5
             out.append(sc)
         return out
+
+    def _rule(self, own_range: int) -> int:
+        """How this unit weighs its distance to the goal: a unit that cannot hurt the Tyrant
+        through its armor keeps clear, out of everyone's way; ranged units keep their distance
+        from what they shoot at; the others close in."""
+        v, s = self.v, self.v.s
+        if v.tyrant_field >= 0 and all(strike(s, self.u, s.perms[c], 1) <= 0 for c in v.objectives):
+            return _HARMLESS
+        if own_range > 1 and v.objectives and v.kind is not VictoryKind.CAPTURE:
+            return _KEEP_RANGE
+        return _PULL
 
     def best_attacks(self, fields: list[int]) -> list[float]:
         """The best exchange (R12.11) it could start from each of `fields`, 0 for none."""
