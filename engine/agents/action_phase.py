@@ -11,9 +11,9 @@ from engine.actions import Action
 from engine.agents.buy_policy import seat_income, upkeep_load
 from engine.agents.values import View, card_value, effect_value, exchange, perm_value, strike
 from engine.board import Terrain, VictoryKind
-from engine.cards import CardType
+from engine.cards import Card, CardType
 from engine.effects import free_action_of
-from engine.permanents import hp_left, is_veiled, max_range, profile, protected_from
+from engine.permanents import hp_left, is_veiled, max_range, protected_from
 from engine.state import GameState, Perm
 from engine.vocab import ActionKind
 
@@ -85,33 +85,24 @@ def _play_score(v: View, a: Action) -> float:
     """Playing a card (R6.2): a spell for its effect against its cost; a permanent whose upkeep
     stays affordable, a unit deployed toward the objective (R12.3)."""
     s, w = v.s, v.w
-    pl = s.players[v.seat]
     card = s.cards[a.card]
-    after = pl.resource - (card.play or 0)
     if card.type is CardType.SPELL:
         val = effect_value(v, a.card, card.effects, a.target, a.field)
         return val - w.spell_cost * (card.play or 0) * v.resource_value() + 0.1
-    # permanents: the upkeep it adds must be affordable next turn
-    up = card.upkeep or 0
-    if (
-        card.type is CardType.UNIT
-        and up > 0
-        and after + seat_income(v) < upkeep_load(v) + up + w.unit_reserve
-    ):
+    known = v.deploys
+    if a.card in known:
+        worth = known[a.card]
+    else:
+        worth = known[a.card] = _permanent_worth(v, card)
+    if worth is None:
         return -1.0
-    if (
-        v.kind is VictoryKind.RESOURCE
-        and (card.play or 0) + 2 * up > 1
-        and not ({e.verb for t in card.triggers for e in t.effects} & {"gain", "steal"})
-        and len([p for p in v.mine if s.cards[p.cid].type is CardType.UNIT]) >= 3
-    ):
-        return -1.0
-    val = card_value(card) - w.perm_cost * (card.play or 0) * v.resource_value()
+    val = worth
     if a.field < 0:
         # equip the next unit played (R15.6): only with a unit to play this turn
+        after = s.players[v.seat].resource - (card.play or 0)
         units = [
             c
-            for c in pl.hand
+            for c in s.players[v.seat].hand
             if s.cards[c].type is CardType.UNIT and (s.cards[c].play or 0) <= after
         ]
         return val + 1.0 if units else -1.0
@@ -128,6 +119,28 @@ def _play_score(v: View, a: Action) -> float:
         return w.deploy_base + val
     near = sum(1 for p in v.mine if v.geo._dist[a.field][p.field] <= 1)
     return 1.0 + val + 0.3 * near - 0.05 * v.goal_dist(a.field)
+
+
+def _permanent_worth(v: View, card: Card) -> float | None:
+    """A permanent's worth against its play cost wherever it goes, None when its upkeep would
+    not stay affordable next turn (or, on the resource race, it is one more costly unit)."""
+    s, w = v.s, v.w
+    after = s.players[v.seat].resource - (card.play or 0)
+    up = card.upkeep or 0
+    if (
+        card.type is CardType.UNIT
+        and up > 0
+        and after + seat_income(v) < upkeep_load(v) + up + w.unit_reserve
+    ):
+        return None
+    if (
+        v.kind is VictoryKind.RESOURCE
+        and (card.play or 0) + 2 * up > 1
+        and not ({e.verb for t in card.triggers for e in t.effects} & {"gain", "steal"})
+        and len([p for p in v.mine if s.cards[p.cid].type is CardType.UNIT]) >= 3
+    ):
+        return None
+    return card_value(card) - w.perm_cost * (card.play or 0) * v.resource_value()
 
 
 def _convert_score(v: View) -> float:
@@ -151,120 +164,168 @@ def _convert_score(v: View) -> float:
 
 def unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Action]]:
     """The activated unit: attack when favourable, move toward the objective, or tap."""
-    look = _UnitLook(v, u)
-    here = v.s.perm_field(u)
-    base = look.position(here)
-    att_here = look.best_attack_from(here)
-    # swap, equip and unparalyse spend the move or the attack (R13.1, R15.3, R15.6): keep the
-    # attack when one is worth making from here, else the move
-    spend_move = att_here > 0
-    return [(look.score(a, here, base, att_here, spend_move), a) for a in legal]
+    occ = v.s.occ
+    # the steps to a free field (most of the actions) are scored together
+    look = _UnitLook(v, u, [a.field for a in legal if a.kind == _MOVE and occ[a.field] < 0])
+    gains, score = iter(look.gains), look.score
+    return [(next(gains) if a.kind == _MOVE and occ[a.field] < 0 else score(a), a) for a in legal]
+
+
+_PULL, _HARMLESS, _KEEP_RANGE = 0, 1, 2
+"""How a unit's position weighs its distance to the goal (`_UnitLook.positions`)."""
 
 
 class _UnitLook:
     """What the activated unit weighs (R12.4): how good a field is to stand on, the best attack
-    it could make from a field, and each of its legal actions."""
+    it could make from a field, and each of its legal actions. Built once per decision, with
+    what the fields' scores share worked out once; `gains` are the steps' to the free
+    `fields`."""
 
-    def __init__(self, v: View, u: Perm) -> None:
-        s = v.s
-        self.v, self.u = v, u
-        self.card = card = s.cards[u.cid]
-        self.uv = v.pv(u)
+    def __init__(self, v: View, u: Perm, fields: list[int]) -> None:
+        s, w = v.s, v.w
+        self.v, self.u, self.w = v, u, w
+        self.card = s.cards[u.cid]
         self.can_attack = not u.used_attack and u.under < 0
-        self.is_vip = u.cid == v.my_vip
-        self.holds_staff = u.cid == v.staff_base
-        self.reach = max_range(profile(s, u)) if self.can_attack else 0
-        self.hp = hp_left(s, u)
-        self.own_range = card.range or 1
-        self.ranged = self.own_range > 1
-        self.harmless = v.tyrant_field >= 0 and all(
-            strike(s, u, s.perms[c], 1) <= 0 for c in v.objectives
-        )
-        targets = [t for t in v.enemy if t.field >= 0]
-        self.ok = [t for t in targets if _attackable(s, u, t)] if self.can_attack else []
-        self.memo: dict[tuple[int, int], float] = {}
-
-    def position(self, f: int) -> float:
-        """How good it is for this unit to stand on f (before attacking from it)."""
-        v, u, w, geo, uv = self.v, self.u, self.v.w, self.v.geo, self.uv
-        sc = 0.0
-        if self.is_vip or self.holds_staff:
-            return -1.5 * v.danger(f) - (0.0 if not self.holds_staff else 0.1 * v.goal_dist(f))
-        if u.cid == v.marked and v.tyrant_field >= 0:
-            # R17.3/R17.4: the Tyrant must reach its marker; keep the marked unit away
-            return 3.0 * min(6, geo._dist[f][v.tyrant_field])
-        gd = v.goal_dist(f)
-        if v.tyrant_field >= 0:
-            sc -= tyrant_adjacency(v, geo._dist[f][v.tyrant_field], uv)
-        if self.harmless:
-            # it cannot hurt the Tyrant through its armor: keep clear, out of everyone's way
-            sc -= 1.0 * abs(gd - 4)
-        elif self.ranged and v.objectives and v.kind is not VictoryKind.CAPTURE:
-            # ranged units keep their distance from what they shoot at
-            sc -= 1.0 * abs(gd - self.own_range) + (1.5 if gd <= 1 else 0.0)
+        self.reach = max_range(v.profile(u)) if self.can_attack else 0
+        self.dist = v.geo._dist
+        self.targets = v.enemy if self.can_attack else []
+        self.oks: dict[int, bool] = {}  # per target: whether it may be attacked at all
+        self.memo: dict[tuple[int, int], float] = {}  # exchanges per (target, distance)
+        self.here = here = s.perm_field(u)
+        fields = [here, *fields]
+        pos = self.positions(fields)
+        self.base = base = pos[0]
+        if self.can_attack:
+            att = self.best_attacks(fields)
+            self.att_here = att[0]
+            # a step's gain: what standing there and attacking from there gain
+            look, look_here = w.attack_look, w.attack_look * att[0]
+            self.gains = [
+                p - base + (look * x - look_here) - 0.05 for p, x in zip(pos, att, strict=True)
+            ][1:]
         else:
-            sc -= w.goal_pull * gd
-        if v.kind is VictoryKind.CAPTURE and v.board.fields[f].area is not None:
-            sc += w.area_pull
-        if v.kind is VictoryKind.RESOURCE:
-            sc += w.income_pull * v.board.fields[f].income
-        if v.kind is VictoryKind.STAFF and gd == 1 and v.staff_base < 0:
-            sc += 3.0
-        dg = v.danger(f)
-        if dg >= self.hp:
-            sc -= w.danger_fear * uv
-        elif dg and w.danger_soft:
-            sc -= w.danger_soft * uv * dg / self.hp
-        if (self.card.range or 1) > 1 and v.board.fields[f].terrain is Terrain.HIGH_GROUND:
-            sc += 0.5
-        return sc
+            self.att_here = 0.0
+            self.gains = [p - base - 0.05 for p in pos[1:]]
+        # swap, equip and unparalyse spend the move or the attack (R13.1, R15.3, R15.6): keep
+        # the attack when one is worth making from here, else the move
+        self.spend_move = self.att_here > 0
 
-    def best_attack_from(self, f: int) -> float:
-        """The best exchange (R12.11) it could start from f, 0 for none."""
-        if not self.can_attack:
-            return 0.0
-        best = 0.0
-        row = self.v.geo._dist[f]
-        memo, reach = self.memo, self.reach
-        for t in self.ok:
-            d = row[t.field]
-            if d <= reach:
-                key = (t.cid, d)
-                x = memo.get(key)
-                if x is None:
-                    x = memo[key] = exchange(self.v, self.u, t, d)
-                best = max(best, x)
-        return best
+    def positions(self, fields: list[int]) -> list[float]:
+        """How good it is for this unit to stand on each of `fields` (before attacking)."""
+        v, w, u = self.v, self.w, self.u
+        staff = u.cid == v.staff_base
+        if u.cid == v.my_vip or staff:
+            return [
+                -1.5 * v.danger(f) - (0.0 if not staff else 0.1 * v.goal_dist(f)) for f in fields
+            ]
+        dist, tf = self.dist, v.tyrant_field
+        if u.cid == v.marked and tf >= 0:
+            # R17.3/R17.4: the Tyrant must reach its marker; keep the marked unit away
+            return [3.0 * min(6, dist[f][tf]) for f in fields]
+        own = self.card.range or 1
+        rule, pull, uv, hp = self._rule(own), w.goal_pull, v.pv(u), hp_left(v.s, u)
+        fear, soft, soft_uv = w.danger_fear * uv, w.danger_soft, w.danger_soft * uv
+        kind, board, dangers = v.kind, v.board.fields, v.dangers()
+        capture, resource = kind is VictoryKind.CAPTURE, kind is VictoryKind.RESOURCE
+        staff_hunt = kind is VictoryKind.STAFF and v.staff_base < 0
+        high = own > 1
+        gds = v.goal_dists()
+        out: list[float] = []
+        for f in fields:
+            sc = 0.0
+            gd = gds[f]
+            if tf >= 0:
+                sc -= tyrant_adjacency(v, dist[f][tf], uv)
+            if rule == _PULL:
+                sc -= pull * gd
+            elif rule == _HARMLESS:
+                sc -= 1.0 * abs(gd - 4)
+            else:
+                sc -= 1.0 * abs(gd - own) + (1.5 if gd <= 1 else 0.0)
+            field = board[f]
+            if capture and field.area is not None:
+                sc += w.area_pull
+            if resource:
+                sc += w.income_pull * field.income
+            if staff_hunt and gd == 1:
+                sc += 3.0
+            dg = dangers.get(f)
+            if dg is None:
+                dg = v.danger(f)
+            if dg >= hp:
+                sc -= fear
+            elif dg and soft:
+                sc -= soft_uv * dg / hp
+            if high and field.terrain is Terrain.HIGH_GROUND:
+                sc += 0.5
+            out.append(sc)
+        return out
 
-    def score(self, a: Action, here: int, base: float, att_here: float, spend_move: bool) -> float:
-        """One legal action of the activated unit; `base` and `att_here` are the position and
-        the best attack where it stands."""
+    def _rule(self, own_range: int) -> int:
+        """How this unit weighs its distance to the goal: a unit that cannot hurt the Tyrant
+        through its armor keeps clear, out of everyone's way; ranged units keep their distance
+        from what they shoot at; the others close in."""
+        v, s = self.v, self.v.s
+        if v.tyrant_field >= 0 and all(strike(s, self.u, s.perms[c], 1) <= 0 for c in v.objectives):
+            return _HARMLESS
+        if own_range > 1 and v.objectives and v.kind is not VictoryKind.CAPTURE:
+            return _KEEP_RANGE
+        return _PULL
+
+    def best_attacks(self, fields: list[int]) -> list[float]:
+        """The best exchange (R12.11) it could start from each of `fields`, 0 for none."""
+        targets = self.targets
+        if not targets:
+            return [0.0] * len(fields)
+        dist, reach, oks, exchange_ = self.dist, self.reach, self.oks, self.exchange
+        out: list[float] = []
+        for f in fields:
+            best = 0.0
+            row = dist[f]
+            for t in targets:
+                d = row[t.field]
+                if d <= reach:
+                    ok = oks.get(t.cid)
+                    if ok is None:
+                        ok = oks[t.cid] = _attackable(self.v.s, self.u, t)
+                    if ok:
+                        x = exchange_(t, d)
+                        if x > best:
+                            best = x
+            out.append(best)
+        return out
+
+    def exchange(self, t: Perm, d: int) -> float:
+        """`exchange` against t at distance d, once per decision."""
+        key = (t.cid, d)
+        x = self.memo.get(key)
+        if x is None:
+            x = self.memo[key] = exchange(self.v, self.u, t, d)
+        return x
+
+    def score(self, a: Action) -> float:
+        """One legal action of the activated unit other than a step to a free field."""
         v, u, card = self.v, self.u, self.card
         s, w = v.s, v.w
-        kept = 0.01 if (a.index == A.SPEND_MOVE) == spend_move else 0.0
+        kept = 0.01 if (a.index == A.SPEND_MOVE) == self.spend_move else 0.0
         k = a.kind
         if k == _TAP:
             return 0.0
         if k == _ATTACK:
             t = s.perms[a.target]
-            return exchange(v, u, t, v.geo.dist(here, s.perm_field(t))) + w.attack_bias
+            return self.exchange(t, v.geo.dist(self.here, s.perm_field(t))) + w.attack_bias
         if k == _MOVE:
-            if s.occ[a.field] >= 0:
-                # riding a crew unit (R12.9)
-                return (
-                    0.5
-                    + self.position(a.field)
-                    - base
-                    + (1.0 if (card.range or 1) > 1 else 0.0)
-                    - 0.5
-                )
-            gain = self.position(a.field) - base
-            if self.can_attack:
-                gain += w.attack_look * self.best_attack_from(a.field) - w.attack_look * att_here
-            return gain - 0.05
+            # riding a crew unit (R12.9)
+            return (
+                0.5
+                + self.positions([a.field])[0]
+                - self.base
+                + (1.0 if (card.range or 1) > 1 else 0.0)
+                - 0.5
+            )
         if k == _FULL:
             val = effect_value(v, u.cid, card.full_actions[a.index], a.target)
-            return val - 1.0 - 0.5 * att_here
+            return val - 1.0 - 0.5 * self.att_here
         if k == _EQUIP:
             eq = s.cards[a.other]
             return 100.0 + kept if eq.keywords.staff else card_value(eq) - 0.5 + kept

@@ -87,8 +87,31 @@ def buy_score(v: View, a: Action) -> float:
     if v.kind is VictoryKind.RESOURCE:
         return race_buy(card, pl.resource, v.board.victory.target, s.round, v.w)
     deck_up, save_for = _buy_plan(v)
-    score = buy_value(card, v.kind, deck_up, seat_income(v), v.w)
+    score = _store_value(v, a.card, deck_up)
     return v.w.buy_min - 0.5 if saves(save_for, score, v.w) else score
+
+
+def _store_value(v: View, cid: int, deck_up: int) -> float:
+    """`buy_value` of a store card (a pure function of its arguments), kept per weights: a
+    store's copies share a card, and the next buy step, turn and game see the same cards under
+    the same plan."""
+    w = v.w
+    kept = _KEPT.get(id(w))
+    if kept is None or kept[0] is not w or len(kept[1]) >= 4096:
+        if len(_KEPT) >= 16:
+            _KEPT.clear()
+        kept = _KEPT[id(w)] = (w, {})
+    card = v.s.cards[cid]
+    key = (card, v.kind, deck_up, seat_income(v))
+    x = kept[1].get(key)
+    if x is None:
+        x = kept[1][key] = buy_value(card, v.kind, deck_up, key[3], w)
+    return x
+
+
+_KEPT: dict[int, tuple[Weights, dict[tuple[Card, VictoryKind, int, int], float]]] = {}
+"""`_store_value`'s answers per weights (the entry keeps its weights, so a reused id cannot
+hit a stale entry), at most 4096 a weights and 16 weights."""
 
 
 def _buy_plan(v: View) -> tuple[int, float]:
@@ -109,6 +132,6 @@ def _buy_plan(v: View) -> tuple[int, float]:
             oc = s.cards[c]
             if oc.name not in seen and pl.resource < (oc.buy or 0) <= nxt:
                 seen.add(oc.name)
-                best = max(best, buy_value(oc, v.kind, deck_up, seat_income(v), v.w))
+                best = max(best, _store_value(v, c, deck_up))
         plan = v._plan = (deck_up, best)
     return plan

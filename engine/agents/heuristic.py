@@ -37,6 +37,7 @@ pending choices and discards.
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from engine import actions as A
@@ -74,6 +75,9 @@ from engine.vocab import ActionKind, Phase
     Phase.DRAFT,
     Phase.UPKEEP_DUE,
 )
+
+_SCORE = itemgetter(0)
+"""A scored action's score (the first best wins ties: the engine's order)."""
 
 if TYPE_CHECKING:  # drafters import this module: the drafter is imported at use
     from engine.agents.drafters import HeuristicDrafter
@@ -137,9 +141,7 @@ def choose(
         return A.PASS_ACTION if A.PASS_ACTION in legal else legal[0]
     if s.phase == _PHASE_UPKEEP_DUE:
         return _upkeep(s, legal, w)
-    scored = score_actions(s, legal, w)
-    best = max(scored, key=lambda x: x[0])
-    return best[1]
+    return max(score_actions(s, legal, w), key=_SCORE)[1]
 
 
 def passes(s: GameState) -> bool:

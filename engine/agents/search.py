@@ -58,6 +58,7 @@ stage 2), `eps` the others' random share in stage 2 (default 0.1), `width` the c
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 
 from engine.actions import PASS_ACTION, Action
 from engine.agents.evaluation import evaluate
@@ -94,20 +95,27 @@ def fingerprint(s: GameState) -> tuple[object, ...]:
     return tuple((name, _frozen(value)) for name, value in vars(s).items() if name not in _NOT_PLAY)
 
 
+_PLAIN = frozenset({int, bool, str, float, type(None)})
+"""Types `_frozen` returns as they are (checked first: most values are)."""
+
+_PERM_PARTS = attrgetter(*Perm.__slots__)
+_PLAYER_PARTS = attrgetter(*_PLAYER_PLAY)
+
+
 def _frozen(v: object) -> object:
     t = type(v)
     if t is list:
         seq: list[object] = v  # type: ignore[assignment]
         if seq and type(seq[0]) in (list, Perm, Player):
-            return tuple(_frozen(x) for x in seq)
+            return tuple([_frozen(x) for x in seq])
         return tuple(seq)
     if t is dict:
         d: dict[object, object] = v  # type: ignore[assignment]
-        return tuple((k, _frozen(x)) for k, x in d.items())
+        return tuple([(k, x if type(x) in _PLAIN else _frozen(x)) for k, x in d.items()])
     if t is Perm:
-        return tuple(_frozen(getattr(v, n)) for n in Perm.__slots__)
+        return tuple([x if type(x) in _PLAIN else _frozen(x) for x in _PERM_PARTS(v)])
     if t is Player:
-        return tuple(_frozen(getattr(v, n)) for n in _PLAYER_PLAY)
+        return tuple([x if type(x) in _PLAIN else _frozen(x) for x in _PLAYER_PARTS(v)])
     if t is random.Random:
         return v.getstate()  # type: ignore[attr-defined]
     return v

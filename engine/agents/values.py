@@ -94,8 +94,9 @@ def card_cost(card: Card, upkeep_turns: float = DEFAULT.upkeep_turns) -> float:
     return (card.buy or 0) + (card.play or 0) + upkeep_turns * (card.upkeep or 0)
 
 
+@lru_cache(maxsize=4096)
 def board_affinity(card: Card, kind: VictoryKind) -> float:
-    """Extra value of a card for a victory condition."""
+    """Extra value of a card for a victory condition (a pure function of both, cached)."""
     verbs = {e.verb for e in card.effects}
     for t in card.triggers:
         verbs.update(e.verb for e in t.effects)
@@ -145,12 +146,15 @@ class View:
         self.objectives: set[int] = set()
         self._goals: list[int] | None = None
         self._pv: dict[int, float] = {}
-        self._danger: dict[int, int] = {}
+        self._profile: dict[int, list[tuple[int, int]]] = {}
+        self._danger: dict[int, int] | None = None
+        self._threats: tuple[tuple[int, int, int], ...] = ()
         self._income: int | None = None
         self._goal_dist: list[int] | None = None
         self._plan: tuple[int, float] | None = None
         self._upkeep: int | None = None
         self._pool_avg: float | None = None
+        self.deploys: dict[int, float | None] = {}  # the heuristic's worth of a permanent played
         self.staff = -1
         self.staff_base = -1
         cards = s.cards
@@ -195,6 +199,14 @@ class View:
         x = self._pv.get(p.cid)
         if x is None:
             x = self._pv[p.cid] = perm_value(self.s, p)
+        return x
+
+    def profile(self, p: Perm) -> list[tuple[int, int]]:
+        """`profile`, cached for this decision (an exchange asks for both sides' at every
+        distance)."""
+        x = self._profile.get(p.cid)
+        if x is None:
+            x = self._profile[p.cid] = profile(self.s, p)
         return x
 
     def card_value(self, card: Card) -> float:
@@ -256,26 +268,54 @@ class View:
     def goal_dist(self, f: int) -> int:
         gd = self._goal_dist
         if gd is None:
-            gd = self._goal_dist = _goal_distances(self.geo, tuple(self.goals()))
+            gd = self.goal_dists()
         return gd[f]
+
+    def goal_dists(self) -> list[int]:
+        """Every field's distance to the nearest goal. Do not mutate."""
+        gd = self._goal_dist
+        if gd is None:
+            gd = self._goal_dist = _goal_distances(self.geo, tuple(self.goals()))
+        return gd
 
     def danger(self, f: int) -> int:
         """Attack enemy units could bring on field f next turn (move + range)."""
-        d = self._danger.get(f)
-        if d is not None:
-            return d
-        s, row = self.s, self.geo._dist[f]
-        total = 0
-        paralysis = Marker.PARALYSIS
-        for e in self.enemy_units:
-            if e.markers[paralysis]:
-                continue
-            c = s.cards[e.cid]
-            if row[e.field] <= (c.move or 0) + (c.range or 1):
-                total += c.attack or 0
-        self._danger[f] = total
-        return total
+        known = self._danger
+        if known is None:
+            known = self.dangers()
+        d = known.get(f)
+        if d is None:
+            row = self.geo._dist[f]
+            d = 0
+            for e, r, a in self._threats:
+                if row[e] <= r:
+                    d += a
+            known[f] = d
+        return d
 
+    def dangers(self) -> dict[int, int]:
+        """`danger` per field asked so far, shared by every decision that faces the same
+        threats (within a turn the enemy's units seldom move). Do not mutate."""
+        known = self._danger
+        if known is None:
+            cards, paralysis = self.s.cards, Marker.PARALYSIS
+            threats = []  # (field, move + range, attack) of each enemy unit not paralysed
+            for e in self.enemy_units:
+                if not e.markers[paralysis]:
+                    c = cards[e.cid]
+                    threats.append((e.field, (c.move or 0) + (c.range or 1), c.attack or 0))
+            self._threats = key = tuple(threats)
+            table = _DANGERS.table(self.geo)
+            known = table.get(key)
+            if known is None:
+                known = table[key] = {}
+            self._danger = known
+        return known
+
+
+_DANGERS = KeptAnswers(1024)
+"""Per board and enemy threats (`View.dangers`), each field's danger asked so far: a pure
+function of them, shared by the decisions that face the same threats, in every clone too."""
 
 _GOAL_DISTANCES = KeptAnswers(4096)
 """Per board and goal fields, every field's distance to the nearest goal (0 without goals);
@@ -331,12 +371,13 @@ def perm_value(s: GameState, p: Perm) -> float:
 
 def strike(s: GameState, attacker: Perm, target: Perm, d: int) -> int:
     """Damage `attacker` would deal to `target` at distance d (R12.7, R12.8, R13.5, R11.4)."""
-    dealt = damage_at(profile(s, attacker), d)
-    if (
-        dealt <= 0
-        or target.markers[Marker.PROTECTION] > 0
-        or protected_from(s, target, s.cards[attacker.cid])
-    ):
+    return _strike(s, profile(s, attacker), s.cards[attacker.cid], target, d)
+
+
+def _strike(s: GameState, prof: list[tuple[int, int]], source: Card, target: Perm, d: int) -> int:
+    """`strike` of an attacker with the attack profile `prof` and card `source`."""
+    dealt = damage_at(prof, d)
+    if dealt <= 0 or target.markers[Marker.PROTECTION] > 0 or protected_from(s, target, source):
         return 0
     return max(0, dealt - armor(s, target))
 
@@ -344,7 +385,7 @@ def strike(s: GameState, attacker: Perm, target: Perm, d: int) -> int:
 def exchange(v: View, u: Perm, t: Perm, d: int) -> float:
     """Value of `u` attacking `t` at distance d (R12.11: both sides strike at once)."""
     s, w = v.s, v.w
-    dealt = strike(s, u, t, d)
+    dealt = _strike(s, v.profile(u), s.cards[u.cid], t, d)
     tv = v.pv(t)
     score = 0.0
     if dealt > 0:
@@ -356,8 +397,8 @@ def exchange(v: View, u: Perm, t: Perm, d: int) -> float:
         if t.cid in v.objectives:
             score += w.objective_hit * dealt + (40.0 if dealt >= left else 0.0)
     tcard = s.cards[t.cid]
-    if tcard.type is CardType.UNIT and d <= max_range(profile(s, t)):
-        back = strike(s, t, u, d)
+    if tcard.type is CardType.UNIT and d <= max_range(tprof := v.profile(t)):
+        back = _strike(s, tprof, tcard, u, d)
         if back > 0:
             uv = v.pv(u)
             ul = hp_left(s, u)
