@@ -45,17 +45,21 @@ resource_start + income + discard_gain + card_gain
 
 
 class Columns:
-    """A small columnar table: one list per column."""
+    """A small columnar table: one tuple per column.
+
+    Tuples, so that a copy shares them (a search clones the state, with its tables, far more
+    often than a game adds a row: a few per turn)."""
 
     __slots__ = ("names", "data")
 
     def __init__(self, names: tuple[str, ...]) -> None:
         self.names = names
-        self.data: dict[str, list[object]] = {n: [] for n in names}
+        self.data: dict[str, tuple[object, ...]] = dict.fromkeys(names, ())
 
     def add(self, *values: object) -> None:
+        data = self.data
         for n, v in zip(self.names, values, strict=True):
-            self.data[n].append(v)
+            data[n] += (v,)
 
     def __len__(self) -> int:
         return len(self.data[self.names[0]])
@@ -64,8 +68,9 @@ class Columns:
         return list(zip(*(self.data[n] for n in self.names), strict=True))
 
     def copy(self) -> Columns:
-        other = Columns(self.names)
-        other.data = {n: list(v) for n, v in self.data.items()}
+        other = Columns.__new__(Columns)
+        other.names = self.names
+        other.data = self.data.copy()
         return other
 
 
