@@ -138,7 +138,7 @@ def _card(rec: Record, set_name: str, names: Names, refs: list[Ref]) -> Card | N
             refs.append(Ref(p.card, "protection from", rec.where("keywords")))
     if not rec.ok or name is None or ctype is None:
         return None
-    return Card(
+    card = Card(
         name=name,
         set=set_name,
         type=ctype,
@@ -159,6 +159,13 @@ def _card(rec: Record, set_name: str, names: Names, refs: list[Ref]) -> Card | N
         modifiers=modifiers,
         text=rec.text("text") or "",
     )
+    return _LOADED.setdefault(card, card)
+
+
+_LOADED: dict[Card, Card] = {}
+"""Every card read, once per content: the same row read again (another setup, an A/B's other
+side) gives the same object, so a cache keyed by cards (`card_value`) finds it by identity
+instead of comparing every field. Cards are frozen, so sharing one is safe."""
 
 
 _Behaviour = tuple[
