@@ -62,6 +62,8 @@ class Geometry:
       xs, ys              -- per field index its x and its y.
       coords              -- per field index its (x, y).
       neighbours          -- per field index its adjacent fields (range 1), ascending.
+      grants_actions      -- whether a field grants free actions (R9.3): most boards have
+                             none, and legal actions need not look for them then.
     """
 
     __slots__ = (
@@ -72,6 +74,7 @@ class Geometry:
         "ys",
         "coords",
         "neighbours",
+        "grants_actions",
         "_dist",
         "_moves",
         "_range_cache",
@@ -128,6 +131,7 @@ class Geometry:
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(
             tuple(j for j, _ in row) for row in steps
         )
+        self.grants_actions: bool = any(f.actions for f in board.fields)
         self._range_cache: dict[tuple[int, int], tuple[int, ...]] = {}
 
     # -- coordinates ---------------------------------------------------------------------------

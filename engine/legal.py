@@ -149,14 +149,13 @@ def fast_actions(state: GameState, seat: int) -> list[Action]:
     for c in set_by_name(state, spells) if spells else ():
         out.extend(_with_targets(state, seat, c, Action(_PLAY, c), cards[c].effects))
     fields = state.config.board.fields
-    for p in state.perms.values():
-        if p.controller != seat:
-            continue
+    grants = state.config.geometry.grants_actions
+    for p in _sources(state, seat, grants):
         card = cards[p.cid]
         # R15.1: a permanent's own free actions, an artifact's too (a potion's equipped, R15.8)
         if card.free_actions and (card.type is not _POTION or p.under >= 0):
             out.extend(_free(state, seat, p.cid, card.free_actions, 0))
-        if p.field >= 0 and card.type is _UNIT and (granted := fields[p.field].actions):
+        if grants and p.field >= 0 and card.type is _UNIT and (granted := fields[p.field].actions):
             out.extend(_free(state, seat, p.cid, granted, A.field_action(0)))
     if len(pl.hand) >= 2:
         out.append(A.CONVERT_ACTION)
@@ -177,15 +176,23 @@ def may_respond(state: GameState, seat: int) -> bool:
     if hand and _payable_spell(cards[hand[0]], res):
         return True
     fields, n = state.config.board.fields, len(hand)
-    for p in state.perms.values():
-        if p.controller != seat:
-            continue
+    for p in _sources(state, seat, state.config.geometry.grants_actions):
         card = cards[p.cid]
         own = card.free_actions if card.type is not _POTION or p.under >= 0 else ()
         granted = fields[p.field].actions if p.field >= 0 and card.type is _UNIT else ()
         if (own and _any_payable(own, res, n)) or (granted and _any_payable(granted, res, n)):
             return True
     return False
+
+
+def _sources(state: GameState, seat: int, grants: bool) -> list[Perm]:
+    """`seat`'s permanents that may have free actions, in the permanents' order: those whose
+    card has some (R6.7, R15.1), and every one when a field of the board grants some (R9.3)."""
+    perms = state.perms.values()
+    if grants:
+        return [p for p in perms if p.controller == seat]
+    cards = state.cards
+    return [p for p in perms if p.controller == seat and cards[p.cid].free_actions]
 
 
 def _any_payable(options: Sequence[FreeAction], resource: int, hand: int) -> bool:

@@ -96,10 +96,17 @@ def after_resolution(state: GameState) -> None:
 
 
 def check_deaths(state: GameState) -> None:
-    """Destroy every defeated permanent, repeatedly (a death can drop a stack)."""
+    """Destroy every defeated permanent, repeatedly (a death can drop a stack). One with no
+    damage, no poison and no stack is not asked: a card's life and solid X are never negative,
+    so it is not defeated (R12.2, R13.2, R15.4)."""
+    poison = Marker.POISON
     while True:
         doomed = [
-            p for p in state.perms.values() if p.field >= 0 or p.under >= 0 if is_defeated(state, p)
+            p
+            for p in state.perms.values()
+            if (p.field >= 0 or p.under >= 0)
+            and (p.damage or p.markers[poison] or p.stack)
+            and is_defeated(state, p)
         ]
         if not doomed:
             return
