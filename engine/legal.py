@@ -267,10 +267,13 @@ def main_actions(state: GameState, seat: int) -> list[Action]:
             )
             if card.type.is_equipment:
                 out.append(Action(_PLAY, c))
-        for cid in sorted(perms):
-            p = perms[cid]
-            if p.controller == seat and not p.tapped and cards[cid].type is _UNIT:
-                out.append(_new(Action, (_ACTIVATE, cid, -1, -1, -1, -1)))
+        ready = [
+            cid
+            for cid, p in perms.items()
+            if p.controller == seat and not p.tapped and cards[cid].type is _UNIT
+        ]
+        ready.sort()  # in order of the units' ids
+        out.extend([_new(Action, (_ACTIVATE, cid, -1, -1, -1, -1)) for cid in ready])
     out.extend(fast_actions(state, seat))
     return out
 
@@ -292,12 +295,14 @@ def unit_actions(state: GameState, p: Perm) -> list[Action]:
     moves = destinations(state, p) if can_move else {}
     out.extend([_new(Action, (_MOVE, cid, -1, f, -1, -1)) for f in sorted(moves)])
     if can_move:
-        # R12.9: onto a crew unit of the same controller (`can_take_rider` asks that first)
+        # R12.9: onto a crew unit of the same controller (`can_take_rider` asks that first; a
+        # unit alone takes riders only with crew, asked here without a call)
         for b in perms.values():
             if (
                 b.controller == seat
                 and b.field >= 0
                 and b.field != here
+                and (b.stack or cards[b.cid].keywords.crew > 0)
                 and can_take_rider(state, b, p)
                 and path_onto(state, p, b.field) is not None
             ):
@@ -305,16 +310,18 @@ def unit_actions(state: GameState, p: Perm) -> list[Action]:
     if can_attack and p.under < 0:
         reach = max_range(profile(state, p))
         dist = geo.distances_from(here)
-        for t in sorted(perms):
-            tp = perms[t]
-            # `attackable` wants an enemy (R12.10): never the unit's own controller
-            if (
-                tp.field >= 0
-                and tp.controller != seat
-                and dist[tp.field] <= reach
-                and attackable(state, p, tp)
-            ):
-                out.append(_new(Action, (_ATTACK, cid, t, -1, -1, -1)))
+        # `attackable` wants an enemy (R12.10): never the unit's own controller; the targets
+        # in order of their ids, sorted once found
+        targets = [
+            t
+            for t, tp in perms.items()
+            if tp.field >= 0
+            and tp.controller != seat
+            and dist[tp.field] <= reach
+            and attackable(state, p, tp)
+        ]
+        targets.sort()
+        out.extend([_new(Action, (_ATTACK, cid, t, -1, -1, -1)) for t in targets])
     card = cards[cid]
     if can_move and can_attack:
         for i, effects in enumerate(card.full_actions):
