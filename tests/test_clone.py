@@ -155,3 +155,18 @@ def test_records_are_declared_by_their_copy_rules() -> None:
         slot_copier(Odd, {"a": SAME})
     assert slot_copier(Odd, {"a": SAME, "b": list}) is not None
     assert Perm.__slots__ and Player.__slots__
+
+
+def test_rows_added_to_a_clones_tables_stay_its_own() -> None:
+    """The picks and snapshots tables share their rows with a clone until one adds a row: the
+    row goes into that table alone, whichever of the two adds it."""
+    s = _played("kings-crossing", 900)
+    picks, snapshots = s.picks.rows(), s.snapshots.rows()
+    c = s.clone()
+    c.picks.add(*range(len(c.picks.names)))
+    c.snapshots.add(*range(len(c.snapshots.names)))
+    assert (s.picks.rows(), s.snapshots.rows()) == (picks, snapshots)
+    s.snapshots.add(*(-1 for _ in s.snapshots.names))
+    assert c.snapshots.rows() == [*snapshots, tuple(range(len(c.snapshots.names)))]
+    assert c.picks.rows() == [*picks, tuple(range(len(c.picks.names)))]
+    assert len(snapshots) > 0 and len(picks) > 0

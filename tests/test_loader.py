@@ -258,6 +258,19 @@ def test_ods_loads_the_same(tmp_path: Path) -> None:
     assert load_cardsets(path) == expected("demons", f"{path}#demons")
 
 
+def test_a_card_read_again_is_the_card_read_first(tmp_path: Path) -> None:
+    """The same rows read again (another setup in the same process, an A/B's other side) give
+    the very Card objects read first, so caches keyed by cards find them by identity; a row
+    that differs gives its own card."""
+    first = load_cardsets(write_csv(tmp_path / "demons.csv", [HEADER, *ROWS]))[0].cards
+    (tmp_path / "again").mkdir()
+    again = load_cardsets(write_csv(tmp_path / "again" / "demons.csv", [HEADER, *ROWS]))[0].cards
+    assert len(first) > 1 and all(a is b for a, b in zip(first, again, strict=True))
+    other = [[*ROWS[0][:-1], "another text"], *ROWS[1:]]
+    changed = load_cardsets(write_csv(tmp_path / "again" / "demons.csv", [HEADER, *other]))[0]
+    assert changed.cards[0] is not first[0] and changed.cards[1] is first[1]
+
+
 def test_semicolon_csv_as_german_excel_writes_it(tmp_path: Path) -> None:
     path = write_csv(tmp_path / "demons.csv", [HEADER, *ROWS], delimiter=";")
     assert load_cardsets(path) == expected("demons", str(path))
