@@ -175,7 +175,7 @@ class Modifiers:
     keywords: Keywords | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class Card:
     """One card definition. `None` for a cost means the card has none (R6.2, R7.3); 0 is a cost."""
 

@@ -4,6 +4,7 @@ docs/boards.md)."""
 from __future__ import annotations
 
 import csv
+import gc
 import re
 import zipfile
 from collections.abc import Sequence
@@ -39,6 +40,7 @@ from engine.cards import (
     Trigger,
 )
 from tests.rules import rules
+from workbench import loader
 from workbench.board_map import field_code, parse_field
 from workbench.boards import load_board
 from workbench.loader import CONTENT_DIR, find_board, find_cardset, load_cardsets
@@ -269,6 +271,16 @@ def test_a_card_read_again_is_the_card_read_first(tmp_path: Path) -> None:
     other = [[*ROWS[0][:-1], "another text"], *ROWS[1:]]
     changed = load_cardsets(write_csv(tmp_path / "again" / "demons.csv", [HEADER, *other]))[0]
     assert changed.cards[0] is not first[0] and changed.cards[1] is first[1]
+
+
+def test_cards_no_longer_used_leave_the_loaders_table(tmp_path: Path) -> None:
+    """The table that shares cards across loads holds them weakly: a long fuzz run's cards,
+    once no setup uses them, do not stay in memory."""
+    cards = load_cardsets(write_csv(tmp_path / "gone.csv", [HEADER, *ROWS]))[0].cards
+    assert cards[0].set == "gone" and cards[0] in list(loader._LOADED.values())
+    del cards
+    gc.collect()
+    assert not [c for c in list(loader._LOADED.values()) if c.set == "gone"]
 
 
 def test_semicolon_csv_as_german_excel_writes_it(tmp_path: Path) -> None:
