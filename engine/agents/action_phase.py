@@ -115,7 +115,7 @@ def _play_score(v: View, a: Action) -> float:
         if (card.range or 1) > 1 and v.board.fields[a.field].terrain is Terrain.HIGH_GROUND:
             val += 1.0
         if w.unit_crowd:
-            val -= w.unit_crowd * sum(s.cards[p.cid].type is CardType.UNIT for p in v.mine)
+            val -= w.unit_crowd * v.my_units()
         return w.deploy_base + val
     near = sum(1 for p in v.mine if v.geo._dist[a.field][p.field] <= 1)
     return 1.0 + val + 0.3 * near - 0.05 * v.goal_dist(a.field)
@@ -137,7 +137,7 @@ def _permanent_worth(v: View, card: Card) -> float | None:
         v.kind is VictoryKind.RESOURCE
         and (card.play or 0) + 2 * up > 1
         and not ({e.verb for t in card.triggers for e in t.effects} & {"gain", "steal"})
-        and len([p for p in v.mine if s.cards[p.cid].type is CardType.UNIT]) >= 3
+        and v.my_units() >= 3
     ):
         return None
     return card_value(card) - w.perm_cost * (card.play or 0) * v.resource_value()

@@ -133,6 +133,18 @@ def board_affinity(card: Card, kind: VictoryKind) -> float:
 class View:
     """What the agent needs about the board for one decision, computed once."""
 
+    # what is worked out on demand, None until then (class defaults: a View is built at every
+    # decision, and most decisions ask for few of them)
+    _goals: list[int] | None = None
+    _danger: dict[int, int] | None = None
+    _threats: tuple[tuple[int, int, int], ...] = ()
+    _income: int | None = None
+    _goal_dist: list[int] | None = None
+    _plan: tuple[int, float] | None = None
+    _upkeep: int | None = None
+    _pool_avg: float | None = None
+    _my_units: int | None = None
+
     def __init__(self, s: GameState, seat: int, w: Weights = DEFAULT) -> None:
         self.s = s
         self.seat = seat
@@ -144,22 +156,15 @@ class View:
         self.enemy: list[Perm] = []
         self.enemy_units: list[Perm] = []
         self.objectives: set[int] = set()
-        self._goals: list[int] | None = None
         self._pv: dict[int, float] = {}
         self._profile: dict[int, list[tuple[int, int]]] = {}
-        self._danger: dict[int, int] | None = None
-        self._threats: tuple[tuple[int, int, int], ...] = ()
-        self._income: int | None = None
-        self._goal_dist: list[int] | None = None
-        self._plan: tuple[int, float] | None = None
-        self._upkeep: int | None = None
-        self._pool_avg: float | None = None
         self.deploys: dict[int, float | None] = {}  # the heuristic's worth of a permanent played
         self.staff = -1
         self.staff_base = -1
         cards = s.cards
         staff_board = self.kind is VictoryKind.STAFF
         unit = CardType.UNIT
+        foes: dict[int, bool] = {seat: False}  # per controller: an enemy of the seat
         for cid, p in s.perms.items():
             if staff_board and cards[cid].keywords.staff:
                 self.staff = cid
@@ -170,7 +175,11 @@ class View:
             c = p.controller
             if c == seat:
                 self.mine.append(p)
-            elif s.enemies(seat, c):
+                continue
+            foe = foes.get(c)
+            if foe is None:
+                foe = foes[c] = s.enemies(seat, c)
+            if foe:
                 self.enemy.append(p)
                 if cards[cid].type is unit:
                     self.enemy_units.append(p)
@@ -208,6 +217,14 @@ class View:
         if x is None:
             x = self._profile[p.cid] = profile(self.s, p)
         return x
+
+    def my_units(self) -> int:
+        """How many units the seat has on the board."""
+        n = self._my_units
+        if n is None:
+            cards, unit = self.s.cards, CardType.UNIT
+            n = self._my_units = sum(1 for p in self.mine if cards[p.cid].type is unit)
+        return n
 
     def card_value(self, card: Card) -> float:
         """card_value (for a verb's value, `engine.verbs.Appraiser`)."""
