@@ -147,19 +147,6 @@ class View:
 
     # what is worked out on demand, None until then (class defaults: a View is built at every
     # decision, and most decisions ask for few of them)
-    _goals: list[int] | None = None
-    _danger: dict[int, int] | None = None
-    _threats: tuple[tuple[int, int, int], ...] = ()
-    _income: int | None = None
-    _goal_dist: list[int] | None = None
-    _plan: tuple[int, float] | None = None
-    _upkeep: int | None = None
-    _pool_avg: float | None = None
-    _my_units: int | None = None
-    staff = -1  # the staff (R21.12-R21.14) and the unit carrying it, -1 for none
-    staff_base = -1
-    tyrant_field = -1
-
     def __init__(self, s: GameState, seat: int, w: Weights = DEFAULT) -> None:
         self.s = s
         self.seat = seat
@@ -176,6 +163,18 @@ class View:
         self._pv: dict[int, float] = {}
         self._profile: dict[int, list[tuple[int, int]]] = {}
         self.deploys: dict[int, float | None] = {}  # the heuristic's worth of a permanent played
+        self._goals: list[int] | None = None
+        self._danger: dict[int, int] | None = None
+        self._threats: tuple[tuple[int, int, int], ...] = ()
+        self._income: int | None = None
+        self._goal_dist: list[int] | None = None
+        self._plan: tuple[int, float] | None = None
+        self._upkeep: int | None = None
+        self._pool_avg: float | None = None
+        self._my_units: int | None = None
+        self.staff = -1
+        self.staff_base = -1
+        self.tyrant_field = -1
         cards = s.cards
         staff_board = k is _STAFF
         foes: dict[int, bool] = {seat: False}  # per controller: an enemy of the seat
