@@ -199,14 +199,20 @@ class View:
         self.my_vip = s.vips.get(seat, -1)
         # the Tyrant's intention marker (public, R17.2): its unit should run from the Tyrant
         self.marked = s.marker_perm if s.marker_card >= 0 else -1
+        self._find_objectives()
+
+    def _find_objectives(self) -> None:
+        """The permanents the board's victory condition has the seat attack (R19, R21.12-R21.15),
+        and the Tyrant's field."""
+        s, seat, k, cards = self.s, self.seat, self.kind, self.s.cards
         if k is _VIP:
             self.objectives = {
                 c for st, c in s.vips.items() if s.enemies(seat, st) and c in s.perms
             }
         elif k is _BUILDINGS:
-            self.objectives = {p.cid for p in enemy if cards[p.cid].keywords.building}
+            self.objectives = {p.cid for p in self.enemy if cards[p.cid].keywords.building}
         elif k is _TYRANT:
-            self.objectives = {p.cid for p in enemy if cards[p.cid].keywords.tyrant}
+            self.objectives = {p.cid for p in self.enemy if cards[p.cid].keywords.tyrant}
             for c in self.objectives:
                 self.tyrant_field = s.perm_field(s.perms[c])
         elif k is _STAFF and self.staff_base >= 0:
