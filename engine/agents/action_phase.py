@@ -48,6 +48,8 @@ from engine.vocab import ActionKind
     ActionKind.TAP,
     ActionKind.UNPARALYSE,
 )
+_SPELL, _UNIT, _HIGH_GROUND = CardType.SPELL, CardType.UNIT, Terrain.HIGH_GROUND
+_CAPTURE, _RESOURCE, _STAFF = VictoryKind.CAPTURE, VictoryKind.RESOURCE, VictoryKind.STAFF
 
 
 def main_score(v: View, a: Action) -> float:
@@ -86,7 +88,7 @@ def _play_score(v: View, a: Action) -> float:
     stays affordable, a unit deployed toward the objective (R12.3)."""
     s, w = v.s, v.w
     card = s.cards[a.card]
-    if card.type is CardType.SPELL:
+    if card.type is _SPELL:
         val = effect_value(v, a.card, card.effects, a.target, a.field)
         return val - w.spell_cost * (card.play or 0) * v.resource_value() + 0.1
     known = v.deploys
@@ -106,16 +108,16 @@ def _play_score(v: View, a: Action) -> float:
             if s.cards[c].type is CardType.UNIT and (s.cards[c].play or 0) <= after
         ]
         return val + 1.0 if units else -1.0
-    if card.type is CardType.UNIT:
+    if card.type is _UNIT:
         val += 2.0 - w.deploy_goal * v.goal_dist(a.field)
         if v.tyrant_field >= 0:
             val -= tyrant_adjacency(v, v.geo._dist[a.field][v.tyrant_field], 0.0)
-        if v.kind is VictoryKind.RESOURCE and v.board.fields[a.field].income > 0:
+        if v.kind is _RESOURCE and v.board.fields[a.field].income > 0:
             val += 3.0
-        if (card.range or 1) > 1 and v.board.fields[a.field].terrain is Terrain.HIGH_GROUND:
+        if (card.range or 1) > 1 and v.board.fields[a.field].terrain is _HIGH_GROUND:
             val += 1.0
         if w.unit_crowd:
-            val -= w.unit_crowd * sum(s.cards[p.cid].type is CardType.UNIT for p in v.mine)
+            val -= w.unit_crowd * v.my_units()
         return w.deploy_base + val
     near = sum(1 for p in v.mine if v.geo._dist[a.field][p.field] <= 1)
     return 1.0 + val + 0.3 * near - 0.05 * v.goal_dist(a.field)
@@ -137,7 +139,7 @@ def _permanent_worth(v: View, card: Card) -> float | None:
         v.kind is VictoryKind.RESOURCE
         and (card.play or 0) + 2 * up > 1
         and not ({e.verb for t in card.triggers for e in t.effects} & {"gain", "steal"})
-        and len([p for p in v.mine if s.cards[p.cid].type is CardType.UNIT]) >= 3
+        and v.my_units() >= 3
     ):
         return None
     return card_value(card) - w.perm_cost * (card.play or 0) * v.resource_value()
@@ -226,8 +228,8 @@ class _UnitLook:
         rule, pull, uv, hp = self._rule(own), w.goal_pull, v.pv(u), hp_left(v.s, u)
         fear, soft, soft_uv = w.danger_fear * uv, w.danger_soft, w.danger_soft * uv
         kind, board, dangers = v.kind, v.board.fields, v.dangers()
-        capture, resource = kind is VictoryKind.CAPTURE, kind is VictoryKind.RESOURCE
-        staff_hunt = kind is VictoryKind.STAFF and v.staff_base < 0
+        capture, resource = kind is _CAPTURE, kind is _RESOURCE
+        staff_hunt = kind is _STAFF and v.staff_base < 0
         high = own > 1
         gds = v.goal_dists()
         out: list[float] = []
@@ -256,7 +258,7 @@ class _UnitLook:
                 sc -= fear
             elif dg and soft:
                 sc -= soft_uv * dg / hp
-            if high and field.terrain is Terrain.HIGH_GROUND:
+            if high and field.terrain is _HIGH_GROUND:
                 sc += 0.5
             out.append(sc)
         return out
@@ -350,6 +352,6 @@ def tyrant_adjacency(v: View, dt: int, uv: float) -> float:
 
 def _attackable(s: GameState, u: Perm, t: Perm) -> bool:
     card = s.cards[t.cid]
-    if card.type is not CardType.UNIT and card.keywords.solid is None:
+    if card.type is not _UNIT and card.keywords.solid is None:
         return False
     return not is_veiled(s, t) and not protected_from(s, t, s.cards[u.cid])

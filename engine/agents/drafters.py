@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from functools import lru_cache
 
 from engine.actions import Action
 from engine.agents.heuristic import HeuristicAgent, choose
@@ -80,22 +81,31 @@ class Held:
         self.cards = held
         self.n = len(held)
         self.sets: dict[str, int] = {}
-        self.buckets = dict.fromkeys(CURVE, 0)
-        self.units = self.ranged = self.crew = 0
+        buckets = self.buckets = dict.fromkeys(CURVE, 0)
+        sets, unit = self.sets, CardType.UNIT  # a member read is slow on Python 3.11
+        units = ranged = crew = 0
         for h in held:
-            self.sets[h.set] = self.sets.get(h.set, 0) + 1
-            self.buckets[_bucket(h)] += 1
-            if h.type is CardType.UNIT:
-                self.units += 1
-                self.ranged += (h.range or 1) > 1
-            self.crew += bool(h.keywords.crew)
+            sets[h.set] = sets.get(h.set, 0) + 1
+            buckets[max(1, min(5, h.buy or 1))] += 1  # _bucket
+            if h.type is unit:
+                units += 1
+                ranged += (h.range or 1) > 1
+            crew += bool(h.keywords.crew)
+        self.units, self.ranged, self.crew = units, ranged, crew
 
 
+@lru_cache(maxsize=4096)
 def numbers_value(card: Card, kind: VictoryKind) -> float:
-    """A card's value for money by its numbers and the board's victory condition alone."""
+    """A card's value for money by its numbers and the board's victory condition alone (a pure
+    function of both, cached: a drafter asks for every card offered at every pick)."""
     val = card_value(card) + board_affinity(card, kind)
     ratio = val / max(2.0, card_cost(card))
     return 2.0 * ratio + 0.2 * val
+
+
+_UNIT, _DEEP_WATER, _BUILDINGS = CardType.UNIT, Terrain.DEEP_WATER, VictoryKind.BUILDINGS
+"""Module constants: on Python 3.11 reading an enum member goes through EnumType.__getattr__,
+slow once per card offered."""
 
 
 def synergy(s: GameState, card: Card, h: Held) -> float:
@@ -104,25 +114,27 @@ def synergy(s: GameState, card: Card, h: Held) -> float:
     kind = board.victory.kind
     score = 0.0
     n = h.n
+    kw = card.keywords
+    is_unit = card.type is _UNIT
     if n:
         # set concentration: cards of the set most held work together
         score += 0.8 * h.sets.get(card.set, 0) / n
         # cost curve
         b = _bucket(card)
         score += 1.5 * (CURVE[b] - h.buckets[b] / n)
-        if card.type is CardType.UNIT:
+        if is_unit:
             score += 1.0 if h.units / n < 0.55 else -0.3
         if card.type.is_equipment:
             score += 0.5 if h.units >= 3 else -0.8
-        if card.keywords.crew:
+        if kw.crew:
             score += 0.3 * min(h.ranged, 3)
-        if card.type is CardType.UNIT and (card.range or 1) > 1:
+        if is_unit and (card.range or 1) > 1:
             score += 0.3 * min(2, h.crew)
-    if card.keywords.swimming or (card.type is CardType.UNIT and card.keywords.moves_on):
-        water = sum(1 for f in board.fields if f.terrain is Terrain.DEEP_WATER)
-        if card.keywords.swimming and water < len(board.fields) // 10:
+    if kw.swimming:
+        water = sum(1 for f in board.fields if f.terrain is _DEEP_WATER)
+        if water < len(board.fields) // 10:
             score -= 1.0
-    if kind is VictoryKind.BUILDINGS and card.keywords.building:
+    if kind is _BUILDINGS and kw.building:
         score += 1.0
     return score
 

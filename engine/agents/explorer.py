@@ -26,6 +26,7 @@ from engine.actions import Action
 from engine.agents.drafters import NumbersDrafter
 from engine.agents.heuristic import HeuristicAgent
 from engine.game import Game
+from engine.state import GameState
 from engine.vocab import Phase
 
 
@@ -55,6 +56,11 @@ class ExplorerAgent:
         ):
             return legal[rng.randrange(len(legal))]
         return self.heuristic.act(game, legal, rng)
+
+    def passes(self, state: GameState) -> bool:
+        """Whether `act` passes whatever the legal actions (`engine.play.Passer`): the
+        heuristic's response windows (its random buys are never in one)."""
+        return self.heuristic.passes(state)
 
     @classmethod
     def from_params(cls, params: dict[str, str]) -> ExplorerAgent:

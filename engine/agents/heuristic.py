@@ -106,6 +106,11 @@ class HeuristicAgent:
             return legal[rng.randrange(len(legal))]
         return choose(game.state, legal, rng, self)
 
+    def passes(self, state: GameState) -> bool:
+        """Whether `act` passes whatever the legal actions (`engine.play.Passer`): in a
+        response window, unless `eps` would draw a random action there."""
+        return not self.eps and passes(state)
+
     def drafter(self) -> HeuristicDrafter:
         """This agent's drafter: it drafts by what this agent's buy policy would buy."""
         if self._drafter is None:

@@ -273,6 +273,11 @@ class SearchAgent:
             margin=float(params.get("margin", 0.05)),
         )
 
+    def passes(self, state: GameState) -> bool:
+        """Whether `act` passes whatever the legal actions (`engine.play.Passer`): the
+        heuristic's response windows."""
+        return passes(state)
+
     def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]

@@ -129,24 +129,41 @@ def board_affinity(card: Card, kind: VictoryKind) -> float:
 
 # --- a per-decision view of the board ------------------------------------------------------------
 
+# The words the hot paths read as module constants: on Python 3.11 reading an enum member
+# (`CardType.UNIT`) goes through EnumType.__getattr__ (~0.3 us), slow at every decision.
+_UNIT = CardType.UNIT
+_VIP, _BUILDINGS, _TYRANT, _STAFF, _CAPTURE, _RESOURCE = (
+    VictoryKind.VIP,
+    VictoryKind.BUILDINGS,
+    VictoryKind.TYRANT,
+    VictoryKind.STAFF,
+    VictoryKind.CAPTURE,
+    VictoryKind.RESOURCE,
+)
+
 
 class View:
     """What the agent needs about the board for one decision, computed once."""
 
+    # what is worked out on demand, None until then (class defaults: a View is built at every
+    # decision, and most decisions ask for few of them)
     def __init__(self, s: GameState, seat: int, w: Weights = DEFAULT) -> None:
         self.s = s
         self.seat = seat
         self.w = w
-        self.geo = s.config.geometry
-        self.board = s.config.board
-        self.kind = self.board.victory.kind
-        self.mine: list[Perm] = []
-        self.enemy: list[Perm] = []
-        self.enemy_units: list[Perm] = []
+        cfg = s.config
+        self.geo = cfg.geometry
+        self.board = cfg.board
+        self.kind = k = cfg.board.victory.kind
+        mine: list[Perm] = []
+        enemy: list[Perm] = []
+        enemy_units: list[Perm] = []
+        self.mine, self.enemy, self.enemy_units = mine, enemy, enemy_units
         self.objectives: set[int] = set()
-        self._goals: list[int] | None = None
         self._pv: dict[int, float] = {}
         self._profile: dict[int, list[tuple[int, int]]] = {}
+        self.deploys: dict[int, float | None] = {}  # the heuristic's worth of a permanent played
+        self._goals: list[int] | None = None
         self._danger: dict[int, int] | None = None
         self._threats: tuple[tuple[int, int, int], ...] = ()
         self._income: int | None = None
@@ -154,12 +171,13 @@ class View:
         self._plan: tuple[int, float] | None = None
         self._upkeep: int | None = None
         self._pool_avg: float | None = None
-        self.deploys: dict[int, float | None] = {}  # the heuristic's worth of a permanent played
+        self._my_units: int | None = None
         self.staff = -1
         self.staff_base = -1
+        self.tyrant_field = -1
         cards = s.cards
-        staff_board = self.kind is VictoryKind.STAFF
-        unit = CardType.UNIT
+        staff_board = k is _STAFF
+        foes: dict[int, bool] = {seat: False}  # per controller: an enemy of the seat
         for cid, p in s.perms.items():
             if staff_board and cards[cid].keywords.staff:
                 self.staff = cid
@@ -169,27 +187,35 @@ class View:
                 continue
             c = p.controller
             if c == seat:
-                self.mine.append(p)
-            elif s.enemies(seat, c):
-                self.enemy.append(p)
-                if cards[cid].type is unit:
-                    self.enemy_units.append(p)
+                mine.append(p)
+                continue
+            foe = foes.get(c)
+            if foe is None:
+                foe = foes[c] = s.enemies(seat, c)
+            if foe:
+                enemy.append(p)
+                if cards[cid].type is _UNIT:
+                    enemy_units.append(p)
         self.my_vip = s.vips.get(seat, -1)
         # the Tyrant's intention marker (public, R17.2): its unit should run from the Tyrant
         self.marked = s.marker_perm if s.marker_card >= 0 else -1
-        self.tyrant_field = -1
-        k = self.kind
-        if k is VictoryKind.VIP:
+        self._find_objectives()
+
+    def _find_objectives(self) -> None:
+        """The permanents the board's victory condition has the seat attack (R19, R21.12-R21.15),
+        and the Tyrant's field."""
+        s, seat, k, cards = self.s, self.seat, self.kind, self.s.cards
+        if k is _VIP:
             self.objectives = {
                 c for st, c in s.vips.items() if s.enemies(seat, st) and c in s.perms
             }
-        elif k is VictoryKind.BUILDINGS:
-            self.objectives = {p.cid for p in self.enemy if s.cards[p.cid].keywords.building}
-        elif k is VictoryKind.TYRANT:
-            self.objectives = {p.cid for p in self.enemy if s.cards[p.cid].keywords.tyrant}
+        elif k is _BUILDINGS:
+            self.objectives = {p.cid for p in self.enemy if cards[p.cid].keywords.building}
+        elif k is _TYRANT:
+            self.objectives = {p.cid for p in self.enemy if cards[p.cid].keywords.tyrant}
             for c in self.objectives:
                 self.tyrant_field = s.perm_field(s.perms[c])
-        elif k is VictoryKind.STAFF and self.staff_base >= 0:
+        elif k is _STAFF and self.staff_base >= 0:
             base = s.perms[self.staff_base]
             if s.enemies(seat, base.controller):
                 self.objectives = {base.cid}
@@ -209,13 +235,21 @@ class View:
             x = self._profile[p.cid] = profile(self.s, p)
         return x
 
+    def my_units(self) -> int:
+        """How many units the seat has on the board."""
+        n = self._my_units
+        if n is None:
+            cards = self.s.cards
+            n = self._my_units = sum(1 for p in self.mine if cards[p.cid].type is _UNIT)
+        return n
+
     def card_value(self, card: Card) -> float:
         """card_value (for a verb's value, `engine.verbs.Appraiser`)."""
         return card_value(card)
 
     def resource_value(self) -> float:
         """One resource's worth to the seat: twice as much on the resource race (R19.2)."""
-        if self.kind is VictoryKind.RESOURCE:
+        if self.kind is _RESOURCE:
             return 2.0 * self.w.resource
         return self.w.resource
 
@@ -225,11 +259,11 @@ class View:
             return self._goals
         s, k = self.s, self.kind
         g: list[int] = []
-        if k is VictoryKind.CAPTURE:
+        if k is _CAPTURE:
             g = self._capture_goals()
-        elif k is VictoryKind.RESOURCE:
+        elif k is _RESOURCE:
             g = [i for i, f in enumerate(self.board.fields) if f.income > 0]
-        elif k is VictoryKind.STAFF and self.staff >= 0:
+        elif k is _STAFF and self.staff >= 0:
             sp = s.perms[self.staff]
             if sp.under < 0:
                 g = [sp.field]
@@ -354,7 +388,7 @@ def perm_value(s: GameState, p: Perm) -> float:
     """A permanent's worth now: its card, its equipment, less its damage."""
     card = s.cards[p.cid]
     v = card_value(card)
-    if card.type is CardType.UNIT:
+    if card.type is _UNIT:
         lf = life(s, p)
         for c in p.stack:
             v += 0.8 * card_value(s.cards[c])
@@ -397,7 +431,7 @@ def exchange(v: View, u: Perm, t: Perm, d: int) -> float:
         if t.cid in v.objectives:
             score += w.objective_hit * dealt + (40.0 if dealt >= left else 0.0)
     tcard = s.cards[t.cid]
-    if tcard.type is CardType.UNIT and d <= max_range(tprof := v.profile(t)):
+    if tcard.type is _UNIT and d <= max_range(tprof := v.profile(t)):
         back = _strike(s, tprof, tcard, u, d)
         if back > 0:
             uv = v.pv(u)
