@@ -40,7 +40,7 @@ class CardType(str, Enum):
     INTENTION = ("intention",)
 
 
-PERMANENT_TYPES = frozenset({CardType.UNIT, CardType.ARTIFACT, CardType.EQUIPMENT, CardType.POTION})
+PERMANENT_TYPES = frozenset(t for t in CardType if t.is_permanent)
 
 
 class Side(str, Enum):
