@@ -31,6 +31,8 @@ Usage (search:budget=16 takes several seconds a game; run long measurements unde
         --board kings-crossing,gold-rush --games 400 --workers 2
     .venv/bin/python benchmarks/bench_stability.py --db stability.duckdb --study 1 --study 2
         (analyse studies already played, without playing)
+    .venv/bin/python benchmarks/bench_stability.py --db stability.duckdb --study 1 --study 2 --pool
+        (two studies of the same agents and setup on other seeds, analysed as one)
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import argparse
 import json
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +56,7 @@ from app.cmd_simulate import new_spec
 from engine.agents.registry import make_agent
 from workbench.analysis import stability
 from workbench.analysis.findings import NO_ESTIMATE
-from workbench.analysis.source import open_db, query
+from workbench.analysis.source import open_db, query, run_list
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
 from workbench.skill import agent_variants
 from workbench.study import record_results, run_study
@@ -106,12 +109,34 @@ def study_runs(con: duckdb.DuckDBPyConnection, sweep: int) -> list[tuple[str, in
     return [(str(a), int(r)) for a, r in rows.iter_rows()]
 
 
-def analyse(con: duckdb.DuckDBPyConnection, sweep: int) -> Row:
-    """One study: the correlations per set and metric, the verdict table's differing cards."""
-    (fast, run_a), (strong, run_b) = study_runs(con, sweep)
-    a, b = stability.card_verdicts(con, [run_a]), stability.card_verdicts(con, [run_b])
+def pooled_runs(con: duckdb.DuckDBPyConnection, sweeps: Sequence[int]) -> dict[str, list[int]]:
+    """Each agent's runs over the given skill studies (weakest first as played); the studies
+    must be of the same two agents on the same setup, so that their games pool."""
+    runs: dict[str, list[int]] = {}
+    for sweep in sweeps:
+        agents = study_runs(con, sweep)
+        if runs and [a for a, _ in agents] != list(runs):
+            raise SystemExit(
+                f"study {sweep}: played by {' and '.join(a for a, _ in agents)}, not "
+                f"{' and '.join(runs)}; only studies of the same two agents pool"
+            )
+        for agent, run in agents:
+            runs.setdefault(agent, []).append(run)
+    first = runs[next(iter(runs))][:1]
+    for run in [r for group in runs.values() for r in group]:
+        why = stability.setup_difference(con, first, [run])
+        if why is not None:
+            raise SystemExit(f"studies {', '.join(map(str, sweeps))} do not pool: {why}")
+    return runs
+
+
+def analyse(con: duckdb.DuckDBPyConnection, sweeps: Sequence[int]) -> Row:
+    """One study, or several pooled: the correlations per set and metric, the verdict table's
+    differing cards, each run's reliability and the split halves compared."""
+    (fast, runs_a), (strong, runs_b) = pooled_runs(con, sweeps).items()
+    a, b = stability.card_verdicts(con, runs_a), stability.card_verdicts(con, runs_b)
     corr = stability.rank_correlations(a, b)
-    table = stability.verdict_table(con, [(fast, [run_a]), (strong, [run_b])])
+    table = stability.verdict_table(con, [(fast, runs_a), (strong, runs_b)])
     unstable = stability.unstable(table)
     judged = {
         p: int((table.get_column(f"verdict@{p}") != NO_ESTIMATE).sum()) for p in (fast, strong)
@@ -120,23 +145,25 @@ def analyse(con: duckdb.DuckDBPyConnection, sweep: int) -> Row:
         con,
         f"""SELECT r.run_id, r.boards, r.sets, r.seed,
                          (SELECT count(*) FROM games g WHERE g.run_id = r.run_id) AS games
-                         FROM runs r WHERE run_id IN ({run_a}, {run_b}) ORDER BY run_id""",
+                         FROM runs r WHERE run_id IN ({run_list([*runs_a, *runs_b])})
+                         ORDER BY run_id""",
     )
     first = info.row(0, named=True)
     games = {
-        fast: int(info.filter(pl.col("run_id") == run_a).item(0, "games")),
-        strong: int(info.filter(pl.col("run_id") == run_b).item(0, "games")),
+        p: int(info.filter(pl.col("run_id").is_in(rs)).get_column("games").sum())
+        for p, rs in ((fast, runs_a), (strong, runs_b))
     }
     return {
-        "study": sweep,
+        "study": sweeps[0] if len(sweeps) == 1 else list(sweeps),
         "board": first["boards"],
         "sets": first["sets"],
-        "seed": first["seed"],
+        "seed": sorted(set(info.filter(pl.col("run_id").is_in(runs_a)).get_column("seed"))),
         "fast": fast,
         "strong": strong,
-        "runs": {fast: run_a, strong: run_b},
+        "runs": {fast: runs_a, strong: runs_b},
         "games": games,
-        "reliability": noise_ceilings(con, {fast: run_a, strong: run_b}, games),
+        "reliability": noise_ceilings(con, {fast: runs_a, strong: runs_b}, games),
+        "halves": stability.split_halves(con, (fast, runs_a), (strong, runs_b)),
         "cards": table.height,
         "judged": judged,
         "both_judged": int(
@@ -161,12 +188,12 @@ def analyse(con: duckdb.DuckDBPyConnection, sweep: int) -> Row:
 
 
 def noise_ceilings(
-    con: duckdb.DuckDBPyConnection, runs: dict[str, int], games: dict[str, int]
+    con: duckdb.DuckDBPyConnection, runs: dict[str, list[int]], games: dict[str, int]
 ) -> list[Row]:
     """Per metric over all cards: each run's reliability, the ceiling on their correlation, and
     the games each run would need for a reliability of TARGET_RHO."""
     (fast, run_a), (strong, run_b) = runs.items()
-    rel = {fast: stability.reliability(con, [run_a]), strong: stability.reliability(con, [run_b])}
+    rel = {fast: stability.reliability(con, run_a), strong: stability.reliability(con, run_b)}
     return [
         {
             "metric": m,
@@ -192,8 +219,9 @@ def markdown(results: list[Row]) -> str:
         fast, strong = s["fast"], s["strong"]
         out += [
             (
-                f"### {s['board']}: {fast} against {strong} (study {s['study']}, "
-                f"{s['games'][fast]} and {s['games'][strong]} games, seed {s['seed']})"
+                f"### {s['board']}: {fast} against {strong} ({_studies(s['study'])}, "
+                f"{s['games'][fast]} and {s['games'][strong]} games, "
+                f"seed {', '.join(map(str, s['seed']))})"
             ),
             "",
             "| set | metric | cards | Spearman rho | 95% interval |",
@@ -219,6 +247,15 @@ def markdown(results: list[Row]) -> str:
                 f"| {stability.METRICS[r['metric']]} | {_num(r[fast])} | {_num(r[strong])} | "
                 f"{_num(r['ceiling'])} | {need[fast] or '–'} / {need[strong] or '–'} |"
             )
+        out += [
+            "",
+            "| halves compared (improvement when bought, all cards) | seeds | rho | cards |",
+            "|---|---|---:|---:|",
+            *(
+                f"| {h['compared']} | {h['seeds']} | {_num(h['rho'])} | {h['cards']} |"
+                for h in s["halves"]
+            ),
+        ]
         words = (
             "; ".join(
                 f"{u['card']} ({u['set']}: {u[fast]} with {fast}, {u[strong]} with {strong})"
@@ -238,6 +275,14 @@ def markdown(results: list[Row]) -> str:
     return "\n".join(out)
 
 
+def _studies(study: int | list[int]) -> str:
+    return (
+        f"study {study}"
+        if isinstance(study, int)
+        else f"studies {', '.join(map(str, study))} pooled"
+    )
+
+
 def commit() -> str:
     try:
         return subprocess.run(
@@ -253,12 +298,15 @@ def commit() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Play (or take the stored --study), analyse, record, print the table and write --out."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.pool and not args.study:
+        parser.error("--pool analyses stored studies: give them with --study")
     code = commit()  # the code that plays, not what the tree holds when the games are done
     studies = args.study or play(args, Console(stderr=True))
     con = open_db(args.db)
     try:
-        results = [analyse(con, s) for s in studies]
+        results = [analyse(con, studies)] if args.pool else [analyse(con, [s]) for s in studies]
     finally:
         con.close()
     if not args.study:
@@ -308,6 +356,12 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         metavar="ID",
         help="analyse this stored study of --db instead of playing, repeatable",
+    )
+    parser.add_argument(
+        "--pool",
+        action="store_true",
+        help="analyse the --study ids as one: each agent's runs pooled (the same two agents "
+        "and setup, e.g. a second study on another --seed to reach more games)",
     )
     parser.add_argument("--out", default="stability.json", help="JSON results file")
     return parser

@@ -201,9 +201,10 @@ def test_bench_stability_reports_a_stored_study(
     out = tmp_path / "s.json"
     assert bench().main(["--db", str(store), "--study", "1", "--out", str(out)]) == 0
     [s] = json.loads(out.read_text())["studies"]
-    assert (s["board"], s["runs"], s["games"]) == (
+    assert (s["study"], s["board"], s["runs"], s["games"]) == (
+        1,
         "plain",
-        {FAST: 1, STRONG: 2},
+        {FAST: [1], STRONG: [2]},
         {FAST: 146, STRONG: 110},
     )
     assert (s["cards"], s["both_judged"], s["judged"]) == (7, 6, {FAST: 6, STRONG: 7})
@@ -336,3 +337,118 @@ def test_report_refuses_a_skill_run_of_another_setup(store: Path) -> None:
     )
     with pytest.raises(AnalysisError, match="--skill-run 3: run 3 plays other, not plain"):
         write_report(store, [1], store.parent / "rep", skill_runs=[3])
+
+
+def test_split_halves_compare_each_agents_halves_with_its_own_and_the_others(
+    tmp_path: Path,
+) -> None:
+    """Run 1's even games hold HALVES' first counts and its odd games the second; run 2 the other
+    way round. Each run's halves agree at 0.6 (worked out above), the two runs' halves on the same
+    seeds too, and a half of one run against the other half of the other holds the same counts:
+    rho 1. Cross-agent halves agreeing at least as well as an agent's own say noise, not skill."""
+    for run, agent, (first, second) in ((1, FAST, (0, 1)), (2, STRONG, (1, 0))):
+        even = holder_games({c: h[first] for c, h in HALVES.items()})
+        odd = holder_games({c: h[second] for c, h in HALVES.items()})
+        games = [g for pair in zip(even, odd, strict=True) for g in pair]
+        build(tmp_path / "h.duckdb", games, [(c, "Gamma", 2) for c in HALVES], run=run, agent=agent)
+    con = open_db(tmp_path / "h.duckdb")
+    rows = stability.split_halves(con, (FAST, [1]), (STRONG, [2]))
+    con.close()
+    assert [(r["compared"], r["seeds"], r["cards"]) for r in rows] == [
+        (f"{FAST} even ~ {FAST} odd", "other", 4),
+        (f"{STRONG} even ~ {STRONG} odd", "other", 4),
+        (f"{FAST} even ~ {STRONG} odd", "other", 4),
+        (f"{FAST} odd ~ {STRONG} even", "other", 4),
+        (f"{FAST} even ~ {STRONG} even", "same", 4),
+        (f"{FAST} odd ~ {STRONG} odd", "same", 4),
+    ]
+    assert [r["rho"] for r in rows] == pytest.approx([0.6, 0.6, 1.0, 1.0, 0.6, 0.6])
+
+
+POOL_FAST = (  # (wins when bought, bought, wins never bought, never bought) per card and run
+    {"C1": (5, 5, 1, 5), "C2": (4, 5, 2, 5), "C3": (3, 5, 3, 5), "C4": (2, 5, 4, 5)},
+    {"C1": (1, 5, 5, 5), "C2": (4, 5, 2, 5), "C3": (3, 5, 2, 5), "C4": (2, 5, 4, 5)},
+)
+POOL_STRONG = {"C1": (3, 5, 3, 5), "C2": (5, 5, 2, 5), "C3": (4, 5, 3, 5), "C4": (2, 5, 4, 5)}
+
+
+def test_bench_stability_pools_studies_of_the_same_agents_and_setup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two skill studies (runs 1-2 and 3-4). Study 1 alone: the fast agent's improvements
+    C1..C4 = +.8 +.4 0 -.4 (ranks 4 3 2 1), the strong one's 0 +.6 +.2 -.4 (2 4 3 1): sum d^2 =
+    6, rho = 1 - 36/60 = 0.4. Pooled, the fast agent's C1 is 6/10 - 6/10 = 0, C2 8/10 - 4/10 =
+    +.4, C3 6/10 - 5/10 = +.1, C4 -.4 (ranks 2 4 3 1), the strong agent's the same rates
+    (both its runs hold POOL_STRONG): rho = 1, over 80 games a side."""
+    db = tmp_path / "pool.duckdb"
+    cards_ = [(c, "Gamma", 2) for c in POOL_STRONG]
+    for study, fast_counts in enumerate(POOL_FAST, start=1):
+        fast_run, strong_run = 2 * study - 1, 2 * study
+        build(db, holder_games(fast_counts), cards_, run=fast_run, agent=FAST)
+        build(db, holder_games(POOL_STRONG), cards_, run=strong_run, agent=STRONG)
+        con = duckdb.connect(str(db))
+        con.executemany(
+            f"INSERT INTO sweeps VALUES ({study}, 'skill', ?, '', 'agents', ?, ?)",
+            [[fast_run, 0, FAST], [strong_run, 1, STRONG]],
+        )
+        con.close()
+    out = tmp_path / "p.json"
+    rho = {}
+    for args in (["--study", "1"], ["--study", "1", "--study", "2", "--pool"]):
+        assert bench().main(["--db", str(db), *args, "--out", str(out)]) == 0
+        [s] = json.loads(out.read_text())["studies"]
+        rho[len(args)] = next(
+            c["rho"] for c in s["correlations"] if (c["set"], c["metric"]) == ("all", "bought_gain")
+        )
+    assert rho[2] == pytest.approx(0.4)
+    assert rho[5] == pytest.approx(1.0)
+    assert (s["study"], s["runs"], s["games"]) == (
+        [1, 2],
+        {FAST: [1, 3], STRONG: [2, 4]},
+        {FAST: 80, STRONG: 80},
+    )
+    assert "(studies 1, 2 pooled, 80 and 80 games, seed 1)" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        bench().main(["--db", str(db), "--pool", "--out", str(out)])
+    assert "--pool analyses stored studies: give them with --study" in capsys.readouterr().err
+
+
+def test_bench_stability_refuses_to_pool_other_setups(tmp_path: Path) -> None:
+    db = tmp_path / "pool.duckdb"
+    for run, agent, board in ((1, FAST, "plain"), (2, STRONG, "plain"), (3, FAST, "hills")):
+        build(
+            db,
+            holder_games(POOL_STRONG),
+            [(c, "Gamma", 2) for c in POOL_STRONG],
+            board=board,
+            run=run,
+            agent=agent,
+        )
+    build(
+        db,
+        holder_games(POOL_STRONG),
+        [(c, "Gamma", 2) for c in POOL_STRONG],
+        board="hills",
+        run=4,
+        agent=STRONG,
+    )
+    con = duckdb.connect(str(db))
+    con.executemany(
+        "INSERT INTO sweeps VALUES (?, 'skill', ?, '', 'agents', ?, ?)",
+        [[1, 1, 0, FAST], [1, 2, 1, STRONG], [2, 3, 0, FAST], [2, 4, 1, STRONG]],
+    )
+    con.close()
+    with pytest.raises(SystemExit, match="do not pool: run 3 plays hills, not plain"):
+        bench().main(
+            [
+                "--db",
+                str(db),
+                "--study",
+                "1",
+                "--study",
+                "2",
+                "--pool",
+                "--out",
+                str(tmp_path / "p.json"),
+            ]
+        )

@@ -189,6 +189,48 @@ def reliability(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> dict[str
     return out
 
 
+HALVES = ("even", "odd")
+"""The split halves of a run: games of even and of odd id."""
+
+
+def split_halves(
+    con: duckdb.DuckDBPyConnection, a: Player, b: Player, metric: str = "bought_gain"
+) -> list[dict[str, object]]:
+    """Spearman's rho of `metric` over all cards between every two of the four halves of two
+    players' runs (played on the same seeds, as a skill study's are): each player's halves
+    against each other (how well its own order repeats), and each half of one against each of
+    the other's, on other seeds and on the same ones. When the players' halves agree with each
+    other about as well as each player's halves agree with themselves, what separates the two
+    card orders is the runs' noise, not the players' skill."""
+    half = {
+        (label, h): card_verdicts(con, runs, i)
+        for label, runs in (a, b)
+        for i, h in enumerate(HALVES)
+    }
+    pairs = [
+        ((a[0], "even"), (a[0], "odd"), "other"),
+        ((b[0], "even"), (b[0], "odd"), "other"),
+        ((a[0], "even"), (b[0], "odd"), "other"),
+        ((a[0], "odd"), (b[0], "even"), "other"),
+        ((a[0], "even"), (b[0], "even"), "same"),
+        ((a[0], "odd"), (b[0], "odd"), "same"),
+    ]
+    rows: list[dict[str, object]] = []
+    for x, y, seeds in pairs:
+        corr = rank_correlations(half[x], half[y]).filter(
+            (pl.col("set") == ALL_SETS) & (pl.col("metric") == metric)
+        )
+        rows.append(
+            {
+                "compared": f"{x[0]} {x[1]} ~ {y[0]} {y[1]}",
+                "seeds": seeds,
+                "rho": corr.item(0, "rho"),
+                "cards": corr.item(0, "cards"),
+            }
+        )
+    return rows
+
+
 def ceiling(reliability_a: float | None, reliability_b: float | None) -> float | None:
     """The highest correlation two runs' card orders can show when both measure the same true
     order with their own noise: sqrt(reliability_a * reliability_b) (Spearman's correction for
