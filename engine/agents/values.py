@@ -140,6 +140,7 @@ _VIP, _BUILDINGS, _TYRANT, _STAFF, _CAPTURE, _RESOURCE = (
     VictoryKind.CAPTURE,
     VictoryKind.RESOURCE,
 )
+_PARALYSIS, _POISON, _PROTECTION = Marker.PARALYSIS, Marker.POISON, Marker.PROTECTION
 
 
 class View:
@@ -332,7 +333,7 @@ class View:
         threats (within a turn the enemy's units seldom move). Do not mutate."""
         known = self._danger
         if known is None:
-            cards, paralysis = self.s.cards, Marker.PARALYSIS
+            cards, paralysis = self.s.cards, _PARALYSIS
             threats = []  # (field, move + range, attack) of each enemy unit not paralysed
             for e in self.enemy_units:
                 if not e.markers[paralysis]:
@@ -392,9 +393,9 @@ def perm_value(s: GameState, p: Perm) -> float:
         lf = life(s, p)
         for c in p.stack:
             v += 0.8 * card_value(s.cards[c])
-        hp = max(0, lf - p.damage - p.markers[Marker.POISON])
+        hp = max(0, lf - p.damage - p.markers[_POISON])
         v *= 0.4 + 0.6 * hp / max(1, lf)
-        if p.markers[Marker.PARALYSIS]:
+        if p.markers[_PARALYSIS]:
             v *= 0.8
     elif card.keywords.building:
         v = 12.0 + 2.0 * max(0, (card.keywords.solid or 0) - p.damage)
@@ -411,7 +412,7 @@ def strike(s: GameState, attacker: Perm, target: Perm, d: int) -> int:
 def _strike(s: GameState, prof: list[tuple[int, int]], source: Card, target: Perm, d: int) -> int:
     """`strike` of an attacker with the attack profile `prof` and card `source`."""
     dealt = damage_at(prof, d)
-    if dealt <= 0 or target.markers[Marker.PROTECTION] > 0 or protected_from(s, target, source):
+    if dealt <= 0 or target.markers[_PROTECTION] > 0 or protected_from(s, target, source):
         return 0
     return max(0, dealt - armor(s, target))
 
