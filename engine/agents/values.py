@@ -453,13 +453,15 @@ def effect_value(
     v: View, source: int, effects: tuple[Effect, ...], target: int, origin: int = -1
 ) -> float:
     """What carrying out `effects` (with the chosen `target` and push `origin`) is worth to
-    the seat: each verb's `value` (engine.verbs)."""
-    return sum(
-        verbs.VERBS[e.verb].value(
-            v, source, e, effect_targets(v.s, v.seat, source, e, target), origin
+    the seat: each verb's `value` (engine.verbs). A loop, not a generator: it runs for every
+    spell, free action and pending choice scored, mostly over one effect."""
+    total: float = 0
+    s, seat, table = v.s, v.seat, verbs.VERBS
+    for e in effects:
+        total += table[e.verb].value(
+            v, source, e, effect_targets(s, seat, source, e, target), origin
         )
-        for e in effects
-    )
+    return total
 
 
 def resource_gain(v: View, source: int, effects: tuple[Effect, ...], target: int) -> int:
