@@ -179,6 +179,7 @@ class View:
         cards = s.cards
         staff_board = k is _STAFF
         foes: dict[int, bool] = {seat: False}  # per controller: an enemy of the seat
+        self._foes = foes
         for cid, p in s.perms.items():
             if staff_board and cards[cid].keywords.staff:
                 self.staff = cid
@@ -207,9 +208,14 @@ class View:
         and the Tyrant's field."""
         s, seat, k, cards = self.s, self.seat, self.kind, self.s.cards
         if k is _VIP:
-            self.objectives = {
-                c for st, c in s.vips.items() if s.enemies(seat, st) and c in s.perms
-            }
+            # the enemies' VIPs, asking `enemies` once per seat (the controllers' answers kept)
+            foes = self._foes
+            for st, c in s.vips.items():
+                foe = foes.get(st)
+                if foe is None:
+                    foe = s.enemies(seat, st)
+                if foe and c in s.perms:
+                    self.objectives.add(c)
         elif k is _BUILDINGS:
             self.objectives = {p.cid for p in self.enemy if cards[p.cid].keywords.building}
         elif k is _TYRANT:
