@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from engine.actions import Action
 from engine.agents.drafters import (
     NEVER,
@@ -11,7 +13,7 @@ from engine.agents.drafters import (
     numbers_value,
 )
 from engine.agents.heuristic import HeuristicAgent
-from engine.agents.projection import Projection
+from engine.agents.projection import Projection, _Run, _Shop
 from engine.game import Game
 from engine.legal import legal_actions
 from engine.state import GameConfig
@@ -126,3 +128,54 @@ def test_projection_of_a_deck_of_dear_spells_ends() -> None:
     proj = Projection(HeuristicDrafter().economy(cfg), Held(s, 0))
     assert [st.resource for st in proj.steps] == [0.0] * len(proj.steps)
     assert all(st.card is None for st in proj.steps)
+
+
+def _scan(shop: _Shop, run: _Run, income: int, taken: set[int]) -> tuple[float, int, float]:
+    """The buy step as a plain scan of the store by price (the projection's rule before it
+    bisected): (best score, its place, the best score affordable only next turn)."""
+    r, nxt = run.r, run.r + income
+    deck_up = (
+        run.up
+        + sum(shop.eco.unit_upkeep[j] for _, j in run.waiting if shop.eco.unit_upkeep[j] > 0) // 2
+    )
+    row = shop.eco.values(deck_up, income)
+    best, choice, save_for = 0.0, -1, 0.0
+    for i in sorted(range(len(shop.store)), key=shop.prices.__getitem__):
+        p = shop.prices[i]
+        if p > nxt:
+            break
+        if i in taken:
+            continue
+        sc = row[shop.idx[i]]
+        if p <= r:
+            if sc > best:
+                best, choice = sc, i
+        elif sc > save_for:
+            save_for = sc
+    if choice >= 0 and shop.eco.policy.saves(save_for, best):
+        best, choice = 0.0, -1
+    return best, choice, save_for
+
+
+@rules("R7.1", "R7.2")
+def test_projected_buy_step_takes_the_first_best_card_it_can_pay_now_and_next_turn() -> None:
+    """R7.1, R7.2: the projected buy step (bisecting the live cards by price) buys what a plain
+    scan of the store by price buys, ties to the first, for every resource, income (a negative
+    one too: then only cards payable next turn as well count) and bought cards."""
+    pricey = unit("Ogre", 5, 2, 3, buy=3, play=1, upkeep=0, copies=2)
+    cheap = unit("Scout", 1, 1, 1, buy=1, play=1, upkeep=0, copies=2)
+    pool = (PIKEMAN, LEVIATHAN, BEHEMOTH, pricey, cheap)
+    cfg = GameConfig(pool, {c.name.casefold(): c for c in pool}, BOARD, pack_size=3)
+    eco = HeuristicDrafter().economy(cfg)
+    rng = random.Random(7)
+    for _ in range(300):
+        shop = _Shop(eco, [rng.choice(pool) for _ in range(rng.randint(1, 8))])
+        taken: set[int] = set()
+        for i in rng.sample(range(len(shop.store)), rng.randint(0, len(shop.store) - 1)):
+            shop.take(i)
+            taken.add(i)
+        run = _Run(eco, [])
+        run.r = float(rng.randint(0, 6))
+        income = rng.randint(-2, 3)
+        step, choice = shop.buy_step(run, 1, income, False)
+        assert (step.best, choice, step.save_for) == _scan(shop, run, income, taken)

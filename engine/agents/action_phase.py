@@ -64,7 +64,7 @@ def main_score(v: View, a: Action) -> float:
     if k == _ACTIVATE:
         p = s.perms[a.card]
         if p.cid == v.my_vip:
-            return 0.5 if any(v.geo._dist[p.field][e.field] <= 2 for e in v.enemy_units) else -1
+            return 0.5 if _near(v.geo._dist[p.field], v.enemy_units, 2) else -1
         urgent = 0.0
         if v.tyrant_field >= 0 and p.field >= 0:
             # the units the Tyrant threatens move first, before others block their way out
@@ -102,12 +102,11 @@ def _play_score(v: View, a: Action) -> float:
     if a.field < 0:
         # equip the next unit played (R15.6): only with a unit to play this turn
         after = s.players[v.seat].resource - (card.play or 0)
-        units = [
-            c
-            for c in s.players[v.seat].hand
-            if s.cards[c].type is CardType.UNIT and (s.cards[c].play or 0) <= after
-        ]
-        return val + 1.0 if units else -1.0
+        cards = s.cards
+        unit = any(
+            cards[c].type is _UNIT and (cards[c].play or 0) <= after for c in s.players[v.seat].hand
+        )
+        return val + 1.0 if unit else -1.0
     if card.type is _UNIT:
         val += 2.0 - w.deploy_goal * v.goal_dist(a.field)
         if v.tyrant_field >= 0:
@@ -119,8 +118,17 @@ def _play_score(v: View, a: Action) -> float:
         if w.unit_crowd:
             val -= w.unit_crowd * v.my_units()
         return w.deploy_base + val
-    near = sum(1 for p in v.mine if v.geo._dist[a.field][p.field] <= 1)
-    return 1.0 + val + 0.3 * near - 0.05 * v.goal_dist(a.field)
+    return 1.0 + val + 0.3 * _near(v.geo._dist[a.field], v.mine, 1) - 0.05 * v.goal_dist(a.field)
+
+
+def _near(dist: list[int], perms: list[Perm], r: int) -> int:
+    """How many of `perms` stand within distance r (`dist`: the distances from a field); a loop,
+    which costs less than a generator over the few permanents of a board."""
+    n = 0
+    for p in perms:
+        if dist[p.field] <= r:
+            n += 1
+    return n
 
 
 def _permanent_worth(v: View, card: Card) -> float | None:
@@ -130,13 +138,13 @@ def _permanent_worth(v: View, card: Card) -> float | None:
     after = s.players[v.seat].resource - (card.play or 0)
     up = card.upkeep or 0
     if (
-        card.type is CardType.UNIT
+        card.type is _UNIT
         and up > 0
         and after + seat_income(v) < upkeep_load(v) + up + w.unit_reserve
     ):
         return None
     if (
-        v.kind is VictoryKind.RESOURCE
+        v.kind is _RESOURCE
         and (card.play or 0) + 2 * up > 1
         and not ({e.verb for t in card.triggers for e in t.effects} & {"gain", "steal"})
         and v.my_units() >= 3
@@ -150,18 +158,16 @@ def _convert_score(v: View) -> float:
     s = v.s
     pl = s.players[v.seat]
     hand = pl.hand
+    can_pay = pl.resource + seat_income(v)
+    least = v.w.convert_keep
     keep = 0
     for c in hand:
         card = s.cards[c]
-        if (
-            card.play is not None
-            and card.play <= pl.resource + seat_income(v)
-            and card_value(card) >= v.w.convert_keep
-        ):
+        if card.play is not None and card.play <= can_pay and card_value(card) >= least:
             keep += 1
     if len(hand) - keep < 2:
         return -1.0
-    return 0.05 + (0.5 if v.kind is VictoryKind.RESOURCE else 0.0)
+    return 0.05 + (0.5 if v.kind is _RESOURCE else 0.0)
 
 
 def unit_scores(v: View, u: Perm, legal: list[Action]) -> list[tuple[float, Action]]:
@@ -270,7 +276,7 @@ class _UnitLook:
         v, s = self.v, self.v.s
         if v.tyrant_field >= 0 and all(strike(s, self.u, s.perms[c], 1) <= 0 for c in v.objectives):
             return _HARMLESS
-        if own_range > 1 and v.objectives and v.kind is not VictoryKind.CAPTURE:
+        if own_range > 1 and v.objectives and v.kind is not _CAPTURE:
             return _KEEP_RANGE
         return _PULL
 

@@ -12,12 +12,17 @@ from engine.board import VictoryKind
 from engine.cards import Card, CardType
 from engine.vocab import ActionKind
 
+# Enum members as module constants: reading one (`CardType.UNIT`) costs ~0.15 us on Python 3.11,
+# and these are read per permanent at every decision.
+_UNIT = CardType.UNIT
+
 
 def seat_income(v: View) -> int:
     """The seat's income next upkeep (R5.1, R18.2), worked out once per decision."""
     if v._income is None:
         b = v.board
-        units = [p for p in v.mine if v.s.cards[p.cid].type is CardType.UNIT]
+        cards = v.s.cards
+        units = [p for p in v.mine if cards[p.cid].type is _UNIT]
         v._income = (
             b.income + b.unit_income * len(units) + sum(b.fields[p.field].income for p in units)
         )
@@ -28,9 +33,7 @@ def upkeep_load(v: View) -> int:
     """The upkeep of the seat's units on the board (R5.3)."""
     if v._upkeep is None:
         cards = v.s.cards
-        v._upkeep = sum(
-            cards[p.cid].upkeep or 0 for p in v.mine if cards[p.cid].type is CardType.UNIT
-        )
+        v._upkeep = sum(cards[p.cid].upkeep or 0 for p in v.mine if cards[p.cid].type is _UNIT)
     return v._upkeep
 
 

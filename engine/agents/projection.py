@@ -4,6 +4,7 @@ model is told in `engine.agents.drafters`): the setup's economy worked out once 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
@@ -105,6 +106,8 @@ class Economy:
             key=lambda c: (-self.value(c, 0, board.income), c.name),
         )
         """Every draftable copy, by the policy's buy value on an empty board."""
+        self.start_rows = [self.index(c) for c in self.start]
+        """The start deck's rows."""
 
     def index(self, card: Card) -> int:
         """The card's row in the tables (the config's cards, shared by every copy): its price,
@@ -172,15 +175,17 @@ class Projection:
 
     def __init__(self, eco: Economy, held: Held) -> None:
         self.eco = eco
+        self.race = eco.kind is VictoryKind.RESOURCE
         self.steps = self._project(held.cards + eco.filler(held))
+        # each step's buy values (off the resource race), which every card offered reads
+        self.tables = [] if self.race else [eco.values(st.deck_up, st.income) for st in self.steps]
 
     def _project(self, store: Sequence[Card]) -> list[Step]:
         """The buy steps round by round up to the round limit; rounds in which the resource
         only falls, buying and playing nothing, are skipped at once."""
-        eco = self.eco
-        race = eco.kind is VictoryKind.RESOURCE
+        eco, race = self.eco, self.race
         shop = _Shop(eco, store)
-        run = _Run(eco, [eco.index(c) for c in eco.start])
+        run = _Run(eco, eco.start_rows)
         steps: list[Step] = []
         rnd = 0
         while rnd < eco.horizon:
@@ -192,7 +197,7 @@ class Projection:
             step, choice = shop.buy_step(run, rnd, income, race)
             steps.append(step)
             if choice >= 0:
-                shop.gone[choice] = True
+                shop.take(choice)
                 run.bought(shop.idx[choice], shop.prices[choice], rnd)
             elif not race and not run.can_play(income):
                 rnd = run.idle(rnd, income)
@@ -205,22 +210,17 @@ class Projection:
         eco = self.eco
         j = eco.index(card)
         price = eco.price[j]
-        steps = self.steps
-        race = eco.kind is VictoryKind.RESOURCE
+        steps, tables, race = self.steps, self.tables, self.race
         saves = eco.policy.saves
         for i, st in enumerate(steps):
             if price <= st.resource:
-                sc = (
-                    eco.race(j, st.resource, st.round)
-                    if race
-                    else eco.values(st.deck_up, st.income)[j]
-                )
+                sc = eco.race(j, st.resource, st.round) if race else tables[i][j]
                 if sc > 0 and sc > st.best and not saves(st.save_for, sc):
                     return st.round, sc
             elif (
                 not race and st.best > 0 and i + 1 < len(steps) and price <= st.resource + st.income
             ):
-                sc = eco.values(st.deck_up, st.income)[j]
+                sc = tables[i][j]
                 if saves(sc, st.best) and sc > steps[i + 1].best:
                     return st.round + 1, sc
         return 0, 0.0
@@ -353,46 +353,54 @@ class _Run:
 
 
 class _Shop:
-    """The projected store: its cards' rows in the economy's tables, their prices (the
-    cheapest first) and which are bought."""
+    """The projected store: its cards' rows in the economy's tables, their prices, and the
+    cards not bought yet (`live`, the cheapest first, with their prices `live_prices`)."""
 
-    __slots__ = ("by_price", "eco", "gone", "idx", "prices", "rows", "store")
+    __slots__ = ("eco", "idx", "live", "live_prices", "prices", "rows", "store")
 
     def __init__(self, eco: Economy, store: Sequence[Card]) -> None:
         self.eco = eco
         self.store = store
         self.idx = [eco.index(c) for c in store]
         self.prices = [eco.price[j] for j in self.idx]
-        self.by_price = sorted(range(len(store)), key=self.prices.__getitem__)
-        self.gone = [False] * len(store)
+        self.live = sorted(range(len(store)), key=self.prices.__getitem__)
+        self.live_prices = [self.prices[i] for i in self.live]
         self.rows: dict[tuple[int, int], list[float]] = {}
+
+    def take(self, i: int) -> None:
+        """Card `i` of the store is bought."""
+        k = self.live.index(i)
+        del self.live[k], self.live_prices[k]
 
     def buy_step(self, run: _Run, rnd: int, income: int, race: bool) -> tuple[Step, int]:
         """R7: the buy step as the agent's policy decides it: the step, and the position in
-        the store of the card bought (-1 for none)."""
-        eco, idx, prices, gone = self.eco, self.idx, self.prices, self.gone
+        the store of the card bought (-1 for none). The cards it may buy now are the cheapest
+        live ones up to the resource (and up to next turn's, which a negative income makes
+        the lesser), the ones it may save for those up to next turn's; the first best wins."""
+        eco, live, live_prices = self.eco, self.live, self.live_prices
         r, up, unit_upkeep = run.r, run.up, eco.unit_upkeep
         deck_up = up + sum(unit_upkeep[j] for _, j in run.waiting if unit_upkeep[j] > 0) // 2
         nxt = r + income
+        now = bisect_right(live_prices, min(r, nxt))
         best, choice, save_for = 0.0, -1, 0.0
-        row = None
-        if not race:
+        if race:
+            idx, race_score = self.idx, eco.race
+            for i in live[:now]:
+                sc = race_score(idx[i], r, rnd)
+                if sc > best:
+                    best, choice = sc, i
+        else:
             row = self.rows.get((deck_up, income))
             if row is None:
                 table = eco.values(deck_up, income)
-                row = self.rows[deck_up, income] = [table[j] for j in idx]
-        for i in self.by_price:
-            p = prices[i]
-            if p > nxt or (race and p > r):
-                break
-            if gone[i]:
-                continue
-            sc = row[i] if row is not None else eco.race(idx[i], r, rnd)
-            if p <= r:
-                if sc > best:
-                    best, choice = sc, i
-            elif sc > save_for:
-                save_for = sc
+                row = self.rows[deck_up, income] = [table[j] for j in self.idx]
+            if now:
+                i = max(live[:now], key=row.__getitem__)
+                if row[i] > 0.0:
+                    best, choice = row[i], i
+            later = bisect_right(live_prices, nxt, now)
+            if later > now:
+                save_for = max(0.0, max([row[i] for i in live[now:later]]))
         if choice >= 0 and eco.policy.saves(save_for, best):
             best, choice = 0.0, -1
         return Step(

@@ -140,6 +140,7 @@ _VIP, _BUILDINGS, _TYRANT, _STAFF, _CAPTURE, _RESOURCE = (
     VictoryKind.CAPTURE,
     VictoryKind.RESOURCE,
 )
+_PARALYSIS, _POISON, _PROTECTION = Marker.PARALYSIS, Marker.POISON, Marker.PROTECTION
 
 
 class View:
@@ -178,6 +179,7 @@ class View:
         cards = s.cards
         staff_board = k is _STAFF
         foes: dict[int, bool] = {seat: False}  # per controller: an enemy of the seat
+        self._foes = foes
         for cid, p in s.perms.items():
             if staff_board and cards[cid].keywords.staff:
                 self.staff = cid
@@ -206,9 +208,14 @@ class View:
         and the Tyrant's field."""
         s, seat, k, cards = self.s, self.seat, self.kind, self.s.cards
         if k is _VIP:
-            self.objectives = {
-                c for st, c in s.vips.items() if s.enemies(seat, st) and c in s.perms
-            }
+            # the enemies' VIPs, asking `enemies` once per seat (the controllers' answers kept)
+            foes = self._foes
+            for st, c in s.vips.items():
+                foe = foes.get(st)
+                if foe is None:
+                    foe = s.enemies(seat, st)
+                if foe and c in s.perms:
+                    self.objectives.add(c)
         elif k is _BUILDINGS:
             self.objectives = {p.cid for p in self.enemy if cards[p.cid].keywords.building}
         elif k is _TYRANT:
@@ -332,7 +339,7 @@ class View:
         threats (within a turn the enemy's units seldom move). Do not mutate."""
         known = self._danger
         if known is None:
-            cards, paralysis = self.s.cards, Marker.PARALYSIS
+            cards, paralysis = self.s.cards, _PARALYSIS
             threats = []  # (field, move + range, attack) of each enemy unit not paralysed
             for e in self.enemy_units:
                 if not e.markers[paralysis]:
@@ -392,9 +399,9 @@ def perm_value(s: GameState, p: Perm) -> float:
         lf = life(s, p)
         for c in p.stack:
             v += 0.8 * card_value(s.cards[c])
-        hp = max(0, lf - p.damage - p.markers[Marker.POISON])
+        hp = max(0, lf - p.damage - p.markers[_POISON])
         v *= 0.4 + 0.6 * hp / max(1, lf)
-        if p.markers[Marker.PARALYSIS]:
+        if p.markers[_PARALYSIS]:
             v *= 0.8
     elif card.keywords.building:
         v = 12.0 + 2.0 * max(0, (card.keywords.solid or 0) - p.damage)
@@ -411,7 +418,7 @@ def strike(s: GameState, attacker: Perm, target: Perm, d: int) -> int:
 def _strike(s: GameState, prof: list[tuple[int, int]], source: Card, target: Perm, d: int) -> int:
     """`strike` of an attacker with the attack profile `prof` and card `source`."""
     dealt = damage_at(prof, d)
-    if dealt <= 0 or target.markers[Marker.PROTECTION] > 0 or protected_from(s, target, source):
+    if dealt <= 0 or target.markers[_PROTECTION] > 0 or protected_from(s, target, source):
         return 0
     return max(0, dealt - armor(s, target))
 
@@ -452,13 +459,15 @@ def effect_value(
     v: View, source: int, effects: tuple[Effect, ...], target: int, origin: int = -1
 ) -> float:
     """What carrying out `effects` (with the chosen `target` and push `origin`) is worth to
-    the seat: each verb's `value` (engine.verbs)."""
-    return sum(
-        verbs.VERBS[e.verb].value(
-            v, source, e, effect_targets(v.s, v.seat, source, e, target), origin
+    the seat: each verb's `value` (engine.verbs). A loop, not a generator: it runs for every
+    spell, free action and pending choice scored, mostly over one effect."""
+    total: float = 0
+    s, seat, table = v.s, v.seat, verbs.VERBS
+    for e in effects:
+        total += table[e.verb].value(
+            v, source, e, effect_targets(s, seat, source, e, target), origin
         )
-        for e in effects
-    )
+    return total
 
 
 def resource_gain(v: View, source: int, effects: tuple[Effect, ...], target: int) -> int:
