@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from engine.actions import Action
 from engine.board import Board, VictoryKind
 from engine.cards import Card
 from engine.choices import Decision
@@ -198,6 +199,11 @@ class BehaviourRun(NamedTuple):
     target: int = -1
 
 
+_STILL = frozenset({EventKind.ACTIVATE, EventKind.TAP})
+"""Events not counted in `GameState.changes`: they change only whether a unit is activated or
+done for the turn (R6.8), which no fast action depends on (`legal.fast_actions`)."""
+
+
 class GameState:
     """All of one game; `engine.game` gives it the agent-facing API."""
 
@@ -247,6 +253,10 @@ class GameState:
         self.entered: list[int] = []
         self.vips: dict[int, int] = {}
         self.reach_cache: tuple[tuple[object, ...], dict[int, tuple[int, ...]]] | None = None
+        self.changes = 0
+        """Events emitted so far but a unit's activation and tapping (R6.8): a cache of what
+        the state implies holds while this stays (`legal.fast_actions`)."""
+        self.fast_cache: tuple[tuple[int, int], list[Action]] | None = None
         self.acting = -1
         self.events = EventLog(config.log_events)
         self.picks = Columns(PICK_COLUMNS)
@@ -282,7 +292,11 @@ class GameState:
         amount: int = 0,
         detail: str = "",
     ) -> None:
-        """Record one event (issue 3: every change of state emits one)."""
+        """Record one event (issue 3: every change of state emits one) and count it in
+        `changes`, but a unit's activation and tapping, which change only whether the unit is
+        activated or done for the turn."""
+        if kind not in _STILL:
+            self.changes += 1
         if not self.events.enabled:
             return
         w = self.config.board.width
@@ -374,7 +388,7 @@ def _copy_perms(perms: dict[int, Perm]) -> dict[int, Perm]:
     return {k: p.copy() for k, p in perms.items()}
 
 
-def _no_reach_cache(_: object) -> None:
+def _no_cache(_: object) -> None:
     """Derived data, rebuilt on demand."""
 
 
@@ -426,7 +440,9 @@ CLONE_RULES: dict[str, CopyRule] = {
     "left_from": dict,
     "entered": list,
     "vips": dict,
-    "reach_cache": _no_reach_cache,
+    "reach_cache": _no_cache,
+    "changes": SAME,
+    "fast_cache": _no_cache,
     "acting": SAME,
     "events": _no_events,
     "picks": Columns.copy,
