@@ -12,7 +12,7 @@ in `GameState.pending` are `engine.choices`, the copy rules' machinery `engine.c
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import NamedTuple
 
 from engine.actions import Action
@@ -21,7 +21,7 @@ from engine.cards import Card
 from engine.choices import Decision
 from engine.copying import SAME, CopyRule, slot_copier
 from engine.events import EventLog
-from engine.geometry import Geometry
+from engine.geometry import Geometry, geometry_of
 from engine.markers import no_markers
 from engine.record import PICK_COLUMNS, SNAPSHOT_COLUMNS, Columns
 from engine.vocab import BehaviourKind, EventKind, Phase, StackKind, UnitVerb
@@ -48,10 +48,15 @@ class GameConfig:
     deploy: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "geometry", Geometry(self.board))
+        object.__setattr__(self, "geometry", geometry_of(self.board))
         object.__setattr__(
             self, "deploy", tuple(self.board.deploy_zone(s) for s in range(self.players))
         )
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickled without what it derives from its board, which it derives again when
+        unpickled: a worker's configs of equal boards share one geometry (`geometry_of`)."""
+        return GameConfig, tuple(getattr(self, f.name) for f in fields(self) if f.init)
 
 
 PERM_FIELDS: dict[str, CopyRule] = {

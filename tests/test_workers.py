@@ -178,8 +178,9 @@ def test_every_task_of_a_study_plays_the_objects_its_worker_has(
 ) -> None:
     """An A/B study sends every chunk of games pickled: a worker plays every task of a value
     with the job it unpickled first, and both values with the same object for every card they
-    share (the card it loaded, engine.cards.interned), so the agents' caches keyed by cards and
-    boards find them by identity instead of comparing every field (issue 19)."""
+    share (the card it loaded, engine.cards.interned) and one board geometry (the one loaded,
+    engine.geometry.geometry_of), so the caches keyed by cards and geometries find them by
+    identity instead of comparing every field or starting afresh (issue 19)."""
     played = _PLAYED
     played.clear()
     monkeypatch.setattr(abgames, "play_counts", _counts)
@@ -198,3 +199,5 @@ def test_every_task_of_a_study_plays_the_objects_its_worker_has(
         if name != "legionary":
             assert all(catalog[name] is card for catalog in catalogs)
     assert catalogs[0]["legionary"].buy == 2 and catalogs[1]["legionary"].buy == 3
+    geometries = {id(config.geometry) for job, _ in played for config in job.configs.values()}
+    assert len(geometries) == 1
