@@ -142,8 +142,10 @@ def _payable_spell(card: Card, resource: int) -> bool:
 def fast_actions(state: GameState, seat: int) -> list[Action]:
     """Spells in hand (R16.1), free actions (R6.7, R15.8) and R8.6, for any decision; do not
     mutate. Kept on the state until the next event but a unit's activation or tapping
-    (`GameState.changes`): a turn lists the same ones before and after each of those."""
-    key = (seat, state.changes)
+    (`GameState.changes`), or a change of the seat's resource or hand without one (a test's
+    edit): a turn lists the same ones before and after each activation and tap."""
+    pl = state.players[seat]
+    key = (seat, state.changes, pl.resource, tuple(pl.hand))
     kept = state.fast_cache
     if kept is not None and kept[0] == key:
         return kept[1]

@@ -261,7 +261,7 @@ class GameState:
         self.changes = 0
         """Events emitted so far but a unit's activation and tapping (R6.8): a cache of what
         the state implies holds while this stays (`legal.fast_actions`)."""
-        self.fast_cache: tuple[tuple[int, int], list[Action]] | None = None
+        self.fast_cache: tuple[tuple[object, ...], list[Action]] | None = None
         self.acting = -1
         self.events = EventLog(config.log_events)
         self.picks = Columns(PICK_COLUMNS)
