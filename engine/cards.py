@@ -6,7 +6,8 @@ as effect specs from the card language (`engine.language`). The engine never see
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import weakref
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Self
 
@@ -212,6 +213,35 @@ class Card:
     @property
     def is_permanent(self) -> bool:
         return self.type.is_permanent
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Unpickled through the intern table: a worker that unpickles a job per task, or
+        the two sides of an A/B, gets the cards it already has."""
+        return _unpickled, _content(self)
+
+
+def interned(card: Card) -> Card:
+    """The card in use with `card`'s fields (`card` itself if there is none): equal cards read
+    or unpickled again are one object, so a cache keyed by cards (`card_value`) finds them by
+    identity instead of comparing every field. Cards are frozen, so sharing one is safe."""
+    return _INTERNED.setdefault(_content(card), card)
+
+
+_INTERNED: weakref.WeakValueDictionary[tuple[object, ...], Card] = weakref.WeakValueDictionary()
+"""Every card in use, once per content; weak, so the cards no setup uses any more (a long fuzz
+run's) do not stay in it."""
+
+
+def _content(card: Card) -> tuple[object, ...]:
+    """A card's fields, its key in `_INTERNED` (the card itself as key would keep it alive)."""
+    return tuple(getattr(card, name) for name in _FIELDS)
+
+
+_FIELDS = tuple(f.name for f in fields(Card))
+
+
+def _unpickled(*content: object) -> Card:
+    return interned(Card(*content))  # type: ignore[arg-type]  # Card's own fields, in order
 
 
 @dataclass(frozen=True, slots=True)

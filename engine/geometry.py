@@ -20,12 +20,13 @@ destinations; the +1 range of high ground (R12.12) -- callers ask for `in_range_
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from typing import TypeAlias
 
 from engine.board import Board
 
-__all__ = ["Geometry", "Passable", "distance", "in_range"]
+__all__ = ["Geometry", "Passable", "distance", "geometry_of", "in_range"]
 
 Passable: TypeAlias = Callable[[int], bool] | Sequence[bool]
 """Which fields a moving unit may step on: a predicate on field indices, or a sequence of
@@ -78,6 +79,7 @@ class Geometry:
         "_dist",
         "_moves",
         "_range_cache",
+        "__weakref__",
     )
 
     def __init__(self, board: Board) -> None:
@@ -283,6 +285,19 @@ class Geometry:
         if (dx == 0 and dy == 0) or not (0 <= nx < self.width and 0 <= ny < self.height):
             return None
         return ny * self.width + nx
+
+
+def geometry_of(board: Board) -> Geometry:
+    """The geometry of `board`, one per board content: the configs of an A/B's two sides, or
+    of a job unpickled again, share it and the answers kept for it (`behaviours._REACH`)."""
+    geo = _GEOMETRIES.get(board)
+    if geo is None:
+        geo = _GEOMETRIES[board] = Geometry(board)
+    return geo
+
+
+_GEOMETRIES: weakref.WeakValueDictionary[Board, Geometry] = weakref.WeakValueDictionary()
+"""Every geometry in use by its board; weak, so a board no config uses (a fuzz run's) goes."""
 
 
 class _Checked(dict[int, bool]):

@@ -140,7 +140,21 @@ def _payable_spell(card: Card, resource: int) -> bool:
 
 
 def fast_actions(state: GameState, seat: int) -> list[Action]:
-    """Spells in hand (R16.1), free actions (R6.7, R15.8) and R8.6, for any decision."""
+    """Spells in hand (R16.1), free actions (R6.7, R15.8) and R8.6, for any decision; do not
+    mutate. Kept on the state until the next event but a unit's activation or tapping
+    (`GameState.changes`), or a change of the seat's resource or hand without one (a test's
+    edit): a turn lists the same ones before and after each activation and tap."""
+    pl = state.players[seat]
+    key = (seat, state.changes, pl.resource, tuple(pl.hand))
+    kept = state.fast_cache
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    out = _fast_actions(state, seat)
+    state.fast_cache = (key, out)
+    return out
+
+
+def _fast_actions(state: GameState, seat: int) -> list[Action]:
     pl = state.players[seat]
     out: list[Action] = []
     cards = state.cards

@@ -12,15 +12,16 @@ in `GameState.pending` are `engine.choices`, the copy rules' machinery `engine.c
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import NamedTuple
 
+from engine.actions import Action
 from engine.board import Board, VictoryKind
 from engine.cards import Card
 from engine.choices import Decision
 from engine.copying import SAME, CopyRule, slot_copier
 from engine.events import EventLog
-from engine.geometry import Geometry
+from engine.geometry import Geometry, geometry_of
 from engine.markers import no_markers
 from engine.record import PICK_COLUMNS, SNAPSHOT_COLUMNS, Columns
 from engine.vocab import BehaviourKind, EventKind, Phase, StackKind, UnitVerb
@@ -47,10 +48,15 @@ class GameConfig:
     deploy: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "geometry", Geometry(self.board))
+        object.__setattr__(self, "geometry", geometry_of(self.board))
         object.__setattr__(
             self, "deploy", tuple(self.board.deploy_zone(s) for s in range(self.players))
         )
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickled without what it derives from its board, which it derives again when
+        unpickled: a worker's configs of equal boards share one geometry (`geometry_of`)."""
+        return GameConfig, tuple(getattr(self, f.name) for f in fields(self) if f.init)
 
 
 PERM_FIELDS: dict[str, CopyRule] = {
@@ -198,6 +204,11 @@ class BehaviourRun(NamedTuple):
     target: int = -1
 
 
+_STILL = frozenset({EventKind.ACTIVATE, EventKind.TAP})
+"""Events not counted in `GameState.changes`: they change only whether a unit is activated or
+done for the turn (R6.8), which no fast action depends on (`legal.fast_actions`)."""
+
+
 class GameState:
     """All of one game; `engine.game` gives it the agent-facing API."""
 
@@ -247,6 +258,10 @@ class GameState:
         self.entered: list[int] = []
         self.vips: dict[int, int] = {}
         self.reach_cache: tuple[tuple[object, ...], dict[int, tuple[int, ...]]] | None = None
+        self.changes = 0
+        """Events emitted so far but a unit's activation and tapping (R6.8): a cache of what
+        the state implies holds while this stays (`legal.fast_actions`)."""
+        self.fast_cache: tuple[tuple[object, ...], list[Action]] | None = None
         self.acting = -1
         self.events = EventLog(config.log_events)
         self.picks = Columns(PICK_COLUMNS)
@@ -282,7 +297,11 @@ class GameState:
         amount: int = 0,
         detail: str = "",
     ) -> None:
-        """Record one event (issue 3: every change of state emits one)."""
+        """Record one event (issue 3: every change of state emits one) and count it in
+        `changes`, but a unit's activation and tapping, which change only whether the unit is
+        activated or done for the turn."""
+        if kind not in _STILL:
+            self.changes += 1
         if not self.events.enabled:
             return
         w = self.config.board.width
@@ -374,7 +393,7 @@ def _copy_perms(perms: dict[int, Perm]) -> dict[int, Perm]:
     return {k: p.copy() for k, p in perms.items()}
 
 
-def _no_reach_cache(_: object) -> None:
+def _no_cache(_: object) -> None:
     """Derived data, rebuilt on demand."""
 
 
@@ -426,7 +445,9 @@ CLONE_RULES: dict[str, CopyRule] = {
     "left_from": dict,
     "entered": list,
     "vips": dict,
-    "reach_cache": _no_reach_cache,
+    "reach_cache": _no_cache,
+    "changes": SAME,
+    "fast_cache": _no_cache,
     "acting": SAME,
     "events": _no_events,
     "picks": Columns.copy,

@@ -14,6 +14,7 @@ import openpyxl
 import pandas as pd
 import pytest
 
+from engine import cards as cards_module
 from engine.board import (
     NEUTRAL,
     TYRANT,
@@ -40,7 +41,6 @@ from engine.cards import (
     Trigger,
 )
 from tests.rules import rules
-from workbench import loader
 from workbench.board_map import field_code, parse_field
 from workbench.boards import load_board
 from workbench.loader import CONTENT_DIR, find_board, find_cardset, load_cardsets
@@ -277,10 +277,10 @@ def test_cards_no_longer_used_leave_the_loaders_table(tmp_path: Path) -> None:
     """The table that shares cards across loads holds them weakly: a long fuzz run's cards,
     once no setup uses them, do not stay in memory."""
     cards = load_cardsets(write_csv(tmp_path / "gone.csv", [HEADER, *ROWS]))[0].cards
-    assert cards[0].set == "gone" and cards[0] in list(loader._LOADED.values())
+    assert cards[0].set == "gone" and cards[0] in list(cards_module._INTERNED.values())
     del cards
     gc.collect()
-    assert not [c for c in list(loader._LOADED.values()) if c.set == "gone"]
+    assert not [c for c in list(cards_module._INTERNED.values()) if c.set == "gone"]
 
 
 def test_semicolon_csv_as_german_excel_writes_it(tmp_path: Path) -> None:

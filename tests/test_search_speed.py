@@ -11,6 +11,8 @@ import random
 
 import pytest
 
+from engine import legal
+from engine.actions import Action
 from engine.agents import search as search_module
 from engine.agents.heuristic import choose
 from engine.agents.registry import make_agent
@@ -19,8 +21,8 @@ from engine.agents.values import View
 from engine.behaviours import destinations
 from engine.cards import CardType
 from engine.game import Game
-from engine.play import derive_seed
-from engine.state import GameConfig
+from engine.play import derive_seed, play_game
+from engine.state import GameConfig, GameState
 from workbench.config import load_setup
 
 SETS = ["iron-legion", "tide-callers"]
@@ -264,3 +266,26 @@ def test_kept_answers_hold_one_board_at_a_time() -> None:
 
 def test_search_module_exports() -> None:
     assert {"SearchAgent", "determinize", "fingerprint"} <= set(search_module.__all__)
+
+
+@pytest.mark.parametrize("board", ["kings-crossing", "drowned-sanctum", "tyrants-throne"])
+def test_kept_fast_actions_equal_fresh_ones(board: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R6.6, R6.7, R8.6, R16.1: the fast actions kept on the state across a unit's activation
+    and tapping are those listed afresh, at every decision of whole games; and they are kept
+    (a turn lists them before and after each activation)."""
+    kept = 0
+    listed = legal.fast_actions
+
+    def checked(state: GameState, seat: int) -> list[Action]:
+        nonlocal kept
+        before = state.fast_cache
+        out = listed(state, seat)
+        kept += before is not None and before[1] is out
+        assert out == legal._fast_actions(state, seat)
+        return out
+
+    monkeypatch.setattr(legal, "fast_actions", checked)
+    config = load_setup(SETS, board).config
+    for seed in range(3):
+        play_game(config, seed, [make_agent("explorer")] * config.players)
+    assert kept > 50

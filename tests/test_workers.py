@@ -3,20 +3,26 @@ before they are needed and finish together, and none of it changes what a run st
 
 from __future__ import annotations
 
+import pickle
 import subprocess
 import sys
-from collections.abc import Iterable
-from concurrent.futures import Future, wait
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Executor, Future, wait
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 from app.cli import build_parser
+from workbench import abgames
 from workbench.analysis.interval import wilson
 from workbench.analysis.stats import proportion_ci
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
 from workbench.runner import BATCH_GAMES, Batch, Job, WorkerPool, chunks, prepare
 from workbench.store import GAME_TABLES, RunSpec
+from workbench.study import variant_spec
+from workbench.sweep import card_variants
 
 REPO = Path(__file__).resolve().parent.parent
 SPEC = RunSpec(DEFAULT_SETS, (DEFAULT_BOARD,), 6, 2, ("random",) * 2, ("random",) * 2, 11)
@@ -144,3 +150,54 @@ def test_a_pool_closed_with_wait_counts_its_workers_cpu_time() -> None:
     assert sum(f.result() for f in [pool.executor.submit(_burn, 0.3) for _ in range(2)]) == 0.6
     pool.close(wait=True)
     assert children() - before >= 0.55
+
+
+class Pickling(Executor):
+    """Runs each task here as a worker process receives it: its function and arguments
+    pickled and unpickled."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        fn, args, kwargs = pickle.loads(pickle.dumps((fn, args, kwargs)))
+        done: Future[Any] = Future()
+        done.set_result(fn(*args, **kwargs))
+        return done
+
+
+_PLAYED: list[tuple[Job, str]] = []
+"""The jobs and cards `_counts` was given."""
+
+
+def _counts(job: Job, card: str, indices: Sequence[int], store: bool) -> abgames.Played:
+    """abgames.play_counts as far as the test needs: what it was given, noted; no games."""
+    _PLAYED.append((job, card))
+    return list(indices), np.zeros((4, len(indices))), None
+
+
+def test_every_task_of_a_study_plays_the_objects_its_worker_has(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An A/B study sends every chunk of games pickled: a worker plays every task of a value
+    with the job it unpickled first, and both values with the same object for every card they
+    share (the card it loaded, engine.cards.interned) and one board geometry (the one loaded,
+    engine.geometry.geometry_of), so the caches keyed by cards and geometries find them by
+    identity instead of comparing every field or starting afresh (issue 19)."""
+    played = _PLAYED
+    played.clear()
+    monkeypatch.setattr(abgames, "play_counts", _counts)
+    specs = [
+        variant_spec(SPEC, "ab", v, i, False)
+        for i, v in enumerate(card_variants("Legionary", "buy", [2, 3]))
+    ]
+    jobs = [Job(0, s, prepare(s).configs) for s in specs]
+    abgames.Games(Pickling(), 1, jobs, "Legionary", 1).upto(3, 3)
+    assert len(played) == 6 and {card for _, card in played} == {"Legionary"}
+    a, b = ({id(job) for job, _ in played[v::2]} for v in (0, 1))
+    assert len(a) == len(b) == 1 and a != b
+    loaded = next(iter(jobs[0].configs.values())).catalog
+    catalogs = [next(iter(job.configs.values())).catalog for job in (played[0][0], played[1][0])]
+    for name, card in loaded.items():
+        if name != "legionary":
+            assert all(catalog[name] is card for catalog in catalogs)
+    assert catalogs[0]["legionary"].buy == 2 and catalogs[1]["legionary"].buy == 3
+    geometries = {id(config.geometry) for job, _ in played for config in job.configs.values()}
+    assert len(geometries) == 1

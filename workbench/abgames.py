@@ -11,6 +11,7 @@ the study need not log, ship or store the ~1,600 events of a game it only counts
 from __future__ import annotations
 
 import dataclasses
+import pickle
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
@@ -21,7 +22,7 @@ import pyarrow as pa
 
 from engine.record import GameRecord
 from workbench.fairvalue import Counts
-from workbench.runner import Job, play_each
+from workbench.runner import Job, play_each, unpickled
 from workbench.store import FailedGame, batch_tables
 
 Played = tuple[list[int], npt.NDArray[np.float64], dict[str, pa.Table] | None]
@@ -65,6 +66,12 @@ def play_counts(job: Job, card: str, indices: Sequence[int], store: bool) -> Pla
     return list(indices), counts, tables
 
 
+def _play_counts_pickled(job: bytes, card: str, indices: Sequence[int], store: bool) -> Played:
+    """In a worker: play_counts of a job sent pickled, unpickled once per worker
+    (runner.unpickled), not once per task."""
+    return play_counts(unpickled(job), card, indices, store)
+
+
 class Games:
     """The paired games of a study as they come back from a worker pool kept busy: up to two
     tasks per worker stay in flight past the games a look waits for, so the workers play on
@@ -82,6 +89,7 @@ class Games:
     ) -> None:
         self.executor, self.workers, self.jobs, self.card = executor, workers, jobs, card
         self.chunk, self.store = chunk, store
+        self.pickled = [pickle.dumps(job) for job in jobs] if executor is not None else []
         self.counts = np.zeros((len(jobs), 4, 0))
         self.done = np.zeros((len(jobs), 0), dtype=bool)
         self.queued = 0
@@ -109,11 +117,12 @@ class Games:
             chunk = range(self.queued, min(self.queued + self.chunk, limit))
             self.queued = chunk.stop
             for value, job in enumerate(self.jobs):
-                task = (job, self.card, chunk, self.store is not None)
+                store = self.store is not None
                 if self.executor is None:
-                    self._take(value, play_counts(*task))
+                    self._take(value, play_counts(job, self.card, chunk, store))
                 else:
-                    self.pending[self.executor.submit(play_counts, *task)] = value
+                    task = (self.pickled[value], self.card, chunk, store)
+                    self.pending[self.executor.submit(_play_counts_pickled, *task)] = value
             if self.executor is None:
                 return
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import weakref
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -21,6 +20,7 @@ from engine.cards import (
     Keywords,
     Modifiers,
     Trigger,
+    interned,
 )
 from engine.keywords import CARD_TYPE_WORDS, parse_keywords, parse_modifiers
 from engine.language import parse_effects, parse_free_actions, parse_full_actions, parse_triggers
@@ -160,19 +160,7 @@ def _card(rec: Record, set_name: str, names: Names, refs: list[Ref]) -> Card | N
         modifiers=modifiers,
         text=rec.text("text") or "",
     )
-    return _LOADED.setdefault(_content(card), card)
-
-
-_LOADED: weakref.WeakValueDictionary[tuple[object, ...], Card] = weakref.WeakValueDictionary()
-"""Every card in use, once per content: the same row read again (another setup, an A/B's other
-side) gives the same object, so a cache keyed by cards (`card_value`) finds it by identity
-instead of comparing every field. Cards are frozen, so sharing one is safe; the table is weak,
-so the cards of setups no longer used (a long fuzz run's) do not stay in it."""
-
-
-def _content(card: Card) -> tuple[object, ...]:
-    """A card's fields, the key of `_LOADED` (the card itself as key would keep it alive)."""
-    return tuple(getattr(card, f.name) for f in dataclasses.fields(card))
+    return interned(card)  # the same row read again (another setup, an A/B's other side)
 
 
 _Behaviour = tuple[

@@ -226,14 +226,20 @@ _JOBS: dict[bytes, Job] = {}
 """In a worker: the jobs it has unpickled, by their pickle."""
 
 
-def _play_pickled(job: bytes, indices: Sequence[int]) -> Batch:
-    """In a worker: play_games, unpickling each job once, not once per batch (a job's
-    GameConfigs take milliseconds to unpickle, and a batch may be a single game)."""
+def unpickled(job: bytes) -> Job:
+    """In a worker: the job of these bytes, unpickled once, not once per task (a job's
+    GameConfigs take milliseconds to unpickle, a batch may be a single game, and every task of
+    the job plays the same card objects, which the agents' caches find by identity)."""
     if job not in _JOBS:
         if len(_JOBS) >= 64:  # a study of many variants: memory stays bounded
             _JOBS.clear()
         _JOBS[job] = pickle.loads(job)
-    return play_games(_JOBS[job], indices)
+    return _JOBS[job]
+
+
+def _play_pickled(job: bytes, indices: Sequence[int]) -> Batch:
+    """In a worker: play_games of a job sent pickled (`unpickled`)."""
+    return play_games(unpickled(job), indices)
 
 
 class WorkerPool:

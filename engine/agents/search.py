@@ -67,9 +67,12 @@ from engine.game import Game
 from engine.state import GameState, Perm, Player
 from engine.vocab import Phase
 
-_NOT_PLAY = frozenset({"events", "picks", "snapshots", "action_log", "reach_cache", "steps"})
+_NOT_PLAY = frozenset(
+    {"events", "picks", "snapshots", "action_log", "reach_cache", "fast_cache", "changes", "steps"}
+)
 """GameState attributes that do not steer play: the records (written, never read, while a
-game runs), a cache of derived data, and the game guard's step count (R21.18; `Transposition`
+game runs), caches of derived data with the count of changes that keys one, and the game
+guard's step count (R21.18; `Transposition`
 checks it apart, as two paths to one position may take different numbers of steps)."""
 
 _PLAYER_PLAY = (
