@@ -137,7 +137,6 @@ def analyse(con: duckdb.DuckDBPyConnection, sweeps: Sequence[int]) -> Row:
     a, b = stability.card_verdicts(con, runs_a), stability.card_verdicts(con, runs_b)
     corr = stability.rank_correlations(a, b)
     table = stability.verdict_table(con, [(fast, runs_a), (strong, runs_b)])
-    unstable = stability.unstable(table)
     judged = {
         p: int((table.get_column(f"verdict@{p}") != NO_ESTIMATE).sum()) for p in (fast, strong)
     }
@@ -173,18 +172,18 @@ def analyse(con: duckdb.DuckDBPyConnection, sweeps: Sequence[int]) -> Row:
             ).height
         ),
         "correlations": corr.to_dicts(),
-        "unstable": [
-            {
-                "card": r["card"],
-                "set": r["set"],
-                fast: r[f"verdict@{fast}"],
-                strong: r[f"verdict@{strong}"],
-                f"bought_gain@{fast}": r[f"bought_gain@{fast}"],
-                f"bought_gain@{strong}": r[f"bought_gain@{strong}"],
-            }
-            for r in unstable.iter_rows(named=True)
-        ],
+        "unstable": differing(stability.unstable(table), (fast, strong)),
     }
+
+
+def differing(unstable: pl.DataFrame, players: tuple[str, str]) -> list[Row]:
+    """The cards whose verdicts differ: each player's verdict and improvement when bought."""
+    return [
+        {"card": r["card"], "set": r["set"]}
+        | {p: r[f"verdict@{p}"] for p in players}
+        | {f"bought_gain@{p}": r[f"bought_gain@{p}"] for p in players}
+        for r in unstable.iter_rows(named=True)
+    ]
 
 
 def noise_ceilings(
@@ -247,15 +246,7 @@ def markdown(results: list[Row]) -> str:
                 f"| {stability.METRICS[r['metric']]} | {_num(r[fast])} | {_num(r[strong])} | "
                 f"{_num(r['ceiling'])} | {need[fast] or '–'} / {need[strong] or '–'} |"
             )
-        out += [
-            "",
-            "| halves compared (improvement when bought, all cards) | seeds | rho | cards |",
-            "|---|---|---:|---:|",
-            *(
-                f"| {h['compared']} | {h['seeds']} | {_num(h['rho'])} | {h['cards']} |"
-                for h in s["halves"]
-            ),
-        ]
+        out += halves_table(s["halves"])
         words = (
             "; ".join(
                 f"{u['card']} ({u['set']}: {u[fast]} with {fast}, {u[strong]} with {strong})"
@@ -273,6 +264,16 @@ def markdown(results: list[Row]) -> str:
             "",
         ]
     return "\n".join(out)
+
+
+def halves_table(halves: list[Row]) -> list[str]:
+    """The split halves compared (stability.split_halves) as Markdown lines."""
+    return [
+        "",
+        "| halves compared (improvement when bought, all cards) | seeds | rho | cards |",
+        "|---|---|---:|---:|",
+        *(f"| {h['compared']} | {h['seeds']} | {_num(h['rho'])} | {h['cards']} |" for h in halves),
+    ]
 
 
 def _studies(study: int | list[int]) -> str:
