@@ -20,7 +20,6 @@ destinations; the +1 range of high ground (R12.12) -- callers ask for `in_range_
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Sequence
 from typing import TypeAlias
 
@@ -79,7 +78,6 @@ class Geometry:
         "_dist",
         "_moves",
         "_range_cache",
-        "__weakref__",
     )
 
     def __init__(self, board: Board) -> None:
@@ -181,9 +179,6 @@ class Geometry:
             result = tuple(found)
         self._range_cache[key] = result
         return result
-
-    fields_within = in_range_fields
-    """Alias of `in_range_fields`."""
 
     def adjacent(self, i: int) -> tuple[int, ...]:
         """The fields adjacent to `i` (range 1, R10.1): the 8-neighbourhood, ascending."""
@@ -292,12 +287,18 @@ def geometry_of(board: Board) -> Geometry:
     of a job unpickled again, share it and the answers kept for it (`behaviours._REACH`)."""
     geo = _GEOMETRIES.get(board)
     if geo is None:
+        if len(_GEOMETRIES) >= KEPT_GEOMETRIES:
+            del _GEOMETRIES[next(iter(_GEOMETRIES))]
         geo = _GEOMETRIES[board] = Geometry(board)
     return geo
 
 
-_GEOMETRIES: weakref.WeakValueDictionary[Board, Geometry] = weakref.WeakValueDictionary()
-"""Every geometry in use by its board; weak, so a board no config uses (a fuzz run's) goes."""
+KEPT_GEOMETRIES = 16
+"""Boards whose geometry is kept, the oldest dropped first, so a fuzz run's thousands of boards
+do not all stay in memory (a plain bounded table: a compiled Geometry has no weak references,
+docs/compiled.md)."""
+_GEOMETRIES: dict[Board, Geometry] = {}
+"""The geometries in use by their boards, in the order they were built."""
 
 
 class _Checked(dict[int, bool]):

@@ -52,9 +52,13 @@ class Columns:
 
     __slots__ = ("names", "data")
 
-    def __init__(self, names: tuple[str, ...]) -> None:
+    def __init__(
+        self, names: tuple[str, ...], data: dict[str, tuple[object, ...]] | None = None
+    ) -> None:
         self.names = names
-        self.data: dict[str, tuple[object, ...]] = dict.fromkeys(names, ())
+        self.data: dict[str, tuple[object, ...]] = (
+            dict.fromkeys(names, ()) if data is None else data
+        )
 
     def add(self, *values: object) -> None:
         data = self.data
@@ -68,10 +72,11 @@ class Columns:
         return list(zip(*(self.data[n] for n in self.names), strict=True))
 
     def copy(self) -> Columns:
-        other = Columns.__new__(Columns)
-        other.names = self.names
-        other.data = self.data.copy()
-        return other
+        return Columns(self.names, self.data.copy())
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Copied and pickled through the constructor (a compiled class is, docs/compiled.md)."""
+        return Columns, (self.names, self.data)
 
 
 @dataclass

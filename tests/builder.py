@@ -41,7 +41,7 @@ from engine.legal import legal_actions
 from engine.markers import Marker
 from engine.permanents import attach, put_onto_board
 from engine.state import GameConfig, GameState, Perm
-from engine.vocab import Phase
+from engine.vocab import ActionKind, Phase
 
 __all__ = [
     "IDLE",
@@ -245,7 +245,7 @@ def _mark(p: Perm, values: dict[str, int]) -> None:
         if k in tuple(Marker):
             p.markers[Marker(k)] = v
         else:
-            setattr(p, k, v)
+            setattr(p, k, type(getattr(p, k))(v))  # tapped=1 is True: the field's own type
 
 
 class Position:
@@ -396,7 +396,7 @@ def act(
 ) -> None:
     """Apply one action, checked against the legal actions; then, unless `respond`, everyone
     passes in the response windows so the stack resolves (R21.6)."""
-    game.apply(Action(kind, card, target, field, index, other))
+    game.apply(Action(ActionKind(kind), card, target, field, index, other))
     if not respond:
         play_out(game)
 
@@ -405,7 +405,7 @@ def play_out(game: Game) -> None:
     """Pass in every open response window until the stack is empty or a choice is pending."""
     s = game.state
     while s.priority and not s.pending and not game.is_terminal():
-        game.apply(Action("pass"))
+        game.apply(Action(ActionKind.PASS))
 
 
 IDLE = Card("Idle", "test", CardType.UNIT, life=99, move=0, attack=0, upkeep=0, play=None)

@@ -17,6 +17,7 @@ from engine.board import VictoryKind
 from engine.game import Game
 from engine.play import derive_seed
 from engine.state import GameConfig
+from engine.vocab import Phase
 from workbench import agents as workbench_agents
 from workbench.config import load_setup
 
@@ -332,7 +333,7 @@ def _upkeep_position(resource: int, units: list, hand: list):
     pos.idle(1, 5, 0)
     pos.hand(0, *hand)
     pos.resource(0, resource)
-    pos.state.phase = "start"
+    pos.state.phase = Phase.START
     game = pos.game(advance=True)
     assert game.state.phase == "upkeep_due"
     return game, ids

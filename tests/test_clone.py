@@ -40,6 +40,12 @@ def _frozen(x: Any) -> bool:
     return dataclasses.is_dataclass(x) and x.__dataclass_params__.frozen  # type: ignore[union-attr]
 
 
+def _slots(x: Any) -> tuple[str, ...]:
+    """The attributes of a slotted object, or of a compiled one (docs/compiled.md)."""
+    t = type(x)
+    return getattr(t, "__slots__", None) or getattr(t, "__mypyc_attrs__", None) or ()
+
+
 def _plain(x: Any, depth: int = 0) -> Any:
     """A comparable picture of a value: containers and slotted objects unfolded, frozen
     dataclasses (card definitions) compared by value."""
@@ -51,7 +57,7 @@ def _plain(x: Any, depth: int = 0) -> Any:
         return [_plain(v, depth + 1) for v in x]
     if isinstance(x, dict):
         return sorted((repr(k), _plain(v, depth + 1)) for k, v in x.items())
-    slots = getattr(type(x), "__slots__", None)
+    slots = _slots(x)
     if slots:
         return (type(x).__name__, [_plain(getattr(x, n, None), depth + 1) for n in slots])
     if hasattr(x, "__dict__"):
@@ -78,8 +84,8 @@ def _mutate(x: Any, depth: int = 0) -> None:
         x[-99] = -99
     elif isinstance(x, random.Random):
         x.random()
-    elif getattr(type(x), "__slots__", None):
-        for n in type(x).__slots__:
+    elif _slots(x):
+        for n in _slots(x):
             v = getattr(x, n, None)
             if isinstance(v, int) and not isinstance(v, bool):
                 setattr(x, n, v + 7)

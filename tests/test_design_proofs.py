@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import random
 from pathlib import Path
-from typing import ClassVar
 
 import duckdb
 import pytest
@@ -23,6 +22,7 @@ from engine import actions as A
 from engine.agents.explorer import ExplorerAgent
 from engine.agents.registry import make_agent
 from engine.vocab import ActionKind
+from tests.builder import Position, board
 from workbench.analysis.source import open_db
 from workbench.fairvalue import card_counts
 from workbench.store import RunSpec
@@ -36,25 +36,16 @@ RACE = str(DATA / "race.map.csv")
 LONG = str(DATA / "long.map.csv")
 
 
-class _Buying:
-    """A stand-in game in its buy phase (the explorer reads only the phase and the stack)."""
-
-    class state:  # noqa: N801 - mimics Game.state
-        phase = "buy"
-        pending: ClassVar[list[object]] = []
-        priority: ClassVar[list[int]] = []
-
-
 def test_explorer_buys_uniformly_at_random_and_is_reproducible() -> None:
     legal = [A.PASS_ACTION, A.Action(ActionKind.BUY, 3), A.Action(ActionKind.BUY, 7)]
     agent = make_agent("explorer")
-    game = _Buying()
-    picks = [agent.act(game, legal, random.Random(5)) for _ in range(2)]  # type: ignore[arg-type]
+    game = Position(board("0 . 1")).game(phase="buy")  # nothing pending, no window open
+    picks = [agent.act(game, legal, random.Random(5)) for _ in range(2)]
     assert picks[0] == picks[1], "same rng seed, same choice"
     rng = random.Random(1)
     counts = dict.fromkeys(legal, 0)
     for _ in range(3000):
-        counts[agent.act(game, legal, rng)] += 1  # type: ignore[arg-type]
+        counts[agent.act(game, legal, rng)] += 1
     assert all(900 < n < 1100 for n in counts.values()), counts
 
 

@@ -8,6 +8,7 @@ import random
 from engine.game import Game
 from engine.picture import picture
 from engine.state import StackItem
+from engine.vocab import StackKind, UnitVerb
 from tests.builder import Position, artifact, board, equipment, unit
 
 SOLDIER = unit("Soldier", life=3)
@@ -43,7 +44,9 @@ def small_position() -> Position:
     pos.store(0, KEEP)
     pos.resource(0, 4)
     pos.state.players[1].points = 2
-    pos.state.stack.append(StackItem("unit", 1, archer, target=soldier, verb="attack"))
+    pos.state.stack.append(
+        StackItem(StackKind.UNIT, 1, archer, target=soldier, verb=UnitVerb.ATTACK)
+    )
     return pos
 
 

@@ -16,6 +16,7 @@ from app.cli import main
 from engine.actions import Action
 from engine.game import Game
 from engine.names import describe
+from engine.vocab import ActionKind
 from tests.test_replay import duel_board
 from workbench.play_human import choose
 from workbench.replay import replay_stored
@@ -113,7 +114,11 @@ def test_bad_arguments_exit_2(tmp_path: Path) -> None:
 
 
 def test_choose_reads_numbers_texts_and_names() -> None:
-    legal = [Action("pass"), Action("move", 7, field=12), Action("attack", 7, 9)]
+    legal = [
+        Action(ActionKind.PASS),
+        Action(ActionKind.MOVE, 7, field=12),
+        Action(ActionKind.ATTACK, 7, 9),
+    ]
     names = ["pass: end the action phase", "move Militia (c7) to 2,2", "Militia attacks X"]
     assert choose("2", legal, names, 5) == legal[1]
     assert choose("move c7 @2,2", legal, names, 5) == legal[1]

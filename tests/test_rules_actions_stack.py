@@ -6,6 +6,7 @@ import pytest
 
 from engine.actions import Action
 from engine.markers import Marker
+from engine.vocab import ActionKind
 from tests.builder import (
     Cost,
     FreeAction,
@@ -262,7 +263,7 @@ def test_last_in_resolves_first():
     act(g, "play", c1, respond=True)  # seat 1 answers with Coin
     play_rest = g.state
     while play_rest.priority:
-        g.apply(Action("pass"))
+        g.apply(Action(ActionKind.PASS))
     assert resolved(g) == ["Coin", "Bolt"]
 
 
@@ -281,7 +282,7 @@ def test_response_order_other_players_in_seat_order_then_active():
     order = []
     while g.state.priority:
         order.append(g.current_player())
-        g.apply(Action("pass"))
+        g.apply(Action(ActionKind.PASS))
     assert order == [1, 2, 0]
 
 

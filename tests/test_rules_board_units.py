@@ -14,6 +14,7 @@ from engine.cards import Card
 from engine.invariants import check_invariants
 from engine.markers import Marker
 from engine.permanents import damage_at, life, max_range, profile
+from engine.vocab import Phase
 from tests.builder import (
     CardType,
     Cost,
@@ -52,7 +53,7 @@ def test_board_sets_income_start_cards_and_victory():
         victory=Victory(VictoryKind.RESOURCE, target=50),
     )
     pos = Position(b, [SOLDIER])
-    pos.state.phase = "setup"
+    pos.state.phase = Phase.DRAFT  # the draft is over, the setup (start_game) to come
     start_game(pos.state)
     s = pos.state
     assert [len(p.hand) + len(p.deck) for p in s.players] == [2, 2]

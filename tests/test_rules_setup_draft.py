@@ -7,6 +7,7 @@ from collections import Counter
 from engine.draft import start_game
 from engine.game import Game
 from engine.state import GameConfig
+from engine.vocab import Phase
 from tests.builder import Keywords, Placement, Position, board, equipment, spell, unit
 from tests.rules import rules
 
@@ -170,7 +171,7 @@ def test_board_placements_at_the_start():
     )
     b = board("0 . 1", placements=places)
     pos = Position(b, [vip, staff])
-    pos.state.phase = "setup"
+    pos.state.phase = Phase.DRAFT  # the draft is over, the setup (start_game) to come
     start_game(pos.state)
     s = pos.state
     on_board = {(s.cards[p.cid].name, p.controller, p.field) for p in s.perms.values()}

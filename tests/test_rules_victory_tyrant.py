@@ -7,6 +7,7 @@ import pytest
 from engine.actions import Action
 from engine.board import TYRANT
 from engine.markers import Marker
+from engine.vocab import ActionKind
 from tests.builder import (
     Cost,
     FreeAction,
@@ -72,7 +73,7 @@ def test_a_vip_sacrificed_as_a_cost_loses_at_once():
     pos.state.vips = {0: pos.put(martyr, 0, 0, 0), 1: pos.put(SOLDIER, 1, 4, 0)}
     pos.hand(1, COIN)  # seat 2 could respond
     g = pos.game()
-    g.apply(Action("free", pos.state.vips[0], index=0))
+    g.apply(Action(ActionKind.FREE, pos.state.vips[0], index=0))
     s = g.state
     assert g.is_terminal() and g.returns() == [-1.0, 1.0] and s.reason == "VIP defeated"
     assert s.players[0].resource == 0  # the action never resolved
@@ -397,7 +398,7 @@ def _pass_until(g, kind: str) -> None:
     """Everyone passes until an item of `kind` is on top of the stack with a window open."""
     while not (g.state.stack and g.state.stack[-1].kind == kind and g.state.priority):
         assert g.state.priority, f"no {kind} announced"
-        g.apply(Action("pass"))
+        g.apply(Action(ActionKind.PASS))
 
 
 @rules("R17.1")
@@ -417,7 +418,7 @@ def test_the_tyrant_plays_intentions_from_its_own_deck_as_spells():
     top = s.stack[-1]
     assert (top.kind, top.player, top.source, top.target) == ("play_intention", TYRANT, d, u)
     assert s.zone_of(d) == "stack" and s.tyrant_deck == [] and s.marker_card == -1
-    g.apply(Action("pass"))  # seat 2 has nothing to answer with
+    g.apply(Action(ActionKind.PASS))  # seat 2 has nothing to answer with
     assert s.marker_card == d and s.marker_perm == u and s.zone_of(d) == "set_aside"
     assert [pl.resource for pl in s.players] == resource and s.owner[d] == TYRANT
     del t
@@ -456,7 +457,7 @@ def test_players_may_respond_to_the_tyrants_attack():
     g = _finish_round(pos)
     _pass_until(g, "unit")  # the move toward the marker
     assert g.state.stack[-1].verb == "move"
-    g.apply(Action("pass"))
+    g.apply(Action(ActionKind.PASS))
     top = g.state.stack[-1]
     assert (top.verb, top.source, top.target) == ("attack", t, o) and g.state.priority
     act(g, "play", sh, target=o)

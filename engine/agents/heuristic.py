@@ -40,6 +40,8 @@ import random
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from engine import actions as A
 from engine.actions import Action
 from engine.agents.action_phase import main_score, unit_scores
@@ -85,6 +87,7 @@ if TYPE_CHECKING:  # drafters import this module: the drafter is imported at use
 # --- the agent ---------------------------------------------------------------------------------
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a designer's agent may build on it
 class HeuristicAgent:
     """Greedy over a cheap score of each legal action; see the module docstring."""
 

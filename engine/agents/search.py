@@ -60,11 +60,13 @@ from __future__ import annotations
 import random
 from operator import attrgetter
 
+from mypy_extensions import mypyc_attr
+
 from engine.actions import PASS_ACTION, Action
 from engine.agents.evaluation import evaluate
 from engine.agents.heuristic import HeuristicAgent, choose, passes, score_actions
 from engine.game import Game
-from engine.state import GameState, Perm, Player
+from engine.state import PERM_FIELDS, GameState, Perm, Player
 from engine.vocab import Phase
 
 _NOT_PLAY = frozenset(
@@ -101,7 +103,7 @@ def fingerprint(s: GameState) -> tuple[object, ...]:
 _PLAIN = frozenset({int, bool, str, float, type(None)})
 """Types `_frozen` returns as they are (checked first: most values are)."""
 
-_PERM_PARTS = attrgetter(*Perm.__slots__)
+_PERM_PARTS = attrgetter(*PERM_FIELDS)
 _PLAYER_PARTS = attrgetter(*_PLAYER_PLAY)
 
 
@@ -233,6 +235,7 @@ class _Turn:
         self.answers: Answers = {}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a designer's agent may build on it
 class SearchAgent:
     name = "search"
 

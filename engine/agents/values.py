@@ -461,7 +461,7 @@ def effect_value(
     """What carrying out `effects` (with the chosen `target` and push `origin`) is worth to
     the seat: each verb's `value` (engine.verbs). A loop, not a generator: it runs for every
     spell, free action and pending choice scored, mostly over one effect."""
-    total: float = 0
+    total = 0.0
     s, seat, table = v.s, v.seat, verbs.VERBS
     for e in effects:
         total += table[e.verb].value(

@@ -178,5 +178,5 @@ REPAIR = Verb(
     TargetKind.SELF,
 )
 
-VERBS = (DAMAGE, HEAL, PUSH, DESTROY, SACRIFICE, REPAIR)
+VERBS: tuple[Verb, ...] = (DAMAGE, HEAL, PUSH, DESTROY, SACRIFICE, REPAIR)
 """The verbs of this family, one entry each."""

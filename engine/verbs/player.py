@@ -133,7 +133,7 @@ def _robbery(share: float) -> Value:
     return value
 
 
-VERBS = (
+VERBS: tuple[Verb, ...] = (
     Verb("draw", ("ziehe", "ziehen"), _draw, _draw_value, 1.3),
     Verb("gain", ("erhalte", "erhalten"), _gain, _gain_value, 1.0),
     Verb("steal", ("stehle", "stehlen"), _steal, _robbery(2.0), 1.6, PLAYERS, TargetKind.OPPONENT),

@@ -59,7 +59,7 @@ def _protect_value(a: Appraiser, source: int, e: Effect, p: Perm, origin: int) -
     return -sign(a, p) * min(e.amount, 2) * (0.3 + (0.5 if threat else 0.0)) * a.pv(p) / 4.0
 
 
-VERBS = (
+VERBS: tuple[Verb, ...] = (
     Verb(
         Marker.PARALYSIS.verb,
         ("paralyze", "lähme"),
