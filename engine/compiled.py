@@ -28,8 +28,6 @@ NOT_COMPILED = frozenset(
         "engine/compiled.py",
         "engine/cards.py",  # Enums whose members carry fields (__new__)
         "engine/markers.py",
-        "engine/state.py",  # copies its slots by the names in __slots__ (copying.py)
-        "engine/copying.py",
         "engine/choices.py",  # a ClassVar beside frozen slots
         "engine/board.py",  # frozen dataclasses that travel pickled to the workers
         "engine/play.py",  # a runtime-checkable Protocol (Passer)

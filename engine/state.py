@@ -6,7 +6,7 @@ is in exactly one zone (R8): a player's deck, hand, discard or store; the board 
 in a permanent's stack); the action stack; set aside (intentions, R17.2); or out of the game
 (never dealt, tokens that left, R3.4, R8.8). The rules that change the state live in the other
 modules; this one only holds it, copies it and answers questions about it. The choices waiting
-in `GameState.pending` are `engine.choices`, the copy rules' machinery `engine.copying`.
+in `GameState.pending` are `engine.choices`, the copy rules of its records `engine.copying`.
 """
 
 from __future__ import annotations
@@ -19,10 +19,18 @@ from engine.actions import Action
 from engine.board import Board, VictoryKind
 from engine.cards import Card
 from engine.choices import Decision
-from engine.copying import SAME, CopyRule, slot_copier
+from engine.copying import (
+    CLONE_RULES,
+    PERM_FIELDS,
+    PLAYER_FIELDS,
+    copy_lists,
+    copy_perms,
+    copy_players,
+    copy_rng,
+)
 from engine.events import EventLog
 from engine.geometry import Geometry, geometry_of
-from engine.markers import no_markers
+from engine.markers import Marker, no_markers
 from engine.record import PICK_COLUMNS, SNAPSHOT_COLUMNS, Columns
 from engine.vocab import BehaviourKind, EventKind, Phase, StackKind, UnitVerb
 
@@ -59,80 +67,68 @@ class GameConfig:
         return GameConfig, tuple(getattr(self, f.name) for f in fields(self) if f.init)
 
 
-PERM_FIELDS: dict[str, CopyRule] = {
-    "cid": SAME,
-    "controller": SAME,
-    "field": SAME,
-    "damage": SAME,
-    "markers": dict.copy,
-    "used_move": SAME,
-    "used_attack": SAME,
-    "tapped": SAME,
-    "stack": list,
-    "under": SAME,
-    "durability": SAME,
-    "intention": SAME,
-}
-"""Perm's fields (its `__slots__`) and how `Perm.copy` copies each."""
-
-
 class Perm:
-    """A permanent on the board (R11): its card, controller, field, damage and markers."""
+    """A permanent on the board (R11): its card, controller, field, damage and markers. Its
+    fields are the keys of `PERM_FIELDS`; `copy` copies each by its rule there."""
 
     __slots__ = tuple(PERM_FIELDS)
 
-    def __init__(self, cid: int, controller: int, field_: int, durability: int = 0) -> None:
+    def __init__(
+        self,
+        cid: int,
+        controller: int,
+        field_: int,
+        durability: int = 0,
+        damage: int = 0,
+        markers: dict[Marker, int] | None = None,
+        used_move: bool = False,
+        used_attack: bool = False,
+        tapped: bool = False,
+        stack: list[int] | None = None,
+        under: int = -1,
+        intention: int = -1,
+    ) -> None:
         self.cid = cid
         self.controller = controller
         self.field = field_
-        self.damage = 0
-        self.markers = no_markers()
-        self.used_move = False
-        self.used_attack = False
-        self.tapped = False
-        self.stack: list[int] = []
-        self.under = -1
+        self.damage = damage
+        self.markers = no_markers() if markers is None else markers
+        self.used_move = used_move
+        self.used_attack = used_attack
+        self.tapped = tapped
+        self.stack: list[int] = [] if stack is None else stack
+        self.under = under
         self.durability = durability
-        self.intention = -1
+        self.intention = intention
 
     def copy(self) -> Perm:
-        return _copy_perm(self)
-
-
-_copy_perm = slot_copier(Perm, PERM_FIELDS)
-
-PLAYER_FIELDS: dict[str, CopyRule] = {
-    "deck": list,
-    "hand": list,
-    "discard": list,
-    "store": list,
-    "resource": SAME,
-    "points": SAME,
-    "bought": SAME,
-    "equip_next": list,
-    "income": SAME,
-    "spend_buy": SAME,
-    "spend_play": SAME,
-    "spend_upkeep": SAME,
-    "spend_free": SAME,
-    "discard_gain": SAME,
-    "upkeep_paid": SAME,
-    "upkeep_deaths": SAME,
-    "team": SAME,
-    "resource_start": SAME,
-    "card_gain": SAME,
-    "card_loss": SAME,
-    "buy_resource": SAME,
-}
-"""Player's fields (its `__slots__`) and how `Player.copy` copies each."""
+        return Perm(
+            self.cid,
+            self.controller,
+            self.field,
+            self.durability,
+            self.damage,
+            self.markers.copy(),
+            self.used_move,
+            self.used_attack,
+            self.tapped,
+            list(self.stack),
+            self.under,
+            self.intention,
+        )
 
 
 class Player:
-    """One seat's zones and counters (R8.1-R8.3, R18; `resource` is the one resource, R1.6)."""
+    """One seat's zones and counters (R8.1-R8.3, R18; `resource` is the one resource, R1.6).
+    Its fields are the keys of `PLAYER_FIELDS`; `copy` copies each by its rule there."""
 
     __slots__ = tuple(PLAYER_FIELDS)
 
-    def __init__(self, team: int) -> None:
+    def __init__(self, team: int, source: Player | None = None) -> None:
+        """A new seat's empty zones, or (from `copy`) a copy of `source`."""
+        if source is not None:
+            self._copy(source)
+            return
         self.deck: list[int] = []
         self.hand: list[int] = []
         self.discard: list[int] = []
@@ -162,10 +158,30 @@ class Player:
         self.buy_resource = 0
 
     def copy(self) -> Player:
-        return _copy_player(self)
+        return Player(self.team, self)
 
-
-_copy_player = slot_copier(Player, PLAYER_FIELDS)
+    def _copy(self, p: Player) -> None:
+        self.deck = list(p.deck)
+        self.hand = list(p.hand)
+        self.discard = list(p.discard)
+        self.store = list(p.store)
+        self.resource = p.resource
+        self.points = p.points
+        self.bought = p.bought
+        self.equip_next = list(p.equip_next)
+        self.team = p.team
+        self.resource_start = p.resource_start
+        self.income = p.income
+        self.spend_buy = p.spend_buy
+        self.spend_play = p.spend_play
+        self.spend_upkeep = p.spend_upkeep
+        self.spend_free = p.spend_free
+        self.discard_gain = p.discard_gain
+        self.upkeep_paid = p.upkeep_paid
+        self.upkeep_deaths = p.upkeep_deaths
+        self.card_gain = p.card_gain
+        self.card_loss = p.card_loss
+        self.buy_resource = p.buy_resource
 
 
 class StackItem(NamedTuple):
@@ -210,9 +226,16 @@ done for the turn (R6.8), which no fast action depends on (`legal.fast_actions`)
 
 
 class GameState:
-    """All of one game; `engine.game` gives it the agent-facing API."""
+    """All of one game; `engine.game` gives it the agent-facing API. Its fields are the keys of
+    `CLONE_RULES`; `clone` copies each by its rule there."""
 
-    def __init__(self, config: GameConfig, seed: int) -> None:
+    __slots__ = tuple(CLONE_RULES)
+
+    def __init__(self, config: GameConfig, seed: int, source: GameState | None = None) -> None:
+        """A new game, or (from `clone`) a copy of `source`."""
+        if source is not None:
+            self._copy(source)
+            return
         self.config = config
         self.seed = seed
         self.rng = random.Random(seed)
@@ -270,22 +293,64 @@ class GameState:
 
     def clone(self) -> GameState:
         """A deep copy sharing only immutable parts (config, card definitions), each field copied
-        by its rule in `CLONE_RULES`; a field without a rule stops the clone (TypeError).
+        by its rule in `CLONE_RULES`.
 
         The copy is for looking ahead (search), so it carries no event log: its events are
         switched off, which keeps cloning cheap however long the game has run.
         """
-        fields = self.__dict__.copy()
-        if fields.keys() != CLONE_RULES.keys():
-            raise TypeError(
-                "GameState fields without a copy rule in CLONE_RULES, or rules "
-                f"without a field: {sorted(fields.keys() ^ CLONE_RULES.keys())}"
-            )
-        for name, copy in _CLONE_COPIES:
-            fields[name] = copy(fields[name])
-        s = GameState.__new__(GameState)
-        s.__dict__ = fields
-        return s
+        return GameState(self.config, self.seed, self)
+
+    def _copy(self, s: GameState) -> None:
+        self.config = s.config
+        self.seed = s.seed
+        self.rng = copy_rng(s.rng)
+        self.cards = list(s.cards)
+        self.owner = list(s.owner)
+        self.token = list(s.token)
+        self.players = copy_players(s.players)
+        self.perms = copy_perms(s.perms)
+        self.occ = list(s.occ)
+        self.stack = list(s.stack)
+        self.set_aside = list(s.set_aside)
+        self.out = list(s.out)
+        self.packs = copy_lists(s.packs)
+        self.unopened = copy_lists(s.unopened)
+        self.draft_seat = s.draft_seat
+        self.pack_round = s.pack_round
+        self.picks_made = list(s.picks_made)
+        self.phase = s.phase
+        self.active = s.active
+        self.round = s.round
+        self.turn = s.turn
+        self.actions_this_turn = s.actions_this_turn
+        self.steps = s.steps
+        self.pending = list(s.pending)
+        self.upkeep_due = list(s.upkeep_due)
+        self.priority = list(s.priority)
+        self.activated = s.activated
+        self.behaviour = s.behaviour
+        self.winners = s.winners
+        self.reason = s.reason
+        self.guard_stopped = s.guard_stopped
+        self.tyrant_deck = list(s.tyrant_deck)
+        self.tyrant_discard = list(s.tyrant_discard)
+        self.intentions_done = s.intentions_done
+        self.marker_card = s.marker_card
+        self.marker_perm = s.marker_perm
+        self.marker_field = s.marker_field
+        self.killer = s.killer
+        self.dead = list(s.dead)
+        self.left_from = dict(s.left_from)
+        self.entered = list(s.entered)
+        self.vips = dict(s.vips)
+        self.reach_cache = None
+        self.changes = s.changes
+        self.fast_cache = None
+        self.acting = s.acting
+        self.events = EventLog(enabled=False)
+        self.picks = s.picks.copy()
+        self.snapshots = s.snapshots.copy()
+        self.action_log = list(s.action_log)
 
     def emit(
         self,
@@ -371,93 +436,6 @@ class GameState:
         if any(cid in pack for pack in self.packs) or any(cid in p for p in self.unopened):
             return "pack"
         return "nowhere"
-
-
-def _copy_rng(rng: random.Random) -> random.Random:
-    """The generator in the same state (`__new__` skips `Random.__init__`'s seeding from the
-    OS, which `setstate` overwrites anyway; the generator is the dearest field to copy)."""
-    copy = random.Random.__new__(random.Random)
-    copy.setstate(rng.getstate())
-    return copy
-
-
-def _copy_lists(lists: list[list[int]]) -> list[list[int]]:
-    return [list(x) for x in lists]
-
-
-def _copy_players(players: list[Player]) -> list[Player]:
-    return [p.copy() for p in players]
-
-
-def _copy_perms(perms: dict[int, Perm]) -> dict[int, Perm]:
-    return {k: p.copy() for k, p in perms.items()}
-
-
-def _no_cache(_: object) -> None:
-    """Derived data, rebuilt on demand."""
-
-
-def _no_events(_: EventLog) -> EventLog:
-    """A clone looks ahead: it records no events."""
-    return EventLog(enabled=False)
-
-
-CLONE_RULES: dict[str, CopyRule] = {
-    "config": SAME,
-    "seed": SAME,
-    "rng": _copy_rng,
-    "cards": list,
-    "owner": list,
-    "token": list,
-    "players": _copy_players,
-    "perms": _copy_perms,
-    "occ": list,
-    "stack": list,
-    "set_aside": list,
-    "out": list,
-    "packs": _copy_lists,
-    "unopened": _copy_lists,
-    "draft_seat": SAME,
-    "pack_round": SAME,
-    "picks_made": list,
-    "phase": SAME,
-    "active": SAME,
-    "round": SAME,
-    "turn": SAME,
-    "actions_this_turn": SAME,
-    "steps": SAME,
-    "pending": list,
-    "upkeep_due": list,
-    "priority": list,
-    "activated": SAME,
-    "behaviour": SAME,
-    "winners": SAME,
-    "reason": SAME,
-    "guard_stopped": SAME,
-    "tyrant_deck": list,
-    "tyrant_discard": list,
-    "intentions_done": SAME,
-    "marker_card": SAME,
-    "marker_perm": SAME,
-    "marker_field": SAME,
-    "killer": SAME,
-    "dead": list,
-    "left_from": dict,
-    "entered": list,
-    "vips": dict,
-    "reach_cache": _no_cache,
-    "changes": SAME,
-    "fast_cache": _no_cache,
-    "acting": SAME,
-    "events": _no_events,
-    "picks": Columns.copy,
-    "snapshots": Columns.copy,
-    "action_log": list,
-}
-"""How `GameState.clone` copies each field of a GameState, in the order `__init__` sets them (a
-`CopyRule`: SAME shares the frozen config, numbers, strings, tuples and NamedTuple records). A
-field without a rule here stops the clone (TypeError) instead of being shared."""
-_CLONE_COPIES = tuple((name, copy) for name, copy in CLONE_RULES.items() if copy is not None)
 
 
 def _teams(config: GameConfig) -> list[int]:

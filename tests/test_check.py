@@ -21,6 +21,7 @@ from engine.board import TYRANT
 from engine.cards import Card
 from engine.game import Game
 from engine.markers import Marker
+from engine.vocab import EventKind
 from tests.builder import (
     IDLE,
     Keywords,
@@ -703,7 +704,7 @@ def test_referee_a_tyrant_intention_whose_marker_left_in_response_fizzles() -> N
     d = pos.card(devour, TYRANT)  # played in an earlier turn: its marker on `m`
     s.set_aside.append(d)
     s.marker_card, s.marker_perm = d, m
-    s.emit("intention", TYRANT, d, m, pos.f(2, 0))
+    s.emit(EventKind.INTENTION, TYRANT, d, m, pos.f(2, 0))
     s.active = 1
     g = pos.game(phase="discard", advance=True)
     top = s.stack[-1]

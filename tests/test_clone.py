@@ -1,22 +1,22 @@
 """GameState.clone: a search plays out clones, so a clone must copy every part of the state it
 may change, and changing anything in a clone must leave the original as it was. Every field has
-a copy rule (`CLONE_RULES`, the records' `PERM_FIELDS` and `PLAYER_FIELDS`); a field without
-one stops the clone instead of being shared."""
+a copy rule (`engine.copying`: `CLONE_RULES`, the records' `PERM_FIELDS` and `PLAYER_FIELDS`),
+and the copies, written out (the classes are compiled), follow the rules."""
 
 from __future__ import annotations
 
-import copy
 import dataclasses
+import enum
 import random
 from typing import Any
 
 import pytest
 
 from engine.agents.registry import make_agent
-from engine.copying import SAME, slot_copier
+from engine.copying import CLONE_RULES, PERM_FIELDS, PLAYER_FIELDS, SAME, CopyRule
 from engine.game import Game
 from engine.play import derive_seed
-from engine.state import CLONE_RULES, GameState, Perm, Player
+from engine.state import GameState
 from workbench.config import load_setup
 
 SHARED = {"config"}
@@ -43,7 +43,7 @@ def _frozen(x: Any) -> bool:
 def _slots(x: Any) -> tuple[str, ...]:
     """The attributes of a slotted object, or of a compiled one (docs/compiled.md)."""
     t = type(x)
-    return getattr(t, "__slots__", None) or getattr(t, "__mypyc_attrs__", None) or ()
+    return tuple(getattr(t, "__mypyc_attrs__", None) or getattr(t, "__slots__", None) or ())
 
 
 def _plain(x: Any, depth: int = 0) -> Any:
@@ -66,7 +66,7 @@ def _plain(x: Any, depth: int = 0) -> Any:
 
 
 def _picture(s: GameState) -> dict[str, Any]:
-    return {k: _plain(v) for k, v in vars(s).items() if k not in SHARED}
+    return {k: _plain(getattr(s, k)) for k in CLONE_RULES if k not in SHARED}
 
 
 def _mutate(x: Any, depth: int = 0) -> None:
@@ -94,7 +94,9 @@ def _mutate(x: Any, depth: int = 0) -> None:
 
 
 def _changed(v: Any) -> Any:
-    """Another value for an immutable field."""
+    """Another value for an immutable field, of its type (a compiled state's fields check it)."""
+    if isinstance(v, enum.Enum):
+        return next(m for m in type(v) if m is not v)
     if isinstance(v, bool):
         return not v
     if isinstance(v, int):
@@ -118,51 +120,86 @@ def test_changing_a_clone_leaves_the_original_unchanged(board: str, steps: int) 
     another value, changes nothing in the original: it still equals a deep copy saved before
     (the draft's VIPs were once shared: finishing a draft on a clone wrote into the original)."""
     s = _played(board, steps)
-    saved = copy.deepcopy(s)
+    saved = _picture(s)
     c = s.clone()
-    assert list(vars(c)) == list(vars(s))
     assert {k: v for k, v in _picture(c).items() if k not in DERIVED} == {
-        k: v for k, v in _picture(s).items() if k not in DERIVED
+        k: v for k, v in saved.items() if k not in DERIVED
     }
-    for name, v in vars(c).items():
+    for name in CLONE_RULES:
         if name in SHARED:
             continue
+        v = getattr(c, name)
         assert v is not getattr(s, name) or CLONE_RULES[name] is None or v is None, name
         _mutate(v)  # a container shared by a wrong rule would change the original here
         if CLONE_RULES[name] is None:
             setattr(c, name, _changed(v))
-    assert _picture(s) == _picture(saved)
+    assert _picture(s) == saved
+
+
+def _disturb(record: Any, rules: dict[str, CopyRule]) -> None:
+    """Give every field of `record` a value of its own (numbers apart, flags flipped, lists and
+    dicts grown), so a copy that takes a field from the wrong one, or leaves one at its start
+    value, differs from the rule's."""
+    for i, name in enumerate(rules):
+        v = getattr(record, name)
+        if type(v) is bool:
+            setattr(record, name, not v)
+        elif type(v) is int:
+            setattr(record, name, 1000 + i)
+        elif isinstance(v, list) and rules[name] is list:
+            v.append(-1000 - i)
+        elif isinstance(v, dict) and rules[name] is dict and not v:
+            v[-1000 - i] = i
+
+
+def _follows(copy: Any, original: Any, rules: dict[str, CopyRule]) -> None:
+    """Each field of `copy` is the original's own (SAME) or what its rule makes of the original's,
+    a new object where the rule makes one."""
+    for name, rule in rules.items():
+        v, mine = getattr(original, name), getattr(copy, name)
+        if rule is SAME:  # a compiled class keeps numbers unboxed: equal, not one object
+            assert mine is v or (type(v) in (int, float) and type(mine) is type(v) and mine == v), (
+                name
+            )
+        else:
+            assert _plain(mine) == _plain(rule(v)), name
+            assert mine is not v or mine is None, name
 
 
 def test_every_field_has_a_copy_rule() -> None:
-    """A new state and a played one have exactly the fields of CLONE_RULES; a field added
-    without a rule stops the clone rather than being shared with the original."""
-    s = _played("kings-crossing", 300)
-    fresh = GameState(s.config, 1)
-    assert list(vars(fresh)) == list(CLONE_RULES) == list(vars(s))
-    s.added_later = []  # type: ignore[attr-defined]
-    with pytest.raises(TypeError, match="added_later"):
-        s.clone()
-
-
-def test_records_are_declared_by_their_copy_rules() -> None:
-    """Perm and Player copy every slot (their slots are their copy rules' keys), their lists
-    as new lists; a record whose slots and rules differ cannot get a copy function."""
+    """A new state, a played one and their clones have exactly the fields of CLONE_RULES, each
+    set (the compiled class's fields are those its code sets; the source's slots are the rules'
+    keys, and setting another field fails); so does every Perm and Player, by their rules."""
     s = _played("four-banners", 600)
-    for rec in [*s.perms.values(), *s.players]:
-        twin = rec.copy()
-        assert _plain(twin) == _plain(rec)
-        for n in type(rec).__slots__:
-            v = getattr(rec, n)
-            assert getattr(twin, n) is not v or not isinstance(v, list), n
+    fresh = GameState(s.config, 1)
+    for state in (fresh, s, fresh.clone(), s.clone()):
+        assert _slots(state) == tuple(CLONE_RULES)
+        assert all(hasattr(state, n) for n in CLONE_RULES)
+    for rec, rules in [(p, PERM_FIELDS) for p in s.perms.values()] + [
+        (p, PLAYER_FIELDS) for p in s.players
+    ]:
+        for r in (rec, rec.copy()):
+            assert _slots(r) == tuple(rules)
+            assert all(hasattr(r, n) for n in rules)
+    with pytest.raises(AttributeError):
+        s.added_later = []  # type: ignore[attr-defined]
 
-    class Odd:
-        __slots__ = ("a", "b")
 
-    with pytest.raises(TypeError, match="Odd"):
-        slot_copier(Odd, {"a": SAME})
-    assert slot_copier(Odd, {"a": SAME, "b": list}) is not None
-    assert Perm.__slots__ and Player.__slots__
+def test_copies_follow_their_rules() -> None:
+    """GameState.clone, Perm.copy and Player.copy give every field what its copy rule gives, from
+    that same field of the original: a rule's list and dicts are new objects, SAME the
+    original's own."""
+    s = _played("four-banners", 600)
+    perms, players = list(s.perms.values()), list(s.players)
+    assert perms and players
+    for rec in perms:
+        _disturb(rec, PERM_FIELDS)
+        _follows(rec.copy(), rec, PERM_FIELDS)
+    for pl in players:
+        _disturb(pl, PLAYER_FIELDS)
+        _follows(pl.copy(), pl, PLAYER_FIELDS)
+    _disturb(s, CLONE_RULES)
+    _follows(s.clone(), s, CLONE_RULES)
 
 
 def test_rows_added_to_a_clones_tables_stay_its_own() -> None:

@@ -20,9 +20,10 @@ from engine.agents.search import Answers, SearchAgent, _clear, determinize, fing
 from engine.agents.values import View
 from engine.behaviours import destinations
 from engine.cards import CardType
+from engine.copying import PLAYER_FIELDS
 from engine.game import Game
 from engine.play import derive_seed, play_game
-from engine.state import GameConfig
+from engine.state import GameConfig, Player
 from workbench.config import load_setup
 
 SETS = ["iron-legion", "tide-callers"]
@@ -107,8 +108,8 @@ def test_search_rollouts_leave_the_game_untouched() -> None:
         ) == before
 
 
-def vars_of(obj: object) -> tuple[object, ...]:
-    return tuple(getattr(obj, n) for n in type(obj).__slots__)  # type: ignore[attr-defined]
+def vars_of(player: Player) -> tuple[object, ...]:
+    return tuple(getattr(player, n) for n in PLAYER_FIELDS)
 
 
 def test_fingerprint_sees_what_steers_play_and_not_the_records() -> None:

@@ -65,8 +65,9 @@ from mypy_extensions import mypyc_attr
 from engine.actions import PASS_ACTION, Action
 from engine.agents.evaluation import evaluate
 from engine.agents.heuristic import HeuristicAgent, choose, passes, score_actions
+from engine.copying import CLONE_RULES, PERM_FIELDS
 from engine.game import Game
-from engine.state import PERM_FIELDS, GameState, Perm, Player
+from engine.state import GameState, Perm, Player
 from engine.vocab import Phase
 
 _NOT_PLAY = frozenset(
@@ -97,12 +98,17 @@ def fingerprint(s: GameState) -> tuple[object, ...]:
     equal fingerprints play on identically under the same decisions and random numbers (dict
     and list orders included, since the engine and the agents iterate them), as long as
     neither reaches the game guard."""
-    return tuple((name, _frozen(value)) for name, value in vars(s).items() if name not in _NOT_PLAY)
+    return tuple(
+        [(name, _frozen(value)) for name, value in zip(_PLAY, _PLAY_PARTS(s), strict=True)]
+    )
 
 
 _PLAIN = frozenset({int, bool, str, float, type(None)})
 """Types `_frozen` returns as they are (checked first: most values are)."""
 
+_PLAY = tuple(name for name in CLONE_RULES if name not in _NOT_PLAY)
+"""The GameState fields that steer play, in the order of its fields (`CLONE_RULES`)."""
+_PLAY_PARTS = attrgetter(*_PLAY)
 _PERM_PARTS = attrgetter(*PERM_FIELDS)
 _PLAYER_PARTS = attrgetter(*_PLAYER_PLAY)
 
