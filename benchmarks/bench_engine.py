@@ -10,7 +10,12 @@ import argparse
 import random
 import resource
 import statistics
+import sys
 import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this tree's engine, not the installed one
 
 from engine.agents.registry import make_agent
 from engine.game import Game

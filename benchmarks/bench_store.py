@@ -17,10 +17,14 @@ import dataclasses
 import os
 import resource
 import statistics
+import sys
 import tempfile
 import time
 import tracemalloc
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this tree's engine, not the installed one
 
 import duckdb
 from rich.console import Console
