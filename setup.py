@@ -1,5 +1,5 @@
-"""The build: the engine's modules compiled to C with mypyc (the same games, the agents' about
-twice as fast), or, where that fails (no C compiler), only the sources, which then run
+"""The build: the engine's modules compiled to C with mypyc (the same games, two to three
+times as fast), or, where that fails (no C compiler), only the sources, which then run
 (engine/compiled.py, docs/compiled.md). The project's metadata is in pyproject.toml."""
 
 from __future__ import annotations

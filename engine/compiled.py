@@ -1,5 +1,5 @@
 """Which engine runs: the compiled one (mypyc, built at install by setup.py; the same games,
-the agents' about twice as fast) only when it was built from exactly the sources beside it,
+two to three times as fast) only when it was built from exactly the sources beside it,
 otherwise the sources, so an edited module never runs stale machine code (docs/compiled.md).
 
 Set WORKBENCH_ENGINE=source to run the sources anyway (a test compares the two). The only
