@@ -5,7 +5,6 @@ times as fast), or, where that fails (no C compiler), only the sources, which th
 from __future__ import annotations
 
 import importlib.util
-import json
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -56,10 +55,10 @@ class BuildEngine(build_ext):
         super().run()
         built = [Path(self.get_ext_fullpath(e.name)).exists() for e in self.extensions]
         if built and all(built):
-            sources = COMPILED.source_hashes(HERE, COMPILED.engine_sources(HERE))
+            text = COMPILED.build_mark(HERE)
             for mark in marks:
                 mark.parent.mkdir(parents=True, exist_ok=True)
-                mark.write_text(json.dumps({"sources": sources}, indent=1), encoding="utf-8")
+                mark.write_text(text, encoding="utf-8")
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": BuildEngine})

@@ -47,6 +47,12 @@ def engine_sources(root: Path) -> list[str]:
     return sorted(p.relative_to(root).as_posix() for p in (root / "engine").rglob("*.py"))
 
 
+def build_mark(root: Path) -> str:
+    """The text of the mark setup.py writes after a whole build: the hashes of the engine's
+    sources under `root`."""
+    return json.dumps({"sources": source_hashes(root, engine_sources(root))}, indent=1)
+
+
 def built_from_these_sources(root: Path) -> bool:
     """Whether the compiled build marked under `root` was made from the engine's sources there,
     all of them as they are now."""

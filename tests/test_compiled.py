@@ -4,7 +4,6 @@ games of the sources, and it runs only when it was built from the sources beside
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import subprocess
 import sys
@@ -13,7 +12,13 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine.compiled import BUILD, built_from_these_sources, engine_sources, source_hashes
+from engine.compiled import (
+    BUILD,
+    build_mark,
+    built_from_these_sources,
+    engine_sources,
+    source_hashes,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -75,9 +80,7 @@ def test_workbench_engine_source_runs_the_sources() -> None:
 
 def mark(root: Path) -> None:
     """A build mark as setup.py writes it, for the sources under `root`."""
-    (root / "engine" / BUILD.name).write_text(
-        json.dumps({"sources": source_hashes(root, engine_sources(root))}), encoding="utf-8"
-    )
+    (root / "engine" / BUILD.name).write_text(build_mark(root), encoding="utf-8")
 
 
 def test_a_build_counts_only_for_the_very_sources_it_was_made_from(tmp_path: Path) -> None:
