@@ -144,17 +144,23 @@ def study_runs(con: duckdb.DuckDBPyConnection, sweep: int) -> list[tuple[str, in
     return [(str(a), int(r)) for a, r in rows.iter_rows()]
 
 
-def extra_runs(con: duckdb.DuckDBPyConnection, sweep: int, fast: str) -> list[int]:
-    """A stored skill study's extra runs of its fast agent (kind EXTRA, --fast-games)."""
+def extra_runs(con: duckdb.DuckDBPyConnection, sweep: int, fast_run: int) -> list[int]:
+    """A stored skill study's extra runs of its fast agent (kind EXTRA, --fast-games); refused
+    unless played as the study's fast run (the same seats and drafters)."""
     rows = query(
         con,
-        f"""SELECT variant, run_id FROM sweeps WHERE sweep_id = {int(sweep)}
-                         AND kind = '{EXTRA}' ORDER BY run_id""",
+        f"""SELECT s.run_id, r.agents, r.drafters FROM sweeps s JOIN runs r USING (run_id)
+            WHERE s.sweep_id = {int(sweep)} AND (s.kind = '{EXTRA}' OR s.run_id = {int(fast_run)})
+            ORDER BY s.kind = '{EXTRA}', s.run_id""",
     )
-    for agent, run in rows.iter_rows():
-        if agent != fast:
-            raise SystemExit(f"study {sweep}: extra run {run} is {agent}'s, not the fast {fast}'s")
-    return [int(r) for r in rows.get_column("run_id")]
+    (_, *want), *extras = rows.iter_rows()
+    for run, *players in extras:
+        if players != want:
+            raise SystemExit(
+                f"study {sweep}: extra run {run} is played by {players[0]} (drafters "
+                f"{players[1]}), not as run {fast_run} ({want[0]}, drafters {want[1]})"
+            )
+    return [int(r) for r, *_ in extras]
 
 
 def pooled_runs(
@@ -174,8 +180,7 @@ def pooled_runs(
             )
         for agent, run in agents:
             runs.setdefault(agent, []).append(run)
-        more = extra_runs(con, sweep, agents[0][0])
-        _same_players(con, agents[0][1], more)
+        more = extra_runs(con, sweep, agents[0][1])
         runs[agents[0][0]] += more
         extras += more
     first = runs[next(iter(runs))][:1]
@@ -184,22 +189,6 @@ def pooled_runs(
         if why is not None:
             raise SystemExit(f"studies {', '.join(map(str, sweeps))} do not pool: {why}")
     return runs, extras
-
-
-def _same_players(con: duckdb.DuckDBPyConnection, run: int, extras: Sequence[int]) -> None:
-    """Refuse extra runs whose seats or drafters are not the study's fast run's."""
-    rows = query(
-        con,
-        f"""SELECT run_id, agents, drafters FROM runs
-                         WHERE run_id IN ({run_list([run, *extras])})""",
-    )
-    seats = {int(r): (a, d) for r, a, d in rows.iter_rows()}
-    for other in extras:
-        if seats[other] != seats[run]:
-            raise SystemExit(
-                f"extra run {other} is played by {seats[other][0]} (drafters "
-                f"{seats[other][1]}), not as run {run} ({seats[run][0]}, {seats[run][1]})"
-            )
 
 
 def analyse(con: duckdb.DuckDBPyConnection, sweeps: Sequence[int]) -> Row:

@@ -75,10 +75,10 @@ def study(db: Path, extra_board: str = "plain") -> Path:
     return db
 
 
-def tie_extra(db: Path, agent: str = FAST) -> None:
-    """Record run 3 as study 1's extra run of `agent`, as bench_stability --fast-games does."""
+def tie_extra(db: Path) -> None:
+    """Record run 3 as study 1's extra run, as bench_stability --fast-games does."""
     con = duckdb.connect(str(db))
-    con.execute(f"INSERT INTO sweeps VALUES (1, '{bench().EXTRA}', 3, '', 'agents', 0, ?)", [agent])
+    con.execute(f"INSERT INTO sweeps VALUES (1, '{bench().EXTRA}', 3, '', 'agents', 0, ?)", [FAST])
     con.close()
 
 
@@ -177,20 +177,20 @@ def test_split_halves_say_which_seeds_and_how_many_games_each_half_holds(tmp_pat
 
 
 @pytest.mark.parametrize(
-    ("board", "agent", "drafters", "why"),
+    ("board", "agents", "drafters", "why"),
     [
         ("hills", FAST, FAST, "do not pool: run 3 plays hills, not plain"),
-        ("plain", STRONG, STRONG, f"extra run 3 is {STRONG}'s, not the fast {FAST}'s"),
-        ("plain", FAST, "random", "extra run 3 is played by heuristic .drafters random."),
+        ("plain", STRONG, STRONG, f"extra run 3 is played by {STRONG} .drafters {STRONG}., not"),
+        ("plain", FAST, "random", f"extra run 3 is played by {FAST} .drafters random., not as"),
     ],
 )
 def test_an_extra_run_of_another_setup_or_player_is_refused(
-    tmp_path: Path, board: str, agent: str, drafters: str, why: str
+    tmp_path: Path, board: str, agents: str, drafters: str, why: str
 ) -> None:
     db = study(tmp_path / "r.duckdb", extra_board=board)
-    tie_extra(db, agent)
+    tie_extra(db)
     con = duckdb.connect(str(db))
-    con.execute("UPDATE runs SET drafters = ? WHERE run_id = 3", [drafters])
+    con.execute("UPDATE runs SET agents = ?, drafters = ? WHERE run_id = 3", [agents, drafters])
     con.close()
     with pytest.raises(SystemExit, match=why):
         analysed(db, tmp_path / "r.json")
