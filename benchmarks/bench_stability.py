@@ -4,8 +4,12 @@ playing the same seeds, rank the cards alike and give them the same verdict?
 Per board, the setup (sets + board) is played twice on the same seeds, every seat (and every
 drafter) the fast agent in one run and the strong agent in the other: a `workbench skill` study
 (workbench/study.py, kind 'skill', no studied card) stored in --db like any other, so
-`workbench report --run A --skill-run B` shows the same comparison on the report's page. Then,
-per set and board (and over all cards, set "all"):
+`workbench report --run A --skill-run B` shows the same comparison on the report's page.
+--fast-games N gives the fast agent, whose games cost about a hundredth of the strong one's, N
+games in all: after the study, an extra run of N - --games games of the fast agent (seats and
+drafters as in its study run) on seeds of their own (extra_seed), stored under the study's id
+(sweeps kind EXTRA) and pooled into the fast agent's runs wherever the study is analysed; the
+strong agent keeps the study's games. Then, per set and board (and over all cards, set "all"):
 - Spearman's rank correlation (scipy.stats.spearmanr) between the two agents of each per-card
   metric: win rate when in store, improvement when bought, buy rate, over the cards both agents
   measured (n), with its 95% interval (Fisher's z with Bonett and Wright's variance);
@@ -29,8 +33,10 @@ Usage (search:budget=16 takes several seconds a game; run long measurements unde
         --db /tmp/stability.duckdb --out /tmp/stability.json
     .venv/bin/python benchmarks/bench_stability.py --fast tuned --strong search:budget=16 \\
         --board kings-crossing,gold-rush --games 400 --workers 2
+    .venv/bin/python benchmarks/bench_stability.py --games 2000 --fast-games 10000 --workers 2
+        (8,000 more of the fast agent's games, on other seeds: less of its noise in the rho)
     .venv/bin/python benchmarks/bench_stability.py --db stability.duckdb --study 1 --study 2
-        (analyse studies already played, without playing)
+        (analyse studies already played, with their extra runs, without playing)
     .venv/bin/python benchmarks/bench_stability.py --db stability.duckdb --study 1 --study 2 --pool
         (two studies of the same agents and setup on other seeds, analysed as one)
 """
@@ -54,38 +60,33 @@ from rich.console import Console
 
 from app.cmd_simulate import new_spec
 from engine.agents.registry import make_agent
+from engine.play import derive_seed
 from workbench.analysis import stability
 from workbench.analysis.findings import NO_ESTIMATE
 from workbench.analysis.source import open_db, query, run_list
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
 from workbench.skill import agent_variants
+from workbench.store import RunSpec
 from workbench.study import record_results, run_study
 
 Row = dict[str, Any]
 TARGET_RHO = 0.7
 """Issue 16's bar for the rank correlation of improvement when bought across skill."""
+EXTRA = "skill-extra"
+"""The sweeps kind of a skill study's extra run of its fast agent (--fast-games), stored under
+the study's sweep_id."""
 
 
 def play(args: argparse.Namespace, console: Console) -> list[int]:
-    """One skill study per board; their sweep ids."""
+    """One skill study per board, with the fast agent's extra run when --fast-games asks for
+    more games than --games; their sweep ids."""
     for spec in (args.fast, args.strong):
         make_agent(spec)  # a typo costs no games
     studies = []
     for board in [b.strip() for b in args.board.split(",") if b.strip()]:
-        ns = argparse.Namespace(
-            sets=args.sets,
-            board=board,
-            games=args.games,
-            players=None,
-            agents=args.fast,
-            drafters=None,
-            seed=args.seed,
-            label=None,
-        )
-        base, _ = new_spec(ns)
         st = run_study(
             args.db,
-            base,
+            _spec(args, board, args.games, args.seed),
             "skill",
             "",
             "agents",
@@ -93,8 +94,42 @@ def play(args: argparse.Namespace, console: Console) -> list[int]:
             args.workers,
             console,
         )
+        if args.fast_games > args.games:
+            run_study(
+                args.db,
+                _spec(args, board, args.fast_games - args.games, extra_seed(args.seed)),
+                EXTRA,
+                "",
+                "agents",
+                agent_variants([args.fast]),
+                args.workers,
+                console,
+                extend=st,
+            )
         studies.append(st.sweep_id)
     return studies
+
+
+def _spec(args: argparse.Namespace, board: str, games: int, seed: int) -> RunSpec:
+    """The setup of a study's runs, every seat (and drafter) the fast agent."""
+    ns = argparse.Namespace(
+        sets=args.sets,
+        board=board,
+        games=games,
+        players=None,
+        agents=args.fast,
+        drafters=None,
+        seed=seed,
+        label=None,
+    )
+    return new_spec(ns)[0]
+
+
+def extra_seed(seed: int) -> int:
+    """The run seed of the fast agent's extra games: derived from the study's, so its games'
+    seeds (derive_seed(run seed, game index)) are none of the study's, nor of a study played
+    on another small --seed to be pooled with it."""
+    return derive_seed(seed, "fast-games")
 
 
 def study_runs(con: duckdb.DuckDBPyConnection, sweep: int) -> list[tuple[str, int]]:
@@ -109,10 +144,33 @@ def study_runs(con: duckdb.DuckDBPyConnection, sweep: int) -> list[tuple[str, in
     return [(str(a), int(r)) for a, r in rows.iter_rows()]
 
 
-def pooled_runs(con: duckdb.DuckDBPyConnection, sweeps: Sequence[int]) -> dict[str, list[int]]:
-    """Each agent's runs over the given skill studies (weakest first as played); the studies
-    must be of the same two agents on the same setup, so that their games pool."""
+def extra_runs(con: duckdb.DuckDBPyConnection, sweep: int, fast_run: int) -> list[int]:
+    """A stored skill study's extra runs of its fast agent (kind EXTRA, --fast-games); refused
+    unless played as the study's fast run (the same seats and drafters)."""
+    rows = query(
+        con,
+        f"""SELECT s.run_id, r.agents, r.drafters FROM sweeps s JOIN runs r USING (run_id)
+            WHERE s.sweep_id = {int(sweep)} AND (s.kind = '{EXTRA}' OR s.run_id = {int(fast_run)})
+            ORDER BY s.kind = '{EXTRA}', s.run_id""",
+    )
+    (_, *want), *extras = rows.iter_rows()
+    for run, *players in extras:
+        if players != want:
+            raise SystemExit(
+                f"study {sweep}: extra run {run} is played by {players[0]} (drafters "
+                f"{players[1]}), not as run {fast_run} ({want[0]}, drafters {want[1]})"
+            )
+    return [int(r) for r, *_ in extras]
+
+
+def pooled_runs(
+    con: duckdb.DuckDBPyConnection, sweeps: Sequence[int]
+) -> tuple[dict[str, list[int]], list[int]]:
+    """Each agent's runs over the given skill studies (weakest first as played), the fast
+    agent's with the studies' extra runs, and those extra runs; the studies must be of the same
+    two agents on the same setup, so that their games pool."""
     runs: dict[str, list[int]] = {}
+    extras: list[int] = []
     for sweep in sweeps:
         agents = study_runs(con, sweep)
         if runs and [a for a, _ in agents] != list(runs):
@@ -122,46 +180,37 @@ def pooled_runs(con: duckdb.DuckDBPyConnection, sweeps: Sequence[int]) -> dict[s
             )
         for agent, run in agents:
             runs.setdefault(agent, []).append(run)
+        more = extra_runs(con, sweep, agents[0][1])
+        runs[agents[0][0]] += more
+        extras += more
     first = runs[next(iter(runs))][:1]
     for run in [r for group in runs.values() for r in group]:
         why = stability.setup_difference(con, first, [run])
         if why is not None:
             raise SystemExit(f"studies {', '.join(map(str, sweeps))} do not pool: {why}")
-    return runs
+    return runs, extras
 
 
 def analyse(con: duckdb.DuckDBPyConnection, sweeps: Sequence[int]) -> Row:
     """One study, or several pooled: the correlations per set and metric, the verdict table's
-    differing cards, each run's reliability and the split halves compared."""
-    (fast, runs_a), (strong, runs_b) = pooled_runs(con, sweeps).items()
+    differing cards, each run's reliability and the split halves compared. The fast agent's
+    extra runs count as its games; the strong agent plays only the study's seeds."""
+    runs, extras = pooled_runs(con, sweeps)
+    (fast, runs_a), (strong, runs_b) = runs.items()
     a, b = stability.card_verdicts(con, runs_a), stability.card_verdicts(con, runs_b)
     corr = stability.rank_correlations(a, b)
     table = stability.verdict_table(con, [(fast, runs_a), (strong, runs_b)])
     judged = {
         p: int((table.get_column(f"verdict@{p}") != NO_ESTIMATE).sum()) for p in (fast, strong)
     }
-    info = query(
-        con,
-        f"""SELECT r.run_id, r.boards, r.sets, r.seed,
-                         (SELECT count(*) FROM games g WHERE g.run_id = r.run_id) AS games
-                         FROM runs r WHERE run_id IN ({run_list([*runs_a, *runs_b])})
-                         ORDER BY run_id""",
-    )
-    first = info.row(0, named=True)
-    games = {
-        p: int(info.filter(pl.col("run_id").is_in(rs)).get_column("games").sum())
-        for p, rs in ((fast, runs_a), (strong, runs_b))
-    }
+    size = sizes(con, runs, extras)
     return {
         "study": sweeps[0] if len(sweeps) == 1 else list(sweeps),
-        "board": first["boards"],
-        "sets": first["sets"],
-        "seed": sorted(set(info.filter(pl.col("run_id").is_in(runs_a)).get_column("seed"))),
+        **size,
         "fast": fast,
         "strong": strong,
         "runs": {fast: runs_a, strong: runs_b},
-        "games": games,
-        "reliability": noise_ceilings(con, {fast: runs_a, strong: runs_b}, games),
+        "reliability": noise_ceilings(con, runs, size["games"]),
         "halves": stability.split_halves(con, (fast, runs_a), (strong, runs_b)),
         "cards": table.height,
         "judged": judged,
@@ -173,6 +222,33 @@ def analyse(con: duckdb.DuckDBPyConnection, sweeps: Sequence[int]) -> Row:
         ),
         "correlations": corr.to_dicts(),
         "unstable": differing(stability.unstable(table), (fast, strong)),
+    }
+
+
+def sizes(con: duckdb.DuckDBPyConnection, runs: dict[str, list[int]], extras: list[int]) -> Row:
+    """The setup, the studies' seeds, each agent's games, and the fast agent's extra runs with
+    their seeds and games (games on seeds the strong agent did not play)."""
+    every = [r for group in runs.values() for r in group]
+    info = query(
+        con,
+        f"""SELECT r.run_id, r.boards, r.sets, r.seed,
+                         (SELECT count(*) FROM games g WHERE g.run_id = r.run_id) AS games
+                         FROM runs r WHERE run_id IN ({run_list(every)}) ORDER BY run_id""",
+    )
+    first = info.row(0, named=True)
+
+    def of(rs: Sequence[int]) -> pl.DataFrame:
+        return info.filter(pl.col("run_id").is_in(rs))
+
+    study = [r for r in runs[next(iter(runs))] if r not in extras]
+    return {
+        "board": first["boards"],
+        "sets": first["sets"],
+        "seed": sorted(set(of(study).get_column("seed"))),
+        "games": {p: int(of(rs).get_column("games").sum()) for p, rs in runs.items()},
+        "extra_runs": extras,
+        "extra_seed": sorted(set(of(extras).get_column("seed"))),
+        "extra_games": int(of(extras).get_column("games").sum()),
     }
 
 
@@ -219,8 +295,7 @@ def markdown(results: list[Row]) -> str:
         out += [
             (
                 f"### {s['board']}: {fast} against {strong} ({_studies(s['study'])}, "
-                f"{s['games'][fast]} and {s['games'][strong]} games, "
-                f"seed {', '.join(map(str, s['seed']))})"
+                f"seed {', '.join(map(str, s['seed']))}; {games_text(s)})"
             ),
             "",
             "| set | metric | cards | Spearman rho | 95% interval |",
@@ -266,13 +341,31 @@ def markdown(results: list[Row]) -> str:
     return "\n".join(out)
 
 
+def games_text(s: Row) -> str:
+    """Each agent's games, and how many of the fast agent's are on seeds of their own
+    (`heuristic 10,000 games, search:budget=16 2,000: the same seeds for 2,000, the heuristic's
+    other 8,000 on seeds of their own`), so no reader takes them for equal same-seed runs."""
+    fast, strong, extra = s["fast"], s["strong"], s["extra_games"]
+    both = f"{fast} {s['games'][fast]:,} games, {strong} {s['games'][strong]:,}"
+    if not extra:
+        return f"{both}, on the same seeds"
+    return (
+        f"{both}: the same seeds for {s['games'][fast] - extra:,}, the {fast}'s other "
+        f"{extra:,} on seeds of their own (run seed {', '.join(map(str, s['extra_seed']))})"
+    )
+
+
 def halves_table(halves: list[Row]) -> list[str]:
     """The split halves compared (stability.split_halves) as Markdown lines."""
     return [
         "",
-        "| halves compared (improvement when bought, all cards) | seeds | rho | cards |",
-        "|---|---|---:|---:|",
-        *(f"| {h['compared']} | {h['seeds']} | {_num(h['rho'])} | {h['cards']} |" for h in halves),
+        "| halves compared (improvement when bought, all cards) | seeds | games | rho | cards |",
+        "|---|---|---|---:|---:|",
+        *(
+            f"| {h['compared']} | {h['seeds']} | {h['games'][0]:,} / {h['games'][1]:,} | "
+            f"{_num(h['rho'])} | {h['cards']} |"
+            for h in halves
+        ),
     ]
 
 
@@ -303,6 +396,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.pool and not args.study:
         parser.error("--pool analyses stored studies: give them with --study")
+    if args.fast_games is None:
+        args.fast_games = args.games
+    elif args.study:
+        parser.error("--fast-games plays: the extra runs of a --study are found in --db")
+    elif args.fast_games < args.games:
+        parser.error(f"--fast-games {args.fast_games} is fewer than --games {args.games}")
     code = commit()  # the code that plays, not what the tree holds when the games are done
     studies = args.study or play(args, Console(stderr=True))
     con = open_db(args.db)
@@ -343,6 +442,14 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--games", type=int, default=400, help="games per agent and board (default: 400)"
     )
+    parser.add_argument(
+        "--fast-games",
+        type=int,
+        metavar="N",
+        help="games of the fast agent per board (default: --games): the --games of the study "
+        "on the strong agent's seeds, the rest in an extra run on seeds of their own, pooled "
+        "into the fast agent's (its games cost a hundredth of the strong agent's)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed shared by both agents")
     parser.add_argument(
@@ -381,7 +488,7 @@ def _record(db: str, results: list[Row]) -> None:
                     c["rho"],
                     c["rho_lo"],
                     c["rho_hi"],
-                    f"{c['cards']} cards, {s['fast']} against {s['strong']}",
+                    f"{c['cards']} cards, {games_text(s)}",
                 )
                 for c in s["correlations"]
             ],

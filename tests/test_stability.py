@@ -407,7 +407,10 @@ def test_bench_stability_pools_studies_of_the_same_agents_and_setup(
         {FAST: [1, 3], STRONG: [2, 4]},
         {FAST: 80, STRONG: 80},
     )
-    assert "(studies 1, 2 pooled, 80 and 80 games, seed 1)" in capsys.readouterr().out
+    assert (
+        f"(studies 1, 2 pooled, seed 1; {FAST} 80 games, {STRONG} 80, on the same seeds)"
+        in capsys.readouterr().out
+    )
     with pytest.raises(SystemExit):
         bench().main(["--db", str(db), "--pool", "--out", str(out)])
     assert "--pool analyses stored studies: give them with --study" in capsys.readouterr().err

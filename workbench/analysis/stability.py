@@ -179,8 +179,10 @@ def reliability(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> dict[str
     The games are split in two halves (even and odd game id: the same halves for two runs
     played on the same seeds) and the halves' card orders compared (Spearman, rank_correlations);
     the Spearman-Brown formula 2r / (1 + r) carries the halves' agreement r to the whole run
-    (Spearman 1910, Brown 1910). 0 when the halves' orders do not agree at all (r <= 0), None
-    when they have no r (fewer than 3 cards, or a constant metric)."""
+    (Spearman 1910, Brown 1910). Runs of unequal length pool alike: each half holds half of
+    every run's games (within one game of it), so each is half of the whole and the formula
+    carries r to all of the runs' games. 0 when the halves' orders do not agree at all
+    (r <= 0), None when they have no r (fewer than 3 cards, or a constant metric)."""
     halves = rank_correlations(card_verdicts(con, runs, 0), card_verdicts(con, runs, 1))
     out: dict[str, float | None] = {}
     for r in halves.filter(pl.col("set") == ALL_SETS).iter_rows(named=True):
@@ -197,38 +199,63 @@ def split_halves(
     con: duckdb.DuckDBPyConnection, a: Player, b: Player, metric: str = "bought_gain"
 ) -> list[dict[str, object]]:
     """Spearman's rho of `metric` over all cards between every two of the four halves of two
-    players' runs (played on the same seeds, as a skill study's are): each player's halves
+    players' runs (a skill study's, whose runs play the same seeds): each player's halves
     against each other (how well its own order repeats), and each half of one against each of
-    the other's, on other seeds and on the same ones. When the players' halves agree with each
-    other about as well as each player's halves agree with themselves, what separates the two
-    card orders is the runs' noise, not the players' skill."""
-    half = {
-        (label, h): card_verdicts(con, runs, i)
-        for label, runs in (a, b)
-        for i, h in enumerate(HALVES)
-    }
+    the other's. `seeds` says whether the two halves played the same seeds, other ones, or
+    partly the same (a fast agent's extra games are on seeds of their own); `games` each
+    half's games. When the players' halves agree with each other about as well as each player's
+    halves agree with themselves, what separates the two card orders is the runs' noise, not
+    the players' skill."""
+    half = {}
+    seeds = {}
+    for label, runs in (a, b):
+        for i, h in enumerate(HALVES):
+            half[label, h] = card_verdicts(con, runs, i)
+            seeds[label, h] = half_seeds(con, runs, i)
     pairs = [
-        ((a[0], "even"), (a[0], "odd"), "other"),
-        ((b[0], "even"), (b[0], "odd"), "other"),
-        ((a[0], "even"), (b[0], "odd"), "other"),
-        ((a[0], "odd"), (b[0], "even"), "other"),
-        ((a[0], "even"), (b[0], "even"), "same"),
-        ((a[0], "odd"), (b[0], "odd"), "same"),
+        ((a[0], "even"), (a[0], "odd")),
+        ((b[0], "even"), (b[0], "odd")),
+        ((a[0], "even"), (b[0], "odd")),
+        ((a[0], "odd"), (b[0], "even")),
+        ((a[0], "even"), (b[0], "even")),
+        ((a[0], "odd"), (b[0], "odd")),
     ]
     rows: list[dict[str, object]] = []
-    for x, y, seeds in pairs:
+    for x, y in pairs:
         corr = rank_correlations(half[x], half[y]).filter(
             (pl.col("set") == ALL_SETS) & (pl.col("metric") == metric)
         )
         rows.append(
             {
                 "compared": f"{x[0]} {x[1]} ~ {y[0]} {y[1]}",
-                "seeds": seeds,
+                "seeds": seed_overlap(seeds[x], seeds[y]),
+                "games": [len(seeds[x]), len(seeds[y])],
                 "rho": corr.item(0, "rho"),
                 "cards": corr.item(0, "cards"),
             }
         )
     return rows
+
+
+def half_seeds(con: duckdb.DuckDBPyConnection, runs: Sequence[int], half: int) -> list[int]:
+    """The seeds of the runs' games of even (`half` 0) or odd (1) id, one per game: the halves
+    card_results splits by (game_id % 2 is the game index's parity within each run)."""
+    rows = query(
+        con,
+        f"SELECT seed FROM games WHERE run_id IN ({run_list(runs)}) AND game_id % 2 = {int(half)}",
+    )
+    return [int(s) for s in rows.get_column("seed")]
+
+
+def seed_overlap(x: Sequence[int], y: Sequence[int]) -> str:
+    """`same` when two halves played the same seeds, `other` when none in common, else
+    `partly same (K shared)`."""
+    shared = set(x) & set(y)
+    if not shared:
+        return "other"
+    if set(x) == set(y):
+        return "same"
+    return f"partly same ({len(shared):,} shared)"
 
 
 def ceiling(reliability_a: float | None, reliability_b: float | None) -> float | None:
