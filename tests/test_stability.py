@@ -97,12 +97,17 @@ def store(tmp_path: Path) -> Path:
     build(db, holder_games(RUN_FAST), CARDS, run=1, agent=FAST)
     build(db, holder_games(RUN_STRONG), CARDS, run=2, agent=STRONG)
     con = duckdb.connect(str(db))
+    record_study(con)
+    con.close()
+    return db
+
+
+def record_study(con: duckdb.DuckDBPyConnection) -> None:
+    """Runs 1 (FAST) and 2 (STRONG) as skill study 1, as bench_stability records them."""
     con.executemany(
         "INSERT INTO sweeps VALUES (1, 'skill', ?, '', 'agents', ?, ?)",
         [[1, 0, FAST], [2, 1, STRONG]],
     )
-    con.close()
-    return db
 
 
 def test_card_verdicts_are_the_reports_and_match_the_hand_worked_metrics(store: Path) -> None:

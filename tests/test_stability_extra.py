@@ -34,7 +34,7 @@ import duckdb
 import pytest
 
 from tests.findings_fixture import Game, build
-from tests.test_stability import FAST, HALVES, STRONG, bench, holder_games
+from tests.test_stability import FAST, HALVES, STRONG, bench, holder_games, record_study
 from workbench.analysis.source import open_db
 from workbench.analysis.stability import split_halves
 
@@ -67,10 +67,7 @@ def study(db: Path, extra_board: str = "plain") -> Path:
     con = duckdb.connect(str(db))
     con.execute("UPDATE games SET seed = 1000 + game_index WHERE run_id = 3")
     con.execute("UPDATE runs SET seed = 99 WHERE run_id = 3")
-    con.executemany(
-        "INSERT INTO sweeps VALUES (1, 'skill', ?, '', 'agents', ?, ?)",
-        [[1, 0, FAST], [2, 1, STRONG]],
-    )
+    record_study(con)
     con.close()
     return db
 
