@@ -12,7 +12,8 @@ drafters as in its study run) on seeds of their own (extra_seed), stored under t
 strong agent keeps the study's games. Then, per set and board (and over all cards, set "all"):
 - Spearman's rank correlation (scipy.stats.spearmanr) between the two agents of each per-card
   metric: win rate when in store, improvement when bought, buy rate, over the cards both agents
-  measured (n), with its 95% interval (Fisher's z with Bonett and Wright's variance);
+  measured from --min-sample observations (n; the report's 30 by default), with its 95%
+  interval (Fisher's z with Bonett and Wright's variance);
 - the cards whose verdict (too strong / fine / too weak: the report's own,
   findings.card_verdict) differs between the two agents, and how many each judged.
 - each run's own reliability per metric (its even and odd games' card orders compared, carried to
@@ -31,8 +32,6 @@ counts, correlations and unstable cards).
 Usage (search:budget=16 takes several seconds a game; run long measurements under nice):
     nice -n 10 .venv/bin/python benchmarks/bench_stability.py --games 40 --workers 1 \\
         --db /tmp/stability.duckdb --out /tmp/stability.json
-    .venv/bin/python benchmarks/bench_stability.py --fast tuned --strong search:budget=16 \\
-        --board kings-crossing,gold-rush --games 400 --workers 2
     .venv/bin/python benchmarks/bench_stability.py --games 2000 --fast-games 10000 --workers 2
         (8,000 more of the fast agent's games, on other seeds: less of its noise in the rho)
     .venv/bin/python benchmarks/bench_stability.py --db stability.duckdb --study 1 --study 2
@@ -64,14 +63,13 @@ from engine.play import derive_seed
 from workbench.analysis import stability
 from workbench.analysis.findings import NO_ESTIMATE
 from workbench.analysis.source import open_db, query, run_list
+from workbench.analysis.stats import MIN_SAMPLE
 from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
 from workbench.skill import agent_variants
 from workbench.store import RunSpec
 from workbench.study import record_results, run_study
 
 Row = dict[str, Any]
-TARGET_RHO = 0.7
-"""Issue 16's bar for the rank correlation of improvement when bought across skill."""
 EXTRA = "skill-extra"
 """The sweeps kind of a skill study's extra run of its fast agent (--fast-games), stored under
 the study's sweep_id."""
@@ -191,13 +189,14 @@ def pooled_runs(
     return runs, extras
 
 
-def analyse(con: duckdb.DuckDBPyConnection, sweeps: Sequence[int]) -> Row:
-    """One study, or several pooled: the correlations per set and metric, the verdict table's
-    differing cards, each run's reliability and the split halves compared. The fast agent's
-    extra runs count as its games; the strong agent plays only the study's seeds."""
+def analyse(con: duckdb.DuckDBPyConnection, sweeps: Sequence[int], min_sample: int) -> Row:
+    """One study, or several pooled: the correlations per set and metric over the metrics from
+    `min_sample` observations (stability.card_verdicts), the verdict table's differing cards,
+    each run's reliability and the split halves compared. The fast agent's extra runs count as
+    its games; the strong agent plays only the study's seeds."""
     runs, extras = pooled_runs(con, sweeps)
     (fast, runs_a), (strong, runs_b) = runs.items()
-    a, b = stability.card_verdicts(con, runs_a), stability.card_verdicts(con, runs_b)
+    a, b = (stability.card_verdicts(con, r, None, min_sample) for r in (runs_a, runs_b))
     corr = stability.rank_correlations(a, b)
     table = stability.verdict_table(con, [(fast, runs_a), (strong, runs_b)])
     judged = {
@@ -210,8 +209,11 @@ def analyse(con: duckdb.DuckDBPyConnection, sweeps: Sequence[int]) -> Row:
         "fast": fast,
         "strong": strong,
         "runs": {fast: runs_a, strong: runs_b},
-        "reliability": noise_ceilings(con, runs, size["games"]),
-        "halves": stability.split_halves(con, (fast, runs_a), (strong, runs_b)),
+        "min_sample": min_sample,
+        "reliability": stability.noise_ceilings(con, runs, size["games"], min_sample),
+        "halves": stability.split_halves(
+            con, (fast, runs_a), (strong, runs_b), min_sample=min_sample
+        ),
         "cards": table.height,
         "judged": judged,
         "both_judged": int(
@@ -262,27 +264,6 @@ def differing(unstable: pl.DataFrame, players: tuple[str, str]) -> list[Row]:
     ]
 
 
-def noise_ceilings(
-    con: duckdb.DuckDBPyConnection, runs: dict[str, list[int]], games: dict[str, int]
-) -> list[Row]:
-    """Per metric over all cards: each run's reliability, the ceiling on their correlation, and
-    the games each run would need for a reliability of TARGET_RHO."""
-    (fast, run_a), (strong, run_b) = runs.items()
-    rel = {fast: stability.reliability(con, run_a), strong: stability.reliability(con, run_b)}
-    return [
-        {
-            "metric": m,
-            fast: rel[fast][m],
-            strong: rel[strong][m],
-            "ceiling": stability.ceiling(rel[fast][m], rel[strong][m]),
-            f"games_for_{TARGET_RHO}": {
-                p: stability.games_for(rel[p][m], games[p], TARGET_RHO) for p in (fast, strong)
-            },
-        }
-        for m in stability.METRICS
-    ]
-
-
 def _num(v: float | None) -> str:
     return "–" if v is None else f"{v:+.2f}".replace("-", "\u2212")
 
@@ -295,7 +276,8 @@ def markdown(results: list[Row]) -> str:
         out += [
             (
                 f"### {s['board']}: {fast} against {strong} ({_studies(s['study'])}, "
-                f"seed {', '.join(map(str, s['seed']))}; {games_text(s)})"
+                f"seed {', '.join(map(str, s['seed']))}; {games_text(s)}"
+                + (f"; metrics from {s['min_sample']}+ observations)" if s["min_sample"] else ")")
             ),
             "",
             "| set | metric | cards | Spearman rho | 95% interval |",
@@ -311,12 +293,13 @@ def markdown(results: list[Row]) -> str:
             "",
             (
                 f"| metric (all cards) | reliability, {fast} | reliability, {strong} | "
-                f"ceiling on rho | games for a reliability of {TARGET_RHO}, {fast} / {strong} |"
+                f"ceiling on rho | games for a reliability of {stability.TARGET_RHO}, "
+                f"{fast} / {strong} |"
             ),
             "|---|---:|---:|---:|---|",
         ]
         for r in s["reliability"]:
-            need = r[f"games_for_{TARGET_RHO}"]
+            need = r[f"games_for_{stability.TARGET_RHO}"]
             out.append(
                 f"| {stability.METRICS[r['metric']]} | {_num(r[fast])} | {_num(r[strong])} | "
                 f"{_num(r['ceiling'])} | {need[fast] or '–'} / {need[strong] or '–'} |"
@@ -406,7 +389,8 @@ def main(argv: list[str] | None = None) -> int:
     studies = args.study or play(args, Console(stderr=True))
     con = open_db(args.db)
     try:
-        results = [analyse(con, studies)] if args.pool else [analyse(con, [s]) for s in studies]
+        groups = [studies] if args.pool else [[s] for s in studies]
+        results = [analyse(con, g, args.min_sample) for g in groups]
     finally:
         con.close()
     if not args.study:
@@ -446,9 +430,8 @@ def _parser() -> argparse.ArgumentParser:
         "--fast-games",
         type=int,
         metavar="N",
-        help="games of the fast agent per board (default: --games): the --games of the study "
-        "on the strong agent's seeds, the rest in an extra run on seeds of their own, pooled "
-        "into the fast agent's (its games cost a hundredth of the strong agent's)",
+        help="games of the fast agent per board (default: --games): --games on the strong "
+        "agent's seeds, the rest on seeds of their own, pooled into the fast agent's",
     )
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed shared by both agents")
@@ -470,6 +453,12 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="analyse the --study ids as one: each agent's runs pooled (the same two agents "
         "and setup, e.g. a second study on another --seed to reach more games)",
+    )
+    parser.add_argument(
+        "--min-sample",
+        type=int,
+        default=MIN_SAMPLE,
+        help=f"observations a card's metric needs to be ranked (default: report's {MIN_SAMPLE})",
     )
     parser.add_argument("--out", default="stability.json", help="JSON results file")
     return parser

@@ -146,6 +146,27 @@ def test_card_verdicts_are_the_reports_and_match_the_hand_worked_metrics(store: 
     assert card_verdict(None, None) == "no estimate" and card_verdict(-0.2, 0.049) == "too weak"
 
 
+def test_a_metric_from_fewer_observations_than_min_sample_is_not_ranked(store: Path) -> None:
+    """With min_sample 10, a card's improvement when bought needs 10 buys and its other metrics
+    10 seats in store, in each run. Bought counts (fast / strong): A1 20/10, A2 10/15, A3 10/12,
+    A4 12/2, B1 5/10, B2 4/6, B3 0/2, so only A1-A3 rank on it. Their improvements, fast
+    +.8 +.2 -.65 (ranks 3 2 1), strong +.4 +.6 -.67 (2 3 1): sum d^2 = 2, rho = 1 - 12/24 = .5.
+    In store (fast / strong): A4 16/5 and B3 8/6 drop out of the other metrics."""
+    con = open_db(store)
+    fast = stability.card_verdicts(con, [1], min_sample=10)
+    corr = stability.rank_correlations(fast, stability.card_verdicts(con, [2], min_sample=10))
+    con.close()
+    b1 = fast.filter(pl.col("card") == "B1").row(0, named=True)
+    assert b1["bought_gain"] is None and b1["wr_in_store"] == pytest.approx(14 / 25)
+    got = {(r["set"], r["metric"]): r for r in corr.iter_rows(named=True)}
+    assert (got["Alpha", "bought_gain"]["cards"], got["Alpha", "bought_gain"]["rho"]) == (
+        3,
+        pytest.approx(0.5),
+    )
+    assert (got["Beta", "bought_gain"]["cards"], got["Beta", "bought_gain"]["rho"]) == (0, None)
+    assert got["Alpha", "wr_in_store"]["cards"] == 3 and got["Beta", "buy_rate"]["cards"] == 2
+
+
 def test_rank_correlations_per_set_match_the_hand_worked_ranks(store: Path) -> None:
     con = open_db(store)
     corr = stability.rank_correlations(
@@ -204,7 +225,10 @@ def test_bench_stability_reports_a_stored_study(
     store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "s.json"
-    assert bench().main(["--db", str(store), "--study", "1", "--out", str(out)]) == 0
+    assert (
+        bench().main(["--min-sample", "0", "--db", str(store), "--study", "1", "--out", str(out)])
+        == 0
+    )
     [s] = json.loads(out.read_text())["studies"]
     assert (s["study"], s["board"], s["runs"], s["games"]) == (
         1,
@@ -400,7 +424,7 @@ def test_bench_stability_pools_studies_of_the_same_agents_and_setup(
     out = tmp_path / "p.json"
     rho = {}
     for args in (["--study", "1"], ["--study", "1", "--study", "2", "--pool"]):
-        assert bench().main(["--db", str(db), *args, "--out", str(out)]) == 0
+        assert bench().main(["--min-sample", "0", "--db", str(db), *args, "--out", str(out)]) == 0
         [s] = json.loads(out.read_text())["studies"]
         rho[len(args)] = next(
             c["rho"] for c in s["correlations"] if (c["set"], c["metric"]) == ("all", "bought_gain")
@@ -417,7 +441,7 @@ def test_bench_stability_pools_studies_of_the_same_agents_and_setup(
         in capsys.readouterr().out
     )
     with pytest.raises(SystemExit):
-        bench().main(["--db", str(db), "--pool", "--out", str(out)])
+        bench().main(["--min-sample", "0", "--db", str(db), "--pool", "--out", str(out)])
     assert "--pool analyses stored studies: give them with --study" in capsys.readouterr().err
 
 
@@ -449,6 +473,8 @@ def test_bench_stability_refuses_to_pool_other_setups(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="do not pool: run 3 plays hills, not plain"):
         bench().main(
             [
+                "--min-sample",
+                "0",
                 "--db",
                 str(db),
                 "--study",

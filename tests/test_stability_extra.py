@@ -81,7 +81,9 @@ def tie_extra(db: Path) -> None:
 
 def analysed(db: Path, out: Path) -> dict[str, Any]:
     """bench_stability's analysis of stored study 1, as written to --out."""
-    assert bench().main(["--db", str(db), "--study", "1", "--out", str(out)]) == 0
+    assert (
+        bench().main(["--min-sample", "0", "--db", str(db), "--study", "1", "--out", str(out)]) == 0
+    )
     [s] = json.loads(out.read_text())["studies"]
     return dict(s)
 
@@ -200,7 +202,12 @@ def test_bench_stability_plays_the_fast_agents_extra_games_end_to_end(tmp_path: 
     db, out = tmp_path / "e.duckdb", tmp_path / "e.json"
     common = ["--db", str(db), "--sets", str(DATA / "tiny.csv"), "--board"]
     args = [*common, str(DATA / "duel.map.csv"), "--fast", "random", "--strong", "heuristic"]
-    assert bench().main([*args, "--games", "4", "--fast-games", "10", "--out", str(out)]) == 0
+    assert (
+        bench().main(
+            ["--min-sample", "0", *args, "--games", "4", "--fast-games", "10", "--out", str(out)]
+        )
+        == 0
+    )
     [played] = json.loads(out.read_text())["studies"]
     assert (played["runs"], played["games"], played["extra_games"]) == (
         {"random": [1, 3], "heuristic": [2]},
@@ -225,7 +232,9 @@ def test_bench_stability_plays_the_fast_agents_extra_games_end_to_end(tmp_path: 
         "random 10 games, heuristic 4: the same seeds for 4, the random's other 6 on seeds "
         f"of their own (run seed {played['extra_seed'][0]})"
     }
-    assert bench().main(["--db", str(db), "--study", "1", "--out", str(out)]) == 0
+    assert (
+        bench().main(["--min-sample", "0", "--db", str(db), "--study", "1", "--out", str(out)]) == 0
+    )
     [again] = json.loads(out.read_text())["studies"]
     assert again == played
 
@@ -239,5 +248,7 @@ def test_fast_games_are_at_least_the_studys_and_only_for_playing(
         (["--study", "1", "--fast-games", "40"], "--fast-games plays: the extra runs of a"),
     ):
         with pytest.raises(SystemExit):
-            bench().main(["--db", str(tmp_path / "none.duckdb"), *args, "--out", out])
+            bench().main(
+                ["--min-sample", "0", "--db", str(tmp_path / "none.duckdb"), *args, "--out", out]
+            )
         assert why in capsys.readouterr().err

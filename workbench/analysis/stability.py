@@ -33,19 +33,30 @@ METRICS = {
     "buy_rate": "buy rate",
 }
 """The per-card metrics whose ranks are compared between two players (cards.card_results)."""
+SAMPLE = {"wr_in_store": "in_store", "bought_gain": "bought", "buy_rate": "in_store"}
+"""The observations each metric of a card rests on: the seats that held it in store, or those
+of them that bought it (the report judges the improvement when bought from `bought` alone)."""
 STABLE, DIFFERS = "stable", "differs"
 ALL_SETS = "all"
 """The `set` of the correlation row over every card of the setup."""
+TARGET_RHO = 0.7
+"""Issue 16's bar for the rank correlation of improvement when bought across skill."""
 
 Player = tuple[str, Sequence[int]]
 """A label and the runs it played."""
 
 
 def card_verdicts(
-    con: duckdb.DuckDBPyConnection, runs: Sequence[int], half: int | None = None
+    con: duckdb.DuckDBPyConnection,
+    runs: Sequence[int],
+    half: int | None = None,
+    min_sample: int = 0,
 ) -> pl.DataFrame:
     """Per card of the runs (of one `half` of their games, cards.card_results): its set,
-    METRICS, in_store, bought and the report's verdict."""
+    METRICS, in_store, bought and the report's verdict. A metric resting on fewer than
+    `min_sample` observations (SAMPLE) is left out (null), as the report does not judge it: an
+    improvement when bought from a handful of buys is noise that would weigh in a rank order
+    as much as one from thousands."""
     t = cards.card_results(con, runs, half)
     verdicts = [
         card_verdict(g, q)
@@ -55,9 +66,13 @@ def card_verdicts(
             strict=True,
         )
     ]
-    return t.select("card", "set", *METRICS, "in_store", "bought").with_columns(
-        pl.Series("verdict", verdicts, dtype=pl.String)
-    )
+    return t.select(
+        "card",
+        "set",
+        *(pl.when(pl.col(SAMPLE[m]) >= min_sample).then(pl.col(m)).alias(m) for m in METRICS),
+        "in_store",
+        "bought",
+    ).with_columns(pl.Series("verdict", verdicts, dtype=pl.String))
 
 
 def player_label(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> str:
@@ -173,8 +188,11 @@ def rank_correlations(a: pl.DataFrame, b: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def reliability(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> dict[str, float | None]:
-    """Per metric of METRICS: how well the runs' own card order repeats, over all cards.
+def reliability(
+    con: duckdb.DuckDBPyConnection, runs: Sequence[int], min_sample: int = 0
+) -> dict[str, float | None]:
+    """Per metric of METRICS: how well the runs' own card order repeats, over all cards (with
+    `min_sample` observations in each half, card_verdicts).
 
     The games are split in two halves (even and odd game id: the same halves for two runs
     played on the same seeds) and the halves' card orders compared (Spearman, rank_correlations);
@@ -183,7 +201,9 @@ def reliability(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> dict[str
     every run's games (within one game of it), so each is half of the whole and the formula
     carries r to all of the runs' games. 0 when the halves' orders do not agree at all
     (r <= 0), None when they have no r (fewer than 3 cards, or a constant metric)."""
-    halves = rank_correlations(card_verdicts(con, runs, 0), card_verdicts(con, runs, 1))
+    halves = rank_correlations(
+        card_verdicts(con, runs, 0, min_sample), card_verdicts(con, runs, 1, min_sample)
+    )
     out: dict[str, float | None] = {}
     for r in halves.filter(pl.col("set") == ALL_SETS).iter_rows(named=True):
         rho = r["rho"]
@@ -196,7 +216,11 @@ HALVES = ("even", "odd")
 
 
 def split_halves(
-    con: duckdb.DuckDBPyConnection, a: Player, b: Player, metric: str = "bought_gain"
+    con: duckdb.DuckDBPyConnection,
+    a: Player,
+    b: Player,
+    metric: str = "bought_gain",
+    min_sample: int = 0,
 ) -> list[dict[str, object]]:
     """Spearman's rho of `metric` over all cards between every two of the four halves of two
     players' runs (a skill study's, whose runs play the same seeds): each player's halves
@@ -210,7 +234,7 @@ def split_halves(
     seeds = {}
     for label, runs in (a, b):
         for i, h in enumerate(HALVES):
-            half[label, h] = card_verdicts(con, runs, i)
+            half[label, h] = card_verdicts(con, runs, i, min_sample)
             seeds[label, h] = half_seeds(con, runs, i)
     pairs = [
         ((a[0], "even"), (a[0], "odd")),
@@ -309,3 +333,27 @@ def setup_difference(
             "in only one of them)"
         )
     return None
+
+
+def noise_ceilings(
+    con: duckdb.DuckDBPyConnection,
+    runs: dict[str, list[int]],
+    games: dict[str, int],
+    min_sample: int,
+) -> list[dict[str, object]]:
+    """Per metric over all cards: each run's reliability, the ceiling on their correlation, and
+    the games each run would need for a reliability of TARGET_RHO."""
+    fast, strong = runs
+    rel = {p: reliability(con, r, min_sample) for p, r in runs.items()}
+    return [
+        {
+            "metric": m,
+            fast: rel[fast][m],
+            strong: rel[strong][m],
+            "ceiling": ceiling(rel[fast][m], rel[strong][m]),
+            f"games_for_{TARGET_RHO}": {
+                p: games_for(rel[p][m], games[p], TARGET_RHO) for p in (fast, strong)
+            },
+        }
+        for m in METRICS
+    ]
