@@ -35,7 +35,8 @@ METRICS = {
 """The per-card metrics whose ranks are compared between two players (cards.card_results)."""
 SAMPLE = {"wr_in_store": "in_store", "bought_gain": "bought", "buy_rate": "in_store"}
 """The observations each metric of a card rests on: the seats that held it in store, or those
-of them that bought it (the report judges the improvement when bought from `bought` alone)."""
+of them that bought it (the report rates a finding on the improvement when bought by
+`bought`)."""
 STABLE, DIFFERS = "stable", "differs"
 ALL_SETS = "all"
 """The `set` of the correlation row over every card of the setup."""
@@ -54,9 +55,9 @@ def card_verdicts(
 ) -> pl.DataFrame:
     """Per card of the runs (of one `half` of their games, cards.card_results): its set,
     METRICS, in_store, bought and the report's verdict. A metric resting on fewer than
-    `min_sample` observations (SAMPLE) is left out (null), as the report does not judge it: an
-    improvement when bought from a handful of buys is noise that would weigh in a rank order
-    as much as one from thousands."""
+    `min_sample` observations (SAMPLE) is left out (null): the report greys such a figure and
+    rates any finding from it low (MIN_SAMPLE), and in a rank order an improvement when bought
+    from a handful of buys, mostly noise, would weigh as much as one from thousands."""
     t = cards.card_results(con, runs, half)
     verdicts = [
         card_verdict(g, q)
