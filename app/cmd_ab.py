@@ -1,5 +1,5 @@
 """`workbench ab`: two values of one card field on paired seeds, looked at a few times until the
-difference of the card's metrics is known to ±precision (workbench/ab.py: the metrics, the
+difference of the card's metrics is known to ±precision (workbench/studies/ab.py: the metrics, the
 intervals, where the looks go and why they stay valid), or until --max-games."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from rich.console import Console
 
 from app.errors import UsageError, run_command
 from app.study_args import add_run_options, base_spec, int_list
-from workbench import ab
-from workbench.abgames import Games
-from workbench.runner import BATCH_GAMES, Job, Prepared, WorkerPool, create_prepared_run, prepare
+from workbench.content.variants import CARD_FIELDS
+from workbench.play.jobs import BATCH_GAMES, Job, Prepared, create_prepared_run, prepare
+from workbench.play.pool import WorkerPool
 from workbench.store import (
     MAX_GAMES,
     BatchWriter,
@@ -26,9 +26,10 @@ from workbench.store import (
     open_store,
     set_execution,
 )
-from workbench.study import Variant, record_results, variant_spec
-from workbench.sweep import card_variants
-from workbench.variants import CARD_FIELDS
+from workbench.studies import ab
+from workbench.studies.abgames import Games
+from workbench.studies.study import Variant, record_results, variant_spec
+from workbench.studies.sweep import card_variants
 
 FIRST_LOOK = 1000
 LOOKS = 4

@@ -14,12 +14,12 @@ from app.errors import run_command
 from app.study_args import add_run_options, base_spec
 from reports import balance, html
 from reports.html import Section, Table
-from workbench.ablation import Ablation, ablate
-from workbench.analysis import study_findings
 from workbench.analysis.source import open_db
-from workbench.study import Study, Variant, record_results, run_study
-from workbench.sweep import card_metrics
-from workbench.variants import Change
+from workbench.content.variants import Change
+from workbench.studies import findings as study_findings
+from workbench.studies.ablation import Ablation, ablate
+from workbench.studies.study import Study, Variant, record_results, run_study
+from workbench.studies.sweep import card_metrics
 
 RATES = {
     "pick_rate": "seen",

@@ -15,9 +15,10 @@ import polars as pl
 from app.cmd_report import DEFAULT_DB
 from reports import balance, html
 from reports.html import Section, Table
-from workbench.analysis import compare, shape, study_findings
+from workbench.analysis import compare, shape
 from workbench.analysis.source import AnalysisError, open_db, resolve_runs
 from workbench.analysis.stats import ALPHA, difference_summary
+from workbench.studies import findings as study_findings
 
 
 def add_parser(subparsers: Any) -> None:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench import fuzz
-from workbench.runner import exit_with_parent
+from workbench.play.pool import exit_with_parent
 
 DEFAULT_OUT = "fuzz-out"
 DEFAULT_GAMES = 200

@@ -19,11 +19,11 @@ from engine.board import Board
 from engine.picture import seat_name
 from engine.play import Agent, derive_seed, play_game
 from engine.record import GameRecord
-from workbench.agents import make_agent
-from workbench.config import DEFAULT_BOARD, DEFAULT_SETS, load_setup
-from workbench.keys import GAME_ID_BASE
-from workbench.play_human import Abandoned, HumanSeat, Lines, Printable, Sink
-from workbench.runner import Prepared, create_prepared_run, prepare
+from workbench.content.setup import DEFAULT_BOARD, DEFAULT_SETS, load_setup
+from workbench.content.tables import ValidationError
+from workbench.play.agents import make_agent
+from workbench.play.human import Abandoned, HumanSeat, Lines, Printable, Sink
+from workbench.play.jobs import Prepared, create_prepared_run, prepare
 from workbench.store import (
     MAX_SEED,
     PlayedGame,
@@ -35,7 +35,7 @@ from workbench.store import (
     open_store,
     write_batch,
 )
-from workbench.tables import ValidationError
+from workbench.store.keys import GAME_ID_BASE
 
 DEFAULT_DB = "runs.duckdb"
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from engine.picture import picture, seat_name
 from reports.replay_html import page, write_png
-from workbench.replay import ReplayError, StoredGame, replay_stored
-from workbench.tables import ValidationError
+from workbench.content.tables import ValidationError
+from workbench.play.replay import ReplayError, StoredGame, replay_stored
 
 
 def add_parser(subparsers: Any) -> None:

@@ -17,19 +17,12 @@ import duckdb
 from rich.console import Console
 
 from app.errors import UsageError, run_command
-from workbench.agents import check_spec, make_agent
-from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
-from workbench.runner import (
-    BACKENDS,
-    Job,
-    Prepared,
-    WorkerPool,
-    create_prepared_run,
-    execute,
-    prepare,
-    summary,
-)
-from workbench.shards import Cluster
+from workbench.content.setup import DEFAULT_BOARD, DEFAULT_SETS
+from workbench.play.agents import check_spec, make_agent
+from workbench.play.jobs import Job, Prepared, create_prepared_run, prepare
+from workbench.play.pool import WorkerPool
+from workbench.play.runner import BACKENDS, execute, summary
+from workbench.play.shards import Cluster
 from workbench.store import (
     MAX_GAMES,
     MAX_SEED,
@@ -206,16 +199,8 @@ def _play(
         todo = missing_games(con, run_id, spec.games)
         if todo or load_run(con, run_id)[1] != "finished":  # killed after its last game
             set_execution(con, run_id, args.backend, args.workers)
-            execute(
-                con,
-                Job(run_id, spec, prepared.configs),
-                todo,
-                args.backend,
-                args.workers,
-                err,
-                pool,
-                cluster,
-            )
+            executor = cluster or pool or WorkerPool(args.workers, once=True)
+            execute(con, Job(run_id, spec, prepared.configs), todo, executor, err)
         console.print(summary(con, run_id, args.db))
         failed = failed_games(con, run_id)
         if failed:
@@ -263,7 +248,7 @@ def _cluster(args: argparse.Namespace) -> Cluster | None:
     shards = Path(args.shards) if args.shards is not None else None
     if shards is not None and shards.exists() and not shards.is_dir():
         raise UsageError(f"--shards {shards} is a file, not a folder")
-    return Cluster(args.address, shards)
+    return Cluster(args.address, args.workers, shards)
 
 
 def _cause(exc: BaseException, db: str) -> str:

@@ -13,11 +13,12 @@ from app.errors import UsageError, run_command
 from app.study_args import add_run_options, base_spec
 from reports import balance, design, html
 from reports.html import Chart, Section, Table
-from workbench.agents import make_agent
-from workbench.analysis import stability, study_findings
+from workbench.analysis import stability
 from workbench.analysis.source import open_db
-from workbench.skill import agent_variants, skill_table, skill_verdicts
-from workbench.study import Study, record_results, run_study
+from workbench.play.agents import make_agent
+from workbench.studies import findings as study_findings
+from workbench.studies.skill import agent_variants, skill_table, skill_verdicts
+from workbench.studies.study import Study, record_results, run_study
 
 
 def add_parser(subparsers: Any) -> None:

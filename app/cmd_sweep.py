@@ -13,11 +13,11 @@ from rich.console import Console
 from app.errors import UsageError, run_command
 from app.study_args import add_run_options, base_spec, int_list
 from reports import balance, design, html
-from workbench.analysis import study_findings
 from workbench.analysis.source import open_db
-from workbench.study import record_results, run_study
-from workbench.sweep import SweepResult, analyse, board_variants, card_variants, result_rows
-from workbench.variants import BOARD_SETTINGS, CARD_FIELDS
+from workbench.content.variants import BOARD_SETTINGS, CARD_FIELDS
+from workbench.studies import findings as study_findings
+from workbench.studies.study import record_results, run_study
+from workbench.studies.sweep import SweepResult, analyse, board_variants, card_variants, result_rows
 
 
 def add_parser(subparsers: Any) -> None:

@@ -1,5 +1,5 @@
 """`workbench train-agent`: tune the heuristic agent's weights with optuna and write them as the
-`tuned` agent's data (workbench/train_agent.py; issue 16)."""
+`tuned` agent's data (workbench/training/train_agent.py; issue 16)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.agents.weights import SPACE
-from workbench.agents import check_spec
-from workbench.train_agent import (
+from workbench.play.agents import check_spec
+from workbench.training.train_agent import (
     BOARDS,
     decided,
     module_text,
@@ -82,7 +82,7 @@ def _add_learned_options(parser: Any) -> None:
         "--learned",
         "instead of tuning weights, record the teacher's choices in games "
         "against --against (--games a board) and fit the `learned` agent's model to them "
-        "(workbench/distill.py)",
+        "(workbench/training/distill.py)",
     )
     learned.add_argument("--learned", action="store_true", help="train the learned agent")
     learned.add_argument(

@@ -1,6 +1,6 @@
 """`workbench train-agent --learned`: record the teacher's (search:budget=16's) choices, fit the
-learned agent's model to them and write it as the `learned` agent's data (workbench/distill.py;
-issue 16)."""
+learned agent's model to them and write it as the `learned` agent's data
+(workbench/training/distill.py; issue 16)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from workbench.agents import check_spec
-from workbench.distill import distill, gather, module_text
-from workbench.train_agent import commit, write_module
+from workbench.play.agents import check_spec
+from workbench.training.distill import distill, gather, module_text
+from workbench.training.train_agent import commit, write_module
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "engine" / "agents" / "learned_model.py"
 

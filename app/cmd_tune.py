@@ -17,13 +17,15 @@ from app.study_args import add_run_options, base_spec
 from engine.cards import Card
 from reports import balance, design, html
 from reports.html import Section, Table
-from workbench.analysis import study_findings
 from workbench.analysis.source import open_db, resolve_runs
-from workbench.config import DEFAULT_SETS, load_setup
-from workbench.proposals import Proposal, write_copy
-from workbench.runner import Job, create_prepared_run, execute, prepare
+from workbench.content.proposals import Proposal, write_copy
+from workbench.content.setup import DEFAULT_SETS, load_setup
+from workbench.play.jobs import Job, create_prepared_run, prepare
+from workbench.play.pool import WorkerPool
+from workbench.play.runner import execute
 from workbench.store import RunSpec, load_run, open_store
-from workbench.tune import (
+from workbench.studies import findings as study_findings
+from workbench.studies.tune import (
     NEVER_MIN_STORE,
     RARE_SHARE,
     CardTuning,
@@ -133,9 +135,8 @@ def _play(args: argparse.Namespace, spec: RunSpec, console: Console) -> int:
     try:
         run_id = create_prepared_run(con, spec, prep, "local", args.workers)
         console.print(f"tune: judging run {run_id} ({', '.join(spec.sets)})", highlight=False)
-        execute(
-            con, Job(run_id, spec, prep.configs), range(spec.games), "local", args.workers, console
-        )
+        job = Job(run_id, spec, prep.configs)
+        execute(con, job, range(spec.games), WorkerPool(args.workers, once=True), console)
     finally:
         con.close()
     return run_id

@@ -7,8 +7,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from workbench.loader import CONTENT_DIR
-from workbench.validate import validate
+from workbench.content.card_sets import CONTENT_DIR
+from workbench.content.validate import validate
 
 
 def add_parser(subparsers: Any) -> None:

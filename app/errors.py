@@ -10,8 +10,8 @@ from typing import TypeVar
 from rich.console import Console
 
 from workbench.analysis.errors import AnalysisError
+from workbench.content.tables import ValidationError
 from workbench.store import StoreError
-from workbench.tables import ValidationError
 
 
 class UsageError(Exception):

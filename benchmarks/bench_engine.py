@@ -22,7 +22,7 @@ from engine.game import Game
 from engine.legal import legal_actions
 from engine.play import play_game
 from engine.vocab import Phase
-from workbench.config import DEFAULT_BOARD, DEFAULT_SETS, load_setup
+from workbench.content.setup import DEFAULT_BOARD, DEFAULT_SETS, load_setup
 
 
 def games_per_second(games: int, log_events: bool) -> tuple[float, float]:

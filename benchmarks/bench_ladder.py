@@ -46,7 +46,7 @@ from engine.actions import Action
 from engine.agents.registry import make_agent
 from engine.game import Game
 from engine.play import Agent, derive_seed, play_game
-from workbench.train_agent import BOARDS, setup_for, table_rank
+from workbench.training.train_agent import BOARDS, setup_for, table_rank
 
 Row = dict[str, Any]
 

@@ -3,7 +3,7 @@
 The databases are generated in DuckDB SQL (not simulated): a run of 2 seats, 4 sets of 10 cards,
 2 boards, 30 picks per seat, 20 rounds of snapshots and about 170 events per game (buys, plays,
 combats with their damage, effect damage after a resolve, upkeep and other deaths), then their
-summary tables stored as `workbench simulate` stores them (workbench/summary.py). Each report
+summary tables stored as `workbench simulate` stores them (workbench/store/summary.py). Each report
 runs in a fresh process so its peak resident memory is its own.
 
     .venv/bin/python benchmarks/bench_report.py [GAMES ...]    (default: 10000 100000)
@@ -20,9 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from workbench.keys import GAME_ID_BASE
 from workbench.store import open_store
-from workbench.summary import write as write_summaries
+from workbench.store.keys import GAME_ID_BASE
+from workbench.store.summary import write as write_summaries
 
 G = GAME_ID_BASE
 

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     sys.path.insert(0, str(Path(args.root).resolve()))
     from engine.agents.registry import make_agent
     from engine.play import derive_seed
-    from workbench.config import load_setup
+    from workbench.content.setup import load_setup
 
     pairs = list(itertools.combinations(SETS, 2))
     search, heur = Timed(make_agent(args.spec)), Timed(make_agent("heuristic"))

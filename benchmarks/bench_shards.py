@@ -33,9 +33,9 @@ import pyarrow as pa
 
 from engine.agents.registry import make_agent
 from engine.play import derive_seed, play_game
-from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
-from workbench.runner import Prepared, create_prepared_run, prepare
-from workbench.shards import SHARD_GAMES, claim, ingest, write_shards
+from workbench.content.setup import DEFAULT_BOARD, DEFAULT_SETS
+from workbench.play.jobs import Prepared, create_prepared_run, prepare
+from workbench.play.shards import SHARD_GAMES, claim, ingest, write_shards
 from workbench.store import (
     BatchWriter,
     PlayedGame,

@@ -3,7 +3,7 @@ playing the same seeds, rank the cards alike and give them the same verdict?
 
 Per board, the setup (sets + board) is played twice on the same seeds, every seat (and every
 drafter) the fast agent in one run and the strong agent in the other: a `workbench skill` study
-(workbench/study.py, kind 'skill', no studied card) stored in --db like any other, so
+(workbench/studies/study.py, kind 'skill', no studied card) stored in --db like any other, so
 `workbench report --run A --skill-run B` shows the same comparison on the report's page.
 --fast-games N gives the fast agent, whose games cost about a hundredth of the strong one's, N
 games in all: after the study, an extra run of N - --games games of the fast agent (seats and
@@ -64,10 +64,10 @@ from workbench.analysis import stability
 from workbench.analysis.findings import NO_ESTIMATE
 from workbench.analysis.source import open_db, query, run_list
 from workbench.analysis.stats import MIN_SAMPLE
-from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
-from workbench.skill import agent_variants
+from workbench.content.setup import DEFAULT_BOARD, DEFAULT_SETS
 from workbench.store import RunSpec
-from workbench.study import record_results, run_study
+from workbench.studies.skill import agent_variants
+from workbench.studies.study import record_results, run_study
 
 Row = dict[str, Any]
 EXTRA = "skill-extra"

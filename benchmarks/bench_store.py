@@ -32,8 +32,10 @@ from rich.console import Console
 from engine.agents.registry import make_agent
 from engine.play import derive_seed, play_game
 from engine.state import GameConfig
-from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
-from workbench.runner import Job, Prepared, WorkerPool, create_prepared_run, execute, prepare
+from workbench.content.setup import DEFAULT_BOARD, DEFAULT_SETS
+from workbench.play.jobs import Job, Prepared, create_prepared_run, prepare
+from workbench.play.pool import WorkerPool
+from workbench.play.runner import execute
 from workbench.store import (
     FLUSH_ROWS,
     BatchWriter,
@@ -117,7 +119,7 @@ def run(prep: Prepared, games: int, workers: int, path: Path) -> tuple[float, in
     con.execute("CHECKPOINT")
     empty = path.stat().st_size
     job = Job(run_id, dataclasses.replace(SPEC, games=games), prep.configs)
-    execute(con, job, range(games), "local", workers, Console(quiet=True), pool)
+    execute(con, job, range(games), pool, Console(quiet=True))
     rate = games / (time.perf_counter() - t)
     con.execute("CHECKPOINT")
     con.close()

@@ -15,10 +15,10 @@ from pathlib import Path
 from rich.console import Console
 
 from workbench.analysis.source import open_db
-from workbench.fairvalue import card_counts, difference_interval, fair_value
 from workbench.store import RunSpec
-from workbench.study import run_study
-from workbench.sweep import card_variants
+from workbench.studies.fairvalue import card_counts, difference_interval, fair_value
+from workbench.studies.study import run_study
+from workbench.studies.sweep import card_variants
 
 CARD, FIELD, VALUES = "Legionary", "buy", [1, 2, 3, 4]
 

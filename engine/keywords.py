@@ -42,7 +42,7 @@ CARD_TYPE_WORDS: dict[CardType, tuple[str, ...]] = {
     CardType.INTENTION: ("intentions",),
 }
 """Each card type's other words (plural, German): the one table for the card sheets' `type`
-column (workbench.loader) and `protection from X` (R11.4)."""
+column (workbench.content.card_sets) and `protection from X` (R11.4)."""
 _TYPE_WORDS = aliases(
     {
         **{t.value: words for t, words in CARD_TYPE_WORDS.items()},

@@ -21,7 +21,7 @@ from reports.sets_cards import cards_section, draft_section, sets_section
 from reports.shape_boards import boards_section, shape_section
 from workbench.analysis import cards, draft, drafted, findings, stability
 from workbench.analysis.source import query, run_list
-from workbench.analysis.study_findings import stability_findings
+from workbench.studies.findings import stability_findings
 
 
 def run_summary(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> list[tuple[str, str]]:

@@ -9,7 +9,7 @@ import polars as pl
 from reports.charts import BLUE, GREY, RED, _legend_outside, _png, figure, text_only
 from reports.html import Chart, Section, Table
 from workbench.analysis.stats import MIN_SAMPLE
-from workbench.fairvalue import FairValue
+from workbench.studies.fairvalue import FairValue
 
 CARD_PANELS = (
     ("pick_rate", "seen", "pick rate when seen"),

@@ -18,7 +18,7 @@ from pathlib import Path
 import polars as pl
 
 from workbench.analysis.stats import MIN_SAMPLE
-from workbench.sheets import FORMULA_START
+from workbench.content.sheets import FORMULA_START
 
 TEMPLATES = Path(__file__).with_name("templates")
 

@@ -5,7 +5,7 @@ with their life, arrows for the turn's moves and attacks) and inlined as SVG bes
 actions, events and text picture; resource and victory-point curves cover the whole game. A small
 inline script shows one frame at a time and marks `data-frames-loaded` on the body once it has
 counted every drawn frame, which is what the headless-browser test reads. The same drawing
-writes a single frame as PNG for a report. The frames are plain data built by workbench.replay:
+writes a single frame as PNG for a report. The frames are plain data built by workbench.play.replay:
 the page knows no engine.
 """
 
@@ -23,7 +23,7 @@ from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, Patch, Rectangle
 
-from workbench.replay import EVENT_HEADER, Arrow, Curve, Frame, Replay, View, readable
+from workbench.play.replay import EVENT_HEADER, Arrow, Curve, Frame, Replay, View, readable
 
 TERRAIN_COLOURS = {
     "plain": "#e9e4c9",

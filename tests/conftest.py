@@ -30,7 +30,7 @@ class Shipped:
 
     def __init__(self) -> None:
         from engine.cards import CardType
-        from workbench.loader import shipped_cardsets
+        from workbench.content.card_sets import shipped_cardsets
 
         sets = shipped_cardsets()
         # draftable sets: those with cards that have a buy price (not starter/tyrant)
@@ -52,7 +52,7 @@ class Shipped:
     def setup(self, sets, board):
         key = (tuple(sets), board)
         if key not in self._cache:
-            from workbench.config import load_setup
+            from workbench.content.setup import load_setup
 
             self._cache[key] = load_setup(list(sets), board)
         return self._cache[key]

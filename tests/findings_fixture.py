@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.record import SNAPSHOT_COLUMNS
-from workbench.keys import GAME_ID_BASE
 from workbench.store import TABLES, open_store
+from workbench.store.keys import GAME_ID_BASE
 
 RUN = 1
 

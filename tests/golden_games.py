@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 from engine.agents.registry import make_agent
 from engine.events import EVENT_COLUMNS
 from engine.play import derive_seed, play_game
-from workbench.train_agent import BOARDS, setup_for
+from workbench.training.train_agent import BOARDS, setup_for
 
 STORE = Path(__file__).parent / "data" / "golden_games.parquet"
 

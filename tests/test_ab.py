@@ -1,6 +1,6 @@
 """`workbench ab` (issue 19, item 4): paired rounds that stop when the difference is known to
 ±precision, with intervals that stay valid under the repeated looks (alpha spending with a
-Bonferroni bound, workbench/ab.py)."""
+Bonferroni bound, workbench/studies/ab.py)."""
 
 from __future__ import annotations
 
@@ -15,12 +15,12 @@ import pytest
 
 from app.cli import main
 from tests.test_cli_studies import DUEL, TINY
-from workbench import ab
-from workbench.abgames import play_counts
 from workbench.analysis import cards
-from workbench.fairvalue import Counts, card_counts
-from workbench.runner import Job, prepare
+from workbench.play.jobs import Job, prepare
 from workbench.store import load_run
+from workbench.studies import ab
+from workbench.studies.abgames import play_counts
+from workbench.studies.fairvalue import Counts, card_counts
 
 ALPHA = 0.05
 

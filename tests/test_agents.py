@@ -18,8 +18,8 @@ from engine.game import Game
 from engine.play import derive_seed
 from engine.state import GameConfig
 from engine.vocab import Phase
-from workbench import agents as workbench_agents
-from workbench.config import load_setup
+from workbench.content.setup import load_setup
+from workbench.play import agents as workbench_agents
 
 BOARDS = [
     "kings-crossing",
@@ -151,9 +151,11 @@ def test_ratings_drafter_prefers_rated_cards(tmp_path) -> None:
     assert s.cards[drafter.pick(s, legal).card].name == target
     f = tmp_path / "r.json"
     f.write_text(json.dumps({"ratings": {target: 0.8, names[0]: {"score": 0.2}}}))
-    d2 = workbench_agents.make_agent(f"ratings:ratings_file={f}")
+    agent = workbench_agents.make_agent(f"ratings:ratings_file={f}")
+    d2 = agent.drafter()  # the heuristic agent drafting with the ratings (registry.with_drafter)
     assert isinstance(d2, RatingsDrafter)
     assert s.cards[d2.pick(s, legal).card].name == target
+    assert agent.act(game, legal, random.Random(0)) == d2.pick(s, legal)
     # the engine opens no files: it takes ratings as data and refuses a file it would have to read
     with pytest.raises(ValueError, match="engine opens no files"):
         make_ratings_drafter({"ratings_file": str(f)})
@@ -166,7 +168,7 @@ def test_ratings_drafter_prefers_rated_cards(tmp_path) -> None:
 
 def test_ratings_from_duckdb(tmp_path) -> None:
     duckdb = pytest.importorskip("duckdb")
-    from workbench.ratings import load_ratings
+    from workbench.play.ratings import load_ratings
 
     db = tmp_path / "runs.duckdb"
     con = duckdb.connect(str(db))
@@ -182,7 +184,7 @@ def test_ratings_from_duckdb(tmp_path) -> None:
     con.close()
     r = load_ratings(str(db), {"prior": "0"})
     assert r == {"Good": 1.0, "Bad": 0.0}
-    drafter = workbench_agents.make_agent(f"ratings:db={db}+prior=0")
+    drafter = workbench_agents.make_agent(f"ratings:db={db}+prior=0").drafter()
     assert isinstance(drafter, RatingsDrafter) and drafter.ratings["good"] == 1.0
     assert load_ratings(str(db))["Good"] == pytest.approx(0.75)  # smoothed toward the mean
 

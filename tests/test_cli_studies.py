@@ -23,9 +23,9 @@ from app import cmd_tune
 from app.cli import build_parser, main
 from reports import design
 from tests.test_report import CHROMIUM, SCREENSHOTS, chromium
-from workbench.fairvalue import Counts, FairValue, fair_value
 from workbench.store import RunSpec
-from workbench.tune import (
+from workbench.studies.fairvalue import Counts, FairValue, fair_value
+from workbench.studies.tune import (
     NEVER,
     NEVER_MIN_STORE,
     RARE,

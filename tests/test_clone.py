@@ -17,7 +17,7 @@ from engine.copying import CLONE_RULES, PERM_FIELDS, PLAYER_FIELDS, SAME, CopyRu
 from engine.game import Game
 from engine.play import derive_seed
 from engine.state import GameState
-from workbench.config import load_setup
+from workbench.content.setup import load_setup
 
 SHARED = {"config"}
 """Shared by design: the immutable configuration (a frozen dataclass, though it holds dicts)."""

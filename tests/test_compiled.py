@@ -27,7 +27,7 @@ import hashlib, sys
 import engine
 from engine.agents.registry import make_agent
 from engine.play import play_game
-from workbench.config import load_setup
+from workbench.content.setup import load_setup
 
 digest = hashlib.sha256()
 for board, spec, seeds in [

@@ -14,11 +14,11 @@ import polars as pl
 from rich.console import Console
 
 from app.cli import main
-from workbench.fairvalue import Counts, difference_interval, fair_value
-from workbench.proposals import Proposal, write_copy
+from workbench.content.proposals import Proposal, write_copy
 from workbench.store import RunSpec
-from workbench.study import run_study
-from workbench.sweep import card_variants
+from workbench.studies.fairvalue import Counts, difference_interval, fair_value
+from workbench.studies.study import run_study
+from workbench.studies.sweep import card_variants
 
 DATA = Path(__file__).resolve().parent / "data" / "tuning"
 SET = str(DATA / "tiny.csv")

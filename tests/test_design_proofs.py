@@ -24,10 +24,10 @@ from engine.agents.registry import make_agent
 from engine.vocab import ActionKind
 from tests.builder import Position, board
 from workbench.analysis.source import open_db
-from workbench.fairvalue import card_counts
 from workbench.store import RunSpec
-from workbench.study import run_study
-from workbench.sweep import analyse, card_variants
+from workbench.studies.fairvalue import card_counts
+from workbench.studies.study import run_study
+from workbench.studies.sweep import analyse, card_variants
 
 DATA = Path(__file__).resolve().parent / "data" / "tuning"
 LEDGER = DATA / "ledger.csv"
@@ -62,7 +62,7 @@ def test_explorer_plays_like_the_heuristic_outside_the_buy_phase() -> None:
     the `numbers` drafter (the heuristic drafter projects the heuristic's buys, not the
     explorer's)."""
     from engine.play import play_game
-    from workbench.runner import prepare
+    from workbench.play.jobs import prepare
 
     spec = RunSpec((str(LEDGER),), (LONG,), 1, 2, ("heuristic",) * 2, ("heuristic",) * 2, 1)
     config = next(iter(prepare(spec).configs.values()))

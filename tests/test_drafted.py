@@ -28,11 +28,10 @@ import polars as pl
 import pytest
 
 from tests.test_metrics import check_rate, row
-from workbench import summary
 from workbench.analysis import drafted
 from workbench.analysis.findings import Thresholds, kraken_findings
 from workbench.analysis.source import open_db
-from workbench.store import open_store
+from workbench.store import open_store, summary
 
 G = 1_000_000_000
 PICKS = {  # game: (board, seat 0 picks, seat 1 picks)

@@ -13,7 +13,7 @@ from engine.agents.registry import make_agent
 from engine.play import derive_seed, play_game
 from engine.record import SNAPSHOT_COLUMNS
 from tests.rules import rules
-from workbench.runner import prepare
+from workbench.play.jobs import prepare
 from workbench.store import RunSpec
 
 BOARDS = sorted(

@@ -21,7 +21,7 @@ from tests.builder import IDLE, Position, board
 from workbench import fuzz
 from workbench.check.core import Events, GameInfo, Violation
 from workbench.check.run import walk
-from workbench.config import load_setup
+from workbench.content.setup import load_setup
 from workbench.fuzz import play as fuzz_play
 
 CASES = 40

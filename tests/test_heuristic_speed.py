@@ -21,7 +21,7 @@ from engine.markers import Marker
 from engine.state import GameState
 from engine.vocab import ActionKind, Phase
 from tests.test_search_speed import SETS, midgame_states
-from workbench.config import load_setup
+from workbench.content.setup import load_setup
 
 
 def fresh_danger(v: View, f: int) -> int:

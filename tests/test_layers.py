@@ -29,6 +29,14 @@ ALLOWED = {
 FILE_CALLS = {"open", "read_text", "read_bytes", "write_text", "write_bytes", "isfile", "exists"}
 """Calls that reach the file system (builtin `open`, `Path.read_text`, `os.path.isfile`...)."""
 ENGINE_NEVER = {"duckdb", "matplotlib", "polars", "pandas", "pyarrow", "sqlite3"}
+WINGS = ("content", "store", "analysis", "play", "check", "studies", "fuzz", "training")
+"""The workbench's wings (docs/architecture.md), bottom up: each builds only on those before it
+(spreadsheets; the store; the analysis of its tables; playing runs into it; the referee; the
+studies of several runs; fuzzing; the agents' training)."""
+CIRCLES_FOR_TYPES = {frozenset({"engine.copying", "engine.state"})}
+"""Import circles kept on purpose: engine/copying.py writes out the state's copies for the
+compiled engine, which needs the state's classes as types there (mypyc compiles a call to a
+known class into a direct one), and the state calls those copies (docs/compiled.md)."""
 
 
 def modules(package: str, root: Path = ROOT) -> list[Path]:
@@ -172,4 +180,82 @@ def test_no_module_chooses_the_plotting_backend_by_import_order() -> None:
         for line, name in calls(path)
         if name == "matplotlib.use"
     ]
+    assert found == []
+
+
+def test_every_workbench_module_lives_in_a_wing() -> None:
+    """Nothing at workbench/'s top but its package file: a newcomer finds each module's job from
+    the folder it is in."""
+    top = [p.name for p in (ROOT / "workbench").glob("*.py")]
+    folders = sorted(p.name for p in (ROOT / "workbench").iterdir() if (p / "__init__.py").exists())
+    assert top == ["__init__.py"] and folders == sorted(WINGS)
+
+
+@pytest.mark.parametrize("wing", WINGS)
+def test_a_wing_imports_only_the_wings_below_it(wing: str) -> None:
+    above = tuple(f"workbench.{w}" for w in WINGS[WINGS.index(wing) + 1 :])
+    found = [v for v in violations("workbench", above) if v.startswith(f"workbench/{wing}/")]
+    assert found == []
+
+
+def module_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """Module -> the project's modules it imports (at any depth of the code, type-only ones
+    too: a circle of types is still a circle a reader must untie)."""
+    names = {
+        ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): path
+        for p in PACKAGES
+        for path in modules(p, root)
+    }
+
+    def targets(path: Path) -> set[str]:
+        found = [(line, m) for line, m in imports(path, root) if m in names]
+        # `from a import b` of a module b reads a.b; it needs package a only to be on the way
+        via = {(line, m.rpartition(".")[0]) for line, m in found}
+        return {m for line, m in found if (line, m) not in via}
+
+    return {name: targets(path) - {name} for name, path in names.items()}
+
+
+def circles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
+    """The strongly connected sets of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[frozenset[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = set()
+            while True:
+                w = stack.pop()
+                part.add(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                out.append(frozenset(part))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_circle_finder_finds_a_loop_of_three(tmp_path: Path) -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert circles(graph) == [frozenset("abc")]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_module_imports_itself_round_a_circle() -> None:
+    """No two modules of the four packages import each other, directly or round a loop (the
+    pair kept for the compiled engine's types aside)."""
+    found = [sorted(c) for c in circles(module_graph()) if c not in CIRCLES_FOR_TYPES]
     assert found == []

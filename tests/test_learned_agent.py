@@ -19,7 +19,7 @@ from engine.board import Victory, VictoryKind
 from engine.game import Game
 from tests.builder import Position, board, unit
 from tests.test_agents import BOARDS, SETS, play_checked, short_config
-from workbench.distill import Decision, agreement, fit, model_scores
+from workbench.training.distill import Decision, agreement, fit, model_scores
 
 
 def _activated_knight() -> Game:

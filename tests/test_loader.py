@@ -41,10 +41,10 @@ from engine.cards import (
     Trigger,
 )
 from tests.rules import rules
-from workbench.board_map import field_code, parse_field
-from workbench.boards import load_board
-from workbench.loader import CONTENT_DIR, find_board, find_cardset, load_cardsets
-from workbench.tables import ValidationError, cell_int
+from workbench.content.board_map import field_code, parse_field
+from workbench.content.boards import load_board
+from workbench.content.card_sets import CONTENT_DIR, find_board, find_cardset, load_cardsets
+from workbench.content.tables import ValidationError, cell_int
 
 Rows = Sequence[Sequence[object]]
 

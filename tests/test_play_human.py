@@ -18,8 +18,8 @@ from engine.game import Game
 from engine.names import describe
 from engine.vocab import ActionKind
 from tests.test_replay import duel_board
-from workbench.play_human import choose
-from workbench.replay import replay_stored
+from workbench.play.human import choose
+from workbench.play.replay import replay_stored
 
 
 class Script:

@@ -19,7 +19,7 @@ from engine.state import GameConfig, GameState
 from engine.vocab import Phase
 from tests.rules import rules
 from tests.test_search_speed import short_config
-from workbench.config import load_setup
+from workbench.content.setup import load_setup
 
 
 def full_list_game(config: GameConfig, seed: int, agents: Sequence[Agent]) -> GameRecord:

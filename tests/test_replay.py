@@ -18,7 +18,7 @@ import pytest
 from app.cli import main
 from engine.actions import parse_action
 from engine.game import Game
-from workbench.replay import config_of, load_game, readable, replay_stored
+from workbench.play.replay import config_of, load_game, readable, replay_stored
 
 CHROMIUM = Path("/usr/bin/chromium")
 GAME = 1_000_000_000

@@ -19,8 +19,8 @@ import pytest
 from app.cli import main
 from engine.play import derive_seed
 from engine.state import GameConfig
-from workbench import runner, summary
-from workbench.store import GAME_TABLES
+from workbench.play import jobs, runner
+from workbench.store import GAME_TABLES, summary
 
 GAMES = ["--games", "6", "--seed", "11", "--label", "same"]
 RUN_COLUMNS = (
@@ -232,7 +232,7 @@ def test_a_crashing_game_is_stored_as_failed_the_run_goes_on_and_resume_skips_it
 ) -> None:
     """One game that raises is stored with its seed, board and traceback; the others are
     played; simulate exits 1 and names the count; a resume replays nothing and exits 1 too."""
-    real = runner.play_game
+    real = jobs.play_game
     bad_seed = derive_seed(11, 2)
 
     def flaky(config: GameConfig, seed: int, agents: Any, drafters: Any = None) -> Any:
@@ -240,7 +240,7 @@ def test_a_crashing_game_is_stored_as_failed_the_run_goes_on_and_resume_skips_it
             raise RuntimeError("no legal action in phase main")
         return real(config, seed, agents, drafters)
 
-    monkeypatch.setattr(runner, "play_game", flaky)
+    monkeypatch.setattr(jobs, "play_game", flaky)
     db = tmp_path / "failed.duckdb"
     assert (
         simulate(
@@ -273,7 +273,7 @@ def test_a_crashing_game_is_stored_as_failed_the_run_goes_on_and_resume_skips_it
     def never(*args: Any) -> Any:
         raise AssertionError("a resume replayed a game")
 
-    monkeypatch.setattr(runner, "play_game", never)
+    monkeypatch.setattr(jobs, "play_game", never)
     assert simulate("--db", str(db), "--resume", "1") == 1
     assert "1 of 4 games failed" in " ".join(capsys.readouterr().err.split())
 

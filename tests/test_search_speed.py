@@ -24,7 +24,7 @@ from engine.copying import PLAYER_FIELDS
 from engine.game import Game
 from engine.play import derive_seed, play_game
 from engine.state import GameConfig, Player
-from workbench.config import load_setup
+from workbench.content.setup import load_setup
 
 SETS = ["iron-legion", "tide-callers"]
 

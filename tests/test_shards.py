@@ -23,7 +23,7 @@ import duckdb
 import pytest
 
 from tests.test_runner import GAMES, content, simulate
-from workbench import shards
+from workbench.play import shards
 
 pytestmark = [
     pytest.mark.skipif(
@@ -86,7 +86,7 @@ def _warm(ray: Any) -> None:
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
     def ready() -> str:
-        import workbench.shards  # noqa: F401
+        import workbench.play.shards  # noqa: F401
 
         return str(ray.get_runtime_context().get_node_id())
 

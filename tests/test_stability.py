@@ -47,9 +47,9 @@ from scipy import stats
 from app.cmd_report import write_report
 from tests.findings_fixture import Game, build
 from workbench.analysis import cards, stability
-from workbench.analysis import study_findings as sf
 from workbench.analysis.findings import Thresholds, card_findings, card_verdict
 from workbench.analysis.source import AnalysisError, open_db
+from workbench.studies import findings as sf
 
 CARDS = [(c, "Alpha", 2) for c in ("A1", "A2", "A3", "A4")] + [
     (c, "Beta", 2) for c in ("B1", "B2", "B3")

@@ -11,8 +11,7 @@ import pytest
 
 from engine.agents.registry import make_agent
 from engine.play import derive_seed, play_game
-from workbench.keys import GAME_ID_BASE
-from workbench.runner import prepare
+from workbench.play.jobs import prepare
 from workbench.store import (
     TABLES,
     BatchWriter,
@@ -28,6 +27,7 @@ from workbench.store import (
     open_store,
     write_batch,
 )
+from workbench.store.keys import GAME_ID_BASE
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "schema.md"
 SPEC = RunSpec(

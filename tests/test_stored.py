@@ -10,8 +10,8 @@ import duckdb
 import pytest
 
 from app.cli import main
-from workbench.config import load_setup
-from workbench.stored import StoredRunError, stored_board, stored_config
+from workbench.content.setup import load_setup
+from workbench.store.stored import StoredRunError, stored_board, stored_config
 
 BOARDS = ("kings-crossing", "tyrants-throne", "four-banners", "zwei-burgen", "drowned-sanctum")
 

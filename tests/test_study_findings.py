@@ -1,5 +1,5 @@
 """The study pages' Findings (issue 17): compare, sweep, tune, ablate and skill each open with a
-ranked list computed in workbench/analysis/study_findings.py, tested here on hand-made inputs
+ranked list computed in workbench/studies/findings.py, tested here on hand-made inputs
 with known answers (the sentence, its numbers and its severity, and no finding when there is
 nothing to say)."""
 
@@ -10,11 +10,11 @@ from typing import Any, cast
 import polars as pl
 import pytest
 
-from workbench.ablation import Ablation
-from workbench.analysis import study_findings as sf
-from workbench.fairvalue import FairValue
-from workbench.sweep import SweepResult
-from workbench.tune import CardTuning
+from workbench.studies import findings as sf
+from workbench.studies.ablation import Ablation
+from workbench.studies.fairvalue import FairValue
+from workbench.studies.sweep import SweepResult
+from workbench.studies.tune import CardTuning
 
 CHANGE_SCHEMA = dict.fromkeys(("what", "name", "field", "base", "candidate", "change"), pl.String)
 SIG_SCHEMA = {

@@ -1,4 +1,4 @@
-"""The summary tables (workbench/summary.py, docs/schema.md): stored by `workbench simulate`,
+"""The summary tables (workbench/store/summary.py, docs/schema.md): stored by `workbench simulate`,
 and every analysis figure the same whether read from them, rebuilt for the session because
 they are stale, or built for a version-3 file that has none."""
 
@@ -15,7 +15,7 @@ from app.cli import main
 from workbench.analysis import cards, draft, drafted, economy, sets, shape
 from workbench.analysis.source import in_runs, open_db, query, run_list
 from workbench.analysis.stats import with_rate
-from workbench.summary import EARLY_PICKS, SCRATCH, SUMMARY_VERSION, TABLES
+from workbench.store.summary import EARLY_PICKS, SCRATCH, SUMMARY_VERSION, TABLES
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import pytest
 
 from app.cli import main
 from engine.cards import Card, CardSet, CardType
-from workbench.validate import SetSummary, summarize_set, validate
+from workbench.content.validate import SetSummary, summarize_set, validate
 
 
 def write_csv(path: Path, rows: Sequence[Sequence[object]]) -> Path:

@@ -7,8 +7,8 @@ import statistics
 import pytest
 
 from engine.cards import CardType, Effect
-from workbench.config import Setup, load_setup
-from workbench.variants import Change, apply_change, baseline_of, card_value
+from workbench.content.setup import Setup, load_setup
+from workbench.content.variants import Change, apply_change, baseline_of, card_value
 
 
 @pytest.fixture(scope="module")

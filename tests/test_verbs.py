@@ -23,7 +23,7 @@ from engine.verbs.board import DAMAGE, HEAL
 from engine.wording import render_effect
 from engine.words import LanguageError
 from tests.builder import Position, board, equipment, unit
-from workbench.loader import load_cardsets
+from workbench.content.card_sets import load_cardsets
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "engine.md"
 LEECH = unit("Leech", life=4)

@@ -21,7 +21,7 @@ from engine.cards import (
 from engine.keywords import parse_keywords, parse_modifiers
 from engine.language import parse_effects, parse_free_actions, parse_full_actions, parse_triggers
 from engine.wording import card_behaviour, render_effect, render_keywords, render_modifiers
-from workbench.loader import shipped_cardsets
+from workbench.content.card_sets import shipped_cardsets
 
 SHIPPED = [c for s in shipped_cardsets() for c in s.cards]
 

@@ -15,14 +15,15 @@ import numpy as np
 import pytest
 
 from app.cli import build_parser
-from workbench import abgames
 from workbench.analysis.interval import wilson
 from workbench.analysis.stats import proportion_ci
-from workbench.config import DEFAULT_BOARD, DEFAULT_SETS
-from workbench.runner import BATCH_GAMES, Batch, Job, WorkerPool, chunks, prepare
+from workbench.content.setup import DEFAULT_BOARD, DEFAULT_SETS
+from workbench.play.jobs import BATCH_GAMES, Batch, Job, prepare
+from workbench.play.pool import WorkerPool, chunks
 from workbench.store import GAME_TABLES, RunSpec
-from workbench.study import variant_spec
-from workbench.sweep import card_variants
+from workbench.studies import abgames
+from workbench.studies.study import variant_spec
+from workbench.studies.sweep import card_variants
 
 REPO = Path(__file__).resolve().parent.parent
 SPEC = RunSpec(DEFAULT_SETS, (DEFAULT_BOARD,), 6, 2, ("random",) * 2, ("random",) * 2, 11)
@@ -112,7 +113,7 @@ def test_a_forking_pool_forks_its_workers_a_spawning_one_spawns_them(fork: bool)
     module), ready without importing; spawned ones start afresh."""
     code = (
         "import sys\n"
-        "from workbench.runner import WorkerPool\n"
+        "from workbench.play.runner import WorkerPool\n"
         "sys.modules['parents_marker'] = sys\n"
         f"with WorkerPool(2, fork={fork}) as pool:\n"
         "    probe = \"'parents_marker' in __import__('sys').modules\"\n"

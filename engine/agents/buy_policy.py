@@ -80,6 +80,23 @@ def saves(save_for: float, score: float, w: Weights = DEFAULT) -> bool:
     return save_for > score * w.buy_save + 1.0
 
 
+class WeightedBuyPolicy:
+    """The heuristic's buy policy under `weights` (the projection's `BuyPolicy`): what a drafter
+    projects when no agent of its own is given."""
+
+    def __init__(self, weights: Weights = DEFAULT) -> None:
+        self.weights = weights
+
+    def buy_value(self, card: Card, kind: VictoryKind, deck_up: int, income: int) -> float:
+        return buy_value(card, kind, deck_up, income, self.weights)
+
+    def race_buy(self, card: Card, resource: float, target: int, round_: int) -> float:
+        return race_buy(card, resource, target, round_, self.weights)
+
+    def saves(self, save_for: float, score: float) -> bool:
+        return saves(save_for, score, self.weights)
+
+
 def buy_score(v: View, a: Action) -> float:
     """A buy step's action (R7): the best card by value for money, or passing."""
     s = v.s

@@ -1,5 +1,6 @@
-"""Drafters: who picks what from a pack (R3). A drafter is an agent asked for draft picks; every
-drafter here also plays the match (with the heuristic) if it is used as an agent.
+"""Drafters: who picks what from a pack (R3). A drafter answers draft picks (`Picker`); an agent
+drafts with its drafter, and a drafter named as a whole agent (`numbers`, `ratings`) is the
+heuristic agent drafting with it (engine/agents/registry.py).
 
 - `random`: the random agent (registry), a uniformly random pick.
 - `heuristic`: values a card by what its own agent will do with it (the model below): its
@@ -13,9 +14,9 @@ drafter here also plays the match (with the heuristic) if it is used as an agent
   heuristic drafter's value. The drafter receives its ratings as data: the spec's
   `ratings:ratings_file=PATH` (a JSON object `{"Card name": score}` or
   `{"Card name": {"score": s, "games": n}}`) and `ratings:db=PATH` are read by the workbench
-  (`workbench.agents.make_agent`), since the engine opens no files. Parameter `weight=W` (default 1)
-  scales ratings against the heuristic value used to break ties; `min_games=N` ignores ratings
-  seen in fewer games.
+  (`workbench.play.agents.make_agent`), since the engine opens no files. Parameter `weight=W`
+  (default 1) scales ratings against the heuristic value used to break ties; `min_games=N`
+  ignores ratings seen in fewer games.
 
 The heuristic drafter's model: a card is worth what the seat's agent will do with it. Only
 cards it buys ever leave the store (R7.1), at most one a turn (R7.2), out of a store of 30, so
@@ -49,49 +50,20 @@ Not modelled: combat losses, the opponent's needs. The projection: `engine.agent
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import Protocol
 
 from engine.actions import Action
-from engine.agents.heuristic import HeuristicAgent, choose
+from engine.agents.buy_policy import WeightedBuyPolicy
+from engine.agents.held import CURVE, Held, bucket
 from engine.agents.projection import BuyPolicy, Economy, Projection
 from engine.agents.values import board_affinity, card_cost, card_value
 from engine.board import Terrain, VictoryKind
 from engine.cards import Card, CardType
-from engine.game import Game
 from engine.state import GameConfig, GameState
-from engine.vocab import Phase
 
 # --- synergy: what a pick adds to the store held so far ----------------------------------------
-
-CURVE = {1: 0.15, 2: 0.3, 3: 0.3, 4: 0.15, 5: 0.1}
-"""Share of the store the drafter wants at each buy price (5 = 5 and more)."""
-
-
-def _bucket(card: Card) -> int:
-    return max(1, min(5, card.buy or 1))
-
-
-class Held:
-    """What a seat's store holds so far, counted once per pick (not once per card offered)."""
-
-    def __init__(self, s: GameState, seat: int) -> None:
-        held = [s.cards[c] for c in s.players[seat].store]
-        self.cards = held
-        self.n = len(held)
-        self.sets: dict[str, int] = {}
-        buckets = self.buckets = dict.fromkeys(CURVE, 0)
-        sets, unit = self.sets, CardType.UNIT  # a member read is slow on Python 3.11
-        units = ranged = crew = 0
-        for h in held:
-            sets[h.set] = sets.get(h.set, 0) + 1
-            buckets[max(1, min(5, h.buy or 1))] += 1  # _bucket
-            if h.type is unit:
-                units += 1
-                ranged += (h.range or 1) > 1
-            crew += bool(h.keywords.crew)
-        self.units, self.ranged, self.crew = units, ranged, crew
 
 
 @lru_cache(maxsize=4096)
@@ -120,7 +92,7 @@ def synergy(s: GameState, card: Card, h: Held) -> float:
         # set concentration: cards of the set most held work together
         score += 0.8 * h.sets.get(card.set, 0) / n
         # cost curve
-        b = _bucket(card)
+        b = bucket(card)
         score += 1.5 * (CURVE[b] - h.buckets[b] / n)
         if is_unit:
             score += 1.0 if h.units / n < 0.55 else -0.3
@@ -145,6 +117,12 @@ def draft_value(s: GameState, seat: int, card: Card, held: Held | None = None) -
     return numbers_value(card, s.config.board.victory.kind) + synergy(s, card, h)
 
 
+class Picker(Protocol):
+    """What drafts: a pick from the legal picks of the state's draft seat (R3.3)."""
+
+    def pick(self, s: GameState, legal: list[Action]) -> Action: ...
+
+
 class NumbersDrafter:
     """Picks the card of highest `draft_value` (numbers and synergy); plays as the heuristic."""
 
@@ -154,12 +132,6 @@ class NumbersDrafter:
         seat = s.draft_seat
         held = Held(s, seat)
         return max(legal, key=lambda a: (draft_value(s, seat, s.cards[a.card], held), -a.card))
-
-    def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
-        s = game.state
-        if s.phase == Phase.DRAFT:
-            return self.pick(s, legal)
-        return choose(s, legal, rng)
 
 
 # --- the heuristic drafter: what its agent will buy ----------------------------------------------
@@ -175,7 +147,7 @@ class HeuristicDrafter:
     name = "heuristic"
 
     def __init__(self, policy: BuyPolicy | None = None) -> None:
-        self.policy: BuyPolicy = policy if policy is not None else HeuristicAgent()
+        self.policy: BuyPolicy = policy if policy is not None else WeightedBuyPolicy()
         self._eco: Economy | None = None
 
     def economy(self, cfg: GameConfig) -> Economy:
@@ -200,12 +172,6 @@ class HeuristicDrafter:
     def pick(self, s: GameState, legal: list[Action]) -> Action:
         vals = self.values(s, legal)
         return max(legal, key=lambda a: (vals[a.card], -a.card))
-
-    def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
-        s = game.state
-        if s.phase == Phase.DRAFT:
-            return self.pick(s, legal)
-        return choose(s, legal, rng)
 
 
 # --- the ratings drafter -------------------------------------------------------------------------
@@ -242,12 +208,6 @@ class RatingsDrafter:
 
         return max(legal, key=key)
 
-    def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
-        s = game.state
-        if s.phase == Phase.DRAFT:
-            return self.pick(s, legal)
-        return choose(s, legal, rng)
-
 
 def make_ratings_drafter(
     params: dict[str, str], ratings: Mapping[str, float] | None = None
@@ -258,6 +218,6 @@ def make_ratings_drafter(
     if ratings is None and source is not None:
         raise ValueError(
             f"ratings:{source}=PATH is read by the workbench "
-            "(workbench.agents.make_agent): the engine opens no files"
+            "(workbench.play.agents.make_agent): the engine opens no files"
         )
     return RatingsDrafter(dict(ratings or {}), float(params.get("weight", 1.0)), params)

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import random
 from operator import itemgetter
-from typing import TYPE_CHECKING
 
 from mypy_extensions import mypyc_attr
 
@@ -46,6 +45,7 @@ from engine import actions as A
 from engine.actions import Action
 from engine.agents.action_phase import main_score, unit_scores
 from engine.agents.buy_policy import buy_score, buy_value, race_buy, saves
+from engine.agents.drafters import HeuristicDrafter, Picker
 from engine.agents.values import View, board_affinity, card_value, effect_value, resource_gain
 from engine.agents.weights import DEFAULT, Weights
 from engine.board import VictoryKind
@@ -81,9 +81,6 @@ from engine.vocab import ActionKind, Phase
 _SCORE = itemgetter(0)
 """A scored action's score (the first best wins ties: the engine's order)."""
 
-if TYPE_CHECKING:  # drafters import this module: the drafter is imported at use
-    from engine.agents.drafters import HeuristicDrafter
-
 # --- the agent ---------------------------------------------------------------------------------
 
 
@@ -94,13 +91,17 @@ class HeuristicAgent:
     name = "heuristic"
 
     def __init__(
-        self, eps: float = 0.0, weights: Weights = DEFAULT, name: str = "heuristic"
+        self,
+        eps: float = 0.0,
+        weights: Weights = DEFAULT,
+        name: str = "heuristic",
+        drafter: Picker | None = None,
     ) -> None:
         self.eps = eps
         self.weights = weights
         self.name = name
         self.params: dict[str, float] = {"eps": eps} if eps else {}
-        self._drafter: HeuristicDrafter | None = None
+        self._drafter = drafter
 
     def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
@@ -114,11 +115,10 @@ class HeuristicAgent:
         response window, unless `eps` would draw a random action there."""
         return not self.eps and passes(state)
 
-    def drafter(self) -> HeuristicDrafter:
-        """This agent's drafter: it drafts by what this agent's buy policy would buy."""
+    def drafter(self) -> Picker:
+        """This agent's drafter: the one it was given, else one that drafts by what this agent's
+        buy policy would buy."""
         if self._drafter is None:
-            from engine.agents.drafters import HeuristicDrafter
-
             self._drafter = HeuristicDrafter(self)
         return self._drafter
 
@@ -138,8 +138,6 @@ def choose(
 ) -> Action:
     """The heuristic's choice for any decision."""
     if s.phase == _PHASE_DRAFT:
-        from engine.agents.drafters import HeuristicDrafter
-
         d = agent.drafter() if agent is not None else HeuristicDrafter()
         return d.pick(s, legal)
     w = agent.weights if agent is not None else DEFAULT

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
+from engine.agents.held import Held
 from engine.board import VictoryKind
 from engine.cards import Card, CardType
 from engine.state import GameConfig
-
-if TYPE_CHECKING:  # the drafters import this module
-    from engine.agents.drafters import Held
 
 HAND = 3
 """R4.2: a turn draws the hand up to 3 cards, the rate at which the deck's spells come round."""

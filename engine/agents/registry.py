@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.agents.drafters import Picker
 from engine.agents.explorer import ExplorerAgent
 from engine.agents.random_agent import RandomAgent
 from engine.play import Agent
@@ -58,14 +59,22 @@ def _search(params: dict[str, str]) -> Agent:
 
 def _numbers(params: dict[str, str]) -> Agent:
     from engine.agents.drafters import NumbersDrafter
+    from engine.agents.heuristic import HeuristicAgent
 
-    return NumbersDrafter()
+    return HeuristicAgent(name="numbers", drafter=NumbersDrafter())
 
 
 def _ratings(params: dict[str, str]) -> Agent:
     from engine.agents.drafters import make_ratings_drafter
 
-    return make_ratings_drafter(params)
+    return with_drafter(make_ratings_drafter(params))
+
+
+def with_drafter(drafter: Picker) -> Agent:
+    """A drafter as a whole agent: it drafts, and plays the match as the heuristic agent."""
+    from engine.agents.heuristic import HeuristicAgent
+
+    return HeuristicAgent(name=getattr(drafter, "name", "heuristic"), drafter=drafter)
 
 
 FACTORIES: dict[str, Factory] = {
@@ -87,7 +96,7 @@ FACTORIES: dict[str, Factory] = {
 class Param:
     """One parameter of a spec: a whole number, a number or a text; the allowed range
     (inclusive); `file`: the text names a file (whose existence the workbench checks, since the
-    engine touches no files: workbench.agents)."""
+    engine touches no files: workbench.play.agents)."""
 
     kind: type[int | float | str]
     low: float | None = None

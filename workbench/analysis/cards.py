@@ -18,9 +18,9 @@ from collections.abc import Sequence
 import duckdb
 import polars as pl
 
-from workbench import summary
 from workbench.analysis.source import in_runs, query, run_list
 from workbench.analysis.stats import with_difference_tests, with_gain_ci, with_rate
+from workbench.store import summary
 
 
 def card_results(
@@ -76,7 +76,7 @@ def card_effects(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.Data
     """Per card: units of it lost to refused upkeep, damage it dealt, times it died.
 
     Damage events name the damaged card; the dealer is found from its neighbours (ASOF joins,
-    per game in workbench/summary.py): an `attack` belongs to the attacker and a `retaliation`
+    per game in workbench/store/summary.py): an `attack` belongs to the attacker and a `retaliation`
     to the defender of the next `combat` event (emitted right after both damages), an `effect`
     to the source of the latest `resolve`, a `collision` to the occupant of the latest
     `push_stop`.
@@ -113,7 +113,7 @@ def card_table(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFr
 def buy_chances(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
     """Per pool card with a buy price: set, buy, store_turns (player-turns whose buy step had a copy
     in the store) and affordable_turns (of those, the ones with enough resource: the run's own
-    price, counted per game in workbench/summary.py)."""
+    price, counted per game in workbench/store/summary.py)."""
     summary.ensure(con, runs)
     return query(
         con,

@@ -16,15 +16,15 @@ from collections.abc import Sequence
 import duckdb
 import polars as pl
 
-from workbench import summary
 from workbench.analysis.source import in_runs, query, run_list
 from workbench.analysis.stats import with_rate
+from workbench.store import summary
 
 
 def _sums(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
     """Additive sums per card, set and drafter, so coarser levels roll up without rescanning.
 
-    Read from the per-game summary (workbench/summary.py), where every pack is unnested once.
+    Read from the per-game summary (workbench/store/summary.py), where every pack is unnested once.
     """
     summary.ensure(con, runs)
     return query(

@@ -4,7 +4,7 @@ A seat buys only from its own store (R7.1), so a drafted copy its seat never buy
 spent on nothing. Definitions (per game and seat; copies of a card are interchangeable, and a
 seat's buys of a card are credited to its earliest picks of it, so a seat that bought k copies
 bought its first k drafted ones). Read from the per-game summary (`summary_cards`, built by
-workbench/summary.py: picks, pick_sum, bought, and early_picks and early_bought, counted per
+workbench/store/summary.py: picks, pick_sum, bought, and early_picks and early_bought, counted per
 copy when the summary is built), never from the picks and events:
 - drafted-and-never-bought share, per set and board: drafted copies the seat never bought in
   that game / drafted copies (Wilson interval over copies). Only one card a turn can be bought
@@ -30,9 +30,9 @@ from collections.abc import Sequence
 import duckdb
 import polars as pl
 
-from workbench import summary
 from workbench.analysis.source import in_runs, query, run_list
 from workbench.analysis.stats import with_rate
+from workbench.store import summary
 
 EARLY_PICKS = summary.EARLY_PICKS
 """The first picks of each pack (pack round) that count as early (defined where the per-game

@@ -17,21 +17,22 @@ from collections.abc import Sequence
 import duckdb
 import polars as pl
 
-from workbench import summary
 from workbench.analysis.source import in_runs, query, run_list
 from workbench.analysis.stats import with_rate
+from workbench.store import summary
 
 FLOWS = summary.FLOWS
 
 
 def _rounds(runs: Sequence[int]) -> str:
-    """SQL: the per-round sums of the runs (workbench/summary.py; call summary.ensure first)."""
+    """SQL: the per-round sums of the runs (workbench/store/summary.py; call summary.ensure
+    first)."""
     return f"SELECT * FROM summary_rounds WHERE run_id IN ({run_list(runs)})"
 
 
 def _players(runs: Sequence[int]) -> str:
     """SQL: one row per seat-game with snapshots: its board, agent, flow sums and final
-    resource (workbench/summary.py; call summary.ensure first)."""
+    resource (workbench/store/summary.py; call summary.ensure first)."""
     return f"""
     SELECT g.board, gs.agent, t.* FROM summary_seats t JOIN games g USING (game_id)
     JOIN game_seats gs ON gs.game_id = t.game_id AND gs.seat = t.seat

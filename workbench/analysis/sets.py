@@ -12,13 +12,13 @@ from collections.abc import Sequence
 import duckdb
 import polars as pl
 
-from workbench import summary
 from workbench.analysis.source import query, run_list
 from workbench.analysis.stats import with_rate
+from workbench.store import summary
 
 
 def _seat_sets(runs: Sequence[int]) -> str:
-    """SQL: one row per seat-game with its dominant set and set pair (workbench/summary.py;
+    """SQL: one row per seat-game with its dominant set and set pair (workbench/store/summary.py;
     call summary.ensure first)."""
     return f"""
     SELECT s.game_id, s.seat, s.agent, s.won::INT AS won, g.board,

@@ -18,7 +18,7 @@ import polars as pl
 
 from workbench.analysis.source import in_runs, query, run_list
 from workbench.analysis.stats import with_rate
-from workbench.summary import ensure as ensure_summaries
+from workbench.store.summary import ensure as ensure_summaries
 
 
 def lengths(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
@@ -46,7 +46,7 @@ def endings(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame
 
 def leads(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
     """Per game with snapshots: lead changes, decided round and decided_at (the per-game
-    summary of workbench/summary.py)."""
+    summary of workbench/store/summary.py)."""
     ensure_summaries(con, runs)
     return query(
         con,

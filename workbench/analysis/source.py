@@ -11,7 +11,7 @@ import duckdb
 import polars as pl
 
 from workbench.analysis.errors import AnalysisError as AnalysisError  # re-exported
-from workbench.keys import GAME_ID_BASE, READ_VERSIONS
+from workbench.store.keys import GAME_ID_BASE, READ_VERSIONS
 
 MEMORY_LIMIT = "1GB"
 """DuckDB's working memory for analysis (the rest of 2 GB is Python, polars and matplotlib)."""

@@ -27,8 +27,8 @@ from workbench.check import (
 )
 from workbench.check.core import APPLY, Events, GameCheck, GameInfo, Hook, Violation
 from workbench.check.table import Table
-from workbench.keys import GAME_ID_BASE, READ_VERSIONS
-from workbench.stored import stored_board, stored_cards
+from workbench.store.keys import GAME_ID_BASE, READ_VERSIONS
+from workbench.store.stored import stored_board, stored_cards
 
 MODULES = (draft, turn, resource, movement, ranges, combat, markers, capture, victory)
 """The rule groups, in the order their hooks see each event."""

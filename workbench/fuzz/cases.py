@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import cast
 
 from engine.state import GameConfig
-from workbench.config import load_setup
+from workbench.content.setup import load_setup
 from workbench.fuzz.random_boards import draw_board
 from workbench.fuzz.random_cards import Generator
 

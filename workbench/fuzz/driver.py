@@ -12,7 +12,7 @@ from pathlib import Path
 
 from engine.play import derive_seed
 from engine.state import GameConfig
-from workbench.config import load_setup
+from workbench.content.setup import load_setup
 from workbench.fuzz.cases import Case, generate_case, load_case
 from workbench.fuzz.play import AGENT_MIXES, Outcome, agents_of, play_checked
 from workbench.fuzz.shrink import Failing

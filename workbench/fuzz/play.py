@@ -22,10 +22,10 @@ from engine.game import Game
 from engine.invariants import violations
 from engine.play import derive_seed
 from engine.state import GameConfig
-from workbench.agents import make_agent
 from workbench.check.core import Events, GameInfo, Violation
 from workbench.check.run import walk
 from workbench.fuzz.random_cards import GENERATED_NAME
+from workbench.play.agents import make_agent
 from workbench.store import PlayedGame, batch_tables
 
 AGENT_MIXES = ("random", "heuristic", "mixed")

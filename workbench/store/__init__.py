@@ -1,4 +1,5 @@
-"""The DuckDB event store (docs/schema.md): schema, run rows, and batches of whole games.
+"""The DuckDB event store (docs/schema.md): schema, run rows, batches of whole games, the summary
+tables (`summary`), the stored games read back (`stored`) and the store's version (`keys`).
 
 One process writes a file; workers hand it batches of Arrow tables. Every batch is one
 transaction, so a run stopped at any moment leaves only complete games behind. One module per

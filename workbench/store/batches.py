@@ -13,7 +13,7 @@ import duckdb
 import pyarrow as pa
 
 from engine.record import GameRecord
-from workbench.keys import GAME_ID_BASE
+from workbench.store.keys import GAME_ID_BASE
 from workbench.store.schema import ARROW_SCHEMAS, GAME_TABLES, TABLES
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import duckdb
 
-from workbench import summary
-from workbench.keys import SCHEMA_VERSION
+from workbench.store import summary
+from workbench.store.keys import SCHEMA_VERSION
 from workbench.store.schema import TABLES, ddl
 
 

@@ -14,10 +14,10 @@ import duckdb
 from engine.board import Board
 from engine.cards import Card
 from engine.wording import card_behaviour, render_free_actions
-from workbench import summary
-from workbench.board_map import field_code
+from workbench.content.board_map import field_code
+from workbench.content.variants import Change
+from workbench.store import summary
 from workbench.store.files import StoreError, engine_version
-from workbench.variants import Change
 
 MAX_GAMES: Final = 1_000_000
 """The most games of one run: far below GAME_ID_BASE, and the list of games still to play fits
@@ -256,7 +256,7 @@ def set_execution(con: duckdb.DuckDBPyConnection, run_id: int, backend: str, wor
 
 
 def finish_run(con: duckdb.DuckDBPyConnection, run_id: int) -> None:
-    """Once every game is stored: store the run's summary tables (workbench/summary.py), then
+    """Once every game is stored: store the run's summary tables (workbench/store/summary.py), then
     mark the run finished."""
     summary.write(con, run_id)
     con.execute(

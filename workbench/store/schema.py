@@ -9,7 +9,7 @@ import pyarrow as pa
 
 from engine.events import EVENT_COLUMNS
 from engine.record import PICK_COLUMNS, SNAPSHOT_COLUMNS
-from workbench import summary
+from workbench.store import summary
 
 _EVENT_TYPES = {
     "phase": "VARCHAR",

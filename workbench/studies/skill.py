@@ -1,0 +1,48 @@
+"""Skill sensitivity: a card's metrics under agents of different strength, on the same seeds.
+
+Every agent spec plays all seats (and drafts) in its own run. A card whose improvement when
+bought grows with the agents' strength rewards skill; one that is strong only for weak agents
+is a trap for beginners or simply forgiving. Every card of the setup is played in each run, so
+the study also says, per card, whether the report's verdict on it holds for every agent
+(analysis/stability.py).
+"""
+
+from __future__ import annotations
+
+import duckdb
+import polars as pl
+
+from workbench.analysis.findings import card_verdict
+from workbench.analysis.stability import verdict_table
+from workbench.studies.study import Study, Variant
+from workbench.studies.sweep import card_metrics
+
+
+def agent_variants(agents: list[str]) -> list[Variant]:
+    return [Variant(a, agents=(a,), value=i) for i, a in enumerate(agents)]
+
+
+def skill_table(con: duckdb.DuckDBPyConnection, study: Study, card: str) -> pl.DataFrame:
+    """Per agent: the card's pick rate, buy rate, win rates, improvement when bought and the
+    report's verdict on it in that agent's run."""
+    t = card_metrics(con, study, card).rename({"variant": "agent"})
+    return t.with_columns(
+        pl.Series(
+            "verdict",
+            [
+                card_verdict(g, q)
+                for g, q in zip(
+                    t.get_column("bought_gain").to_list(),
+                    t.get_column("bought_gain_bh").to_list(),
+                    strict=True,
+                )
+            ],
+            dtype=pl.String,
+        )
+    )
+
+
+def skill_verdicts(con: duckdb.DuckDBPyConnection, study: Study) -> pl.DataFrame:
+    """Every card of the setup: the report's verdict with each agent of the study and whether
+    it is the same for all (stability.verdict_table; the agents are the study's labels)."""
+    return verdict_table(con, [(v.label, [run]) for v, run in study.runs])
