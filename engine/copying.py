@@ -2,7 +2,12 @@
 (`engine.state`, cloned for a search's look-ahead) gets each of its fields, one rule a field. The
 classes declare their fields by these rules' keys and write their copies out by them (a compiled
 class can run no generated code); tests/test_clone.py checks the copies against the rules, and
-that every field has one."""
+that every field has one.
+
+This module and engine/state.py import each other on purpose, the one circle the layer test
+allows: the state calls these copies, and the copies name the state's classes as types (only
+for mypy and mypyc, under TYPE_CHECKING), so that the compiled copies call them directly
+(docs/architecture.md)."""
 
 from __future__ import annotations
 
