@@ -693,3 +693,21 @@ def test_a_panicking_tyrant_still_plays_its_intention():
     s = g.state
     assert s.marker_card == d and s.marker_perm == m
     assert s.perms[t].markers[Marker.PANIC] == 1 and s.perms[t].field == pos.f(4, 0)
+
+
+@rules("R17.2", "R21.15", "R21.19")
+def test_an_intention_without_a_target_is_discarded_and_the_tyrant_rests():
+    """docs/engine.md "Readings": Shatter finds no enemy artifact: no marker, the card goes to
+    the Tyrant's discard pile (R17.2 sets aside only for a marker), and with no marker to walk
+    toward (R21.15, R21.19) the Tyrant neither moves nor attacks the unit next to it. The next
+    intention waits for its next turn."""
+    shatter = intention("Shatter", eff("destroy", 1, tgt("artifact", "enemy")))
+    pos = tyrant_position(goal=5)
+    t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
+    u = pos.put(SOLDIER, 0, 1, 0)
+    pos.idle(0, 4, 1)
+    d, sh = _tyrant_deck(pos, DEVOUR, shatter)
+    g = _finish_round(pos)
+    s = g.state
+    assert s.zone_of(sh) == "tyrant_discard" and s.tyrant_deck == [d] and s.marker_card == -1
+    assert s.perms[t].field == pos.f(0, 0) and s.perms[u].damage == 0 and s.round == 2
