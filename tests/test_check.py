@@ -881,3 +881,28 @@ def test_planted_a_tyrant_turn_that_ignores_its_markers() -> None:
         rows.delete(rows.find(kind="marker", card_id=t, detail=Marker.PANIC.value, amount=-1))
 
     assert _rules(refereed(g, cards, plant)) == ["R21.25"]
+
+
+def test_referee_a_tyrant_poisoned_to_death_at_its_activation_owes_no_intention() -> None:
+    """R21.25 with R13.2 and R21.19: the Tyrant starts its turn next to its marker, and its
+    activation's poison marker defeats it before it acts: the players win, and the intention
+    it was due to carry out is no violation (the referee used to flag it, found on 60 random
+    games with all four sets)."""
+    b = ascii_board(". . . . .\n. . . . .", victory=Victory(VictoryKind.TYRANT, tyrant_goal=5))
+    cards = [SOLDIER, TYRANT_UNIT, DEVOUR, IDLE]
+    pos = Position(b, cards)
+    t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
+    m = pos.put(SOLDIER, 0, 1, 0)
+    pos.idle(0, 4, 1)
+    pos.deck(0, *[SOLDIER] * 6)
+    s = pos.state
+    d = pos.card(DEVOUR, TYRANT)  # played in an earlier turn: its marker on `m`
+    s.set_aside.append(d)
+    s.marker_card, s.marker_perm = d, m
+    s.emit(EventKind.INTENTION, TYRANT, d, m, pos.f(1, 0))
+    s.emit(EventKind.MARKER, TYRANT, t, amount=10, detail=Marker.POISON)
+    s.perms[t].markers[Marker.POISON] = 10
+    s.active = 1
+    g = pos.game(phase="discard", advance=True)
+    assert g.is_terminal() and t not in s.perms and g.returns() == [1.0, 1.0]
+    assert refereed(g, cards) == []

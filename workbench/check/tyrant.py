@@ -119,6 +119,13 @@ def _marker(g: GameCheck, i: int) -> None:
         g.tyrant_due = -1
 
 
+def _gone(g: GameCheck, i: int) -> None:
+    """A Tyrant defeated before it acts (poison at its activation, R13.2, R21.25) owes no full
+    action (R21.19)."""
+    if g.ev.card_id[i] == g.tyrant_due:
+        g.tyrant_due = -1
+
+
 def _combat(g: GameCheck, i: int) -> None:
     """R21.25 with R13.3, R20.1: a panicking Tyrant runs shy, it does not attack."""
     p = g.piece(g.ev.card_id[i])
@@ -136,5 +143,7 @@ BEFORE: dict[str, list[Hook]] = {
     "move": [_acts],
     "combat": [_acts, _combat],
     "marker": [_carried_out],
+    "death": [_gone],
+    "destroy": [_gone],
 }
 AFTER: dict[str, list[Hook]] = {"marker": [_marker]}
