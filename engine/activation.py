@@ -1,7 +1,8 @@
 """A unit's activation and its actions (R6.8, R12.4): the markers that act on activation
-(R13.2 poison, R13.3 panic, R13.4 rage; R13.1 paralysis), the behaviours that then choose its
-actions (R20), and the actions a player takes with it: move, attack, full action (R12.4), carry
-(R15.2), swap (R15.3), equip (R15.6), removing paralysis (R13.1), tapping it."""
+(R13.2 poison, R13.3 panic, R13.4 rage; R13.1 paralysis; the Tyrant's unit too, R21.25), the
+behaviours that then choose its actions (R20), and the actions a player takes with it: move,
+attack, full action (R12.4), carry (R15.2), swap (R15.3), equip (R15.6), removing paralysis
+(R13.1), tapping it."""
 
 from __future__ import annotations
 
@@ -13,25 +14,41 @@ from engine.markers import Marker
 from engine.stack import after_resolution, announce
 from engine.state import BehaviourRun, GameState, Perm, StackItem
 from engine.turn import next_round
-from engine.vocab import ActionKind, BehaviourKind, EventKind, StackKind, UnitVerb
+from engine.vocab import ActionKind, BehaviourKind, EventKind, Phase, StackKind, UnitVerb
 
 
 def activate(state: GameState, a: Action) -> None:
-    """R6.8 activation; R13.2 poison grows, R13.3/R13.4 panic and rage run a behaviour.
+    """R6.8: the player activates a unit (`wake`).
 
     A paralysed unit takes none of its actions (R13.1), a behaviour's neither: panic or rage
     still loses its marker on activation, the unit does nothing and is done for the turn."""
     cid = a.card
     p = state.perms[cid]
     state.activated = cid
+    behaviour = wake(state, p)
+    if cid not in state.perms:
+        state.activated = -1
+    elif behaviour is not None:
+        if p.markers[Marker.PARALYSIS] > 0:
+            finish_unit(state, p)
+            state.activated = -1
+        else:
+            state.behaviour = BehaviourRun(behaviour, cid)
+
+
+def wake(state: GameState, p: Perm) -> BehaviourKind | None:
+    """A unit's activation (R6.8; the Tyrant's too, R21.25): R13.2 poison grows, and may
+    defeat it; R13.3/R13.4 one panic or rage marker goes, and the behaviour it names (shy,
+    aggressive) is returned to take the unit's actions. Panic goes first when it has both
+    (docs/engine.md, "Readings")."""
+    cid = p.cid
     state.emit(EventKind.ACTIVATE, p.controller, cid)
     if p.markers[Marker.POISON] > 0:
         p.markers[Marker.POISON] += 1
         state.emit(EventKind.MARKER, p.controller, cid, amount=1, detail=Marker.POISON)
         after_resolution(state)
         if cid not in state.perms:
-            state.activated = -1
-            return
+            return None
     for marker, behaviour in (
         (Marker.PANIC, BehaviourKind.SHY),
         (Marker.RAGE, BehaviourKind.AGGRESSIVE),
@@ -39,36 +56,48 @@ def activate(state: GameState, a: Action) -> None:
         if p.markers[marker] > 0:
             p.markers[marker] -= 1
             state.emit(EventKind.MARKER, p.controller, cid, amount=-1, detail=marker)
-            if p.markers[Marker.PARALYSIS] > 0:
-                finish_unit(state, p)
-                state.activated = -1
-            else:
-                state.behaviour = BehaviourRun(behaviour, cid)
-            return
+            return behaviour
+    return None
 
 
 def continue_behaviour(state: GameState, run: BehaviourRun) -> None:
     """Announce the running behaviour's next action (it goes on the stack, R21.6), or end the
-    behaviour: the unit's activation (R13.3, R13.4) or the Tyrant's turn (R21.15)."""
-    unit = state.perms.get(run.unit)
+    behaviour: the unit's activation (R13.3, R13.4) or the Tyrant's turn (R21.15).
+
+    R21.25: the Tyrant's unit is activated when its turn begins (its run's first step), like a
+    player's unit; panic or rage then runs its behaviour for it once the intention is played
+    (`tyrant.next_action`), and that behaviour's end is the end of the Tyrant's turn."""
     if run.kind == BehaviourKind.TYRANT:
+        unit = state.perms.get(run.unit)
+        if run.step == 0 and unit is not None:
+            run = state.behaviour = run._replace(instead=wake(state, unit))
+            if state.winners is not None:
+                return  # poison defeated it (R13.2)
         item = tyrant.next_action(state, run)
-    else:  # R13.1: a unit paralysed meanwhile (a response) takes no further action
-        item = (
-            next_action(state, run)
-            if unit is not None and unit.markers[Marker.PARALYSIS] <= 0
-            else None
-        )
+        if item is None and run.instead is not None:
+            run = state.behaviour = BehaviourRun(run.instead, run.unit)
+            item = _behaviour_action(state, run)
+    else:
+        item = _behaviour_action(state, run)
     if item is not None:
         announce(state, item)
         return
     state.behaviour = None
-    if run.kind == BehaviourKind.TYRANT:
+    if state.phase == Phase.TYRANT:
         next_round(state)
         return
     if run.unit in state.perms:
         finish_unit(state, state.perms[run.unit])
     state.activated = -1
+
+
+def _behaviour_action(state: GameState, run: BehaviourRun) -> StackItem | None:
+    """A shy or aggressive behaviour's next action; none for a unit paralysed (R13.1: at its
+    activation, or meanwhile by a response)."""
+    unit = state.perms.get(run.unit)
+    if unit is None or unit.markers[Marker.PARALYSIS] > 0:
+        return None
+    return next_action(state, run)
 
 
 def finish_unit(state: GameState, p: Perm) -> None:

@@ -205,7 +205,9 @@ def next_action(state: GameState, run: BehaviourRun) -> StackItem | None:
         state.behaviour = run._replace(step=1)
         return _shy_move(state, p)
     if run.step == 0:
-        target = nearest_target(state, p)
+        # R21.19: the Tyrant never attacks the permanent carrying its own marker, raging too
+        spared = state.marker_perm if state.cards[p.cid].keywords.tyrant else -1
+        target = nearest_target(state, p, exclude=spared)
         state.behaviour = run = run._replace(step=1, target=target.cid if target else -1)
         if target is not None and not in_reach(state, p, target):
             item = approach(state, p, target.field)

@@ -22,23 +22,31 @@ class CardType(str, Enum):
     """Equipment and potions are artifacts too (R15.5, R15.8)."""
     is_equipment: bool
     """Potions are equipment with durability 1 (R15.8)."""
+    is_spell: bool
+    """Intentions are spells too (R17.1, R21.23: "protection from spells" stops them)."""
 
     def __new__(
-        cls, value: str, permanent: bool = False, artifact: bool = False, equipment: bool = False
+        cls,
+        value: str,
+        permanent: bool = False,
+        artifact: bool = False,
+        equipment: bool = False,
+        spell: bool = False,
     ) -> Self:
         member = str.__new__(cls, value)
         member._value_ = value
         member.is_permanent = permanent
         member.is_artifact = artifact
         member.is_equipment = equipment
+        member.is_spell = spell
         return member
 
     UNIT = ("unit", True)
-    SPELL = ("spell",)
+    SPELL = ("spell", False, False, False, True)
     ARTIFACT = ("artifact", True, True)
     EQUIPMENT = ("equipment", True, True, True)
     POTION = ("potion", True, True, True)
-    INTENTION = ("intention",)
+    INTENTION = ("intention", False, False, False, True)
 
 
 PERMANENT_TYPES = frozenset(t for t in CardType if t.is_permanent)

@@ -1,5 +1,5 @@
 """Legal actions of the current decision (R3, R5.3, R6.5-R6.8, R7, R8.6, R12, R15, R21.5,
-R21.21).
+R21.21, R21.22).
 
 Slow actions (playing permanents, a unit's actions) only in the active player's own action
 phase with an empty stack (R6.5); fast actions (spells, free actions, R8.6) whenever the player
@@ -165,6 +165,8 @@ def _fast_actions(state: GameState, seat: int) -> list[Action]:
     fields = state.config.board.fields
     grants = state.config.geometry.grants_actions
     for p in _sources(state, seat, grants):
+        if _held(state, p):
+            continue
         card = cards[p.cid]
         # R15.1: a permanent's own free actions, an artifact's too (a potion's equipped, R15.8)
         if card.free_actions and (card.type is not _POTION or p.under >= 0):
@@ -191,6 +193,8 @@ def may_respond(state: GameState, seat: int) -> bool:
         return True
     fields, n = state.config.board.fields, len(hand)
     for p in _sources(state, seat, state.config.geometry.grants_actions):
+        if _held(state, p):
+            continue
         card = cards[p.cid]
         own = card.free_actions if card.type is not _POTION or p.under >= 0 else ()
         granted = fields[p.field].actions if p.field >= 0 and card.type is _UNIT else ()
@@ -207,6 +211,23 @@ def _sources(state: GameState, seat: int, grants: bool) -> list[Perm]:
         return [p for p in perms if p.controller == seat]
     cards = state.cards
     return [p for p in perms if p.controller == seat and cards[p.cid].free_actions]
+
+
+def _held(state: GameState, p: Perm) -> bool:
+    """R21.22 (R13.1): a paralysed unit takes none of its actions, free ones included, nor
+    those a field or its equipment (a potion, R15.8) grants it: `p` is such a unit, or
+    equipment on one."""
+    if p.markers[_PARALYSIS] > 0:
+        return True
+    if p.under < 0:
+        return False
+    base = state.perms.get(p.under)
+    return (
+        base is not None
+        and base.markers[_PARALYSIS] > 0
+        and state.cards[p.cid].type.is_equipment
+        and state.cards[base.cid].type is _UNIT
+    )
 
 
 def _any_payable(options: Sequence[FreeAction], resource: int, hand: int) -> bool:

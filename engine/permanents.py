@@ -161,13 +161,14 @@ def protected_from(state: GameState, p: Perm, source: Card | None) -> bool:
 
 def _matches(pr: Protection, card: Card) -> bool:
     """`pr` names `card`: by name, or by type; equipment and potions are artifacts too, potions
-    equipment too (R15.5, R15.8)."""
+    equipment too (R15.5, R15.8), intentions spells too (R17.1, R21.23)."""
     if pr.card is not None:
         return pr.card.casefold() == card.name.casefold()
     if pr.type is not None and not (
         card.type is pr.type
         or (pr.type is CardType.ARTIFACT and card.type.is_artifact)
         or (pr.type is CardType.EQUIPMENT and card.type.is_equipment)
+        or (pr.type is CardType.SPELL and card.type.is_spell)
     ):
         return False
     if pr.stat is None:

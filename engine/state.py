@@ -211,13 +211,17 @@ class StackItem(NamedTuple):
 class BehaviourRun(NamedTuple):
     """A behaviour deciding a unit's actions one at a time (R13.3, R13.4 panic and rage; the
     Tyrant's turn, R21.15, R21.19): `kind` says which (`BehaviourKind`), `step` the next
-    step, `target` the permanent it goes for. The flow asks for the next action whenever the
-    stack is empty (R21.6)."""
+    step, `target` the permanent it goes for (in the Tyrant's turn: the intention whose marker
+    was on the board when the turn began, the only one it may carry out then, R21.19).
+    `instead`: in the Tyrant's turn, the behaviour that panic or rage runs for its unit once
+    the intention is played (R21.25). The flow asks for the next action whenever the stack is
+    empty (R21.6)."""
 
     kind: BehaviourKind
     unit: int
     step: int = 0
     target: int = -1
+    instead: BehaviourKind | None = None
 
 
 _STILL = frozenset({EventKind.ACTIVATE, EventKind.TAP})

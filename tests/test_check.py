@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shutil
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import duckdb
@@ -24,8 +24,12 @@ from engine.markers import Marker
 from engine.vocab import EventKind
 from tests.builder import (
     IDLE,
+    CardType,
+    Cost,
+    FreeAction,
     Keywords,
     Position,
+    Protection,
     TieBreak,
     Trigger,
     Victory,
@@ -35,6 +39,7 @@ from tests.builder import (
     eff,
     intention,
     play_out,
+    potion,
     spell,
     tgt,
     unit,
@@ -424,11 +429,44 @@ def test_cli_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 # --- engine games the referee must pass (readings it shares with docs/engine.md) ---------------
 
 
-def refereed(game: Game, cards: Sequence[Card]) -> list[Violation]:
-    """The referee over a game built with tests/builder.py (its pieces entered by events)."""
+class Rows:
+    """A game's event columns to plant a violation in: find, change, insert, delete rows."""
+
+    def __init__(self, columns: dict[str, list[object]]) -> None:
+        self.columns = columns
+
+    def find(self, **values: object) -> int:
+        """The index of the first event with these column values."""
+        kind = self.columns["kind"]
+        for i in range(len(kind)):
+            if all(self.columns[k][i] == v for k, v in values.items()):
+                return i
+        raise AssertionError(f"no event with {values}")
+
+    def set(self, i: int, **values: object) -> None:
+        for k, v in values.items():
+            self.columns[k][i] = v
+
+    def insert(self, i: int, like: int, **values: object) -> None:
+        """A copy of event `like` with `values` changed, put before event `i`."""
+        for k, col in self.columns.items():
+            col.insert(i, values.get(k, col[like]))
+
+    def delete(self, i: int) -> None:
+        for col in self.columns.values():
+            del col[i]
+
+
+def refereed(
+    game: Game, cards: Sequence[Card], plant: Callable[[Rows], None] | None = None
+) -> list[Violation]:
+    """The referee over a game built with tests/builder.py (its pieces entered by events),
+    after `plant` has changed a copy of its events (`Rows`)."""
     s = game.state
-    columns: dict[str, list[object]] = dict(s.events.columns())  # type: ignore[arg-type]
-    columns["game_id"] = [0] * len(s.events)
+    columns: dict[str, list[object]] = {k: list(v) for k, v in s.events.columns().items()}
+    if plant is not None:
+        plant(Rows(columns))
+    columns["game_id"] = [0] * len(columns["seq"])
     info = GameInfo(
         0,
         s.config.board,
@@ -438,7 +476,7 @@ def refereed(game: Game, cards: Sequence[Card]) -> list[Violation]:
         s.guard_stopped,
         0,
     )
-    return walk(Events(columns), info, 0, len(s.events))
+    return walk(Events(columns), info, 0, len(columns["seq"]))
 
 
 def test_referee_a_unit_an_upkeep_trigger_created_owes_upkeep() -> None:
@@ -712,3 +750,159 @@ def test_referee_a_tyrant_intention_whose_marker_left_in_response_fizzles() -> N
     act(g, "play", k, target=m)
     assert m not in s.perms and s.intentions_done == 0
     assert refereed(g, [big, tyrant, devour, kill, IDLE]) == []
+
+
+# --- planted in engine games: the Tyrant and paralysis (issue 31) ------------------------------
+
+BEARER = unit(
+    "Bearer",
+    life=4,
+    move=1,
+    free_actions=(
+        FreeAction(Cost(resource=1), (eff("protect", 1, tgt("unit", "friendly", range_=1)),)),
+    ),
+)
+TONIC = potion("Tonic", free=(FreeAction(Cost(sacrifice=True), (eff("gain", 2),)),))
+SOLDIER = unit("Soldier", life=3)
+TYRANT_UNIT = unit("Tyrant", life=10, move=2, attack=3, keywords=Keywords(tyrant=True), buy=None)
+DEVOUR = intention("Devour", eff("damage", 4, tgt("unit", "enemy")))
+
+
+def _rules(found: list[Violation]) -> list[str]:
+    return sorted({v.rule for v in found})
+
+
+def _to_round(g: Game, r: int) -> None:
+    """Every seat passes (and ends its turns) until round `r` begins."""
+    while g.state.round < r and not g.is_terminal():
+        g.apply(next(a for a in g.legal_actions() if a.kind in ("pass", "end")))
+
+
+def _tyrant_game(*cards: Card, rounds: int = 1) -> tuple[Game, Position, int, int]:
+    """The Tyrant next to a Soldier, Devour on top of its deck, played through `rounds` rounds
+    from the last seat's discard step: (game, position, the Tyrant, the Soldier)."""
+    b = ascii_board(". . . . .\n. . . . .", victory=Victory(VictoryKind.TYRANT, tyrant_goal=5))
+    pos = Position(b, [SOLDIER, TYRANT_UNIT, DEVOUR, IDLE, *cards])
+    t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
+    u = pos.put(SOLDIER, 0, 1, 0)
+    pos.idle(0, 4, 1)
+    pos.deck(0, *[SOLDIER] * 6)  # no shuffle the referee has not seen the cards for (R4.1)
+    pos.state.tyrant_deck.append(pos.card(DEVOUR, TYRANT))
+    pos.state.active = 1
+    g = pos.game(phase="discard", advance=True)
+    _to_round(g, 1 + rounds)
+    return g, pos, t, u
+
+
+@pytest.mark.parametrize("source", ["own", "potion"])
+def test_planted_a_paralysed_units_free_action(source: str) -> None:
+    """R21.22: a paralysis marker planted on a unit just before it takes its own free action
+    (a Shieldbearer's protection), or before its equipped potion's."""
+    cards = [BEARER, SOLDIER, TONIC, IDLE]
+    pos = Position(ascii_board("0 . . 1"), cards).resource(0, 1)
+    b = pos.put(BEARER, 0, 0, 0)
+    a = pos.put(SOLDIER, 0, 1, 0)
+    pos.idle(1, 3, 0)
+    g = pos.game()
+    if source == "own":
+        act(g, "free", b, target=a, index=0)
+        acting = b
+    else:
+        acting = pos.stack_on(a, TONIC)
+        act(g, "free", acting, index=0)
+    assert refereed(g, cards) == []
+
+    def plant(rows: Rows) -> None:
+        i = rows.find(kind="announce", detail="free", card_id=acting)
+        rows.insert(
+            i,
+            i,
+            kind="marker",
+            detail=Marker.PARALYSIS.value,
+            amount=1,
+            card_id=a if source == "potion" else b,
+            target_id=-1,
+        )
+
+    assert _rules(refereed(g, cards, plant)) == ["R21.22"]
+
+
+def test_planted_an_intention_on_a_permanent_protected_from_spells() -> None:
+    """R21.23: the unit Devour marked is made a Golem with protection from spells (otherwise
+    the same): an intention is a spell, its marker cannot go there."""
+    golem = unit("Golem", life=3, keywords=Keywords(protections=(Protection(type=CardType.SPELL),)))
+    g, _, _, u = _tyrant_game(golem)
+    cards = [SOLDIER, TYRANT_UNIT, DEVOUR, IDLE, golem]
+    assert g.state.marker_perm == u and refereed(g, cards) == []
+
+    def plant(rows: Rows) -> None:
+        rows.set(rows.find(kind="enter", card_id=u), card="Golem")
+
+    assert _rules(refereed(g, cards, plant)) == ["R21.23"]
+
+
+def test_planted_an_intention_carried_out_in_the_turn_it_was_played() -> None:
+    """R21.19: Devour, played in round 1's Tyrant turn and carried out in round 2's, is shown
+    played in round 2's: carried out at once."""
+    g, _, _, u = _tyrant_game(rounds=2)
+    cards = [SOLDIER, TYRANT_UNIT, DEVOUR, IDLE]
+    assert u not in g.state.perms and g.state.intentions_done == 1
+    assert refereed(g, cards) == []
+
+    def plant(rows: Rows) -> None:
+        done = rows.find(kind="marker", detail="intention carried out")
+        played = rows.find(kind="intention")
+        rows.set(played, turn=rows.columns["turn"][done], round=rows.columns["round"][done])
+
+    assert _rules(refereed(g, cards, plant)) == ["R21.19"]
+
+
+def test_planted_a_tyrant_turn_that_ignores_its_markers() -> None:
+    """R21.25: a player panics the Tyrant; in its turn its unit is activated and runs shy. The
+    activation and the panic marker it removed are deleted from the events: the Tyrant's turn
+    ignored its marker."""
+    dread = spell("Dread", eff("panic", 1, tgt("unit", "enemy")), play=0)
+    cards = [SOLDIER, TYRANT_UNIT, IDLE, dread]
+    b = ascii_board(". . . . .\n. . . . .", victory=Victory(VictoryKind.TYRANT, tyrant_goal=5))
+    pos = Position(b, cards)
+    t = pos.put(TYRANT_UNIT, TYRANT, 2, 0, owner=TYRANT)
+    pos.put(SOLDIER, 0, 1, 0)
+    pos.idle(0, 4, 1)
+    (d,) = pos.hand(0, dread)
+    pos.deck(0, *[SOLDIER] * 3)  # no shuffle the referee has not seen the cards for (R4.1)
+    g = pos.game()
+    act(g, "play", d, target=t)
+    _to_round(g, 2)
+    assert g.state.perms[t].markers[Marker.PANIC] == 0
+    assert refereed(g, cards) == []
+
+    def plant(rows: Rows) -> None:
+        rows.delete(rows.find(kind="activate", card_id=t))
+        rows.delete(rows.find(kind="marker", card_id=t, detail=Marker.PANIC.value, amount=-1))
+
+    assert _rules(refereed(g, cards, plant)) == ["R21.25"]
+
+
+def test_referee_a_tyrant_poisoned_to_death_at_its_activation_owes_no_intention() -> None:
+    """R21.25 with R13.2 and R21.19: the Tyrant starts its turn next to its marker, and its
+    activation's poison marker defeats it before it acts: the players win, and the intention
+    it was due to carry out is no violation (the referee used to flag it, found on 60 random
+    games with all four sets)."""
+    b = ascii_board(". . . . .\n. . . . .", victory=Victory(VictoryKind.TYRANT, tyrant_goal=5))
+    cards = [SOLDIER, TYRANT_UNIT, DEVOUR, IDLE]
+    pos = Position(b, cards)
+    t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
+    m = pos.put(SOLDIER, 0, 1, 0)
+    pos.idle(0, 4, 1)
+    pos.deck(0, *[SOLDIER] * 6)
+    s = pos.state
+    d = pos.card(DEVOUR, TYRANT)  # played in an earlier turn: its marker on `m`
+    s.set_aside.append(d)
+    s.marker_card, s.marker_perm = d, m
+    s.emit(EventKind.INTENTION, TYRANT, d, m, pos.f(1, 0))
+    s.emit(EventKind.MARKER, TYRANT, t, amount=10, detail=Marker.POISON)
+    s.perms[t].markers[Marker.POISON] = 10
+    s.active = 1
+    g = pos.game(phase="discard", advance=True)
+    assert g.is_terminal() and t not in s.perms and g.returns() == [1.0, 1.0]
+    assert refereed(g, cards) == []

@@ -6,6 +6,8 @@ Maps: '.' plain, '~' deep water, '^' high ground, a digit a seat's deploy field 
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engine.actions import parse_action
@@ -133,6 +135,44 @@ def test_a_unit_paralysed_during_its_rage_takes_no_further_action():
     assert pos.perm(e).damage == 0 and not [
         x for x in events(g.state, "announce") if x[5] == "unit:attack"
     ]
+
+
+BEARER = unit(
+    "Bearer",
+    life=4,
+    move=1,
+    free_actions=(
+        FreeAction(Cost(resource=1), (eff("protect", 1, tgt("unit", "friendly", range_=1)),)),
+    ),
+)
+"""Shieldbearer's free action: pay 1, a protection marker on an adjacent friendly unit."""
+
+
+@rules("R21.22", "R13.1")
+@pytest.mark.parametrize("source", ["own", "potion", "field"])
+def test_a_paralysed_unit_takes_no_free_action(source):
+    """R21.22: a paralysed unit takes none of its actions, its free actions included (a
+    Shieldbearer protecting a neighbour), nor those its equipped potion (R15.8) or its field
+    (a shrine's "pay 1: heal 2", R9.3) grants it; another unit's free action still targets it.
+    Once it has spent its move on the marker (R13.1) the free action is its own again. The
+    engine used to offer them all while paralysed (6 of 440 games, issue 31)."""
+    heal = FreeAction(Cost(resource=1), (eff("heal", 2, tgt("self")),))
+    tonic = potion("Tonic", free=(FreeAction(Cost(sacrifice=True), (eff("gain", 2),)),))
+    plain = board(". . . .\n. . . .")
+    shrine = dataclasses.replace(plain.fields[1], mark="s", actions=(heal,))
+    b = dataclasses.replace(plain, fields=(plain.fields[0], shrine, *plain.fields[2:]))
+    pos = Position(b if source == "field" else plain, [BEARER, SOLDIER, tonic]).resource(0, 3)
+    u = pos.put(BEARER if source == "own" else SOLDIER, 0, 1, 0, damage=2, paralysis=1)
+    ally = pos.put(BEARER, 0, 2, 0)
+    pos.idle(0, 3, 1)
+    mine = pos.stack_on(u, tonic) if source == "potion" else u
+    g = pos.game()
+    frees = [t for t in legal(g) if t.startswith("free")]
+    assert not [t for t in frees if t.startswith(f"free c{mine} ")]
+    assert f"free c{ally} #0 c{u}" in frees  # still a target of others' actions
+    act(g, "activate", u)
+    act(g, "unparalyse", u, index=0)
+    assert [t for t in legal(g) if t.startswith(f"free c{mine} ")]
 
 
 @rules("R13.2")

@@ -9,10 +9,13 @@ from engine.board import TYRANT
 from engine.markers import Marker
 from engine.vocab import ActionKind
 from tests.builder import (
+    CardType,
     Cost,
     FreeAction,
     Keywords,
+    Modifiers,
     Position,
+    Protection,
     TieBreak,
     Victory,
     VictoryKind,
@@ -290,19 +293,43 @@ def _tyrant_deck(pos, *cards):
     return ids
 
 
-@rules("R21.15", "R17.2", "R17.3")
-def test_tyrant_turn_after_last_player_marks_and_carries_out():
-    pos = tyrant_position(goal=2)
+def _to_next_round(g) -> None:
+    """Every seat passes (and ends its turns) until the next round begins or the game ends."""
+    r = g.state.round
+    while g.state.round == r and not g.is_terminal():
+        g.apply(next(a for a in g.legal_actions() if a.kind in ("pass", "end")))
+
+
+@rules("R21.19", "R21.15", "R17.2", "R17.3")
+@pytest.mark.parametrize("answer", [False, True])
+def test_an_intention_played_in_a_tyrant_turn_waits_for_its_next_turn(answer):
+    """R21.19: the Tyrant's turn plays Devour onto the unit next to it, but the marker was not
+    on the board when that turn began: the intention waits for the Tyrant's next turn, and the
+    players get a round to answer. Unanswered, it is carried out then (4 damage > 3 life);
+    answered by moving the marked unit away, the Tyrant only walks after it. The engine used to
+    carry it out at once (35 of 136 intentions in heuristic games, issue 31)."""
+    pos = tyrant_position(goal=2, rows=". . . . . .\n. . . . . .")
     t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
     u = pos.put(SOLDIER, 0, 1, 0)
-    pos.idle(0, 4, 1)
+    pos.idle(0, 5, 1)
     (d,) = _tyrant_deck(pos, DEVOUR)
     g = _finish_round(pos)
     s = g.state
-    assert u not in s.perms  # 4 damage > 3 life
-    assert s.intentions_done == 1 and s.zone_of(d) == "tyrant_discard"
-    assert s.round == 2 and s.active == 0 and not g.is_terminal()
-    del t
+    assert s.round == 2 and s.marker_card == d and s.marker_perm == u
+    assert s.perms[u].damage == 0 and s.intentions_done == 0
+    assert s.perms[t].field == pos.f(0, 0)  # next to its marker, it attacks nobody else
+    if answer:
+        while s.active != 0 or s.phase != "main":
+            g.apply(next(a for a in g.legal_actions() if a.kind in ("pass", "end")))
+        act(g, "activate", u)
+        act(g, "move", u, field=pos.f(3, 0))
+    _to_next_round(g)
+    if answer:
+        assert u in s.perms and s.perms[u].damage == 0 and s.intentions_done == 0
+        assert s.perms[t].field == pos.f(2, 0) and s.marker_card == d
+    else:
+        assert u not in s.perms and s.intentions_done == 1 and s.zone_of(d) == "tyrant_discard"
+    assert s.round == 3 and not g.is_terminal()
 
 
 @rules("R17.2", "R17.4")
@@ -329,8 +356,7 @@ def test_marker_waits_and_leaves_with_its_unit():
 def test_tyrant_goal_met_players_lose():
     pos = tyrant_position(goal=1)
     pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
-    pos.put(SOLDIER, 0, 1, 0)
-    _tyrant_deck(pos, DEVOUR)
+    _marked(pos, pos.put(SOLDIER, 0, 1, 0))
     g = _finish_round(pos)
     assert g.is_terminal() and g.state.winners == (TYRANT,) and g.returns() == [-1.0, -1.0]
 
@@ -434,7 +460,7 @@ def test_players_may_respond_to_the_tyrants_intention():
     u = pos.put(SOLDIER, 0, 1, 0)
     sh = pos.hand(0, SHIELD)[0]
     pos.idle(0, 4, 1)
-    (d,) = _tyrant_deck(pos, DEVOUR)
+    d = _marked(pos, u)
     g = _finish_round(pos)
     _pass_until(g, "intention")
     assert g.current_player() == 0 and f"play c{sh} c{u}" in legal(g)
@@ -561,3 +587,127 @@ def test_the_intention_fizzles_when_a_response_pushes_the_tyrant_away_from_its_m
     assert s.perms[t].field == pos.f(0, 0)
     assert m in s.perms and s.perms[m].damage == 0
     assert s.marker_card == d and s.marker_perm == m and s.intentions_done == 0
+
+
+def _warded(kind: CardType) -> Keywords:
+    return Keywords(protections=(Protection(type=kind),))
+
+
+@rules("R21.23", "R17.1", "R11.4")
+@pytest.mark.parametrize("kind", [CardType.SPELL, CardType.UNIT])
+def test_an_intention_is_a_spell_to_protection_when_played(kind):
+    """R21.23: intentions are spells (R17.1). Protection from spells keeps the intention off the
+    nearest unit (Devour marks the one behind it); protection from units does not, the effect is
+    the intention's, not the Tyrant unit's. The engine checked protection against the Tyrant's
+    unit card: it marked the golem protected from spells and skipped the unit protected from
+    units."""
+    golem = unit("Golem", life=6, attack=0, keywords=_warded(kind))
+    pos = tyrant_position(goal=5, rows=". . . . . .\n. . . . . .")
+    pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
+    near = pos.put(golem, 0, 1, 0)
+    far = pos.put(SOLDIER, 0, 4, 0)
+    pos.idle(0, 5, 1)
+    (d,) = _tyrant_deck(pos, DEVOUR)
+    g = _finish_round(pos)
+    s = g.state
+    assert s.marker_card == d
+    assert s.marker_perm == (far if kind is CardType.SPELL else near)
+
+
+@rules("R21.23", "R17.3", "R11.4")
+@pytest.mark.parametrize("kind", [CardType.SPELL, CardType.UNIT])
+def test_an_intention_is_a_spell_to_protection_when_carried_out(kind):
+    """R21.23: a unit marked before it put on an amulet of protection from spells takes no
+    damage when the Tyrant carries Devour out; an amulet of protection from units does not
+    help (4 damage > 3 life). The engine dealt the damage as the Tyrant unit's."""
+    amulet = equipment("Amulet", modifiers=Modifiers(keywords=_warded(kind)))
+    pos = tyrant_position(goal=5)
+    pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
+    u = pos.put(SOLDIER, 0, 1, 0)
+    pos.stack_on(u, amulet)
+    pos.idle(0, 4, 1)
+    d = _marked(pos, u)
+    g = _finish_round(pos)
+    s = g.state
+    assert s.marker_card == -1 and s.zone_of(d) == "tyrant_discard"
+    if kind is CardType.SPELL:
+        assert u in s.perms and s.perms[u].damage == 0
+    else:
+        assert u not in s.perms
+
+
+@rules("R21.25", "R13.2")
+@pytest.mark.parametrize("poison, alive", [(1, True), (10, False)])
+def test_the_tyrants_unit_is_poisoned_on_its_activation(poison, alive):
+    """R21.25 with R13.2: the Tyrant's unit is activated at the start of its turn like a
+    player's unit: a poison marker grows by one; more poison markers than life (10) defeat it,
+    and the players win (R21.15). The engine let the markers lie."""
+    pos = tyrant_position(goal=5)
+    t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT, poison=poison)
+    pos.put(SOLDIER, 0, 3, 0)
+    pos.idle(0, 4, 1)
+    g = _finish_round(pos)
+    s = g.state
+    if alive:
+        assert s.perms[t].markers[Marker.POISON] == 2 and s.round == 2
+    else:
+        assert t not in s.perms and g.is_terminal() and g.returns() == [1.0, 1.0]
+
+
+@rules("R21.25", "R13.3", "R13.4", "R21.19")
+@pytest.mark.parametrize("marker", [Marker.PANIC, Marker.RAGE])
+def test_panic_and_rage_take_the_tyrants_turn(marker):
+    """R21.25: panic runs shy (R13.3, R20.1) and rage aggressive (R13.4, R20.2) for the
+    Tyrant's unit instead of its turn, each removing one marker. Next to its marked unit since
+    an earlier turn, it would carry Devour out (R21.19); panicking it walks away from the
+    nearest enemy unit instead, raging it walks to the nearest other enemy (never the marked
+    one, R21.19) and attacks it. Its side still plays no new intention (a marker is out).
+    The engine ignored both markers and carried the intention out."""
+    pos = tyrant_position(goal=5, rows=". . . . . .\n. . . . . .")
+    t = pos.put(TYRANT_UNIT, TYRANT, 2, 0, owner=TYRANT, **{marker.value: 1})
+    m = pos.put(SOLDIER, 0, 1, 0)
+    o = pos.put(unit("Guard", life=9, attack=0), 0, 5, 0)
+    d = _marked(pos, m)
+    g = _finish_round(pos)
+    s = g.state
+    tp = s.perms[t]
+    assert tp.markers[marker] == 0 and s.round == 2
+    assert s.perms[m].damage == 0 and s.intentions_done == 0 and s.marker_card == d
+    if marker is Marker.PANIC:
+        # shy: 2 fields from both enemy units, the farthest it gets from the nearest
+        assert tp.field == pos.f(3, 0) and s.perms[o].damage == 0
+    else:
+        assert tp.field == pos.f(4, 0) and s.perms[o].damage == 3  # aggressive: the Guard
+
+
+@rules("R21.25", "R17.2")
+def test_a_panicking_tyrant_still_plays_its_intention():
+    """R21.25: panic takes the unit's turn, not its side's: with no marker out the Tyrant
+    still plays the top intention (R17.2, no action of the unit), then its unit runs shy."""
+    pos = tyrant_position(goal=5, rows=". . . . . .\n. . . . . .")
+    t = pos.put(TYRANT_UNIT, TYRANT, 2, 0, owner=TYRANT, panic=2)
+    m = pos.put(SOLDIER, 0, 1, 0)
+    pos.idle(0, 0, 1)
+    (d,) = _tyrant_deck(pos, DEVOUR)
+    g = _finish_round(pos)
+    s = g.state
+    assert s.marker_card == d and s.marker_perm == m
+    assert s.perms[t].markers[Marker.PANIC] == 1 and s.perms[t].field == pos.f(4, 0)
+
+
+@rules("R17.2", "R21.15", "R21.19")
+def test_an_intention_without_a_target_is_discarded_and_the_tyrant_rests():
+    """docs/engine.md "Readings": Shatter finds no enemy artifact: no marker, the card goes to
+    the Tyrant's discard pile (R17.2 sets aside only for a marker), and with no marker to walk
+    toward (R21.15, R21.19) the Tyrant neither moves nor attacks the unit next to it. The next
+    intention waits for its next turn."""
+    shatter = intention("Shatter", eff("destroy", 1, tgt("artifact", "enemy")))
+    pos = tyrant_position(goal=5)
+    t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
+    u = pos.put(SOLDIER, 0, 1, 0)
+    pos.idle(0, 4, 1)
+    d, sh = _tyrant_deck(pos, DEVOUR, shatter)
+    g = _finish_round(pos)
+    s = g.state
+    assert s.zone_of(sh) == "tyrant_discard" and s.tyrant_deck == [d] and s.marker_card == -1
+    assert s.perms[t].field == pos.f(0, 0) and s.perms[u].damage == 0 and s.round == 2

@@ -228,8 +228,7 @@ class _UnitLook:
             ]
         dist, tf = self.dist, v.tyrant_field
         if u.cid == v.marked and tf >= 0:
-            # R17.3/R17.4: the Tyrant must reach its marker; keep the marked unit away
-            return [3.0 * min(6, dist[f][tf]) for f in fields]
+            return _escape(v, dist, tf, fields)
         own = self.card.range or 1
         rule, pull, uv, hp = self._rule(own), w.goal_pull, v.pv(u), hp_left(v.s, u)
         fear, soft, soft_uv = w.danger_fear * uv, w.danger_soft, w.danger_soft * uv
@@ -348,12 +347,29 @@ class _UnitLook:
 
 
 def tyrant_adjacency(v: View, dt: int, uv: float) -> float:
-    """The cost of ending the turn at distance dt of the Tyrant. R21.15: without a marker
-    on the board the Tyrant marks the nearest unit and carries the intention out at once
-    when it stands next to it; with a marker out it only attacks a neighbour."""
+    """The cost of ending the turn at distance dt of the Tyrant: next to it, its attack (R21.19:
+    never on the marked unit). Without a marker on the board it also marks the nearest unit,
+    which must then run or answer in the next round: an intention played in a Tyrant turn is
+    carried out at the earliest in its next turn (R21.19)."""
     if dt <= 1:
-        return 4.0 if v.marked >= 0 else 14.0 + 0.5 * uv
-    return 1.0 if dt == 2 and v.marked < 0 else 0.0
+        return 4.0 if v.marked >= 0 else 5.0 + 0.1 * uv
+    return 0.5 if dt == 2 and v.marked < 0 else 0.0
+
+
+def _escape(v: View, dist: list[list[int]], tf: int, fields: list[int]) -> list[float]:
+    """Where the marked unit should stand (R17.3, R21.19): the Tyrant carries the intention
+    out only if it starts its turn next to the marker, and it does not move before then: any
+    field two or more away saves the unit this round. Among those, farther (the Tyrant walks
+    two fields after it) and with room to run again next round rather than into a corner."""
+    geo = v.geo
+    w, h = geo.width, geo.height
+    out = []
+    for f in fields:
+        d = dist[f][tf]
+        x, y = geo.xs[f], geo.ys[f]
+        room = min(x, y, w - 1 - x, h - 1 - y, 2)
+        out.append((8.0 if d >= 2 else 0.0) + 1.0 * min(5, d) + 0.6 * room)
+    return out
 
 
 def _attackable(s: GameState, u: Perm, t: Perm) -> bool:

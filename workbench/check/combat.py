@@ -17,14 +17,20 @@ from workbench.check.table import Piece
 _COMPARE = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__, "=": int.__eq__}
 
 
+_COUNTS_AS = {
+    CardType.ARTIFACT: frozenset(t for t in CardType if t.is_artifact),
+    CardType.SPELL: frozenset({CardType.SPELL, CardType.INTENTION}),
+}
+"""Types a protection names along with their own: equipment and potions are artifacts (R15.5,
+R15.8), intentions spells (R17.1, R21.23)."""
+
+
 def _matches(pr: Protection, card: Card) -> bool:
-    """`protection from X` (R11.4): X a card, a card type (equipment and potions are
-    artifacts, R15.5, R15.8), or a type with a condition on a number of the card."""
+    """`protection from X` (R11.4): X a card, a card type (`_COUNTS_AS`), or a type with a
+    condition on a number of the card."""
     if pr.card is not None:
         return pr.card.casefold() == card.name.casefold()
-    if pr.type is CardType.ARTIFACT and not card.type.is_artifact:
-        return False
-    if pr.type is not None and pr.type is not CardType.ARTIFACT and card.type is not pr.type:
+    if pr.type is not None and card.type not in _COUNTS_AS.get(pr.type, {pr.type}):
         return False
     if pr.stat is None:
         return True
@@ -54,7 +60,7 @@ def hit(g: GameCheck, p: Piece, amount: int, source: Card | None, markers: int) 
 def _why(g: GameCheck, p: Piece, source: Card | None, markers: int) -> str:
     """The rule that decides how `p` takes damage, for naming a wrong outcome."""
     if protected_from(g, p, source):
-        return "R11.4"
+        return "R21.23" if source is not None and source.type is CardType.INTENTION else "R11.4"
     armor = g.t.armor(p)
     if markers:
         return "R21.20" if armor else "R13.5"

@@ -143,6 +143,13 @@ class GameCheck:
     tyrant_killer: int = -1
     tyrant_due: int = -1
     """victory: the Tyrant, if it must carry its intention out this turn (R21.19)."""
+    intention_turn: int = -1
+    """tyrant: the turn the intention now marked was played in (R21.19)."""
+    tyrant_wake: int = -1
+    """tyrant: the Tyrant's unit, while it owes the activation that acts on its markers
+    (R21.25)."""
+    tyrant_instead: Marker | None = None
+    """tyrant: panic or rage, when that behaviour has the Tyrant's turn (R21.25)."""
     trigger_words: dict[int, list[str]] = field(default_factory=dict)
     """Per source, the event words of its triggers waiting for a target to be announced."""
 
@@ -260,6 +267,8 @@ def _marker(g: GameCheck, i: int) -> None:
     detail = g.ev.detail[i]
     if detail.startswith("intention"):  # R17.2, R17.4: the intention marker left the board
         g.t.marker_card = g.t.marker_perm = g.t.marker_field = -1
+        if detail == "intention carried out":  # R21.23: the effect is the intention's
+            g.resolving_card = _card(g, i)
         return
     p = g.piece(g.ev.card_id[i])
     if p is not None and detail in p.markers:

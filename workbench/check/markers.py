@@ -1,7 +1,7 @@
 """States and defeat (R12.2, R13): a paralysed unit takes no action but removing a marker
-(R13.1); activation adds a poison marker (R13.2) and spends a panic or rage marker (R13.3,
-R13.4); a unit with more damage (or poison markers) than life is defeated at once, and only
-then (R12.2, R13.2).
+(R13.1), no free action either (R21.22); activation adds a poison marker (R13.2) and spends a
+panic or rage marker (R13.3, R13.4); a unit with more damage (or poison markers) than life is
+defeated at once, and only then (R12.2, R13.2).
 """
 
 from __future__ import annotations
@@ -25,9 +25,32 @@ def _paralysed(g: GameCheck, p: Piece, what: str) -> None:
 
 def _announce(g: GameCheck, i: int) -> None:
     kind, _, verb = g.ev.detail[i].partition(":")
+    if kind == "free":
+        _free(g, i)
+        return
     p = g.piece(g.ev.card_id[i])
     if kind == "unit" and verb in SLOW_VERBS and p is not None:
         _paralysed(g, p, f"announced its {verb}")
+
+
+def _free(g: GameCheck, i: int) -> None:
+    """R21.22: a paralysed unit takes no free action either, its own or its field's, nor one
+    of the equipment on it (a potion, R15.8: sacrificed to pay for its use, it has left the
+    board when the action is announced)."""
+    cid = g.ev.card_id[i]
+    p = g.piece(cid)
+    card = p.card if p is not None else g.info.cards.get(g.ev.card[i].casefold())
+    under = p.under if p is not None else g.t.left_under.get(cid, -1)
+    base = g.piece(under) if card is not None and card.type.is_equipment else None
+    unit = base if base is not None and base.is_unit else p
+    if unit is None or unit.markers[Marker.PARALYSIS] <= 0:
+        return
+    what = "its" if unit is p else f"{card.name if card else g.ev.card[i]}'s"
+    g.flag(
+        "R21.22",
+        f"{g.name(unit.cid)} took {what} free action with "
+        f"{unit.markers[Marker.PARALYSIS]} paralysis markers",
+    )
 
 
 def _unannounced(g: GameCheck, i: int) -> None:

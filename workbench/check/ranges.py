@@ -53,7 +53,7 @@ def effect_lists(g: GameCheck) -> list[Sequence[Effect]]:
     r, card = g.resolving, g.resolving_card
     if r is None or card is None:
         return []
-    if r.kind == "card":
+    if r.kind in ("card", "intention"):  # R17.3: the Tyrant carries the intention out
         return [card.effects]
     if r.kind == "trigger":
         out: list[Sequence[Effect]] = [

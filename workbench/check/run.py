@@ -23,6 +23,7 @@ from workbench.check import (
     ranges,
     resource,
     turn,
+    tyrant,
     victory,
 )
 from workbench.check.core import APPLY, Events, GameCheck, GameInfo, Hook, Violation
@@ -30,7 +31,7 @@ from workbench.check.table import Table
 from workbench.store.keys import GAME_ID_BASE, READ_VERSIONS
 from workbench.store.stored import stored_board, stored_cards
 
-MODULES = (draft, turn, resource, movement, ranges, combat, markers, capture, victory)
+MODULES = (draft, turn, resource, movement, ranges, combat, markers, capture, victory, tyrant)
 """The rule groups, in the order their hooks see each event."""
 
 BATCH = 400

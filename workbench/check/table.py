@@ -76,6 +76,9 @@ class Table:
     tokens: set[int] = field(default_factory=set)
     left_from: dict[int, int] = field(default_factory=dict)
     """Permanent -> the field it stood on when it left the board (a death's origin, R10.1)."""
+    left_under: dict[int, int] = field(default_factory=dict)
+    """Permanent -> the one whose stack it was in when it left the board (a potion sacrificed
+    to pay for its own use, R15.8)."""
     drop_origin: dict[int, int] = field(default_factory=dict)
     """A dropped or carried permanent waiting to be placed -> the field it is placed around."""
     hand: list[int] = field(init=False)
@@ -231,6 +234,7 @@ class Table:
         here = self.field_of(p)
         if here < 0:  # dropped and not yet placed: it was around its stack's field
             here = self.drop_origin.get(p.cid, -1)
+        self.left_under[p.cid] = p.under
         self.lift(p)
         self.left_from[p.cid] = here
         del self.pieces[p.cid]

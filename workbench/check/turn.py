@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import duckdb
 
+from engine.board import TYRANT
 from engine.markers import Marker
 from workbench.check.core import GameCheck, Hook, Violation
 from workbench.check.table import Piece
@@ -220,8 +221,8 @@ def _play(g: GameCheck, i: int) -> None:
 def _activate(g: GameCheck, i: int) -> None:
     """R6.8: only an untapped card of the active player is activated, in the action phase."""
     p = g.piece(g.ev.card_id[i])
-    if p is None or p.controller != g.active:
-        return
+    if p is None or p.controller != g.active or g.ev.player[i] == TYRANT:
+        return  # R21.25: the Tyrant's unit is activated in its own turn
     _upkeep_window_closes(g)
     if p.tapped:
         g.flag("R6.8", f"{g.name(p.cid)} was activated while tapped")
