@@ -59,6 +59,7 @@ from engine.vocab import ActionKind, Phase
 # The words as module constants: on Python 3.11 reading an enum member (`ActionKind.MOVE`)
 # goes through EnumType.__getattr__ (~0.3 us), too slow once per generated or scored action.
 (
+    _DISCARD,
     _END,
     _FREE,
     _PAY,
@@ -68,6 +69,7 @@ from engine.vocab import ActionKind, Phase
     _PHASE_DRAFT,
     _PHASE_UPKEEP_DUE,
 ) = (
+    ActionKind.DISCARD,
     ActionKind.END,
     ActionKind.FREE,
     ActionKind.PAY,
@@ -282,6 +284,8 @@ def _end_discard_score(v: View, a: Action) -> float:
     """R4.6: discard cards worse than an average card of the own deck (known multiset)."""
     if a.kind == _END:
         return 0.0
+    if a.kind != _DISCARD:
+        return -1.0
     s = v.s
     pl = s.players[v.seat]
     pool = pl.deck or pl.discard
