@@ -77,11 +77,11 @@ def check_victory(state: GameState) -> None:
         totals = team_points(state)
         top = max(totals.values())
         if top >= v.target:
-            leaders = [t for t, n in totals.items() if n == top]
+            sides = [t for t, n in totals.items() if n == top]
             end_game(
                 state,
-                tuple(s for s in seats if state.players[s].team == leaders[0])
-                if len(leaders) == 1
+                tuple(s for s in seats if state.players[s].team == sides[0])
+                if len(sides) == 1
                 else (),
                 "capture points",
             )

@@ -66,8 +66,7 @@ def _scored(g: GameCheck, points: int) -> str:
     areas = ", ".join(g.capture_areas) or "none"
     who = "its team holds" if g.t.board.teams else "it holds"
     return (
-        f"seat {g.active + 1} scored {points} capture points; {who} "
-        f"{g.capture_due} areas ({areas})"
+        f"seat {g.active + 1} scored {points} capture points; {who} {g.capture_due} areas ({areas})"
     )
 
 
