@@ -1,9 +1,10 @@
 """Legal actions of the current decision (R3, R5.3, R6.5-R6.8, R7, R8.6, R12, R15, R21.5,
-R21.21, R21.22).
+R21.21, R21.22, R21.24).
 
 Slow actions (playing permanents, a unit's actions) only in the active player's own action
 phase with an empty stack (R6.5); fast actions (spells, free actions, R8.6) whenever the player
-has a decision (R6.6).
+has a decision (R6.6): in upkeep (R21.21), the action phase, the buy and discard steps and every
+response window (R21.24).
 """
 
 from __future__ import annotations
@@ -92,11 +93,14 @@ def legal_actions(state: GameState) -> list[Action]:
             for c in sorted(prices)  # R7.3: no buy price, no buy
             if (price := prices[c]) is not None and price <= pl.resource
         ]
-        return [A.PASS_ACTION, *buys]
+        # R21.24: fast and free actions before buying too (R6.6)
+        return [A.PASS_ACTION, *buys, *fast_actions(state, seat)]
     if state.phase == _PHASE_DISCARD:
-        # R4.6: any number of hand cards, one at a time, until the player ends the turn
+        # R4.6: any number of hand cards, one at a time, until the player ends the turn; and
+        # R21.24: the fast and free actions meanwhile (R6.6)
         hand = state.players[seat].hand
-        return [A.END_ACTION, *(Action(_DISCARD, c) for c in sorted(set_by_name(state, hand)))]
+        discards = [Action(_DISCARD, c) for c in sorted(set_by_name(state, hand))]
+        return [A.END_ACTION, *discards, *fast_actions(state, seat)]
     return []
 
 

@@ -40,14 +40,21 @@ def start_turn(state: GameState) -> None:
 
 
 def end_action_phase(state: GameState) -> None:
-    """R21.5: remaining untapped permanents are tapped; then buy (R4.5) with the resource
-    held now (snapshotted: what the store's prices are measured against)."""
+    """R21.5: remaining untapped permanents are tapped; then buy (R4.5)."""
     for p in state.perms.values():
         if p.controller == state.active:
             p.tapped = True
     state.activated = -1
-    state.players[state.active].buy_resource = state.players[state.active].resource
     set_phase(state, Phase.BUY)
+
+
+def end_buy_step(state: GameState, held: int) -> None:
+    """The buy step ends (R4.5) with a card bought or none; `held`, the resource the player
+    bought or passed with, is snapshotted: what the store's prices were measured against (fast
+    actions in the buy step, R21.24, may have gained some since it began). Then the discard
+    step (R4.6)."""
+    state.players[state.active].buy_resource = held
+    set_phase(state, Phase.DISCARD)
 
 
 def pass_(state: GameState, _: Action) -> None:
@@ -58,7 +65,7 @@ def pass_(state: GameState, _: Action) -> None:
     elif state.phase == Phase.ACTION:
         end_action_phase(state)
     elif state.phase == Phase.BUY:
-        set_phase(state, Phase.DISCARD)
+        end_buy_step(state, state.players[state.active].resource)
 
 
 def end_turn(state: GameState) -> None:

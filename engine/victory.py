@@ -1,4 +1,9 @@
-"""Victory conditions (R19, R21.12-R21.15): checked after every resolution and in upkeep."""
+"""Victory conditions (R19, R21.12-R21.15): checked after every resolution and in upkeep.
+
+On a board with teams (R21.26) a team is one side: it holds areas with its members' units
+together, its members' victory points are one total against the target, and it wins together;
+a resource race still counts each player's own resource (R19.2). Without teams every seat is a
+team of its own (`GameState.players[s].team`)."""
 
 from __future__ import annotations
 
@@ -68,9 +73,18 @@ def check_victory(state: GameState) -> None:
             leaders = {state.players[s].team for s in seats if state.players[s].resource == top}
             end_game(state, team(state, best) if len(leaders) == 1 else (), "resource limit")
     elif v.kind is VictoryKind.CAPTURE:
-        best = max(seats, key=lambda s: state.players[s].points)
-        if state.players[best].points >= v.target:
-            end_game(state, team(state, best), "capture points")
+        # R21.26: a team's members' points are one total against the target
+        totals = team_points(state)
+        top = max(totals.values())
+        if top >= v.target:
+            sides = [t for t, n in totals.items() if n == top]
+            end_game(
+                state,
+                tuple(s for s in seats if state.players[s].team == sides[0])
+                if len(sides) == 1
+                else (),
+                "capture points",
+            )
     elif v.kind is VictoryKind.TYRANT:
         if state.intentions_done >= v.tyrant_goal > 0:
             end_game(state, (TYRANT,), "the Tyrant's goal")
@@ -81,6 +95,14 @@ def check_victory(state: GameState) -> None:
             end_game(
                 state, tuple(seats) if v.shared_win else team(state, killer), "the Tyrant defeated"
             )
+
+
+def team_points(state: GameState) -> dict[int, int]:
+    """R21.26: each team's victory points, the sum of its members'."""
+    totals: dict[int, int] = {}
+    for pl in state.players:
+        totals[pl.team] = totals.get(pl.team, 0) + pl.points
+    return totals
 
 
 def area_counts(state: GameState) -> dict[str, dict[int, int]]:
@@ -102,21 +124,29 @@ def area_counts(state: GameState) -> dict[str, dict[int, int]]:
 
 
 def area_holders(state: GameState) -> dict[str, int]:
-    """R19.3: each capture area's holder, the seat that controls strictly the most units in
-    it (areas with no units or a tie for the most are left out). Seats, not teams: on a team
-    board two teammates with one unit each in an area hold it neither."""
+    """R19.3, R21.26: each capture area's holder, the team whose members together control
+    strictly the most units in it (areas with no units or a tie for the most are left out;
+    neutral and Tyrant units count as sides of their own that hold nothing). Two teammates
+    with one unit each hold an area against one enemy unit."""
+    teams = [pl.team for pl in state.players]
     holders: dict[str, int] = {}
     for area, per in area_counts(state).items():
-        top = max(per.values())
-        most = [s for s, n in per.items() if n == top]
+        sides: dict[int, int] = {}
+        for c, n in per.items():
+            side = teams[c] if c >= 0 else c - len(teams)  # below every team: never a holder
+            sides[side] = sides.get(side, 0) + n
+        top = max(sides.values())
+        most = [t for t, n in sides.items() if n == top]
         if len(most) == 1 and most[0] >= 0:
             holders[area] = most[0]
     return holders
 
 
 def score_capture_points(state: GameState, seat: int) -> None:
-    """R19.3, R21.14: at the start of its upkeep a player scores 1 per area it holds."""
-    held = sum(1 for s in area_holders(state).values() if s == seat)
+    """R19.3, R21.14: at the start of its upkeep a player scores 1 per area its side holds
+    (R21.26: its team's, on a board with teams)."""
+    team = state.players[seat].team
+    held = sum(1 for t in area_holders(state).values() if t == team)
     if held:
         state.players[seat].points += held
         state.emit(EventKind.POINTS, seat, amount=held, detail="capture")

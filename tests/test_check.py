@@ -49,15 +49,17 @@ from workbench.check.core import Events, GameInfo, Violation
 from workbench.check.geometry import Grid, distance, in_range
 from workbench.check.run import Report, check_store, walk
 
-CLEAN, VIP, CAPTURE = 1, 2, 3
+CLEAN, VIP, CAPTURE, RANDOM = 1, 2, 3, 4
 """The fixture's runs: gold-rush (no departure of today's engine shows in its games),
-kings-crossing (a VIP board) and three-hills (capture points)."""
+kings-crossing (a VIP board), three-hills (capture points), and gold-rush with random agents
+(who also take fast actions in the buy and discard steps, R21.24)."""
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("check") / "runs.duckdb"
-    for board in ("gold-rush", "kings-crossing", "three-hills"):
+    runs = [(b, "heuristic") for b in ("gold-rush", "kings-crossing", "three-hills")]
+    for board, agents in [*runs, ("gold-rush", "random")]:
         assert (
             main(
                 [
@@ -65,7 +67,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
                     "--games",
                     "4",
                     "--agents",
-                    "heuristic",
+                    agents,
                     "--board",
                     board,
                     "--seed",
@@ -303,6 +305,25 @@ def test_planted_negative_resource(
     assert any("fell to -1" in v.message for v in report.violations)
 
 
+def test_planted_gain_of_a_fast_action_in_the_buy_or_discard_step(
+    baseline: Report, copy: Path, edit: duckdb.DuckDBPyConnection
+) -> None:
+    """R21.24 with R18.1: a random agent's convert in its buy or discard step gains 2 instead
+    of 1: the convert's rule (R8.6) and the seat's balance against its snapshot (R18.1) both
+    see it; the unedited steps pass (the fixture's baseline)."""
+    gid, seq, turn = one(
+        edit,
+        "SELECT game_id, seq, turn FROM events WHERE kind = 'gain' AND detail = 'discard 2' "
+        "AND phase IN ('buy', 'discard') AND game_id BETWEEN ? AND ? ORDER BY game_id, seq",
+        game_of(RANDOM),
+        game_of(RANDOM, 3),
+    )
+    edit.execute("UPDATE events SET amount = 2 WHERE game_id = ? AND seq = ?", [gid, seq])
+    edit.close()
+    added = planted(baseline, copy)
+    assert (gid, turn, "R8.6") in added and (gid, turn, "R18.1") in added
+
+
 def test_planted_broken_resource_balance(
     baseline: Report, copy: Path, edit: duckdb.DuckDBPyConnection
 ) -> None:
@@ -458,10 +479,14 @@ class Rows:
 
 
 def refereed(
-    game: Game, cards: Sequence[Card], plant: Callable[[Rows], None] | None = None
+    game: Game,
+    cards: Sequence[Card],
+    plant: Callable[[Rows], None] | None = None,
+    winners: tuple[int, ...] | None = None,
 ) -> list[Violation]:
     """The referee over a game built with tests/builder.py (its pieces entered by events),
-    after `plant` has changed a copy of its events (`Rows`)."""
+    after `plant` has changed a copy of its events (`Rows`); `winners` replaces the stored
+    result (a planted one)."""
     s = game.state
     columns: dict[str, list[object]] = {k: list(v) for k, v in s.events.columns().items()}
     if plant is not None:
@@ -472,11 +497,82 @@ def refereed(
         s.config.board,
         {c.name.casefold(): c for c in cards},
         s.config.players,
-        tuple(s.winners or ()),
+        tuple(s.winners or ()) if winners is None else winners,
         s.guard_stopped,
         0,
     )
     return walk(Events(columns), info, 0, len(columns["seq"]))
+
+
+def _team_capture(target: int, *points: int) -> tuple[Game, list[Card]]:
+    """R21.26: four seats in teams (0, 2) and (1, 3); in area A seat 0 and its teammate seat 2
+    have one unit each against one of seat 1, and the seats hold `points`; seat 0's upkeep."""
+    soldier = unit("Soldier", life=3)
+    b = ascii_board(
+        "A A A . . .\n0 1 2 3 . .",
+        victory=Victory(VictoryKind.CAPTURE, target=target),
+        players=4,
+        teams=((0, 2), (1, 3)),
+    )
+    pos = Position(b, [soldier, IDLE])
+    for seat in range(4):
+        pos.idle(seat, 4 + seat % 2, 1 - seat // 2)
+    for seat in (0, 2, 1):
+        pos.put(soldier, seat, {0: 0, 2: 1, 1: 2}[seat], 0)
+    for seat, n in enumerate(points):
+        if n:  # scored earlier by an effect: an event, so that the referee's table has them
+            pos.state.players[seat].points = n
+            pos.state.emit(EventKind.POINTS, seat, amount=n, detail="effect")
+    return pos.game(phase="start", advance=True), [soldier, IDLE]
+
+
+def test_referee_teammates_hold_an_area_together() -> None:
+    """R21.26, R19.3: seat 0 scores for the area its team holds 2 against 1; a point planted
+    on top (the team holds one area, not two) is flagged under R21.26."""
+    g, cards = _team_capture(9, 0, 0, 0, 0)
+    assert g.state.players[0].points == 1 and refereed(g, cards) == []
+    ev = g.state.events
+    (i,) = [k for k in range(len(ev)) if ev.kind[k] == EventKind.POINTS]
+    ev.amount[i] = 2
+    assert [v.rule for v in refereed(g, cards)] == ["R21.26"]
+
+
+def test_referee_a_team_wins_on_its_total() -> None:
+    """R21.26: 2 + 2 points and seat 0's point reach the target 5: the team of seats 0 and 2
+    wins together; a stored win for seat 0 alone, or none, is flagged."""
+    g, cards = _team_capture(5, 2, 4, 2, 0)
+    assert g.is_terminal() and g.state.winners == (0, 2) and refereed(g, cards) == []
+    for wrong in ((0,), ()):
+        assert [v.rule for v in refereed(g, cards, winners=wrong)] == ["R21.26"]
+
+
+def test_referee_fast_actions_in_the_buy_and_discard_steps() -> None:
+    """R21.24: a spell gaining 1 in the buy step, then discard 2: gain 1 in the discard step;
+    the referee accepts both, and flags a convert planted to gain 2 (R8.6). (A builder game
+    has no draft, so no store the referee knows of: buying is left out here; the stored random
+    games of `test_planted_gain_of_a_fast_action_in_the_buy_or_discard_step` buy.)"""
+    supply = spell("Supply", eff("gain", 1), play=0, buy=None)
+    pricey = unit("Pricey", play=9)
+    cards = [supply, pricey, IDLE]
+    pos = Position(ascii_board("0 . . 1", income=0), cards)
+    pos.idle(0, 1, 0)
+    pos.idle(1, 3, 0)
+    sup, _, _ = pos.hand(0, supply, pricey, pricey)
+    g = pos.game()
+    act(g, "pass")
+    act(g, "play", sup)
+    assert g.state.phase == "buy"
+    act(g, "pass")
+    act(g, "convert")
+    s = g.state
+    assert s.active == 1 and s.players[0].resource == 2 and refereed(g, cards) == []
+    ev = s.events
+    (i,) = [
+        k for k in range(len(ev)) if ev.kind[k] == EventKind.GAIN and ev.detail[k] == "discard 2"
+    ]
+    assert ev.phase[i] == "discard"
+    ev.amount[i] = 2
+    assert [v.rule for v in refereed(g, cards)] == ["R8.6"]
 
 
 def test_referee_a_unit_an_upkeep_trigger_created_owes_upkeep() -> None:

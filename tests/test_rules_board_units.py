@@ -954,6 +954,20 @@ def test_artifacts_and_buildings_do_not_strike_back():
     assert pos.perm(k).damage == 1 and pos.perm(s).damage == 0
 
 
+@rules("R10.3", "R9.5", "R12.9")
+def test_a_unit_cannot_step_through_a_friendly_crew_unit_with_room():
+    """R10.3 with R12.9 (docs/engine.md, Readings): boarding a crew unit ends the move
+    ("als Ende einer Bewegung"), so a unit of move 2 in a corridor reaches the wagon with room
+    next to it but not the free field behind it."""
+    pos = Position(board("0 . . .\n# # # #"), [SOLDIER])
+    w = pos.put(crew(2), 0, 1, 0)
+    s = pos.put(SOLDIER, 0, 0, 0)
+    pos.idle(1, 3, 0)
+    g = pos.game()
+    act(g, "activate", s)
+    assert legal(g) == ["move c1 @1,0", "tap c1"] and w == 0 and s == 1
+
+
 @rules("R10.3", "R12.9")
 def test_boarding_a_crew_unit_takes_the_cheapest_whole_move():
     """R10.3: the move onto a crew unit walks the path whose whole cost (every second diagonal

@@ -313,6 +313,23 @@ def test_push_into_deep_water_destroys():
     assert e not in s.perms and s.zone_of(e) == "discard1" and s.occ[2] == -1
 
 
+@rules("R14.4", "R9.4", "R9.5")
+def test_push_onto_a_blocked_field_destroys():
+    """R14.4 (docs/engine.md, Readings): a blocked `#` field holds no permanent, so it is free
+    (R9.4) but available to none (R9.5): a permanent pushed onto it is destroyed, as in deep
+    water, not stopped as by an occupied field (R14.3)."""
+    b = board(". . # .")
+    pos = Position(b, [pusher(), SOLDIER])
+    p = pos.put(pusher(), 0, 0, 0)
+    e = pos.put(SOLDIER, 1, 1, 0)
+    pos.idle(0, 3, 0)
+    g = pos.game()
+    act(g, "activate", p)
+    act(g, "full", p, target=e, index=0)
+    s = g.state
+    assert e not in s.perms and s.zone_of(e) == "discard1" and s.perms[p].damage == 0
+
+
 @rules("R14.4")
 def test_swimmer_pushed_onto_land_is_destroyed():
     shark = unit("Shark", keywords=Keywords(swimming=True))

@@ -112,11 +112,13 @@ def test_turn_steps_in_order_upkeep_action_buy_discard():
     act(g, "pay", u)
     assert s.phase == "main" and "pass" in legal(g)  # R4.4
     act(g, "pass")
-    assert s.phase == "buy" and legal(g) == [f"buy c{store[0]}", "pass"]
+    # R4.5, with the fast actions of R21.24
+    assert s.phase == "buy" and legal(g) == [f"buy c{store[0]}", "convert", "pass", f"play c{gem}"]
     act(g, "buy", store[0])  # R4.5
     assert s.phase == "discard"
     hand = sorted(set(s.players[0].hand))
-    assert legal(g) == sorted(["end", f"discard c{hand[0]}"])  # R4.6: one name, 3 copies
+    # R4.6: one name, 3 copies; the fast actions of R21.24
+    assert legal(g) == sorted(["end", f"discard c{hand[0]}", "convert", f"play c{hand[0]}"])
     act(g, "discard", hand[0])
     act(g, "end")
     assert s.active == 1 and len(s.players[0].hand) == 2
@@ -197,6 +199,7 @@ def test_zero_or_no_upkeep_asks_nothing():
 
 
 def _buy_position(resource: int):
+    """The buy step, with a 0-cost spell in hand (a fast action there too, R21.24)."""
     pos = Position(B, [COIN, GEM, SUPPLY])
     pos.idle(0)
     pos.resource(0, resource)
@@ -211,13 +214,15 @@ def _buy_position(resource: int):
 @rules("R7.1", "R7.3")
 def test_buy_from_own_store_at_price_no_buy_price_never():
     _pos, g, store = _buy_position(5)
-    assert legal(g) == sorted(["pass", f"buy c{store[0]}", f"buy c{store[1]}"])
+    gem = g.state.players[0].hand[0]
+    assert legal(g) == sorted(["pass", f"buy c{store[0]}", f"buy c{store[1]}", f"play c{gem}"])
 
 
 @rules("R7.1")
 def test_only_what_the_resource_pays_for():
     _pos, g, store = _buy_position(2)
-    assert legal(g) == sorted(["pass", f"buy c{store[0]}"])
+    gem = g.state.players[0].hand[0]
+    assert legal(g) == sorted(["pass", f"buy c{store[0]}", f"play c{gem}"])
 
 
 @rules("R7.2")
@@ -299,6 +304,7 @@ def test_token_discarded_from_hand_leaves_the_game():
     pos.state.players[0].hand.append(t)
     g = pos.game()
     act(g, "pass")
+    act(g, "pass")  # the buy step: the token may be played there (R21.24)
     act(g, "discard", t)
     assert g.state.zone_of(t) == "out"
 
@@ -498,3 +504,90 @@ def test_a_unit_nothing_can_pay_for_is_refused_without_a_decision():
     g = start(pos)
     s = g.state
     assert u not in s.perms and s.phase == "main" and s.players[0].upkeep_deaths == 1
+
+
+# --- R21.24 fast and free actions in the buy and discard steps --------------------------------
+
+PRICEY = unit("Pricey", play=9)
+ZAP = spell("Zap", eff("damage", 1, tgt("unit", "enemy")), play=0)
+
+
+def _short_of_a_buy():
+    """The issue's position: seat 0 with 1 resource, a card costing 2 in its store, a 0-cost
+    spell that gains 1 and two cards it cannot play in hand; seat 1 holds a spell, so a
+    response window would ask it (R21.6). Seat 0 passes its action phase: the buy step."""
+    pos = Position(board("0 . . 1", income=0), [COIN, SUPPLY, PRICEY, ZAP])
+    pos.idle(0, 1, 0)
+    pos.idle(1, 3, 0)
+    pos.resource(0, 1)
+    (coin,) = pos.store(0, COIN)
+    sup, p1, p2 = pos.hand(0, SUPPLY, PRICEY, PRICEY)
+    (zap,) = pos.hand(1, ZAP)
+    g = pos.game()
+    act(g, "pass")
+    return g, coin, sup, (p1, p2), zap
+
+
+@rules("R21.24", "R6.6", "R7.1")
+def test_a_spell_gaining_resource_in_the_buy_step_pays_for_the_buy():
+    """R21.24: in the buy step the player may play a spell that gains resource, then buy the
+    card it could not afford (before, the buy step offered only `pass` and the flow took it)."""
+    g, coin, sup, _, _ = _short_of_a_buy()
+    s = g.state
+    assert s.phase == "buy" and legal(g) == ["convert", "pass", f"play c{sup}"]
+    act(g, "play", sup)
+    assert s.phase == "buy" and s.players[0].resource == 2
+    assert legal(g) == [f"buy c{coin}", "convert", "pass"]
+    act(g, "buy", coin)
+    assert s.zone_of(coin) == "discard0" and s.players[0].resource == 0
+    assert s.players[0].buy_resource == 2  # what the price met, after the spell
+
+
+@rules("R21.24", "R8.6", "R7.1")
+def test_discarding_2_in_the_buy_step_pays_for_the_buy():
+    """R21.24, R8.6: "discard 2: gain 1" in the buy step, then the buy."""
+    g, coin, sup, (p1, p2), _ = _short_of_a_buy()
+    s = g.state
+    act(g, "convert", respond=True)
+    act(g, "discard", p1, respond=True)
+    act(g, "discard", p2)
+    assert s.phase == "buy" and s.players[0].hand == [sup] and s.players[0].resource == 2
+    act(g, "buy", coin)
+    assert s.zone_of(coin) == "discard0" and s.players[0].resource == 0
+
+
+@rules("R21.24", "R6.6", "R8.6", "R4.6")
+def test_fast_actions_in_the_discard_step():
+    """R21.24: in the discard step (R4.6) the player may still play the spell and discard 2
+    for 1 before ending the turn (before, it could only discard or end)."""
+    g, _, sup, (p1, _), _ = _short_of_a_buy()
+    s = g.state
+    act(g, "pass")  # buys nothing
+    assert s.phase == "discard"
+    assert legal(g) == sorted(
+        ["convert", f"discard c{p1}", f"discard c{sup}", "end", f"play c{sup}"]
+    )
+    act(g, "play", sup)
+    assert s.phase == "discard" and s.players[0].resource == 2
+    assert s.zone_of(sup) == "discard0"
+    act(g, "convert")  # two copies of one card: which to discard is no choice
+    # an empty hand leaves only `end`, which the flow takes: seat 1's turn
+    assert s.active == 1 and s.players[0].resource == 3 and not s.players[0].hand
+    assert s.snapshots.data["buy_resource"][-1] == 1  # it passed the buy with 1
+
+
+@rules("R21.24", "R21.6")
+def test_a_fast_action_in_the_buy_or_discard_step_opens_a_window_for_the_other_players():
+    """R21.24, R21.6: a spell seat 0 plays in its buy step, and one in its discard step, goes
+    on the stack, and seat 1 may answer it with a fast action of its own."""
+    for step in ("buy", "discard"):
+        g, _, sup, _, zap = _short_of_a_buy()
+        s = g.state
+        if step == "discard":
+            act(g, "pass")
+        assert s.phase == step
+        act(g, "play", sup, respond=True)
+        assert g.current_player() == 1 and s.stack
+        assert "pass" in legal(g) and any(t.startswith(f"play c{zap}") for t in legal(g))
+        act(g, "pass")
+        assert s.phase == step and s.players[0].resource == 2

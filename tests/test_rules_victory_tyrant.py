@@ -119,23 +119,99 @@ def test_capture_points_at_start_of_own_upkeep():
     assert g.state.players[1].points == 0
 
 
-@rules("R19.3")
-def test_area_holders_count_seats_not_teams():
-    """Two teammates with one unit each in an area hold it neither (the most units of one
-    seat); a teammate's two units against one enemy unit hold it for that seat."""
+# --- R21.26 teams are one side ----------------------------------------------------------------
+
+TEAMS = ((0, 2), (1, 3))
+"""Seats 1 and 3 (0 and 2 here) against seats 2 and 4 (1 and 3): team 0 and team 1."""
+
+
+def _team_board(kind: VictoryKind = VictoryKind.CAPTURE, **kw):
+    """Four seats in two teams; area A on the top row's first four fields, the deploy fields
+    below it."""
+    return vb(kind, "A A A A . .\n0 1 2 3 . .", players=4, teams=TEAMS, **kw)
+
+
+def _team_position(kind: VictoryKind = VictoryKind.CAPTURE, **kw) -> Position:
+    pos = Position(_team_board(kind, **kw), [SOLDIER])
+    for seat in range(4):
+        pos.idle(seat, 4 + seat % 2, 1 - seat // 2)  # off the area: each seat has a decision
+    return pos
+
+
+@rules("R21.26", "R19.3", "R21.14")
+def test_teammates_units_together_hold_an_area():
+    """R21.26: in area A seat 0 and its teammate seat 2 have one unit each against one of seat
+    1: their team holds A (2 against 1), so seat 0 scores at the start of its upkeep (before,
+    a seat had to hold the area alone: 1 against 1 against 1 held it nobody)."""
     from engine.victory import area_holders
 
-    b = vb(
-        VictoryKind.CAPTURE, "0A A 1B B B\n2C C 3D D .", target=9, players=4, teams=((0, 2), (1, 3))
-    )
-    pos = Position(b, [SOLDIER])
+    pos = _team_position(target=9)
     pos.put(SOLDIER, 0, 0, 0)
-    pos.put(SOLDIER, 2, 1, 0)  # area A: seat 0 one, teammate seat 2 one
-    pos.put(SOLDIER, 2, 2, 0)
-    pos.put(SOLDIER, 2, 3, 0)
-    pos.put(SOLDIER, 1, 4, 0)  # area B: seat 2 two against seat 1 one
-    pos.put(SOLDIER, 3, 0, 1)  # area C: seat 3 alone; area D empty
-    assert area_holders(pos.state) == {"B": 2, "C": 3}
+    pos.put(SOLDIER, 2, 1, 0)
+    pos.put(SOLDIER, 1, 2, 0)
+    s = pos.state
+    assert area_holders(s) == {"A": s.players[0].team}
+    g = pos.game(phase="start", advance=True)
+    assert g.state.players[0].points == 1 and not g.is_terminal()
+
+
+@rules("R21.26", "R19.3")
+def test_an_enemy_team_with_as_many_units_holds_nothing():
+    """R21.26: two units of one team against one unit each of two enemy teammates: a tie of
+    the sides, nobody holds the area (before, the single seat with two units held it)."""
+    from engine.victory import area_holders
+
+    pos = _team_position(target=9)
+    pos.put(SOLDIER, 0, 0, 0)
+    pos.put(SOLDIER, 0, 1, 0)
+    pos.put(SOLDIER, 1, 2, 0)
+    pos.put(SOLDIER, 3, 3, 1)  # off the area
+    assert area_holders(pos.state) == {"A": pos.state.players[0].team}
+    pos.put(SOLDIER, 3, 3, 0)  # now 2 against 1 + 1
+    assert area_holders(pos.state) == {}
+
+
+@rules("R21.26", "R19.3", "R21.14")
+def test_a_team_wins_together_when_its_points_reach_the_target():
+    """R21.26: the members' points are one total against the target: seats 0 and 2 hold 2
+    each, seat 0 scores 1 at its upkeep, the total 5 reaches the target 5 and the team wins
+    together (before, seat 0 alone had to reach 5)."""
+    pos = _team_position(target=5)
+    pos.put(SOLDIER, 0, 0, 0)
+    s = pos.state
+    s.players[0].points, s.players[2].points = 2, 2
+    s.players[1].points, s.players[3].points = 4, 0
+    g = pos.game(phase="start", advance=True)
+    assert g.is_terminal() and g.state.winners == (0, 2)
+    assert g.returns() == [1.0, -1.0, 1.0, -1.0]
+
+
+@rules("R21.26", "R21.13")
+def test_the_tie_break_compares_teams():
+    """R21.26, R21.13: at the round limit the most points by team: 3 + 3 beat 5 + 0."""
+    pos = _team_position(target=99, round_limit=1, tie_break=TieBreak.POINTS)
+    s = pos.state
+    for seat, points in enumerate((3, 5, 3, 0)):
+        s.players[seat].points = points
+    s.active = 3
+    g = pos.game(phase="discard", advance=True)
+    assert g.is_terminal() and g.state.winners == (0, 2)
+
+
+@rules("R21.26", "R19.2")
+def test_a_resource_race_counts_each_players_own_resource():
+    """R21.26, R19.2: teammates' resource is not added up: 6 and 5 of a target of 10 win
+    nothing; the seat that reaches 10 itself wins for its team."""
+    pos = _team_position(VictoryKind.RESOURCE, target=10)
+    pos.resource(0, 6).resource(2, 5)
+    (coin,) = pos.hand(0, spell("Coin", eff("gain", 4), play=0))
+    g = pos.game()
+    from engine.victory import check_victory
+
+    check_victory(g.state)
+    assert not g.is_terminal()
+    act(g, "play", coin)
+    assert g.is_terminal() and g.state.winners == (0, 2)
 
 
 @rules("R19.3")

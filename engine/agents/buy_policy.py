@@ -111,6 +111,12 @@ def buy_score(v: View, a: Action) -> float:
     return v.w.buy_min - 0.5 if saves(save_for, score, v.w) else score
 
 
+def store_score(v: View, cid: int) -> float:
+    """A store card's score as a buy (`buy_score` without the plan to save for a better one),
+    whatever the resource; not on the resource race."""
+    return _store_value(v, cid, _buy_plan(v)[0])
+
+
 def _store_value(v: View, cid: int, deck_up: int) -> float:
     """`buy_value` of a store card (a pure function of its arguments), kept per weights: a
     store's copies share a card, and the next buy step, turn and game see the same cards under

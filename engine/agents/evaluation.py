@@ -112,8 +112,8 @@ def _progress(s: GameState, v: View, score: float) -> float:
         # an area held now is about a point at the holder's next upkeep (R21.14); without it
         # the search's wider candidate sets drifted off the areas on four-banners (budget 4
         # lost 14-26 to budget 1 there, with it won 25-15)
-        for holder in area_holders(s).values():
-            score += 5.0 if s.players[holder].team == my_team else -5.0
+        for holder in area_holders(s).values():  # a team (R21.26)
+            score += 5.0 if holder == my_team else -5.0
     if kind is VictoryKind.STAFF and v.staff_base >= 0 and v.staff_base in s.perms:
         base = s.perms[v.staff_base]
         if base.controller >= 0 and s.players[base.controller].team == my_team:

@@ -8,7 +8,10 @@ heuristic agent except the buy phase (R7), where with probability `p` (default 1
 uniformly random legal buy action, `pass` included, from the rng the game gives it (the same
 seed gives the same choices). Which affordable card a seat buys is then a coin flip, not a
 judgement, so bought and never-bought seats differ by the purchase (and by what the same
-resource bought instead), which is what a cost study wants to measure.
+resource bought instead), which is what a cost study wants to measure. The fast and free
+actions the buy step offers too (R21.24) are never among the random choices: with `p` 1 the
+explorer takes none there (the purchase is the coin's, not one the heuristic gained resource
+for); otherwise the heuristic decides.
 
 It drafts with the `numbers` drafter (a card's numbers and synergy): the heuristic drafter
 projects the heuristic's purchases, which are not the explorer's, and a cost study needs every
@@ -27,7 +30,10 @@ from engine.agents.drafters import NumbersDrafter
 from engine.agents.heuristic import HeuristicAgent
 from engine.game import Game
 from engine.state import GameState
-from engine.vocab import Phase
+from engine.vocab import ActionKind, Phase
+
+_BUY_OR_PASS = (ActionKind.BUY, ActionKind.PASS)
+"""The buy step's own choices (R7): a buy or none."""
 
 
 class ExplorerAgent:
@@ -47,14 +53,12 @@ class ExplorerAgent:
         s = game.state
         if s.phase == Phase.DRAFT:
             return self.drafter.pick(s, legal)
-        if (
-            s.phase == Phase.BUY
-            and not s.pending
-            and not s.priority
-            and len(legal) > 1
-            and (self.p >= 1.0 or rng.random() < self.p)
-        ):
-            return legal[rng.randrange(len(legal))]
+        if s.phase == Phase.BUY and not s.pending and not s.priority:
+            buys = [a for a in legal if a.kind in _BUY_OR_PASS]
+            if len(buys) > 1 and (self.p >= 1.0 or rng.random() < self.p):
+                return buys[rng.randrange(len(buys))]
+            if self.p >= 1.0:
+                return buys[0]
         return self.heuristic.act(game, legal, rng)
 
     def passes(self, state: GameState) -> bool:

@@ -14,8 +14,11 @@ What it does, decision by decision:
   R12.8, R12.11); uses free actions worth their cost; before passing, turns leftover hand cards
   into resource (R8.6) when it does not need to keep them;
 - buy (R7): the best card it can afford by value for money, given the board and the upkeep its
-  income can carry; on the resource race it saves instead;
-- end of turn (R4.6): discards hand cards worse than an average draw.
+  income can carry; on the resource race it saves instead. When a dearer card scores better
+  than any it can afford, it first gains what is missing with a resource spell, a free action
+  or R8.6's convert (R21.24), if their cost is less than the better card's lead;
+- end of turn (R4.6): discards hand cards worse than an average draw, two of them for 1
+  resource by R8.6's convert (R21.24) rather than for nothing.
 
 Hidden information: it reads the board, resources, stores and discards (public, R8.2, R8.3),
 its own hand, and the multiset of its own deck (known to its owner, never the order). It never
@@ -37,6 +40,7 @@ pending choices and discards.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from operator import itemgetter
 
 from mypy_extensions import mypyc_attr
@@ -44,7 +48,7 @@ from mypy_extensions import mypyc_attr
 from engine import actions as A
 from engine.actions import Action
 from engine.agents.action_phase import main_score, unit_scores
-from engine.agents.buy_policy import buy_score, buy_value, race_buy, saves
+from engine.agents.buy_policy import buy_score, buy_value, race_buy, saves, store_score
 from engine.agents.drafters import HeuristicDrafter, Picker
 from engine.agents.values import View, board_affinity, card_value, effect_value, resource_gain
 from engine.agents.weights import DEFAULT, Weights
@@ -59,6 +63,9 @@ from engine.vocab import ActionKind, Phase
 # The words as module constants: on Python 3.11 reading an enum member (`ActionKind.MOVE`)
 # goes through EnumType.__getattr__ (~0.3 us), too slow once per generated or scored action.
 (
+    _BUY,
+    _CONVERT,
+    _DISCARD,
     _END,
     _FREE,
     _PAY,
@@ -68,6 +75,9 @@ from engine.vocab import ActionKind, Phase
     _PHASE_DRAFT,
     _PHASE_UPKEEP_DUE,
 ) = (
+    ActionKind.BUY,
+    ActionKind.CONVERT,
+    ActionKind.DISCARD,
     ActionKind.END,
     ActionKind.FREE,
     ActionKind.PAY,
@@ -77,6 +87,8 @@ from engine.vocab import ActionKind, Phase
     Phase.DRAFT,
     Phase.UPKEEP_DUE,
 )
+_GAINS = (_PLAY, _FREE, _CONVERT)
+"""The kinds of the fast and free actions that may gain resource (R6.6, R6.7, R8.6)."""
 
 _SCORE = itemgetter(0)
 """A scored action's score (the first best wins ties: the engine's order)."""
@@ -147,6 +159,10 @@ def choose(
         return A.PASS_ACTION if A.PASS_ACTION in legal else legal[0]
     if s.phase == _PHASE_UPKEEP_DUE:
         return _upkeep(s, legal, w)
+    if s.phase == _PHASE_BUY:
+        step = _afford_better(s, legal, w)
+        if step is not None:
+            return step
     return max(score_actions(s, legal, w), key=_SCORE)[1]
 
 
@@ -199,23 +215,30 @@ def _upkeep(s: GameState, legal: list[Action], w: Weights) -> Action:
             continue
         if up <= res:
             return Action(_PAY, cid)
-        step = _gain_step(v, legal, up - res, worth)
+        step = _gain_step(v, legal, up - res, worth, _needed_now)
         if step is not None:
             return step
     return A.REFUSE_ACTION
+
+
+def _needed_now(v: View, cid: int) -> float:
+    """A hand card's loss when discarded in upkeep: half its keep value (it comes back with the
+    discard pile, but the action phase that follows could have used it)."""
+    return 0.5 * _keep_value(v, cid)
 
 
 def _upkeep_worth(v: View, p: Perm) -> float:
     return v.pv(p) + (50.0 if p.cid == v.my_vip or p.cid == v.staff_base else 0.0)
 
 
-def _gain_step(v: View, legal: list[Action], short: int, worth: float) -> Action | None:
+def _gain_step(
+    v: View, legal: list[Action], short: int, worth: float, card_loss: Callable[[View, int], float]
+) -> Action | None:
     """The first step of the cheapest way to gain `short` resource with the legal fast and free
     actions (resource spells, free actions, R8.6's convert), or None when they cannot gain that
     much or it costs more than `worth`. Costs: what a spell's or free action's other effects
-    and its discards and sacrifice lose; for a convert half the keep value of the two weakest
-    hand cards (discarded cards come back with the discard pile, a defeated unit must be played
-    again)."""
+    and its discards and sacrifice lose; for a convert `card_loss` of the two hand cards that
+    lose least."""
     s = v.s
     rv = v.resource_value()
     best: dict[int, tuple[float, int, Action]] = {}  # per card: (loss, resource, action)
@@ -240,9 +263,9 @@ def _gain_step(v: View, legal: list[Action], short: int, worth: float) -> Action
             used.add(a.card)
     steps = list(best.values())
     if A.CONVERT_ACTION in legal:
-        kept = sorted(_keep_value(v, c) for c in s.players[v.seat].hand if c not in used)
+        kept = sorted(card_loss(v, c) for c in s.players[v.seat].hand if c not in used)
         steps.extend(
-            (0.5 * (kept[i] + kept[i + 1]), 1, A.CONVERT_ACTION) for i in range(0, len(kept) - 1, 2)
+            (kept[i] + kept[i + 1], 1, A.CONVERT_ACTION) for i in range(0, len(kept) - 1, 2)
         )
     steps.sort(key=lambda x: x[0] / x[1])
     loss = 0.0
@@ -251,6 +274,36 @@ def _gain_step(v: View, legal: list[Action], short: int, worth: float) -> Action
         short -= got
         if short <= 0:
             return steps[0][2] if loss <= worth else None
+    return None
+
+
+# --- buying ------------------------------------------------------------------------------------
+
+
+def _afford_better(s: GameState, legal: list[Action], w: Weights) -> Action | None:
+    """R21.24: the first step of gaining, with the legal fast and free actions, the resource a
+    store card the seat cannot afford needs, when that card scores better as a buy than the
+    best choice now (a card it can afford, or passing) by more than the gain costs (`_gain_step`,
+    its lead weighed by `buy_gain`); the best such card first. Never on the resource race,
+    where the resource is the goal (R19.2)."""
+    if not any(a.kind in _GAINS for a in legal):
+        return None
+    v = View(s, s.active, w)
+    if v.kind is VictoryKind.RESOURCE:
+        return None
+    res = s.players[v.seat].resource
+    now = max([w.buy_min, *(buy_score(v, a) for a in legal if a.kind == _BUY)])
+    dearer: dict[str, tuple[float, int]] = {}
+    for c in s.players[v.seat].store:
+        card = s.cards[c]
+        if card.buy is not None and card.buy > res and card.name not in dearer:
+            dearer[card.name] = (store_score(v, c), card.buy)
+    for score, price in sorted(dearer.values(), reverse=True):
+        if score <= now:
+            break
+        step = _gain_step(v, legal, price - res, w.buy_gain * (score - now), _kept_for_next_turn)
+        if step is not None:
+            return step
     return None
 
 
@@ -279,9 +332,27 @@ def _keep_value(v: View, cid: int) -> float:
 
 
 def _end_discard_score(v: View, a: Action) -> float:
-    """R4.6: discard cards worse than an average card of the own deck (known multiset)."""
+    """R4.6: discard cards worse than an average card of the own deck (known multiset); two or
+    more such cards go by R8.6's convert first, for 1 resource (R21.24: the pending discards
+    then take the least worth keeping). Other fast actions score below ending the turn."""
     if a.kind == _END:
         return 0.0
+    if a.kind == _DISCARD:
+        return _discard_gain(v, a.card)
+    if a.kind == _CONVERT:
+        gains = [x for c in v.s.players[v.seat].hand if (x := _discard_gain(v, c)) > 0]
+        return max(gains) + 0.1 if len(gains) >= 2 else -1.0
+    return -1.0
+
+
+def _kept_for_next_turn(v: View, cid: int) -> float:
+    """A hand card's loss when discarded at the end of the turn (the buy and discard steps):
+    what it is worth keeping beyond the average card that the draw up to 3 brings instead."""
+    return max(0.0, -0.5 - _discard_gain(v, cid))
+
+
+def _discard_gain(v: View, cid: int) -> float:
+    """How much better an average draw is than hand card `cid` (above 0: discard it)."""
     s = v.s
     pl = s.players[v.seat]
     pool = pl.deck or pl.discard
@@ -289,4 +360,4 @@ def _end_discard_score(v: View, a: Action) -> float:
         return -1.0
     if v._pool_avg is None:
         v._pool_avg = sum(card_value(s.cards[c]) for c in pool) / len(pool)
-    return v._pool_avg - _keep_value(v, a.card) - 0.5
+    return v._pool_avg - _keep_value(v, cid) - 0.5

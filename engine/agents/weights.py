@@ -37,6 +37,9 @@ class Weights:
     """save for a card affordable next turn worth this many times the best buy now (+1)"""
     buy_min: float = 0.0
     """a buy must score above this, else the agent buys nothing"""
+    buy_gain: float = 1.0
+    """R21.24: what a better buy's lead in score is worth (in card value) against the fast
+    actions that gain the resource it needs in the buy step"""
     race_upkeep: float = 0.0
     """the resource race (R19.2): a buy's score less this per point of the card's upkeep"""
     # upkeep (R5.3, R21.21) and deploying units (R6.8)
@@ -111,6 +114,7 @@ SPACE: dict[str, tuple[float, float]] = {
     "buy_margin": (-2.0, 4.0),
     "buy_save": (1.0, 3.0),
     "buy_min": (-1.0, 3.0),
+    "buy_gain": (0.0, 3.0),
     "race_upkeep": (0.0, 1.0),
     "upkeep_keep": (0.0, 4.0),
     "unit_reserve": (0.0, 4.0),

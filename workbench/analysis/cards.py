@@ -8,7 +8,7 @@ interval and a two-proportion test per card, corrected for the number of cards t
 
 Buy chances (why a card is rarely bought): a copy is in the store at a turn's buy step until the
 turn that bought the last drafted copy; the card is affordable there when the resource held as
-the buy step began (snapshots.buy_resource) reaches its buy price.
+the player bought or passed (snapshots.buy_resource) reaches its buy price.
 """
 
 from __future__ import annotations

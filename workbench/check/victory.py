@@ -38,10 +38,8 @@ def _last_standing(g: GameCheck, alive: list[int], rule: str, what: str) -> Outc
 
 
 def _leaders(g: GameCheck, score: list[int], rule: str, what: str) -> Outcome:
-    """R21.13: the team with the single highest total wins; a tie is a draw."""
-    per_team: dict[tuple[int, ...], int] = {}
-    for s in range(g.info.players):
-        per_team[g.t.team(s)] = per_team.get(g.t.team(s), 0) + score[s]
+    """R21.13, R21.26: the team with the single highest total wins; a tie is a draw."""
+    per_team = team_totals(g, score)
     top = max(per_team.values())
     best = [t for t, v in per_team.items() if v == top]
     return Outcome(rule, best[0] if len(best) == 1 else (), what)
@@ -52,6 +50,26 @@ def _first_to(g: GameCheck, score: list[int], rule: str, what: str) -> Outcome:
     top = max(score)
     teams = {g.t.team(s) for s in range(g.info.players) if score[s] == top}
     return Outcome(rule, teams.pop() if len(teams) == 1 else (), what)
+
+
+def team_totals(g: GameCheck, score: list[int]) -> dict[tuple[int, ...], int]:
+    """R21.26: each side's total of its members' `score` (a seat alone without teams)."""
+    totals: dict[tuple[int, ...], int] = {}
+    for s in range(g.info.players):
+        totals[g.t.team(s)] = totals.get(g.t.team(s), 0) + score[s]
+    return totals
+
+
+def _capture(g: GameCheck) -> Outcome | None:
+    """R19.3 with R21.26: a side's points are one total against the target; two sides on the
+    same top total draw."""
+    totals = team_totals(g, g.t.points)
+    top = max(totals.values())
+    if top < g.t.board.victory.target:
+        return None
+    best = [t for t, n in totals.items() if n == top]
+    rule = "R21.26" if g.t.board.teams else "R19.3"
+    return Outcome(rule, best[0] if len(best) == 1 else (), "the capture score was reached")
 
 
 def outcome(g: GameCheck) -> Outcome | None:
@@ -78,9 +96,10 @@ def outcome(g: GameCheck) -> Outcome | None:
             "buildings were destroyed",
         )
     if v.kind is VictoryKind.RESOURCE and max(g.t.resource) >= v.target:
+        # R21.26: each player's own resource, teams or not
         return _first_to(g, g.t.resource, "R19.2", "the resource limit was reached")
-    if v.kind is VictoryKind.CAPTURE and max(g.t.points) >= v.target:
-        return _first_to(g, g.t.points, "R19.3", "the capture score was reached")
+    if v.kind is VictoryKind.CAPTURE:
+        return _capture(g)
     if v.kind is VictoryKind.TYRANT:
         if v.tyrant_goal > 0 and g.t.intentions >= v.tyrant_goal:
             return Outcome("R21.15", (TYRANT,), "the Tyrant's goal was met")
