@@ -1,0 +1,193 @@
+"""Scoring the recovery benchmark (issue 32 item 5, benchmarks/bench_recovery.py): which cards
+a report's tables name and which way, whether a planted card is named the planted way (recall),
+the cards named in a planted run that the unplanted run of the same seeds does not name (false
+alarms), how far tune's proposal lands from the original cost (correction), and the summary by
+plant size, card type and victory kind.
+
+A report names a card when its verdicts table (`tables/verdicts.csv`: a `card` and a `verdict`
+column) gives it a verdict that points one way; a report without that table is read as the
+report before issue 32 wrote it: the cards table's verdict (analysis/card_findings.card_verdict,
+the one the Findings use), and the dead and the Kraken-like (drafted, never bought) cards as
+too weak, as the Findings list them.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import statistics
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from workbench.analysis.card_findings import TOO_STRONG, TOO_WEAK, card_verdict
+from workbench.studies.plants import Direction, Size
+
+Named = dict[str, frozenset[Direction]]
+"""Card -> the ways a report names it (usually one)."""
+
+_NONE = ("no verdict", "no estimate", "fine", "not use", "cannot tell")
+_STRONG = ("strong", "cheap", "underpriced")
+_WEAK = ("weak", "dear", "expensive", "overpriced", "dead", "never bought", "rarely bought")
+
+
+def direction_of(verdict: str) -> Direction | None:
+    """The way a verdict's words name a card: too strong (or too cheap), too weak (or too dear,
+    dead, never or rarely bought), or neither (fine, no estimate, no verdict)."""
+    text = verdict.casefold()
+    if not text or any(w in text for w in _NONE):
+        return None
+    if any(w in text for w in _STRONG):
+        return Direction.STRONG
+    if any(w in text for w in _WEAK):
+        return Direction.WEAK
+    return None
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    if not path.is_file():
+        return []
+    with path.open(newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def _number(text: str | None) -> float | None:
+    return None if text is None or text.strip() == "" else float(text)
+
+
+def named_cards(tables: Path) -> Named:
+    """The cards a report (its `tables/` folder) names, and which way."""
+    found: dict[str, set[Direction]] = {}
+
+    def name(card: str, way: Direction | None) -> None:
+        if way is not None:
+            found.setdefault(card, set()).add(way)
+
+    verdicts = tables / "verdicts.csv"
+    if verdicts.is_file():
+        for r in _rows(verdicts):
+            name(r["card"], direction_of(r["verdict"]))
+        return {c: frozenset(w) for c, w in found.items()}
+    words = {TOO_STRONG: Direction.STRONG, TOO_WEAK: Direction.WEAK}
+    for r in _rows(tables / "cards.csv"):
+        verdict = card_verdict(_number(r["bought_gain"]), _number(r["bought_gain_bh"]))
+        name(r["card"], words.get(verdict))
+    for r in _rows(tables / "dead_cards.csv"):
+        name(r["card"], Direction.WEAK)
+    for r in _rows(tables / "drafted_cards.csv"):
+        if r["kraken"].casefold() == "true":
+            name(r["card"], Direction.WEAK)
+    return {c: frozenset(w) for c, w in found.items()}
+
+
+@dataclass(frozen=True)
+class CaseScore:
+    """A planted run's report against the unplanted one: the planted card named the planted
+    way, how many cards the planted run names, and those of them (planted card aside) named in
+    a way the unplanted run does not name them."""
+
+    recalled: bool
+    named: int
+    false_alarms: tuple[str, ...]
+
+
+def score(card: str, direction: Direction, planted: Named, unplanted: Named) -> CaseScore:
+    """Recall and false alarms of one case (card names compared casefolded)."""
+    key = card.casefold()
+    before = {c.casefold(): w for c, w in unplanted.items()}
+    ways = {c.casefold(): w for c, w in planted.items()}
+    alarms = sorted(
+        c for c, w in planted.items() if c.casefold() != key and w - before.get(c.casefold(), set())
+    )
+    return CaseScore(direction in ways.get(key, frozenset()), len(planted), tuple(alarms))
+
+
+def proposal(proposals: Path, card: str, field: str) -> int | None:
+    """Tune's proposed value of the card's field (its proposals.csv), None without one."""
+    for r in _rows(proposals):
+        if r["card"].lstrip("'").casefold() == card.casefold() and r["field"] == field:
+            return int(r["new"])
+    return None
+
+
+# --- the summary ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """What the summary needs of one scored case. `confirmed`: the randomised run moved the
+    planted card's effect the planted way; `correction`: |tune's proposal - original cost|, None
+    when tune ran and proposed nothing for the planted field; `tuned`: whether tune ran."""
+
+    type: str
+    victory: str
+    size: Size
+    confirmed: bool
+    recalled: bool
+    named: int
+    false_alarms: int
+    tuned: bool
+    correction: int | None
+    games: int
+    cpu: float
+
+
+def _share(hits: int, total: int) -> str:
+    return f"{hits}/{total} ({100 * hits / total:.0f}%)" if total else "-"
+
+
+def summary_row(group: str, cases: Sequence[CaseResult]) -> dict[str, str]:
+    """One line of the summary: recall on confirmed large and moderate plants, false alarms
+    as a share of the cards named, tune within 1 of the original on confirmed large plants
+    that tune ran on, and the pipeline's median games and CPU seconds per case."""
+    sure = [c for c in cases if c.confirmed]
+    large = [c for c in sure if c.size is Size.LARGE]
+    moderate = [c for c in sure if c.size is Size.MODERATE]
+    tuned = [c for c in large if c.tuned]
+    close = [c for c in tuned if c.correction is not None and c.correction <= 1]
+    named = sum(c.named for c in cases)
+    alarms = sum(c.false_alarms for c in cases)
+
+    def median(values: Iterable[float]) -> str:
+        got = list(values)
+        return f"{statistics.median(got):,.0f}" if got else "-"
+
+    return {
+        "group": group,
+        "cases": str(len(cases)),
+        "confirmed": str(len(sure)),
+        "recall large": _share(sum(c.recalled for c in large), len(large)),
+        "recall moderate": _share(sum(c.recalled for c in moderate), len(moderate)),
+        "false alarms": _share(alarms, named),
+        "tune within 1 (large)": _share(len(close), len(tuned)),
+        "games/case": median(c.games for c in cases),
+        "CPU s/case": median(c.cpu for c in cases),
+    }
+
+
+def summary(cases: Sequence[CaseResult]) -> list[dict[str, str]]:
+    """The summary over all cases, then per card type, then per victory kind."""
+    rows = [summary_row("all", cases)]
+    keys: list[tuple[str, Callable[[CaseResult], str]]] = [
+        ("type", lambda c: c.type),
+        ("victory", lambda c: c.victory),
+    ]
+    for what, key in keys:
+        for value in sorted({key(c) for c in cases}):
+            rows.append(summary_row(f"{what} {value}", [c for c in cases if key(c) == value]))
+    return rows
+
+
+def markdown(rows: Sequence[dict[str, str]]) -> str:
+    """The summary as a Markdown table."""
+    if not rows:
+        return ""
+    head = list(rows[0])
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(r[h] for h in head) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def finite(x: float | None) -> float | None:
+    """None for a missing or NaN number (JSON has no NaN)."""
+    return None if x is None or math.isnan(x) else x
