@@ -177,7 +177,7 @@ def test_a_shipped_workbook_is_copied_to_a_csv_that_loads_alike(tmp_path: Path) 
     assert copy.cards == sky.cards
 
 
-# --- scoring ---------------------------------------------------------------------------------------
+# --- scoring ---------------------------------------------------------------------------------
 
 
 def table(path: Path, header: str, *rows: str) -> None:
