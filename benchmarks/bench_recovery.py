@@ -22,20 +22,15 @@ Per case, with the pipeline's default settings (the CLI, as a designer runs it):
 
 Scores: recall (a confirmed plant named the planted way), false alarms (cards the planted run
 names that the unplanted run of the same seeds does not name that way, as a share of the cards
-named), tune's correction (|proposal - original cost|, within 1 counts), the pipeline's games and
-CPU seconds per case; overall, per card type and per victory kind.
-
-Resumable: every finished case, unplanted run and original confirming run is kept in
---out/results.json (and --out/confirm/*.npz), and a second call with the same --out does only
-what is missing. The case databases are deleted once scored (--keep-db keeps them).
+named), tune's correction (|proposal - original cost|), games and CPU seconds per case; overall,
+per card type and per victory kind. Resumable: what is done is kept in --out (results.json,
+confirm/*.npz) and not done again; the case databases are deleted once scored (--keep-db).
 
 Usage (run under nice; 2 shared cores):
     nice -n 10 .venv/bin/python benchmarks/bench_recovery.py --cases 10 --games 300 \\
         --confirm-games 1500 --workers 2 --out /tmp/recovery
-    .venv/bin/python benchmarks/bench_recovery.py --make-cases 60 --seed 32
-        (write benchmarks/recovery_cases.json anew)
-    ... --simulate-arg=--design --simulate-arg=causal
-        (extra arguments for every simulate run, e.g. a pipeline with a designed run)
+    ... --make-cases 60 --seed 32: write benchmarks/recovery_cases.json anew
+    ... --simulate-arg=--design --simulate-arg=causal: extra arguments for every simulate run
 """
 
 from __future__ import annotations
@@ -43,7 +38,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import pickle
 import resource
 import shutil
 import subprocess
@@ -65,13 +59,9 @@ from app.cmd_simulate import new_spec
 from engine.cards import CardSet
 from workbench.content.card_sets import shipped_cardsets
 from workbench.content.setup import load_setup
-from workbench.play.jobs import Job, play_each, prepare
-from workbench.play.pool import WorkerPool, unpickled
-from workbench.store import FailedGame
 from workbench.studies import ab
 from workbench.studies import plants as pl
 from workbench.studies import recovery as rc
-from workbench.studies.abgames import card_groups
 from workbench.studies.fairvalue import Counts
 
 CASES = ROOT / "benchmarks" / "recovery_cases.json"
@@ -88,8 +78,6 @@ BOARDS = {
 """Every shipped board (every victory kind) with the two shipped sets its cases play."""
 BAND = "-0.05,0.05"
 """tune's --band (it has no default): the band the docs use."""
-CHUNK = 8
-"""Games per task of a confirming run."""
 
 
 # --- cases -----------------------------------------------------------------------------------
@@ -199,8 +187,7 @@ def planted_files(out: Path, case: dict[str, Any]) -> list[Path]:
 
 
 def children_cpu() -> float:
-    u = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return u.ru_utime + u.ru_stime
+    return sum(resource.getrusage(resource.RUSAGE_CHILDREN)[:2])
 
 
 def cli(args: Sequence[str], log: Path) -> float:
@@ -264,44 +251,16 @@ def tune(
 # --- the truth: paired explorer games ---------------------------------------------------
 
 
-def _counts(job: bytes, cards: Sequence[str], indices: Sequence[int]) -> npt.NDArray[np.float64]:
-    """In a worker: per game and card, (n_a, w_a, n_b, w_b) of abgames.card_groups; NaN for a
-    failed game."""
-    out = np.full((len(indices), len(cards), 4), np.nan)
-    for row, game in enumerate(play_each(unpickled(job), indices)):
-        if not isinstance(game, FailedGame):
-            out[row] = [card_groups(game.record, c) for c in cards]
-    return out
-
-
 def explorer_counts(
     files: Sequence[Path], board: str, cards: Sequence[str] | None, opts: argparse.Namespace
 ) -> tuple[list[str], npt.NDArray[np.float64], float]:
     """--confirm-games games of the explorer on these sets (seed --seed + 1): the cards counted
     (every pool card when `cards` is None), their per-game counts, the CPU seconds."""
-    ns = argparse.Namespace(
-        sets=",".join(map(str, files)),
-        board=board,
-        games=opts.confirm_games,
-        players=None,
-        agents="explorer",
-        drafters=None,
-        seed=opts.seed + 1,
-        label=None,
-    )
-    spec, _ = new_spec(ns)
-    prep = prepare(spec)
-    names = list(cards) if cards is not None else [c.name for c in prep.pool if c.buy is not None]
-    job = pickle.dumps(Job(0, spec, prep.configs))
+    ns = argparse.Namespace(sets=",".join(map(str, files)), board=board, players=None)
+    ns.__dict__.update(games=opts.confirm_games, agents="explorer", drafters=None)
+    spec, _ = new_spec(argparse.Namespace(**vars(ns), seed=opts.seed + 1, label=None))
     before = children_cpu() + sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
-    chunks = [range(s, min(s + CHUNK, spec.games)) for s in range(0, spec.games, CHUNK)]
-    with WorkerPool(opts.workers) as pool:
-        if pool.executor is None:
-            counts = np.concatenate([_counts(job, names, c) for c in chunks])
-        else:
-            tasks = [pool.executor.submit(_counts, job, names, c) for c in chunks]
-            counts = np.concatenate([t.result() for t in tasks])
-        pool.close(wait=True)
+    names, counts = rc.played_counts(spec, cards, opts.workers)
     cpu = children_cpu() + sum(resource.getrusage(resource.RUSAGE_SELF)[:2]) - before
     return names, counts, cpu
 
@@ -327,21 +286,6 @@ def original_counts(
     return np.asarray(data["counts"][:, names.index(case["plant"]["card"]), :])
 
 
-def _level(counts: Counts) -> tuple[float, float, float]:
-    """The planted content's own improvement when bought (value row 1) with its 95% interval
-    (delta method, the game as the unit, as ab.look_at)."""
-    parts = [(1.0, counts.w_a[1], counts.n_a[1]), (-1.0, counts.w_b[1], counts.n_b[1])]
-    if min(n.sum() for _, _, n in parts) == 0:
-        return float("nan"), float("nan"), float("nan")
-    estimate, u = 0.0, np.zeros(counts.n_a.shape[1])
-    for c, w, n in parts:
-        rate = w.sum() / n.sum()
-        estimate += c * rate
-        u += c * (w - rate * n) / n.mean()
-    half = ab.z_of(0.05) * float(np.std(u, ddof=1)) / np.sqrt(len(u))
-    return estimate, estimate - half, estimate + half
-
-
 def confirm(out: Path, case: dict[str, Any], opts: argparse.Namespace) -> dict[str, Any]:
     """The randomised run that decides whether the plant is one."""
     plant = plant_of(case)
@@ -351,7 +295,7 @@ def confirm(out: Path, case: dict[str, Any], opts: argparse.Namespace) -> dict[s
     keep = ~np.isnan(both).any(axis=(0, 2))
     counts = Counts(*(both[:, keep, i] for i in range(4)))
     look = ab.look_at(counts, "improvement", 1, 0.05)
-    level = _level(counts)
+    level = rc.improvement(both[1, keep, :])
     strong = plant.direction is pl.Direction.STRONG
     confirmed = bool(look.low > 0 if strong else look.high < 0)
     return {
@@ -487,9 +431,8 @@ def load(out: Path, settings: dict[str, Any]) -> dict[str, Any]:
 
 
 def commit() -> str:
-    return subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
-    ).stdout.strip()
+    git = ["git", "rev-parse", "--short", "HEAD"]
+    return subprocess.run(git, capture_output=True, text=True, cwd=ROOT).stdout.strip()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

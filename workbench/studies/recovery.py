@@ -15,13 +15,25 @@ from __future__ import annotations
 
 import csv
 import math
+import pickle
 import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
+
 from workbench.analysis.card_findings import TOO_STRONG, TOO_WEAK, card_verdict
+from workbench.play.jobs import Job, play_each, prepare
+from workbench.play.pool import WorkerPool, unpickled
+from workbench.store import FailedGame, RunSpec
+from workbench.studies.ab import z_of
+from workbench.studies.abgames import card_groups
 from workbench.studies.plants import Direction, Size
+
+CHUNK = 8
+"""Games per task of a confirming run."""
 
 Named = dict[str, frozenset[Direction]]
 """Card -> the ways a report names it (usually one)."""
@@ -186,6 +198,58 @@ def markdown(rows: Sequence[dict[str, str]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(r[h] for h in head) + " |" for r in rows]
     return "\n".join(lines)
+
+
+# --- the truth: a randomised run ------------------------------------------------------------
+
+
+def card_counts(
+    job: bytes, cards: Sequence[str], indices: Sequence[int]
+) -> npt.NDArray[np.float64]:
+    """In a worker: per game and card, abgames.card_groups' (n_a, w_a, n_b, w_b): the seats
+    that drafted the card and bought it, and those that never bought it; NaN for a failed
+    game."""
+    out = np.full((len(indices), len(cards), 4), np.nan)
+    for row, game in enumerate(play_each(unpickled(job), indices)):
+        if not isinstance(game, FailedGame):
+            out[row] = [card_groups(game.record, c) for c in cards]
+    return out
+
+
+def played_counts(
+    spec: RunSpec, cards: Sequence[str] | None, workers: int
+) -> tuple[list[str], npt.NDArray[np.float64]]:
+    """The spec's games played for their counts only (no events, no storage): the cards
+    counted (every pool card with a buy price when `cards` is None) and card_counts of every
+    game (game x card x 4)."""
+    prep = prepare(spec)
+    names = list(cards) if cards is not None else [c.name for c in prep.pool if c.buy is not None]
+    job = pickle.dumps(Job(0, spec, prep.configs))
+    chunks = [range(s, min(s + CHUNK, spec.games)) for s in range(0, spec.games, CHUNK)]
+    with WorkerPool(workers) as pool:
+        if pool.executor is None:
+            counts = np.concatenate([card_counts(job, names, c) for c in chunks])
+        else:
+            tasks = [pool.executor.submit(card_counts, job, names, c) for c in chunks]
+            counts = np.concatenate([t.result() for t in tasks])
+        pool.close(wait=True)  # the workers' CPU time counts in RUSAGE_CHILDREN
+    return names, counts
+
+
+def improvement(counts: npt.NDArray[np.float64], level: float = 0.95) -> tuple[float, float, float]:
+    """A card's improvement when bought over games' (n_a, w_a, n_b, w_b) rows: w_a/n_a -
+    w_b/n_b, with its interval at `level` by the delta method with the game as the unit (as
+    ab.look_at); NaNs while a group has no seat-game."""
+    n_a, w_a, n_b, w_b = counts.T
+    if n_a.sum() == 0 or n_b.sum() == 0 or len(n_a) < 2:
+        return math.nan, math.nan, math.nan
+    estimate, u = 0.0, np.zeros(len(n_a))
+    for c, w, n in ((1.0, w_a, n_a), (-1.0, w_b, n_b)):
+        rate = w.sum() / n.sum()
+        estimate += c * rate
+        u += c * (w - rate * n) / n.mean()
+    half = z_of(1 - level) * float(np.std(u, ddof=1)) / math.sqrt(len(u))
+    return estimate, estimate - half, estimate + half
 
 
 def finite(x: float | None) -> float | None:
