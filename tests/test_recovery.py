@@ -5,8 +5,10 @@
 from __future__ import annotations
 
 import csv
+import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from engine.cards import Card, CardType, Effect
@@ -310,3 +312,17 @@ def test_summary_figures_worked_out_by_hand() -> None:
     assert by_group["type spell"]["recall moderate"] == "1/1 (100%)"
     assert by_group["victory resource"]["false alarms"] == "2/6 (33%)"
     assert by_group["type unit"]["tune within 1 (large)"] == "1/2 (50%)"
+
+
+def test_improvement_and_its_interval_worked_out_by_hand() -> None:
+    """Four games (n_a, w_a, n_b, w_b): bought 3 seat-games, 2 won; never bought 3, 1 won:
+    2/3 - 1/3. Per game u = (w_a - 2/3 n_a)/0.75 - (w_b - 1/3 n_b)/0.75 = +-8/9, so
+    sd = sqrt(4 (8/9)^2 / 3) and the half-width 1.96 sd / 2 = 1.00585."""
+    games = np.array([[1, 1, 1, 0], [1, 0, 0, 0], [0, 0, 1, 1], [1, 1, 1, 0]], dtype=float)
+    estimate, low, high = rc.improvement(games)
+    assert estimate == pytest.approx(1 / 3)
+    assert (high - low) / 2 == pytest.approx(1.959964 * math.sqrt(4 * (8 / 9) ** 2 / 3) / 2)
+    assert (low + high) / 2 == pytest.approx(1 / 3)
+    never = games.copy()
+    never[:, 2:] = 0  # no seat drafted it and never bought it: no estimate
+    assert all(math.isnan(x) for x in rc.improvement(never))
