@@ -30,7 +30,7 @@ Usage (run under nice; 2 shared cores):
     nice -n 10 .venv/bin/python benchmarks/bench_recovery.py --cases 10 --games 300 \\
         --confirm-games 1500 --workers 2 --out /tmp/recovery
     ... --make-cases 60 --seed 32: write benchmarks/recovery_cases.json anew
-    ... --simulate-arg=--design --simulate-arg=causal: extra arguments for every simulate run
+    ... --simulate "--design causal --games 2000": a second simulate run before each report
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ import argparse
 import json
 import os
 import resource
+import shlex
 import shutil
 import subprocess
 import sys
@@ -219,10 +220,11 @@ def simulate_report(
     folder.mkdir(parents=True, exist_ok=True)
     db, log = folder / "run.duckdb", folder / "log.txt"
     db.unlink(missing_ok=True)
-    sim = ["simulate", "--sets", ",".join(map(str, files)), "--board", board]
-    sim += ["--seed", str(opts.seed), "--workers", str(opts.workers), "--db", str(db)]
-    sim += [] if opts.games is None else ["--games", str(opts.games)]
-    cpu = cli([*sim, *opts.simulate_arg], log)
+    sim = ["simulate", "--sets", ",".join(map(str, files)), "--board", board, "--db", str(db)]
+    sim += ["--seed", str(opts.seed), "--workers", str(opts.workers), *opts.simulate_arg]
+    cpu = cli([*sim, *([] if opts.games is None else ["--games", str(opts.games)])], log)
+    for more in opts.simulate:  # more runs into the same file, e.g. a designed one
+        cpu += cli([*sim, *shlex.split(more)], log)
     cpu += cli(["report", "--db", str(db), "--out", str(folder / "report"), *opts.report_arg], log)
     games = games_in(db)
     if not opts.keep_db:
@@ -373,23 +375,6 @@ def run_case(
     return result
 
 
-def case_result(r: dict[str, Any]) -> rc.CaseResult:
-    tuned = r["tune"] is not None
-    return rc.CaseResult(
-        r["plant"]["type"],
-        r["victory"],
-        pl.Size(r["plant"]["size"]),
-        r["confirm"]["confirmed"],
-        r["recalled"],
-        r["named_count"],
-        len(r["false_alarms"]),
-        tuned,
-        r["tune"]["correction"] if tuned else None,
-        r["games"],
-        r["cpu"],
-    )
-
-
 def line(r: dict[str, Any]) -> str:
     c, plant = r["confirm"], plant_of(r)
     est = (
@@ -419,11 +404,15 @@ def save(out: Path, results: dict[str, Any]) -> None:
 
 
 def load(out: Path, settings: dict[str, Any]) -> dict[str, Any]:
+    """The results so far, made with the same settings (those given: not None, not [])."""
     path = out / "results.json"
     if not path.is_file():
         return {"settings": settings, "unplanted": {}, "cases": {}}
     results: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    if results["settings"] != settings:
+    given = [
+        {k: v for k, v in d.items() if v not in (None, [])} for d in (results["settings"], settings)
+    ]
+    if given[0] != given[1]:
         raise SystemExit(
             f"{path} was made with {results['settings']}, not {settings}: give another --out"
         )
@@ -435,7 +424,11 @@ def commit() -> str:
     return subprocess.run(git, capture_output=True, text=True, cwd=ROOT).stdout.strip()
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+SETTINGS = ("games", "confirm_games", "seed", "simulate_arg", "simulate", "report_arg", "tune_arg")
+"""The options a results file holds to: a resumed run must give the same."""
+
+
+def options(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=40, help="the first N cases of the list")
     parser.add_argument("--games", type=int, help="simulate --games (default: simulate's own)")
@@ -451,12 +444,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--simulate-arg", action="append", default=[], help="extra simulate argument"
     )
+    parser.add_argument(
+        "--simulate",
+        action="append",
+        default=[],
+        metavar="ARGS",
+        help="another simulate run into the file before the report (e.g. '--design causal')",
+    )
     parser.add_argument("--report-arg", action="append", default=[], help="extra report argument")
     parser.add_argument("--tune-arg", action="append", default=[], help="extra tune argument")
     parser.add_argument(
         "--make-cases", type=int, metavar="N", help="write N cases to the list and stop"
     )
-    opts = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    opts = options(argv)
     if opts.make_cases:
         scratch = opts.out / "scratch"
         made = make_cases(opts.make_cases, opts.seed, scratch)
@@ -465,15 +469,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{len(made['cases'])} cases written to {CASES}")
         return 0
     cases = json.loads(CASES.read_text(encoding="utf-8"))["cases"][: opts.cases]
-    settings = {
-        "games": opts.games,
-        "confirm_games": opts.confirm_games,
-        "seed": opts.seed,
-        "simulate_arg": opts.simulate_arg,
-        "report_arg": opts.report_arg,
-        "tune_arg": opts.tune_arg,
-        "tune_games": opts.tune_games,
-    }
+    settings = {k: getattr(opts, k) for k in (*SETTINGS, "tune_games")}
     opts.out.mkdir(parents=True, exist_ok=True)
     results = load(opts.out, settings)
     results.setdefault("runs", []).append({"commit": commit(), "argv": sys.argv[1:]})
@@ -490,7 +486,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         save(opts.out, results)
         print("  " + line(result), flush=True)
     done = [results["cases"][c["id"]] for c in cases if c["id"] in results["cases"]]
-    table = rc.markdown(rc.summary([case_result(r) for r in done]))
+    table = rc.markdown(rc.summary([rc.case_result(r) for r in done]))
     (opts.out / "summary.md").write_text(table + "\n", encoding="utf-8")
     print(table)
     return 0

@@ -211,12 +211,12 @@ def test_named_cards_read_as_the_findings_name_them(tmp_path: Path) -> None:
 def test_a_verdicts_table_decides_alone(tmp_path: Path) -> None:
     tables = tmp_path / "tables"
     table(
-        tables / "verdicts.csv",
+        tables / "card_verdicts.csv",
         "card,verdict,estimator,effect,low,high,n,severity",
         "Ace,too strong,forced vs banned,0.2,0.1,0.3,400,high",
         "Bog,too weak,forced vs banned,-0.2,-0.3,-0.1,400,high",
         "Cat,fine,forced vs banned,0.0,-0.05,0.05,400,",
-        "Dud,the agents do not use it: no verdict,,,,,0,",
+        "Dud,agents do not use it,,,,,0,",
         "Elk,no estimate,,,,,0,",
     )
     table(tables / "dead_cards.csv", "card,set,reason", "Elk,s,never affordable")

@@ -4,11 +4,11 @@ the cards named in a planted run that the unplanted run of the same seeds does n
 alarms), how far tune's proposal lands from the original cost (correction), and the summary by
 plant size, card type and victory kind.
 
-A report names a card when its verdicts table (`tables/verdicts.csv`: a `card` and a `verdict`
-column) gives it a verdict that points one way; a report without that table is read as the
-report before issue 32 wrote it: the cards table's verdict (analysis/card_findings.card_verdict,
-the one the Findings use), and the dead and the Kraken-like (drafted, never bought) cards as
-too weak, as the Findings list them.
+A report names a card when its verdicts table (`tables/card_verdicts.csv` or `verdicts.csv`: a
+`card` and a `verdict` column) gives it a verdict that points one way; a report without that
+table is read as the report before issue 32 wrote it: the cards table's verdict
+(analysis/card_findings.card_verdict, the one the Findings use), and the dead and the
+Kraken-like (drafted, never bought) cards as too weak, as the Findings list them.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +36,8 @@ from workbench.studies.plants import Direction, Size
 CHUNK = 8
 """Games per task of a confirming run."""
 
+VERDICT_TABLES = ("card_verdicts.csv", "verdicts.csv")
+"""A report's table of a verdict per card, by the names it may have (the first found counts)."""
 Named = dict[str, frozenset[Direction]]
 """Card -> the ways a report names it (usually one)."""
 
@@ -75,9 +78,9 @@ def named_cards(tables: Path) -> Named:
         if way is not None:
             found.setdefault(card, set()).add(way)
 
-    verdicts = tables / "verdicts.csv"
-    if verdicts.is_file():
-        for r in _rows(verdicts):
+    verdicts = [tables / f for f in VERDICT_TABLES if (tables / f).is_file()]
+    if verdicts:
+        for r in _rows(verdicts[0]):
             name(r["card"], direction_of(r["verdict"]))
         return {c: frozenset(w) for c, w in found.items()}
     words = {TOO_STRONG: Direction.STRONG, TOO_WEAK: Direction.WEAK}
@@ -142,6 +145,24 @@ class CaseResult:
     correction: int | None
     games: int
     cpu: float
+
+
+def case_result(r: dict[str, Any]) -> CaseResult:
+    """A case as the benchmark's results file keeps it (bench_recovery.run_case)."""
+    tuned = r["tune"] is not None
+    return CaseResult(
+        r["plant"]["type"],
+        r["victory"],
+        Size(r["plant"]["size"]),
+        r["confirm"]["confirmed"],
+        r["recalled"],
+        r["named_count"],
+        len(r["false_alarms"]),
+        tuned,
+        r["tune"]["correction"] if tuned else None,
+        r["games"],
+        r["cpu"],
+    )
 
 
 def _share(hits: int, total: int) -> str:
