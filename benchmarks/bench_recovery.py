@@ -12,7 +12,7 @@ Per case, with the pipeline's default settings (the CLI, as a designer runs it):
   on the unplanted sets with the same seed; the report's written tables say which cards it names
   and which way (workbench/studies/recovery.py reads a `verdicts.csv` if the report writes one,
   else the cards, dead and drafted tables as the Findings use them);
-- `workbench tune` on the first --tune-cases confirmed cases whose plant is a large cost plant;
+- `workbench tune` on the first --tune-cases cases whose plant is a large cost plant;
 - the truth: the `explorer` agent (heuristic play, random purchases) plays the planted and the
   original content on paired seeds (--confirm-games each, seed --seed + 1), and the plant counts
   only where the planted card's improvement when bought (win rate when bought minus drafted and
@@ -337,11 +337,7 @@ def unplanted(out: Path, board: str, results: dict[str, Any], opts: argparse.Nam
 
 
 def run_case(
-    out: Path,
-    case: dict[str, Any],
-    tune_it: bool,
-    results: dict[str, Any],
-    opts: argparse.Namespace,
+    out: Path, case: dict[str, Any], results: dict[str, Any], opts: argparse.Namespace
 ) -> dict[str, Any]:
     plant = plant_of(case)
     start = time.perf_counter()
@@ -360,19 +356,23 @@ def run_case(
         "false_alarms": list(score.false_alarms),
         "tune": None,
     }
-    if tune_it and truth["confirmed"]:
-        plant_file = files[case["sets"].index(plant.set)]
-        tune_games, tune_cpu = tune(files, plant_file, case["board"], folder / "tune", opts)
-        proposed = rc.proposal(folder / "tune" / "out" / "proposals.csv", plant.card, plant.field)
-        result["tune"] = {
-            "proposal": proposed,
-            "correction": None if proposed is None else abs(proposed - plant.old),
-            "games": tune_games,
-            "cpu": round(tune_cpu, 1),
-        }
-        games, cpu = games + tune_games, cpu + tune_cpu
     result.update(games=games, cpu=round(cpu, 1), wall=round(time.perf_counter() - start, 1))
     return result
+
+
+def tune_case(out: Path, result: dict[str, Any], opts: argparse.Namespace) -> None:
+    """Run tune on a scored case (confirmed or not: the summary counts the confirmed)."""
+    plant, files = plant_of(result), planted_files(out, result)
+    folder = out / "cases" / result["id"] / "tune"
+    games, cpu = tune(files, files[result["sets"].index(plant.set)], result["board"], folder, opts)
+    proposed = rc.proposal(folder / "out" / "proposals.csv", plant.card, plant.field)
+    result["tune"] = {
+        "proposal": proposed,
+        "correction": None if proposed is None else abs(proposed - plant.old),
+        "games": games,
+        "cpu": round(cpu, 1),
+    }
+    result.update(games=result["games"] + games, cpu=round(result["cpu"] + cpu, 1))
 
 
 def line(r: dict[str, Any]) -> str:
@@ -475,15 +475,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     results.setdefault("runs", []).append({"commit": commit(), "argv": sys.argv[1:]})
     tuned = sum(r["tune"] is not None for r in results["cases"].values())
     for k, case in enumerate(cases, 1):
-        if case["id"] in results["cases"]:
-            continue
         plant = plant_of(case)
-        cost_large = plant.field in pl.COSTS and plant.size is pl.Size.LARGE
         print(f"[{k}/{len(cases)}] {case['id']} {case['board']}: {plant.label()}", flush=True)
-        result = run_case(opts.out, case, cost_large and tuned < opts.tune_cases, results, opts)
-        tuned += result["tune"] is not None
-        results["cases"][case["id"]] = result
-        save(opts.out, results)
+        if case["id"] not in results["cases"]:
+            results["cases"][case["id"]] = run_case(opts.out, case, results, opts)
+            save(opts.out, results)
+        result = results["cases"][case["id"]]
+        cost_large = plant.field in pl.COSTS and plant.size is pl.Size.LARGE
+        if cost_large and result["tune"] is None and tuned < opts.tune_cases:
+            tune_case(opts.out, result, opts)
+            tuned += 1
+            save(opts.out, results)
         print("  " + line(result), flush=True)
     done = [results["cases"][c["id"]] for c in cases if c["id"] in results["cases"]]
     table = rc.markdown(rc.summary([rc.case_result(r) for r in done]))

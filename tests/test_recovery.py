@@ -301,6 +301,7 @@ def test_summary_figures_worked_out_by_hand() -> None:
         "confirmed": "5",
         "recall large": "2/3 (67%)",
         "recall moderate": "1/2 (50%)",
+        "named, any plant": "4/6 (67%)",
         "false alarms": "3/20 (15%)",
         "tune within 1 (large)": "1/2 (50%)",
         "games/case": "350",
