@@ -352,6 +352,7 @@ def run_case(
         "confirm": truth,
         "named": {c: sorted(w) for c, w in named.items()},
         "recalled": score.recalled,
+        "named_before": score.named_before,
         "named_count": score.named,
         "false_alarms": list(score.false_alarms),
         "tune": None,

@@ -246,6 +246,8 @@ def test_score_counts_recall_and_the_new_names_only() -> None:
     got = rc.score("x", STRONG, planted, unplanted)
     assert got == rc.CaseScore(True, 4, ("B", "C"))
     assert rc.score("X", WEAK, planted, unplanted).recalled is False  # the wrong way
+    # A planted strong, named so by the unplanted run too: recalled, but not news
+    assert rc.score("A", STRONG, planted, unplanted) == rc.CaseScore(True, 4, ("B", "C", "X"), True)
     assert rc.score("X", STRONG, {}, unplanted) == rc.CaseScore(False, 0, ())
 
 

@@ -98,12 +98,14 @@ def named_cards(tables: Path) -> Named:
 @dataclass(frozen=True)
 class CaseScore:
     """A planted run's report against the unplanted one: the planted card named the planted
-    way, how many cards the planted run names, and those of them (planted card aside) named in
-    a way the unplanted run does not name them."""
+    way (and whether the unplanted run named it so too: a report that names every card too
+    weak recalls every plant made weaker), how many cards the planted run names, and those of
+    them (planted card aside) named in a way the unplanted run does not name them."""
 
     recalled: bool
     named: int
     false_alarms: tuple[str, ...]
+    named_before: bool = False
 
 
 def score(card: str, direction: Direction, planted: Named, unplanted: Named) -> CaseScore:
@@ -114,7 +116,10 @@ def score(card: str, direction: Direction, planted: Named, unplanted: Named) -> 
     alarms = sorted(
         c for c, w in planted.items() if c.casefold() != key and w - before.get(c.casefold(), set())
     )
-    return CaseScore(direction in ways.get(key, frozenset()), len(planted), tuple(alarms))
+    recalled = direction in ways.get(key, frozenset())
+    return CaseScore(
+        recalled, len(planted), tuple(alarms), direction in before.get(key, frozenset())
+    )
 
 
 def proposal(proposals: Path, card: str, field: str) -> int | None:
