@@ -1,0 +1,499 @@
+"""Recovery of planted mispricings (issue 32 item 5): does the project's own pipeline name a
+card that was made too cheap or too dear on purpose, and does tune put its cost back?
+
+Cases (benchmarks/recovery_cases.json, written by --make-cases from
+workbench/studies/plants.py): one card of a shipped set per case, of every card type, made
+stronger or weaker by a large or a moderate step of its buy price, play cost, upkeep or one
+effect number, on a board of every victory kind (each board with two of the shipped sets:
+BOARDS). Cards named in the unit tests' tuning data (tests/data/tuning) are never planted.
+
+Per case, with the pipeline's default settings (the CLI, as a designer runs it):
+- `workbench simulate` + `workbench report` on the planted copy of the sets, and once per board
+  on the unplanted sets with the same seed; the report's written tables say which cards it names
+  and which way (workbench/studies/recovery.py reads a `verdicts.csv` if the report writes one,
+  else the cards, dead and drafted tables as the Findings use them);
+- `workbench tune` on the first --tune-cases cases whose plant is a large cost plant;
+- the truth: the `explorer` agent (heuristic play, random purchases) plays the planted and the
+  original content on paired seeds (--confirm-games each, seed --seed + 1), and the plant counts
+  only where the planted card's improvement when bought (win rate when bought minus drafted and
+  never bought) moves the planted way, planted minus original, with a 95% interval (delta method
+  over paired games, workbench/studies/ab.look_at) that excludes zero. Its games, seed and
+  estimate are kept with the case, as is the planted content's own improvement.
+
+Scores: recall (a confirmed plant named the planted way), false alarms (cards the planted run
+names that the unplanted run of the same seeds does not name that way, as a share of the cards
+named), tune's correction (|proposal - original cost|), games and CPU seconds per case; overall,
+per card type and per victory kind. Resumable: what is done is kept in --out (results.json,
+confirm/*.npz) and not done again; the case databases are deleted once scored (--keep-db).
+
+Usage (run under nice; 2 shared cores):
+    nice -n 10 .venv/bin/python benchmarks/bench_recovery.py --cases 10 --games 300 \\
+        --confirm-games 1500 --workers 2 --out /tmp/recovery
+    ... --make-cases 60 --seed 32: write benchmarks/recovery_cases.json anew
+    ... --simulate "--design causal --games 2000": a second simulate run before each report
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import duckdb
+import numpy as np
+import numpy.typing as npt
+
+from app.cmd_simulate import new_spec
+from engine.cards import CardSet
+from workbench.content.card_sets import shipped_cardsets
+from workbench.content.setup import load_setup
+from workbench.studies import ab
+from workbench.studies import plants as pl
+from workbench.studies import recovery as rc
+from workbench.studies.fairvalue import Counts
+
+CASES = ROOT / "benchmarks" / "recovery_cases.json"
+TUNING_DATA = ROOT / "tests" / "data" / "tuning"
+BOARDS = {
+    "kings-crossing": ("iron-legion", "tide-callers"),
+    "gold-rush": ("tide-callers", "sky-wardens"),
+    "three-hills": ("sky-wardens", "pestgericht"),
+    "zwei-burgen": ("pestgericht", "iron-legion"),
+    "drowned-sanctum": ("tide-callers", "pestgericht"),
+    "tyrants-throne": ("sky-wardens", "iron-legion"),
+    "four-banners": ("iron-legion", "sky-wardens"),
+}
+"""Every shipped board (every victory kind) with the two shipped sets its cases play."""
+BAND = "-0.05,0.05"
+"""tune's --band (it has no default): the band the docs use."""
+
+
+# --- cases -----------------------------------------------------------------------------------
+
+
+def excluded_names() -> set[str]:
+    """Card names of the unit tests' tuning data: never planted (casefolded)."""
+    names: set[str] = set()
+    for path in TUNING_DATA.glob("*.csv"):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        if lines and lines[0].startswith("name,"):
+            names |= {line.split(",", 1)[0].casefold() for line in lines[1:] if line}
+    return names
+
+
+def shipped() -> tuple[list[CardSet], dict[str, CardSet]]:
+    sets = shipped_cardsets()
+    return sets, {s.name: s for s in sets}
+
+
+def source_of(cardset: CardSet) -> Path:
+    return Path(cardset.source.split("#")[0])
+
+
+def make_cases(count: int, seed: int, scratch: Path) -> dict[str, Any]:
+    """`count` cases: case i plants plants.slot(i)'s kind on board i mod 7, in that board's
+    sets; each plant written once to check that a cell carries it."""
+    catalog, by_name = shipped()
+    excluded = excluded_names()
+    taken: set[tuple[str, str]] = set()
+    boards = list(BOARDS)
+    cases = []
+    for i in range(count):
+        board = boards[i % len(boards)]
+        sets = BOARDS[board]
+        cards = [c for s in sets for c in by_name[s].cards]
+        while True:
+            plant = pl.choose_plant(i, cards, seed, taken, excluded)
+            if plant is None:
+                raise SystemExit(f"case {i}: no card of {pl.slot(i)} in {sets}")
+            taken.add((plant.card, plant.field))
+            home = by_name[plant.set]
+            try:
+                target = scratch / str(i) / f"{home.name}.csv"
+                pl.write_planted(source_of(home), home, plant, target, catalog)
+                break
+            except ValueError:
+                continue
+        victory = load_setup(sets, board).board.victory.kind.value
+        cases.append(
+            {
+                "id": f"c{i + 1:02d}",
+                "board": board,
+                "victory": victory,
+                "sets": list(sets),
+                "plant": {
+                    **asdict(plant),
+                    "size": plant.size.value,
+                    "direction": plant.direction.value,
+                },
+            }
+        )
+    return {
+        "seed": seed,
+        "made_by": f"bench_recovery.py --make-cases {count} --seed {seed}",
+        "cases": cases,
+    }
+
+
+def plant_of(case: dict[str, Any]) -> pl.Plant:
+    p = dict(case["plant"])
+    return pl.Plant(**{**p, "size": pl.Size(p["size"]), "direction": pl.Direction(p["direction"])})
+
+
+# --- content -----------------------------------------------------------------------------------
+
+
+def original_files(out: Path, sets: Sequence[str]) -> list[Path]:
+    """The sets as checked CSV copies (the unplanted twins of the planted copies)."""
+    catalog, by_name = shipped()
+    paths = []
+    for name in sets:
+        target = out / "content" / "original" / f"{name}.csv"
+        if not target.is_file():
+            pl.write_original(source_of(by_name[name]), by_name[name], target, catalog)
+        paths.append(target)
+    return paths
+
+
+def planted_files(out: Path, case: dict[str, Any]) -> list[Path]:
+    """The case's sets: the planted copy of the plant's set, the other as the original copy."""
+    catalog, by_name = shipped()
+    plant = plant_of(case)
+    paths = []
+    for name, original in zip(case["sets"], original_files(out, case["sets"]), strict=True):
+        if name != plant.set:
+            paths.append(original)
+            continue
+        target = out / "content" / case["id"] / f"{name}.csv"
+        if not target.is_file():
+            pl.write_planted(source_of(by_name[name]), by_name[name], plant, target, catalog)
+        paths.append(target)
+    return paths
+
+
+# --- the pipeline, through the CLI ---------------------------------------------------------------
+
+
+def children_cpu() -> float:
+    return sum(resource.getrusage(resource.RUSAGE_CHILDREN)[:2])
+
+
+def cli(args: Sequence[str], log: Path) -> float:
+    """Run `workbench ARGS` (output to `log`); its CPU seconds, workers included."""
+    before = children_cpu()
+    with log.open("a", encoding="utf-8") as fh:
+        fh.write("$ workbench " + " ".join(args) + "\n")
+        fh.flush()
+        done = subprocess.run(
+            [sys.executable, "-m", "app.cli", *args], stdout=fh, stderr=subprocess.STDOUT, cwd=ROOT
+        )
+    if done.returncode not in (0, 1):  # 1: some games failed and were kept (simulate)
+        raise RuntimeError(f"workbench {args[0]} exited {done.returncode}; see {log}")
+    return children_cpu() - before
+
+
+def games_in(db: Path) -> int:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return int(con.execute("SELECT coalesce(sum(games), 0) FROM runs").fetchall()[0][0])
+    finally:
+        con.close()
+
+
+def simulate_report(
+    files: Sequence[Path], board: str, folder: Path, opts: argparse.Namespace
+) -> tuple[rc.Named, int, float]:
+    """simulate + report into `folder`; the cards the report names, the games and CPU s."""
+    folder.mkdir(parents=True, exist_ok=True)
+    db, log = folder / "run.duckdb", folder / "log.txt"
+    db.unlink(missing_ok=True)
+    sim = ["simulate", "--sets", ",".join(map(str, files)), "--board", board, "--db", str(db)]
+    sim += ["--seed", str(opts.seed), "--workers", str(opts.workers), *opts.simulate_arg]
+    cpu = cli([*sim, *([] if opts.games is None else ["--games", str(opts.games)])], log)
+    for more in opts.simulate:  # more runs into the same file, e.g. a designed one
+        cpu += cli([*sim, *shlex.split(more)], log)
+    cpu += cli(["report", "--db", str(db), "--out", str(folder / "report"), *opts.report_arg], log)
+    games = games_in(db)
+    if not opts.keep_db:
+        db.unlink()
+    return rc.named_cards(folder / "report" / "tables"), games, cpu
+
+
+def tune(
+    files: Sequence[Path], plant_file: Path, board: str, folder: Path, opts: argparse.Namespace
+) -> tuple[int, float]:
+    """`workbench tune` on the planted set (default settings, --band BAND); games, CPU s."""
+    folder.mkdir(parents=True, exist_ok=True)
+    db, log = folder / "tune.duckdb", folder / "log.txt"
+    db.unlink(missing_ok=True)
+    args = ["tune", "--set", str(plant_file), "--sets", ",".join(map(str, files))]
+    args += ["--board", board, "--band", BAND, "--seed", str(opts.seed)]
+    args += ["--workers", str(opts.workers), "--db", str(db), "--out", str(folder / "out")]
+    args += [] if opts.tune_games is None else ["--games", str(opts.tune_games)]
+    cpu = cli([*args, *opts.tune_arg], log)
+    games = games_in(db)
+    if not opts.keep_db:
+        db.unlink()
+    return games, cpu
+
+
+# --- the truth: paired explorer games ---------------------------------------------------
+
+
+def explorer_counts(
+    files: Sequence[Path], board: str, cards: Sequence[str] | None, opts: argparse.Namespace
+) -> tuple[list[str], npt.NDArray[np.float64], float]:
+    """--confirm-games games of the explorer on these sets (seed --seed + 1): the cards counted
+    (every pool card when `cards` is None), their per-game counts, the CPU seconds."""
+    ns = argparse.Namespace(sets=",".join(map(str, files)), board=board, players=None)
+    ns.__dict__.update(games=opts.confirm_games, agents="explorer", drafters=None)
+    spec, _ = new_spec(argparse.Namespace(**vars(ns), seed=opts.seed + 1, label=None))
+    before = children_cpu() + sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
+    names, counts = rc.played_counts(spec, cards, opts.workers)
+    cpu = children_cpu() + sum(resource.getrusage(resource.RUSAGE_SELF)[:2]) - before
+    return names, counts, cpu
+
+
+def original_counts(
+    out: Path, case: dict[str, Any], opts: argparse.Namespace
+) -> npt.NDArray[np.float64]:
+    """The original content's explorer counts of the case's card, played once per board and
+    kept in --out/confirm/BOARD.npz."""
+    path = out / "confirm" / f"{case['board']}.npz"
+    if not path.is_file():
+        names, counts, cpu = explorer_counts(
+            original_files(out, case["sets"]), case["board"], None, opts
+        )
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, names=np.array(names), counts=counts, cpu=cpu)
+        print(
+            f"  original {case['board']}: {opts.confirm_games} explorer games, {cpu:.0f} CPU s",
+            flush=True,
+        )
+    data = np.load(path)
+    names = [str(n) for n in data["names"]]
+    return np.asarray(data["counts"][:, names.index(case["plant"]["card"]), :])
+
+
+def confirm(out: Path, case: dict[str, Any], opts: argparse.Namespace) -> dict[str, Any]:
+    """The randomised run that decides whether the plant is one."""
+    plant = plant_of(case)
+    original = original_counts(out, case, opts)
+    _, planted, cpu = explorer_counts(planted_files(out, case), case["board"], [plant.card], opts)
+    both = np.stack([original, planted[:, 0, :]])  # value, game, (n_a, w_a, n_b, w_b)
+    keep = ~np.isnan(both).any(axis=(0, 2))
+    counts = Counts(*(both[:, keep, i] for i in range(4)))
+    look = ab.look_at(counts, "improvement", 1, 0.05)
+    level = rc.improvement(both[1, keep, :])
+    strong = plant.direction is pl.Direction.STRONG
+    confirmed = bool(look.low > 0 if strong else look.high < 0)
+    return {
+        "agents": "explorer",
+        "games": int(keep.sum()),
+        "seed": opts.seed + 1,
+        "estimate": rc.finite(look.estimate),
+        "low": rc.finite(look.low),
+        "high": rc.finite(look.high),
+        "planted_improvement": [rc.finite(x) for x in level],
+        "confirmed": confirmed,
+        "cpu": round(cpu, 1),
+    }
+
+
+# --- one case ----------------------------------------------------------------------------------
+
+
+def unplanted(out: Path, board: str, results: dict[str, Any], opts: argparse.Namespace) -> rc.Named:
+    """The unplanted run of a board (once; its named cards kept in results)."""
+    done = results["unplanted"].get(board)
+    if done is None:
+        files = original_files(out, BOARDS[board])
+        named, games, cpu = simulate_report(files, board, out / "unplanted" / board, opts)
+        done = {
+            "named": {c: sorted(w) for c, w in named.items()},
+            "games": games,
+            "cpu": round(cpu, 1),
+        }
+        results["unplanted"][board] = done
+        save(out, results)
+        print(
+            f"  unplanted {board}: {games} games, {cpu:.0f} CPU s, {len(named)} cards named",
+            flush=True,
+        )
+    return {c: frozenset(pl.Direction(x) for x in w) for c, w in done["named"].items()}
+
+
+def run_case(
+    out: Path, case: dict[str, Any], results: dict[str, Any], opts: argparse.Namespace
+) -> dict[str, Any]:
+    plant = plant_of(case)
+    start = time.perf_counter()
+    truth = confirm(out, case, opts)
+    before = unplanted(out, case["board"], results, opts)
+    files = planted_files(out, case)
+    folder = out / "cases" / case["id"]
+    named, games, cpu = simulate_report(files, case["board"], folder, opts)
+    score = rc.score(plant.card, plant.direction, named, before)
+    result: dict[str, Any] = {
+        **case,
+        "confirm": truth,
+        "named": {c: sorted(w) for c, w in named.items()},
+        "recalled": score.recalled,
+        "named_before": score.named_before,
+        "named_count": score.named,
+        "false_alarms": list(score.false_alarms),
+        "tune": None,
+    }
+    result.update(games=games, cpu=round(cpu, 1), wall=round(time.perf_counter() - start, 1))
+    return result
+
+
+def tune_case(out: Path, result: dict[str, Any], opts: argparse.Namespace) -> None:
+    """Run tune on a scored case (confirmed or not: the summary counts the confirmed)."""
+    plant, files = plant_of(result), planted_files(out, result)
+    folder = out / "cases" / result["id"] / "tune"
+    games, cpu = tune(files, files[result["sets"].index(plant.set)], result["board"], folder, opts)
+    proposed = rc.proposal(folder / "out" / "proposals.csv", plant.card, plant.field)
+    result["tune"] = {
+        "proposal": proposed,
+        "correction": None if proposed is None else abs(proposed - plant.old),
+        "games": games,
+        "cpu": round(cpu, 1),
+    }
+    result.update(games=result["games"] + games, cpu=round(result["cpu"] + cpu, 1))
+
+
+def line(r: dict[str, Any]) -> str:
+    c, plant = r["confirm"], plant_of(r)
+    est = (
+        "n/a"
+        if c["estimate"] is None
+        else f"{100 * c['estimate']:+.1f} [{100 * c['low']:+.1f}, {100 * c['high']:+.1f}]"
+    )
+    tune_text = ""
+    if r["tune"] is not None:
+        t = r["tune"]
+        tune_text = f"; tune {t['proposal']} (|d| {t['correction']})"
+    return (
+        f"{r['id']} {r['board']}: {plant.label()}: confirm {est} points "
+        f"{'yes' if c['confirmed'] else 'no'}; named {r['named_count']}, "
+        f"recalled {'yes' if r['recalled'] else 'no'}, false alarms {len(r['false_alarms'])}"
+        f"{tune_text}; {r['games']:,} games, {r['cpu']:.0f} CPU s"
+    )
+
+
+# --- results -----------------------------------------------------------------------------------
+
+
+def save(out: Path, results: dict[str, Any]) -> None:
+    tmp = out / "results.json.tmp"
+    tmp.write_text(json.dumps(results, indent=1), encoding="utf-8")
+    os.replace(tmp, out / "results.json")
+
+
+def load(out: Path, settings: dict[str, Any]) -> dict[str, Any]:
+    """The results so far, made with the same settings (those given: not None, not [])."""
+    path = out / "results.json"
+    if not path.is_file():
+        return {"settings": settings, "unplanted": {}, "cases": {}}
+    results: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    given = [
+        {k: v for k, v in d.items() if v not in (None, [])} for d in (results["settings"], settings)
+    ]
+    if given[0] != given[1]:
+        raise SystemExit(
+            f"{path} was made with {results['settings']}, not {settings}: give another --out"
+        )
+    return results
+
+
+def commit() -> str:
+    git = ["git", "rev-parse", "--short", "HEAD"]
+    return subprocess.run(git, capture_output=True, text=True, cwd=ROOT).stdout.strip()
+
+
+SETTINGS = ("games", "confirm_games", "seed", "simulate_arg", "simulate", "report_arg", "tune_arg")
+"""The options a results file holds to: a resumed run must give the same."""
+
+
+def options(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", type=int, default=40, help="the first N cases of the list")
+    parser.add_argument("--games", type=int, help="simulate --games (default: simulate's own)")
+    parser.add_argument("--confirm-games", type=int, default=2000, help="explorer games a side")
+    parser.add_argument(
+        "--tune-cases", type=int, default=12, help="tune on this many large cost plants"
+    )
+    parser.add_argument("--tune-games", type=int, help="tune --games (default: tune's own)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=Path("recovery"))
+    parser.add_argument("--keep-db", action="store_true", help="keep the case databases")
+    parser.add_argument(
+        "--simulate-arg", action="append", default=[], help="extra simulate argument"
+    )
+    parser.add_argument(
+        "--simulate",
+        action="append",
+        default=[],
+        metavar="ARGS",
+        help="another simulate run into the file before the report (e.g. '--design causal')",
+    )
+    parser.add_argument("--report-arg", action="append", default=[], help="extra report argument")
+    parser.add_argument("--tune-arg", action="append", default=[], help="extra tune argument")
+    parser.add_argument(
+        "--make-cases", type=int, metavar="N", help="write N cases to the list and stop"
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    opts = options(argv)
+    if opts.make_cases:
+        scratch = opts.out / "scratch"
+        made = make_cases(opts.make_cases, opts.seed, scratch)
+        shutil.rmtree(scratch, ignore_errors=True)
+        CASES.write_text(json.dumps(made, indent=1) + "\n", encoding="utf-8")
+        print(f"{len(made['cases'])} cases written to {CASES}")
+        return 0
+    cases = json.loads(CASES.read_text(encoding="utf-8"))["cases"][: opts.cases]
+    settings = {k: getattr(opts, k) for k in (*SETTINGS, "tune_games")}
+    opts.out.mkdir(parents=True, exist_ok=True)
+    results = load(opts.out, settings)
+    results.setdefault("runs", []).append({"commit": commit(), "argv": sys.argv[1:]})
+    tuned = sum(r["tune"] is not None for r in results["cases"].values())
+    for k, case in enumerate(cases, 1):
+        plant = plant_of(case)
+        print(f"[{k}/{len(cases)}] {case['id']} {case['board']}: {plant.label()}", flush=True)
+        if case["id"] not in results["cases"]:
+            results["cases"][case["id"]] = run_case(opts.out, case, results, opts)
+            save(opts.out, results)
+        result = results["cases"][case["id"]]
+        cost_large = plant.field in pl.COSTS and plant.size is pl.Size.LARGE
+        if cost_large and result["tune"] is None and tuned < opts.tune_cases:
+            tune_case(opts.out, result, opts)
+            tuned += 1
+            save(opts.out, results)
+        print("  " + line(result), flush=True)
+    done = [results["cases"][c["id"]] for c in cases if c["id"] in results["cases"]]
+    table = rc.markdown(rc.summary([rc.case_result(r) for r in done]))
+    (opts.out / "summary.md").write_text(table + "\n", encoding="utf-8")
+    print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,331 @@
+"""The recovery benchmark's pieces (issue 32 item 5): the plant generator
+(workbench/studies/plants.py) on hand-made cards and a hand-made set, and the scoring
+(workbench/studies/recovery.py) on hand-made report tables whose figures are worked out here."""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.cards import Card, CardType, Effect
+from workbench.content.card_sets import load_cardsets, shipped_cardsets
+from workbench.studies import plants as pl
+from workbench.studies import recovery as rc
+from workbench.studies.plants import Direction, Plant, Size
+
+STRONG, WEAK = Direction.STRONG, Direction.WEAK
+
+SET_CSV = """name,type,copies,buy,play,upkeep,life,move,attack,range,effect,free action,text
+Brute,unit,2,4,1,2,3,2,2,1,,,A body.
+Bolt,spell,2,2,1,,,,,,damage 1 to target enemy unit in range 1,,One damage.
+Flask,potion,2,1,0,,,,,,,use: heal 3 to target friendly unit in range 1,Heal 3.
+Mason,unit,1,3,1,1,2,2,1,1,,pay 1: create Barricade,Builds.
+Ward,artifact,1,3,1,,,,,,,pay 1: protect 1 to target friendly unit in range 1,Shields.
+"""
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def card(name: str, kind: CardType = CardType.UNIT, **fields: object) -> Card:
+    return Card(name, "test", kind, **fields)  # type: ignore[arg-type]
+
+
+# --- the generator -------------------------------------------------------------------------------
+
+
+def test_the_first_cases_mix_types_sizes_and_directions() -> None:
+    slots = [pl.slot(i) for i in range(20)]
+    assert [s.type for s in slots[:5]] == list(pl.TYPES)
+    assert (slots[0].size, slots[0].direction) == (Size.LARGE, STRONG)
+    assert (slots[1].size, slots[1].direction) == (Size.MODERATE, STRONG)
+    assert (slots[2].size, slots[2].direction) == (Size.LARGE, WEAK)
+    assert (slots[3].size, slots[3].direction) == (Size.MODERATE, WEAK)
+    for kind in pl.TYPES:  # each type meets all four size x direction within 20 cases
+        assert {(s.size, s.direction) for s in slots if s.type is kind} == {
+            (a, b) for a in Size for b in Direction
+        }
+    units = [s.fields[0] for s in slots if s.type is CardType.UNIT]
+    assert units == ["buy", "upkeep", "effect", "play"]  # the unit's fields in turn
+
+
+def test_a_plant_moves_the_number_the_planted_way_by_its_size() -> None:
+    brute = card("Brute", buy=4, play=1, upkeep=2)
+    assert [(p.old, p.new) for p in pl.plants_of(brute, "buy", Size.LARGE, STRONG)] == [(4, 1)]
+    assert [(p.old, p.new) for p in pl.plants_of(brute, "buy", Size.MODERATE, WEAK)] == [(4, 5)]
+    assert [(p.old, p.new) for p in pl.plants_of(brute, "upkeep", Size.LARGE, STRONG)] == [(2, 0)]
+    assert [(p.old, p.new) for p in pl.plants_of(brute, "play", Size.LARGE, WEAK)] == [(1, 3)]
+    # out of range: no buy price below 1, no play cost below 0
+    assert pl.plants_of(card("Cheap", buy=3, play=1), "buy", Size.LARGE, STRONG) == []
+    assert pl.plants_of(brute, "play", Size.LARGE, STRONG) == []
+    # only units have an upkeep to plant; a card without a buy price is never drafted
+    spell = card("Zap", CardType.SPELL, buy=2, play=1, effects=(Effect("damage", 2),))
+    assert pl.plants_of(spell, "upkeep", Size.MODERATE, STRONG) == []
+    assert pl.plants_of(card("Token", buy=None, play=1), "play", Size.MODERATE, WEAK) == []
+
+
+def test_an_effect_plant_changes_a_number_whose_growth_helps_the_owner() -> None:
+    spell = card(
+        "Deal",
+        CardType.SPELL,
+        buy=2,
+        play=0,
+        effects=(Effect("sacrifice", 1), Effect("damage", 2), Effect("draw", 1)),
+    )
+    large = pl.plants_of(spell, "effect", Size.LARGE, STRONG)
+    assert {(p.verb, p.old, p.new) for p in large} == {("damage", 2, 4), ("draw", 1, 3)}
+    # weaker: damage 2 -> 0 and draw 1 -> -1 would leave the range; sacrifice is never planted
+    assert pl.plants_of(spell, "effect", Size.LARGE, WEAK) == []
+    assert {(p.verb, p.new) for p in pl.plants_of(spell, "effect", Size.MODERATE, WEAK)} == {
+        ("damage", 1)
+    }
+
+
+def test_choose_plant_skips_taken_and_excluded_cards() -> None:
+    units = [card(n, buy=5, play=1, upkeep=2) for n in ("Ann", "Bob", "Cid")]
+    got = pl.choose_plant(0, units, 7, {("Ann", "buy")}, {"bob"})
+    assert got is not None and (got.card, got.field, got.new) == ("Cid", "buy", 2)
+    # every buy taken: the next field of the slot (upkeep 2 -> 0)
+    got = pl.choose_plant(0, units, 7, {("Cid", "buy"), ("Ann", "buy")}, {"bob"})
+    assert got is not None and (got.field, got.old, got.new) == ("upkeep", 2, 0)
+    assert got.card in ("Ann", "Cid")
+    # case 0 wants a unit: no unit, no plant
+    spells = [card("Zap", CardType.SPELL, buy=5, play=1)]
+    assert pl.choose_plant(0, spells, 7, set(), set()) is None
+
+
+@pytest.fixture
+def handmade(tmp_path: Path) -> tuple[Path, list[Card]]:
+    source = write(tmp_path / "src" / "handmade.csv", SET_CSV)
+    (cardset,) = load_cardsets(source, shipped_cardsets())
+    return source, list(cardset.cards)
+
+
+def _plant(cards: list[Card], name: str, field: str, size: Size, way: Direction) -> Plant:
+    (only,) = pl.plants_of(next(c for c in cards if c.name == name), field, size, way)
+    return only
+
+
+def test_write_planted_changes_only_the_planted_cell(
+    tmp_path: Path, handmade: tuple[Path, list[Card]]
+) -> None:
+    source, cards = handmade
+    catalog = shipped_cardsets()
+    (original,) = load_cardsets(source, catalog)
+    plant = _plant(cards, "Brute", "buy", Size.LARGE, STRONG)
+    target = pl.write_planted(source, original, plant, tmp_path / "out" / "handmade.csv", catalog)
+    rows = list(csv.reader(target.read_text(encoding="utf-8").splitlines()))
+    before = list(csv.reader(SET_CSV.splitlines()))
+    changed = [
+        (i, j, a, b)
+        for i, (r, s) in enumerate(zip(before, rows, strict=True))
+        for j, (a, b) in enumerate(zip(r, s, strict=True))
+        if a != b
+    ]
+    assert changed == [(1, 3, "4", "1")]  # Brute's buy: 4 -> 1, nothing else
+
+
+def test_an_effect_plant_finds_the_effect_number_not_a_range(
+    tmp_path: Path, handmade: tuple[Path, list[Card]]
+) -> None:
+    """Bolt's cell is `damage 1 to target enemy unit in range 1`: the plant damage 1 -> 2 must
+    change the first 1, which the check by loading tells from the range's."""
+    source, cards = handmade
+    catalog = shipped_cardsets()
+    (original,) = load_cardsets(source, catalog)
+    plant = _plant(cards, "Bolt", "effect", Size.MODERATE, STRONG)
+    target = pl.write_planted(source, original, plant, tmp_path / "out" / "handmade.csv", catalog)
+    (planted,) = load_cardsets(target, catalog)
+    bolt = next(c for c in planted.cards if c.name == "Bolt")
+    assert [(e.verb, e.amount, e.target.range) for e in bolt.effects] == [("damage", 2, 1)]
+    assert "damage 2 to target enemy unit in range 1" in target.read_text(encoding="utf-8")
+    flask = _plant(cards, "Flask", "effect", Size.LARGE, WEAK)  # heal 3 -> 1 in `use: ...`
+    target = pl.write_planted(source, original, flask, tmp_path / "out" / "handmade.csv", catalog)
+    assert "use: heal 1 to target friendly unit in range 1" in target.read_text(encoding="utf-8")
+    # Ward's `pay 1: protect 1 ... range 1`: the first 1 is the cost, the second the effect's
+    ward = _plant(cards, "Ward", "effect", Size.MODERATE, STRONG)
+    target = pl.write_planted(source, original, ward, tmp_path / "out" / "handmade.csv", catalog)
+    text = target.read_text(encoding="utf-8")
+    assert "pay 1: protect 2 to target friendly unit in range 1" in text
+
+
+def test_a_plant_no_cell_carries_is_refused(
+    tmp_path: Path, handmade: tuple[Path, list[Card]]
+) -> None:
+    """Mason's `create Barricade` has the number 1 without writing it: no cell to change."""
+    source, cards = handmade
+    catalog = shipped_cardsets()
+    (original,) = load_cardsets(source, catalog)
+    plant = _plant(cards, "Mason", "effect", Size.MODERATE, STRONG)
+    assert (plant.verb, plant.old, plant.new) == ("create", 1, 2)
+    with pytest.raises(ValueError, match="no cell carries"):
+        pl.write_planted(source, original, plant, tmp_path / "out" / "handmade.csv", catalog)
+    assert not (tmp_path / "out" / "handmade.csv").exists()
+
+
+def test_a_shipped_workbook_is_copied_to_a_csv_that_loads_alike(tmp_path: Path) -> None:
+    catalog = shipped_cardsets()
+    sky = next(s for s in catalog if s.name == "sky-wardens")
+    source = Path(sky.source.split("#")[0])
+    target = pl.write_original(source, sky, tmp_path / "sky-wardens.csv", catalog)
+    (copy,) = load_cardsets(target, catalog)
+    assert copy.cards == sky.cards
+
+
+# --- scoring ---------------------------------------------------------------------------------
+
+
+def table(path: Path, header: str, *rows: str) -> None:
+    write(path, "\n".join([header, *rows]) + "\n")
+
+
+def test_named_cards_read_as_the_findings_name_them(tmp_path: Path) -> None:
+    """Before issue 32's verdicts table: the cards table's verdict (improvement when bought
+    past Benjamini-Hochberg), the dead cards and the Kraken-like ones as too weak."""
+    tables = tmp_path / "tables"
+    table(
+        tables / "cards.csv",
+        "card,set,bought_gain,bought_gain_bh",
+        "Ace,s,0.20,0.01",  # too strong
+        "Bog,s,-0.15,0.02",  # too weak
+        "Cat,s,0.30,0.20",  # fine: not past the correction
+        "Dud,s,,",  # no estimate
+    )
+    table(tables / "dead_cards.csv", "card,set,reason", "Elk,s,never affordable")
+    table(tables / "drafted_cards.csv", "board,card,kraken", "B,Fox,true", "B,Gnu,false")
+    assert rc.named_cards(tables) == {
+        "Ace": {STRONG},
+        "Bog": {WEAK},
+        "Elk": {WEAK},
+        "Fox": {WEAK},
+    }
+
+
+def test_a_verdicts_table_decides_alone(tmp_path: Path) -> None:
+    tables = tmp_path / "tables"
+    table(
+        tables / "card_verdicts.csv",
+        "card,verdict,estimator,effect,low,high,n,severity",
+        "Ace,too strong,forced vs banned,0.2,0.1,0.3,400,high",
+        "Bog,too weak,forced vs banned,-0.2,-0.3,-0.1,400,high",
+        "Cat,fine,forced vs banned,0.0,-0.05,0.05,400,",
+        "Dud,agents do not use it,,,,,0,",
+        "Elk,no estimate,,,,,0,",
+    )
+    table(tables / "dead_cards.csv", "card,set,reason", "Elk,s,never affordable")
+    assert rc.named_cards(tables) == {"Ace": {STRONG}, "Bog": {WEAK}}
+
+
+def test_direction_of_verdict_words() -> None:
+    assert rc.direction_of("too strong") is STRONG
+    assert rc.direction_of("Too cheap for its numbers") is STRONG
+    assert rc.direction_of("dead: a randomised buyer finds it worthless") is WEAK
+    assert rc.direction_of("rarely bought") is WEAK
+    assert rc.direction_of("fine (could have found 4 points)") is None
+    assert rc.direction_of("the agents do not use it: no verdict") is None
+
+
+def test_score_counts_recall_and_the_new_names_only() -> None:
+    """Planted X too strong. The planted run names X strong, A strong, B weak, C weak; the
+    unplanted run names A strong and B strong. Recalled; 4 named; false alarms B (named weak
+    now, strong before) and C (not named before): 2 of 4."""
+    planted = {
+        "X": frozenset({STRONG}),
+        "A": frozenset({STRONG}),
+        "B": frozenset({WEAK}),
+        "C": frozenset({WEAK}),
+    }
+    unplanted = {"a": frozenset({STRONG}), "B": frozenset({STRONG})}
+    got = rc.score("x", STRONG, planted, unplanted)
+    assert got == rc.CaseScore(True, 4, ("B", "C"))
+    assert rc.score("X", WEAK, planted, unplanted).recalled is False  # the wrong way
+    # A planted strong, named so by the unplanted run too: recalled, but not news
+    assert rc.score("A", STRONG, planted, unplanted) == rc.CaseScore(True, 4, ("B", "C", "X"), True)
+    assert rc.score("X", STRONG, {}, unplanted) == rc.CaseScore(False, 0, ())
+
+
+def test_tune_proposal_is_read_for_the_planted_field(tmp_path: Path) -> None:
+    path = tmp_path / "proposals.csv"
+    table(
+        path,
+        "file,copy,sheet,row,column,card,field,old,new",
+        "f,c,s,2,D,Brute,buy,1,3",
+        "f,c,s,3,F,Bolt,upkeep,0,1",
+    )
+    assert rc.proposal(path, "brute", "buy") == 3
+    assert rc.proposal(path, "Bolt", "buy") is None  # upkeep proposed, not the planted buy
+    assert rc.proposal(tmp_path / "none.csv", "Brute", "buy") is None
+
+
+def result(
+    size: Size,
+    confirmed: bool,
+    recalled: bool,
+    named: int,
+    alarms: int,
+    correction: int | None = None,
+    tuned: bool = False,
+    kind: str = "unit",
+    victory: str = "vip",
+    games: int = 100,
+) -> rc.CaseResult:
+    return rc.CaseResult(
+        kind, victory, size, confirmed, recalled, named, alarms, tuned, correction, games, 10.0
+    )
+
+
+def test_summary_figures_worked_out_by_hand() -> None:
+    """Six cases: large confirmed 3 (2 recalled), large unconfirmed 1 (recalled: does not
+    count), moderate confirmed 2 (1 recalled). Named 5+4+6+5+0+0 = 20 cards, 1+0+2+0+0+0 = 3
+    false alarms, unconfirmed cases included. Tune ran on 2 confirmed large plants, one put
+    back within 1 (|d| 1), one with no proposal; the tuned unconfirmed one does not count."""
+    L, M = Size.LARGE, Size.MODERATE
+    cases = [
+        result(L, True, True, 5, 1, correction=1, tuned=True, games=100),
+        result(L, True, True, 4, 0, correction=None, tuned=True, games=300),
+        result(L, True, False, 6, 2, kind="spell", victory="resource", games=200),
+        result(L, False, True, 5, 0, correction=0, tuned=True, games=400),
+        result(M, True, True, 0, 0, kind="spell", games=500),
+        result(M, True, False, 0, 0, games=600),
+    ]
+    rows = rc.summary(cases)
+    overall = rows[0]
+    assert overall == {
+        "group": "all",
+        "cases": "6",
+        "confirmed": "5",
+        "recall large": "2/3 (67%)",
+        "recall moderate": "1/2 (50%)",
+        "named, any plant": "4/6 (67%)",
+        "false alarms": "3/20 (15%)",
+        "tune within 1 (large)": "1/2 (50%)",
+        "games/case": "350",
+        "CPU s/case": "10",
+    }
+    by_group = {r["group"]: r for r in rows}
+    assert set(by_group) == {"all", "type spell", "type unit", "victory resource", "victory vip"}
+    assert by_group["type spell"]["recall large"] == "0/1 (0%)"
+    assert by_group["type spell"]["recall moderate"] == "1/1 (100%)"
+    assert by_group["victory resource"]["false alarms"] == "2/6 (33%)"
+    assert by_group["type unit"]["tune within 1 (large)"] == "1/2 (50%)"
+
+
+def test_improvement_and_its_interval_worked_out_by_hand() -> None:
+    """Four games (n_a, w_a, n_b, w_b): bought 3 seat-games, 2 won; never bought 3, 1 won:
+    2/3 - 1/3. Per game u = (w_a - 2/3 n_a)/0.75 - (w_b - 1/3 n_b)/0.75 = +-8/9, so
+    sd = sqrt(4 (8/9)^2 / 3) and the half-width 1.96 sd / 2 = 1.00585."""
+    games = np.array([[1, 1, 1, 0], [1, 0, 0, 0], [0, 0, 1, 1], [1, 1, 1, 0]], dtype=float)
+    estimate, low, high = rc.improvement(games)
+    assert estimate == pytest.approx(1 / 3)
+    assert (high - low) / 2 == pytest.approx(1.959964 * math.sqrt(4 * (8 / 9) ** 2 / 3) / 2)
+    assert (low + high) / 2 == pytest.approx(1 / 3)
+    never = games.copy()
+    never[:, 2:] = 0  # no seat drafted it and never bought it: no estimate
+    assert all(math.isnan(x) for x in rc.improvement(never))

@@ -1,0 +1,285 @@
+"""Scoring the recovery benchmark (issue 32 item 5, benchmarks/bench_recovery.py): which cards
+a report's tables name and which way, whether a planted card is named the planted way (recall),
+the cards named in a planted run that the unplanted run of the same seeds does not name (false
+alarms), how far tune's proposal lands from the original cost (correction), and the summary by
+plant size, card type and victory kind.
+
+A report names a card when its verdicts table (`tables/card_verdicts.csv` or `verdicts.csv`: a
+`card` and a `verdict` column) gives it a verdict that points one way; a report without that
+table is read as the report before issue 32 wrote it: the cards table's verdict
+(analysis/card_findings.card_verdict, the one the Findings use), and the dead and the
+Kraken-like (drafted, never bought) cards as too weak, as the Findings list them.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import pickle
+import statistics
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from workbench.analysis.card_findings import TOO_STRONG, TOO_WEAK, card_verdict
+from workbench.play.jobs import Job, play_each, prepare
+from workbench.play.pool import WorkerPool, unpickled
+from workbench.store import FailedGame, RunSpec
+from workbench.studies.ab import z_of
+from workbench.studies.abgames import card_groups
+from workbench.studies.plants import Direction, Size
+
+CHUNK = 8
+"""Games per task of a confirming run."""
+
+VERDICT_TABLES = ("card_verdicts.csv", "verdicts.csv")
+"""A report's table of a verdict per card, by the names it may have (the first found counts)."""
+Named = dict[str, frozenset[Direction]]
+"""Card -> the ways a report names it (usually one)."""
+
+_NONE = ("no verdict", "no estimate", "fine", "not use", "cannot tell")
+_STRONG = ("strong", "cheap", "underpriced")
+_WEAK = ("weak", "dear", "expensive", "overpriced", "dead", "never bought", "rarely bought")
+
+
+def direction_of(verdict: str) -> Direction | None:
+    """The way a verdict's words name a card: too strong (or too cheap), too weak (or too dear,
+    dead, never or rarely bought), or neither (fine, no estimate, no verdict)."""
+    text = verdict.casefold()
+    if not text or any(w in text for w in _NONE):
+        return None
+    if any(w in text for w in _STRONG):
+        return Direction.STRONG
+    if any(w in text for w in _WEAK):
+        return Direction.WEAK
+    return None
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    if not path.is_file():
+        return []
+    with path.open(newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def _number(text: str | None) -> float | None:
+    return None if text is None or text.strip() == "" else float(text)
+
+
+def named_cards(tables: Path) -> Named:
+    """The cards a report (its `tables/` folder) names, and which way."""
+    found: dict[str, set[Direction]] = {}
+
+    def name(card: str, way: Direction | None) -> None:
+        if way is not None:
+            found.setdefault(card, set()).add(way)
+
+    verdicts = [tables / f for f in VERDICT_TABLES if (tables / f).is_file()]
+    if verdicts:
+        for r in _rows(verdicts[0]):
+            name(r["card"], direction_of(r["verdict"]))
+        return {c: frozenset(w) for c, w in found.items()}
+    words = {TOO_STRONG: Direction.STRONG, TOO_WEAK: Direction.WEAK}
+    for r in _rows(tables / "cards.csv"):
+        verdict = card_verdict(_number(r["bought_gain"]), _number(r["bought_gain_bh"]))
+        name(r["card"], words.get(verdict))
+    for r in _rows(tables / "dead_cards.csv"):
+        name(r["card"], Direction.WEAK)
+    for r in _rows(tables / "drafted_cards.csv"):
+        if r["kraken"].casefold() == "true":
+            name(r["card"], Direction.WEAK)
+    return {c: frozenset(w) for c, w in found.items()}
+
+
+@dataclass(frozen=True)
+class CaseScore:
+    """A planted run's report against the unplanted one: the planted card named the planted
+    way (and whether the unplanted run named it so too: a report that names every card too
+    weak recalls every plant made weaker), how many cards the planted run names, and those of
+    them (planted card aside) named in a way the unplanted run does not name them."""
+
+    recalled: bool
+    named: int
+    false_alarms: tuple[str, ...]
+    named_before: bool = False
+
+
+def score(card: str, direction: Direction, planted: Named, unplanted: Named) -> CaseScore:
+    """Recall and false alarms of one case (card names compared casefolded)."""
+    key = card.casefold()
+    before = {c.casefold(): w for c, w in unplanted.items()}
+    ways = {c.casefold(): w for c, w in planted.items()}
+    alarms = sorted(
+        c for c, w in planted.items() if c.casefold() != key and w - before.get(c.casefold(), set())
+    )
+    recalled = direction in ways.get(key, frozenset())
+    return CaseScore(
+        recalled, len(planted), tuple(alarms), direction in before.get(key, frozenset())
+    )
+
+
+def proposal(proposals: Path, card: str, field: str) -> int | None:
+    """Tune's proposed value of the card's field (its proposals.csv), None without one."""
+    for r in _rows(proposals):
+        if r["card"].lstrip("'").casefold() == card.casefold() and r["field"] == field:
+            return int(r["new"])
+    return None
+
+
+# --- the summary ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """What the summary needs of one scored case. `confirmed`: the randomised run moved the
+    planted card's effect the planted way; `correction`: |tune's proposal - original cost|, None
+    when tune ran and proposed nothing for the planted field; `tuned`: whether tune ran."""
+
+    type: str
+    victory: str
+    size: Size
+    confirmed: bool
+    recalled: bool
+    named: int
+    false_alarms: int
+    tuned: bool
+    correction: int | None
+    games: int
+    cpu: float
+
+
+def case_result(r: dict[str, Any]) -> CaseResult:
+    """A case as the benchmark's results file keeps it (bench_recovery.run_case)."""
+    tuned = r["tune"] is not None
+    return CaseResult(
+        r["plant"]["type"],
+        r["victory"],
+        Size(r["plant"]["size"]),
+        r["confirm"]["confirmed"],
+        r["recalled"],
+        r["named_count"],
+        len(r["false_alarms"]),
+        tuned,
+        r["tune"]["correction"] if tuned else None,
+        r["games"],
+        r["cpu"],
+    )
+
+
+def _share(hits: int, total: int) -> str:
+    return f"{hits}/{total} ({100 * hits / total:.0f}%)" if total else "-"
+
+
+def summary_row(group: str, cases: Sequence[CaseResult]) -> dict[str, str]:
+    """One line of the summary: recall on confirmed large and moderate plants (and the plants
+    named the planted way, confirmed or not), false alarms as a share of the cards named, tune
+    within 1 of the original on confirmed large plants that tune ran on, and the pipeline's
+    median games and CPU seconds per case."""
+    sure = [c for c in cases if c.confirmed]
+    large = [c for c in sure if c.size is Size.LARGE]
+    moderate = [c for c in sure if c.size is Size.MODERATE]
+    tuned = [c for c in large if c.tuned]
+    close = [c for c in tuned if c.correction is not None and c.correction <= 1]
+    named = sum(c.named for c in cases)
+    alarms = sum(c.false_alarms for c in cases)
+
+    def median(values: Iterable[float]) -> str:
+        got = list(values)
+        return f"{statistics.median(got):,.0f}" if got else "-"
+
+    return {
+        "group": group,
+        "cases": str(len(cases)),
+        "confirmed": str(len(sure)),
+        "recall large": _share(sum(c.recalled for c in large), len(large)),
+        "recall moderate": _share(sum(c.recalled for c in moderate), len(moderate)),
+        "named, any plant": _share(sum(c.recalled for c in cases), len(cases)),
+        "false alarms": _share(alarms, named),
+        "tune within 1 (large)": _share(len(close), len(tuned)),
+        "games/case": median(c.games for c in cases),
+        "CPU s/case": median(c.cpu for c in cases),
+    }
+
+
+def summary(cases: Sequence[CaseResult]) -> list[dict[str, str]]:
+    """The summary over all cases, then per card type, then per victory kind."""
+    rows = [summary_row("all", cases)]
+    keys: list[tuple[str, Callable[[CaseResult], str]]] = [
+        ("type", lambda c: c.type),
+        ("victory", lambda c: c.victory),
+    ]
+    for what, key in keys:
+        for value in sorted({key(c) for c in cases}):
+            rows.append(summary_row(f"{what} {value}", [c for c in cases if key(c) == value]))
+    return rows
+
+
+def markdown(rows: Sequence[dict[str, str]]) -> str:
+    """The summary as a Markdown table."""
+    if not rows:
+        return ""
+    head = list(rows[0])
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(r[h] for h in head) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+# --- the truth: a randomised run ------------------------------------------------------------
+
+
+def card_counts(
+    job: bytes, cards: Sequence[str], indices: Sequence[int]
+) -> npt.NDArray[np.float64]:
+    """In a worker: per game and card, abgames.card_groups' (n_a, w_a, n_b, w_b): the seats
+    that drafted the card and bought it, and those that never bought it; NaN for a failed
+    game."""
+    out = np.full((len(indices), len(cards), 4), np.nan)
+    for row, game in enumerate(play_each(unpickled(job), indices)):
+        if not isinstance(game, FailedGame):
+            out[row] = [card_groups(game.record, c) for c in cards]
+    return out
+
+
+def played_counts(
+    spec: RunSpec, cards: Sequence[str] | None, workers: int
+) -> tuple[list[str], npt.NDArray[np.float64]]:
+    """The spec's games played for their counts only (no events, no storage): the cards
+    counted (every pool card with a buy price when `cards` is None) and card_counts of every
+    game (game x card x 4)."""
+    prep = prepare(spec)
+    names = list(cards) if cards is not None else [c.name for c in prep.pool if c.buy is not None]
+    job = pickle.dumps(Job(0, spec, prep.configs))
+    chunks = [range(s, min(s + CHUNK, spec.games)) for s in range(0, spec.games, CHUNK)]
+    with WorkerPool(workers) as pool:
+        if pool.executor is None:
+            counts = np.concatenate([card_counts(job, names, c) for c in chunks])
+        else:
+            tasks = [pool.executor.submit(card_counts, job, names, c) for c in chunks]
+            counts = np.concatenate([t.result() for t in tasks])
+        pool.close(wait=True)  # the workers' CPU time counts in RUSAGE_CHILDREN
+    return names, counts
+
+
+def improvement(counts: npt.NDArray[np.float64], level: float = 0.95) -> tuple[float, float, float]:
+    """A card's improvement when bought over games' (n_a, w_a, n_b, w_b) rows: w_a/n_a -
+    w_b/n_b, with its interval at `level` by the delta method with the game as the unit (as
+    ab.look_at); NaNs while a group has no seat-game."""
+    n_a, w_a, n_b, w_b = counts.T
+    if n_a.sum() == 0 or n_b.sum() == 0 or len(n_a) < 2:
+        return math.nan, math.nan, math.nan
+    estimate, u = 0.0, np.zeros(len(n_a))
+    for c, w, n in ((1.0, w_a, n_a), (-1.0, w_b, n_b)):
+        rate = w.sum() / n.sum()
+        estimate += c * rate
+        u += c * (w - rate * n) / n.mean()
+    half = z_of(1 - level) * float(np.std(u, ddof=1)) / math.sqrt(len(u))
+    return estimate, estimate - half, estimate + half
+
+
+def finite(x: float | None) -> float | None:
+    """None for a missing or NaN number (JSON has no NaN)."""
+    return None if x is None or math.isnan(x) else x
