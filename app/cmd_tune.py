@@ -19,6 +19,7 @@ from engine.cards import Card
 from reports import balance, design, html
 from reports.html import Section, Table
 from workbench.analysis.source import open_db, resolve_runs
+from workbench.analysis.stats import MIN_SAMPLE
 from workbench.content.proposals import Proposal, write_copy
 from workbench.content.setup import DEFAULT_SETS, load_setup
 from workbench.play.jobs import Job, create_prepared_run, prepare
@@ -272,6 +273,13 @@ CARD_COLUMNS = [
     "verdict",
 ]
 """The columns of the judged cards' table."""
+BEFORE_AFTER_RATES = {
+    "gain_before": "bought_before",
+    "gain_after": "bought_after",
+    "buy_rate_before": "in_store_before",
+    "buy_rate_after": "in_store_after",
+}
+"""The proposals' rates and the count each rests on."""
 CARD_RATES = {
     "buy_rate": "in_store",
     "wr_bought": "bought",
@@ -339,6 +347,7 @@ def _proposals_section(tunings: list[CardTuning], copy: Path | None) -> Section:
                 "tune_proposals",
                 "Before and after",
                 before_after(tunings),
+                BEFORE_AFTER_RATES,
                 show=[
                     "card",
                     "field",
@@ -349,14 +358,19 @@ def _proposals_section(tunings: list[CardTuning], copy: Path | None) -> Section:
                     "fair_low",
                     "fair_high",
                     "gain_before",
+                    "bought_before",
                     "gain_after",
+                    "bought_after",
                     "buy_rate_before",
+                    "in_store_before",
                     "buy_rate_after",
+                    "in_store_after",
                 ],
                 note="The cost now and proposed, the fair value with its "
                 "interval, and the improvement and buy rate at both costs "
-                "(from the sweep, same seeds); the reasons are above and in "
-                "the CSV's note column.",
+                "(from the sweep, same seeds), each with its count: the seats that "
+                "bought the card, the stores it was in (grey below "
+                f"{MIN_SAMPLE}); the reasons are above and in the CSV's note column.",
             )
         ],
     )

@@ -86,6 +86,12 @@ def span(lo: float | None, hi: float | None, n: int, unit: str = "%") -> str:
     return f"({num(a)}{' to ' if a < 0 else '–'}{num(b)}{unit}, n={n:,})"
 
 
+def counted(n: int, word: str, plural: str = "") -> str:
+    """`1 time`, `2 times`, `1,200 games`: a count with its word, plural right (`plural` for
+    words that do not take an s)."""
+    return f"{n:,} {word if n == 1 else plural or f'{word}s'}"
+
+
 def num(v: float, sign: bool = False) -> str:
     """One decimal, with a typographic minus (and a plus when `sign`)."""
     return (f"{v:+.1f}" if sign else f"{v:.1f}").replace("-", "\u2212")

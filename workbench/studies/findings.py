@@ -20,6 +20,7 @@ from workbench.analysis.severity import (
     SEVERITIES,
     Finding,
     Thresholds,
+    counted,
     num,
     pct,
     span,
@@ -287,7 +288,7 @@ def _tuning(i: int, t: CardTuning, r: dict[str, Any]) -> Finding:
         f"its holders gain {num(100 * gain, True)} points when they buy it "
         f"{span(lo, hi, n, ' points')}"
         if gain is not None and lo is not None and (lo > 0 or (hi is not None and hi < 0))
-        else f"bought {n} times in {stores} stores "
+        else f"bought {counted(n, 'time')} in {counted(stores, 'store')} "
         f"{span(*proportion_ci(n, stores), stores) if stores else '(n=0)'}"
     )
     section = f"sweep{i}" if t.sweep is not None else "flagged"

@@ -453,7 +453,8 @@ def _unfit(fair: FairValue) -> str:
 
 
 def before_after(tunings: Sequence[CardTuning]) -> pl.DataFrame:
-    """Per flagged card: the improvement at the current and at the proposed value."""
+    """Per flagged card: the improvement and the buy rate at the current and at the proposed
+    value, each with its count (the buyers, the stores the card was in)."""
     rows = []
     for t in tunings:
         m = t.sweep.metrics if t.sweep else None
@@ -477,8 +478,12 @@ def before_after(tunings: Sequence[CardTuning]) -> pl.DataFrame:
                 "fair_high": f.high if f else None,
                 "gain_before": at(t.current, "bought_gain"),
                 "gain_after": at(t.proposed, "bought_gain"),
+                "bought_before": at(t.current, "bought"),
+                "bought_after": at(t.proposed, "bought"),
                 "buy_rate_before": at(t.current, "buy_rate"),
                 "buy_rate_after": at(t.proposed, "buy_rate"),
+                "in_store_before": at(t.current, "in_store"),
+                "in_store_after": at(t.proposed, "in_store"),
                 "note": t.note,
             }
         )
@@ -493,8 +498,12 @@ def before_after(tunings: Sequence[CardTuning]) -> pl.DataFrame:
         "fair_high": pl.Float64,
         "gain_before": pl.Float64,
         "gain_after": pl.Float64,
+        "bought_before": pl.Int64,
+        "bought_after": pl.Int64,
         "buy_rate_before": pl.Float64,
         "buy_rate_after": pl.Float64,
+        "in_store_before": pl.Int64,
+        "in_store_after": pl.Int64,
         "note": pl.String,
     }
     return pl.DataFrame(rows, schema=schema)
