@@ -347,9 +347,9 @@ def draft_section(r: Run) -> Section:
     return Section(
         "draft",
         "Draft",
-        "Pick rate when seen, average pick taken (ATA), average "
-        "last seen (ALSA) and first-pick rate (ATA and ALSA count a seat's picks over the whole "
-        "draft, across its packs: a high number can be an early pick of a later pack), per card and per set"
+        "Pick rate when seen, average pick taken (ATA), average last seen (ALSA) and "
+        "first-pick rate (ATA and ALSA count a seat's picks over the whole draft, across its "
+        "packs: a high number can be an early pick of a later pack), per card and per set"
         + (" and drafter" if r.drafters > 1 else "")
         + ". A low ATA and a high pick "
         "rate mark the cards drafters want first.",
