@@ -17,6 +17,7 @@ from reports import balance, design, html
 from workbench.analysis.source import open_db
 from workbench.content.variants import BOARD_SETTINGS, CARD_FIELDS
 from workbench.studies import findings as study_findings
+from workbench.studies.fairvalue import in_words
 from workbench.studies.study import record_results, run_study
 from workbench.studies.sweep import SweepResult, analyse, board_variants, card_variants, result_rows
 
@@ -123,11 +124,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace, res: SweepResult, console: Console) -> int:
-    """The fair value in words, and where the page is."""
+    """The fair value in a plain sentence, how it was found, and where the page is."""
+    values = [int(v) for v in res.metrics.get_column("value").drop_nulls().to_list()]
+    contrast = design.CONTRAST if args.card else design.BOARD_CONTRAST
+    swept = f"{args.card}.{args.field}" if args.card else f"board {args.board_setting}"
     console.print(
-        f"fair value: {design.estimate_text(res.fair)}: {res.fair.note}",
-        markup=False,
-        highlight=False,
+        in_words(res.fair, values, swept, contrast, args.target), markup=False, highlight=False
     )
+    console.print(f"how it was found: {res.fair.note}", markup=False, highlight=False)
     console.print(str(Path(args.out) / "index.html"), markup=False, highlight=False)
     return 0

@@ -27,6 +27,7 @@ from workbench.play.pool import WorkerPool
 from workbench.play.runner import execute
 from workbench.store import RunSpec, load_run, open_store
 from workbench.studies import findings as study_findings
+from workbench.studies.fairvalue import in_words
 from workbench.studies.tune import (
     NEVER_MIN_STORE,
     RARE_SHARE,
@@ -422,9 +423,17 @@ def run(args: argparse.Namespace) -> int:
 def _show(
     args: argparse.Namespace, tunings: list[CardTuning], copy: Path | None, console: Console
 ) -> int:
-    """Each card's outcome, the marked copy and the page."""
+    """Each card's outcome with its fair value in a plain sentence, the marked copy and the
+    page."""
+    low, high = _band(args.band)
     for t in tunings:
         console.print(line(t), markup=False, highlight=False)
+        if t.sweep is not None:
+            values = [int(v) for v in t.sweep.metrics.get_column("value").drop_nulls().to_list()]
+            words = in_words(
+                t.sweep.fair, values, f"{t.card}.{t.field}", design.CONTRAST, (low + high) / 2
+            )
+            console.print(f"  {words}", markup=False, highlight=False)
     if not tunings:
         console.print(
             "no card lies significantly outside the band, and every card is bought", highlight=False

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import polars as pl
+from matplotlib.axes import Axes
 
 from reports.charts import BLUE, GREY, RED, _legend_outside, _png, figure, text_only
 from reports.html import Chart, Section, Table
 from workbench.analysis.stats import MIN_SAMPLE
-from workbench.studies.fairvalue import FairValue
+from workbench.studies.fairvalue import FairValue, in_words
 
 CARD_PANELS = (
     ("pick_rate", "seen", "pick rate when seen"),
@@ -17,6 +18,9 @@ CARD_PANELS = (
     ("wr_bought", "bought", "win rate when bought"),
     ("bought_gain", "bought", "improvement when bought"),
 )
+CONTRAST = "the improvement when bought"
+BOARD_CONTRAST = "the first player's advantage"
+"""What a card's and a board setting's fair value balances, in words."""
 BOARD_PANELS = (
     ("first_win_rate", "first_games", "first player's win rate"),
     ("first_advantage", "first_games", "first-player advantage"),
@@ -81,9 +85,30 @@ def bands(
                 alpha=0.12,
             )
         _legend_outside(ax)
+    for ax in axes[0]:
+        axis_start(ax)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return _png(fig)
+
+
+def axis_start(ax: Axes) -> str:
+    """Say on the panel where its y axis starts when that is not 0 (a rate from 0.40 up makes a
+    small change look large); the words written, "" when the axis holds 0."""
+    low, high = ax.get_ylim()
+    if low <= 0 <= high:
+        return ""
+    words = f"y axis from {low:.2f}, not 0" if low > 0 else f"y axis up to {high:.2f}, not 0"
+    ax.text(
+        0.02,
+        0.02 if low > 0 else 0.95,
+        words,
+        transform=ax.transAxes,
+        fontsize=7,
+        color="#555",
+        verticalalignment="bottom" if low > 0 else "top",
+    )
+    return words
 
 
 @text_only
@@ -193,10 +218,12 @@ def sweep_section(
         panels, rates, show = BOARD_PANELS, BOARD_RATES, BOARD_COLUMNS
         intro = _board_sweep_intro(what, target)
     estimate = estimate_text(fair)
+    values = [int(v) for v in metrics.get_column("value").drop_nulls().to_list()]
+    words = in_words(fair, values, swept, CONTRAST if card else BOARD_CONTRAST, target)
     return Section(
         name,
         what,
-        f"{lead}{intro} Fair value: {estimate}; {fair.note.rstrip('.')}.",
+        f"{lead}{intro} {words} How it was found: {fair.note.rstrip('.')}.",
         [
             Chart(
                 f"{what} (fair value: {estimate})",

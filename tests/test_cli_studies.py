@@ -24,7 +24,7 @@ from app.cli import build_parser, main
 from reports import design
 from tests.test_report import CHROMIUM, SCREENSHOTS, chromium
 from workbench.store import RunSpec
-from workbench.studies.fairvalue import Counts, FairValue, fair_value
+from workbench.studies.fairvalue import Counts, FairValue, fair_value, in_words
 from workbench.studies.tune import (
     NEVER,
     NEVER_MIN_STORE,
@@ -118,7 +118,58 @@ def test_the_sweep_charts_x_axis_names_the_field(monkeypatch: pytest.MonkeyPatch
     f = FairValue(1.5, None, None, 0.1, -0.05, "a note")
     section = design.sweep_section("s", "Sweep of Dud.buy", metrics, f, 0.0, "Dud", "Dud.buy")
     assert {ax.get_xlabel() for ax in figures[0].axes} == {"Dud.buy"}
-    assert "a note" in section.intro and "open – open" in section.intro
+    assert "How it was found: a note." in section.intro
+    assert (
+        "The fair Dud.buy is 1.5 at a guess: its 95% interval reaches beyond the values swept "
+        "(1 to 2) at both ends." in section.intro
+    )
+    # issue 36 item 5: a rate panel drawn from 0.4 says so, the improvement's (0 inside) not
+    notes = [[t.get_text() for t in ax.texts] for ax in figures[0].axes]
+    assert [n[0][:13] for n in notes[:3]] == ["y axis from 0"] * 3, notes
+    assert notes[3] == []
+
+
+@pytest.mark.parametrize(
+    "fair, words",
+    [
+        (
+            FairValue(2.46, 2.1, 2.94, 0.5, -0.2, "n"),
+            "The fair Dud.buy is 2.5 (95% interval 2.1 to 2.9): there the improvement when "
+            "bought crosses +0.00.",
+        ),
+        (
+            FairValue(2.46, 2.1, None, 0.5, -0.2, "n"),
+            "The fair Dud.buy is 2.5, at least 2.1: its 95% interval reaches above the values "
+            "swept (1 to 4), so how much higher is not known.",
+        ),
+        (
+            FairValue(None, None, None, 0.18, 0.2, "n"),
+            "There is no fair Dud.buy among the values swept (1 to 4): the improvement when "
+            "bought stays above +0.00 at every value swept, and its line would reach it only at "
+            "-0.9, below 0, where no Dud.buy lies.",
+        ),
+        (
+            FairValue(None, None, None, -0.1, 0.2, "n"),
+            "There is no fair Dud.buy among the values swept (1 to 4): the improvement when "
+            "bought stays above +0.00 at every value swept; its line would reach it near 0.5, "
+            "so lower values than 1 would show where.",
+        ),
+        (
+            FairValue(None, None, None, 0.1, 0.0, "n"),
+            "There is no fair Dud.buy among the values swept (1 to 4): the improvement when "
+            "bought does not change with Dud.buy in these games.",
+        ),
+        (
+            FairValue(None, None, None, math.nan, math.nan, "n"),
+            "There is no fair Dud.buy among the values swept (1 to 4): fewer than two of them "
+            "have both buyers and seats that never bought it, so the improvement when bought "
+            "cannot be measured.",
+        ),
+    ],
+)
+def test_a_fair_value_in_plain_words(fair: FairValue, words: str) -> None:
+    """Issue 36 item 5: the fair cost and its interval in a sentence, or why there is none."""
+    assert in_words(fair, [1, 2, 3, 4], "Dud.buy", "the improvement when bought", 0.0) == words
 
 
 def test_an_unknown_card_gets_a_did_you_mean(
