@@ -23,7 +23,9 @@ from app import cmd_tune
 from app.cli import build_parser, main
 from reports import design
 from tests.test_report import CHROMIUM, SCREENSHOTS, chromium
+from workbench.analysis import compare
 from workbench.store import RunSpec
+from workbench.studies import findings as study_findings
 from workbench.studies.fairvalue import Counts, FairValue, fair_value, in_words
 from workbench.studies.tune import (
     NEVER,
@@ -292,6 +294,93 @@ def test_the_compare_page_opens_with_the_answers(two_runs: Path, tmp_path: Path)
     assert row["candidate"] == 0.0 and row["base"] > 0.5
     cards = pl.read_parquet(tmp_path / "tables" / "compare_cards.parquet")
     assert cards.filter(pl.col("card") == "Scout").get_column("buy_rate_change_significant").item()
+
+
+def test_compare_shows_the_improvement_when_bought_of_both_runs_and_its_change(
+    two_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 36 item 2: the report's balance measure per card in both runs, with its buyers,
+    and its change with an interval, printed and on the page (the cards section's first
+    table, its files keeping every column)."""
+    capsys.readouterr()
+    assert main(["compare", "--db", str(two_runs), "1", "2", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    head = out.index(
+        "Improvement when bought per card (the report's balance measure; base -> candidate, "
+        "the change with its 95% interval):"
+    )
+    effects = pl.read_parquet(tmp_path / "tables" / "compare_card_effects.parquet")
+    both = effects.filter(pl.col("bought_gain_change").is_not_null())
+    assert both.height >= 1
+    r = both.row(0, named=True)
+
+    def sign(v: float) -> str:
+        return f"{100 * v:+.1f}".replace("-", "\u2212")
+
+    assert (
+        f"  {r['card']}: {sign(r['bought_gain_base'])} (n={r['bought_base']}) -> "
+        f"{sign(r['bought_gain_cand'])} (n={r['bought_cand']}): "
+        f"{sign(r['bought_gain_change'])} points ({sign(r['bought_gain_change_lo'])} to "
+        f"{sign(r['bought_gain_change_hi'])})"
+    ) in [line.split(", significant")[0] for line in out[head:]]
+    assert r["bought_gain_change"] == pytest.approx(r["bought_gain_cand"] - r["bought_gain_base"])
+    page = (tmp_path / "index.html").read_text()
+    cards = page[page.index('<section id="cards">') :]
+    assert cards.index('data-name="compare_card_effects"') < cards.index(
+        'data-name="compare_cards"'
+    )
+    for column in ("bought_gain_base", "bought_gain_cand", "bought_gain_change"):
+        assert f">{column}</th>" in cards
+
+
+def test_the_change_of_an_effect_has_the_interval_of_a_difference() -> None:
+    """By hand: +10 points (2 to 18) in the base, -5 (-15 to +4) in the candidate: a change of
+    -15 points, from -15 - sqrt(10^2 + 8^2) = -27.8 to -15 + sqrt(9^2 + 8^2) = -3.0; standard
+    errors 19/3.92 and 16/3.92 points give z = 2.367, p = 0.0179. A card without an estimate
+    in one run has no change and is not tested."""
+    df = pl.DataFrame(
+        {
+            "card": ["A", "B"],
+            "bought_gain_base": [0.10, 0.2],
+            "bought_gain_base_lo": [0.02, 0.1],
+            "bought_gain_base_hi": [0.18, 0.3],
+            "bought_gain_cand": [-0.05, None],
+            "bought_gain_cand_lo": [-0.15, None],
+            "bought_gain_cand_hi": [0.04, None],
+        }
+    )
+    a, b = compare._with_change(df, "bought_gain").iter_rows(named=True)
+    assert a["bought_gain_change"] == pytest.approx(-0.15)
+    assert a["bought_gain_change_lo"] == pytest.approx(-0.15 - math.hypot(0.10, 0.08))
+    assert a["bought_gain_change_hi"] == pytest.approx(-0.15 + math.hypot(0.09, 0.08))
+    assert a["bought_gain_change_p"] == pytest.approx(0.01792, abs=2e-5)
+    assert a["bought_gain_change_holm"] == pytest.approx(a["bought_gain_change_p"])
+    assert a["bought_gain_change_significant"]
+    assert b["bought_gain_change"] is None and b["bought_gain_change_p"] is None
+    assert not b["bought_gain_change_significant"]
+    moved = {
+        "what": "card",
+        "name": "A",
+        "metric": "bought_gain",
+        "base": 0.10,
+        "candidate": -0.05,
+        "change": -0.15,
+        "low": a["bought_gain_change_lo"],
+        "high": a["bought_gain_change_hi"],
+        "n_base": 40,
+        "n_candidate": 35,
+        "p": 0.0179,
+        "p_holm": 0.0179,
+    }
+    (found,) = [
+        f
+        for f in study_findings.compare_findings(pl.DataFrame(), pl.DataFrame([moved]), 1)
+        if f.kind == "difference"
+    ]
+    assert found.text == (
+        "The improvement when bought of card A falls from +10.0 to \u22125.0 points: "
+        "\u221215.0 points (\u221227.8 to \u22123.0 points, n=75), Holm-corrected p = 0.018."
+    )
 
 
 # --- tune: a proposal moves the cost the way the flag points, or says why not ---------------
@@ -665,8 +754,9 @@ def test_the_sweep_charts_legend_covers_no_line(monkeypatch: pytest.MonkeyPatch)
     reason="Debian's chromium is not installed (apt-get install -y chromium)",
 )
 def test_the_compare_page_in_chromium(two_runs: Path, tmp_path: Path) -> None:
-    """As a browser renders it, the compare page opens with Findings, and a picture of its top
-    lands in docs/screenshots beside the report's."""
+    """As a browser renders it, the compare page opens with Findings, and pictures of its top
+    and of its cards section, the improvement when bought of both runs first, land in
+    docs/screenshots beside the report's."""
     out = tmp_path / "compare"
     assert main(["compare", "--db", str(two_runs), "1", "2", "--out", str(out)]) == 0
     page = out / "index.html"
@@ -677,4 +767,14 @@ def test_the_compare_page_in_chromium(two_runs: Path, tmp_path: Path) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     shot = SCREENSHOTS / "compare-top.png"
     chromium(tmp_path, "--window-size=1280,1100", f"--screenshot={shot}", page.as_uri())
-    assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 30_000
+    cards = page.with_name("cards.html")  # the cards section alone, at the top
+    cards.write_text(
+        page.read_text(encoding="utf-8").replace(
+            "</head>", "<style>body > *:not(#cards) { display: none !important; }</style></head>"
+        ),
+        encoding="utf-8",
+    )
+    balance = SCREENSHOTS / "compare-cards.png"
+    chromium(tmp_path, "--window-size=1280,1100", f"--screenshot={balance}", cards.as_uri())
+    for png in (shot, balance):
+        assert png.read_bytes().startswith(b"\x89PNG") and png.stat().st_size > 30_000

@@ -40,6 +40,7 @@ METRIC_WORDS = {
     "buy_rate": "buy rate",
     "pick_rate": "pick rate",
     "win_rate": "win rate",
+    "bought_gain": "improvement when bought",
 }
 COMPARE_SECTIONS = {"card": "cards", "dominant set": "sets", "seat": "sets"}
 
@@ -102,18 +103,25 @@ def compare_findings(
 
 
 def _moved(r: dict[str, Any], th: Thresholds) -> Finding:
-    """A rate that moved significantly (`r`: a row of compare's significant), with Newcombe's
-    interval of its change."""
+    """A rate or effect that moved significantly (`r`: a row of compare's significant), with
+    the interval of its change: the row's own for an effect (a difference of rates, shown in
+    points), Newcombe's from the two rates otherwise."""
     base, cand, n_a, n_b = r["base"], r["candidate"], r["n_base"], r["n_candidate"]
-    lo, hi = _difference(base, n_a, cand, n_b)
+    effect = r.get("low") is not None
+    lo, hi = (r["low"], r["high"]) if effect else _difference(base, n_a, cand, n_b)
     change = cand - base
     sev = "high" if lo > th.band or hi < -th.band else "medium"
+    ends = (
+        f"{num(100 * base, True)} to {num(100 * cand, True)} points"
+        if effect
+        else f"{pct(base)} to {pct(cand)}"
+    )
     return Finding(
         "difference",
         sev,
         f"The {METRIC_WORDS.get(r['metric'], r['metric'])} of "
         f"{_subject(r['what'], r['name'])} {'rises' if change > 0 else 'falls'} from "
-        f"{pct(base)} to {pct(cand)}: {num(100 * change, True)} points "
+        f"{ends}: {num(100 * change, True)} points "
         f"{span(lo, hi, n_a + n_b, ' points')}, Holm-corrected p = {r['p_holm']:.2g}.",
         change,
         lo,
