@@ -131,14 +131,13 @@ def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
             continue
         for name, wins, n in rows:
             lo, hi = wilson(wins, n)
-            seat = what == "seat" and even is not None
+            judged = (
+                (f"{even:.1%}", seat_verdict(wins / n, lo, hi, even, n))
+                if what == "seat" and even is not None
+                else ("", "")
+            )
             table.add_row(
-                f"{what} {name}",
-                str(wins),
-                f"{wins / n:.1%}",
-                f"{lo:.1%} – {hi:.1%}",
-                f"{even:.1%}" if seat else "",
-                seat_verdict(wins / n, lo, hi, even, n) if seat else "",
+                f"{what} {name}", str(wins), f"{wins / n:.1%}", f"{lo:.1%} – {hi:.1%}", *judged
             )
     failed = failed_games(con, run_id)
     by_board = con.execute(
