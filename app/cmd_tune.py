@@ -32,7 +32,6 @@ from workbench.studies.tune import (
     NEVER_MIN_STORE,
     RARE_SHARE,
     CardTuning,
-    before_after,
     flag,
     rare_rate,
     tune_card,
@@ -347,7 +346,7 @@ def _proposals_section(tunings: list[CardTuning], copy: Path | None) -> Section:
             Table(
                 "tune_proposals",
                 "Before and after",
-                before_after(tunings),
+                design.before_after(tunings),
                 BEFORE_AFTER_RATES,
                 show=[
                     "card",

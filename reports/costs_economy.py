@@ -147,34 +147,24 @@ def _per_round(rounds: pl.DataFrame, th: findings.Thresholds) -> list[Table | Ch
     note = (
         f" (grey: round{'s' if len(sparse) > 1 else ''} {spans(sparse)}, {label})" if sparse else ""
     )
+    stacks = (("comes from", SOURCES), ("goes", USES))
     return [
-        Chart(
-            f"Where resource comes from, per round{note}",
-            charts.stacked(
-                rounds,
-                "round",
-                SOURCES,
-                "Where resource comes from (mean per player-turn)",
-                "round",
-                "resource",
-                top,
-                sparse,
-                label,
-            ),
-        ),
-        Chart(
-            f"Where resource goes, per round{note}",
-            charts.stacked(
-                rounds,
-                "round",
-                USES,
-                "Where resource goes (mean per player-turn)",
-                "round",
-                "resource",
-                top,
-                sparse,
-                label,
-            ),
+        *(
+            Chart(
+                f"Where resource {what}, per round{note}",
+                charts.stacked(
+                    rounds,
+                    "round",
+                    ys,
+                    f"Where resource {what} (mean per player-turn)",
+                    "round",
+                    "resource",
+                    top,
+                    sparse,
+                    label,
+                ),
+            )
+            for what, ys in stacks
         ),
         Chart(
             f"Buying and upkeep per round{note}",

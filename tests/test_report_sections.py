@@ -70,9 +70,11 @@ def _boards(path: Path) -> Path:
     30 of 40, 20 rounds, 8 ended by the round limit."""
     cards = [("a", "A", 1), ("b", "B", 1)]
     picks = {0: [("a", "a|b")], 1: [("b", "a|b")]}
-    even = [Game([i % 2], rounds=10, picks=picks) for i in range(40)]
+    snaps = [{"round": 1, "player": s, "income": 2, "buy_resource": 3} for s in (0, 1)]
+    even = [Game([i % 2], rounds=10, picks=picks, snaps=snaps) for i in range(40)]
     lopsided = [
-        Game([0 if i < 30 else 1], 20, "round limit" if i < 8 else "vip", picks) for i in range(40)
+        Game([0 if i < 30 else 1], 20, "round limit" if i < 8 else "vip", picks, snaps=snaps)
+        for i in range(40)
     ]
     build(path, even, cards, board="even")
     return build(path, lopsided, cards, board="lopsided", run=2)

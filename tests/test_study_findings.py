@@ -11,12 +11,13 @@ import polars as pl
 import pytest
 
 from app import cmd_tune
+from reports import design
 from reports.html import table_html
 from workbench.studies import findings as sf
 from workbench.studies.ablation import Ablation
 from workbench.studies.fairvalue import FairValue
 from workbench.studies.sweep import SweepResult
-from workbench.studies.tune import CardTuning, before_after
+from workbench.studies.tune import CardTuning
 
 CHANGE_SCHEMA = dict.fromkeys(("what", "name", "field", "base", "candidate", "change"), pl.String)
 SIG_SCHEMA = {
@@ -371,7 +372,7 @@ def test_a_rate_from_one_buyer_says_so_with_the_plural_right() -> None:
         cast(Any, None), metrics, FairValue(2.0, 1.5, 2.5, 0.5, -0.2, "closed"), None, "b"
     )
     dud = CardTuning("Dud", "buy", 1, "too strong", sweep, 2, "crosses at 2.0")
-    table = before_after([dud])
+    table = design.before_after([dud])
     assert table.select(
         "gain_before", "bought_before", "gain_after", "bought_after", "in_store_before"
     ).row(0) == (0.489, 1, 0.02, 45, 50)

@@ -24,6 +24,7 @@ from workbench.analysis.stats import (
     LEVEL,
     benjamini_hochberg,
     holm,
+    proportion_ci,
     with_difference_tests,
     with_rate,
 )
@@ -163,6 +164,17 @@ def _with_change(df: pl.DataFrame, e: str) -> pl.DataFrame:
             [not math.isnan(a) and a < ALPHA for a in adjusted],
             dtype=pl.Boolean,
         ),
+    )
+
+
+def rate_change_interval(rate_a: float, n_a: int, rate_b: float, n_b: int) -> tuple[float, float]:
+    """Newcombe's 95% interval of rate_b - rate_a from the two Wilson intervals."""
+    lo_a, hi_a = proportion_ci(round(rate_a * n_a), n_a)
+    lo_b, hi_b = proportion_ci(round(rate_b * n_b), n_b)
+    d = rate_b - rate_a
+    return (
+        d - ((rate_b - lo_b) ** 2 + (hi_a - rate_a) ** 2) ** 0.5,
+        d + ((hi_b - rate_b) ** 2 + (rate_a - lo_a) ** 2) ** 0.5,
     )
 
 
