@@ -12,7 +12,15 @@ from typing import Any
 
 import duckdb
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
+from app import consoles
 from app.errors import UsageError, run_command
 from app.study_args import add_run_options, base_spec, int_list
 from workbench.content.variants import CARD_FIELDS
@@ -186,31 +194,35 @@ def _looks(
     args: argparse.Namespace,
     console: Console,
 ) -> tuple[list[list[ab.Look]], int]:
-    """Look as ab.sequential places the looks, printing each; the looks and the games played
-    per value (a few past the last look: the workers play on while a look is computed)."""
+    """Look as ab.sequential places the looks, with a bar of the paired games inside a look
+    and each look printed as it closes; the looks and the games played per value (a few past
+    the last look: the workers play on while a look is computed)."""
     writer = BatchWriter(con) if con is not None else None
     chunk = max(1, min(BATCH_GAMES, args.first_look // (4 * args.workers)))
     alphas = ab.look_alphas(args.looks, 1 - args.level)
-    with WorkerPool(args.workers) as pool:
+    start = time.perf_counter()
+    with WorkerPool(args.workers) as pool, _look_bar(console) as bar:
+        task = bar.add_task("", total=min(args.first_look, args.max_games), look=1)
         store = writer.add if writer is not None else None
-        games = Games(pool.executor, args.workers, jobs, card, chunk, store)
-        found = []
-        for step in ab.sequential(
+
+        def advance(done: int, games: int) -> None:
+            bar.update(task, completed=done, total=games)
+
+        def closed(step: list[ab.Look]) -> None:
+            bar.console.print(_look_line(step, time.perf_counter() - start), highlight=False)
+            bar.reset(task, look=step[0].look + 1)
+
+        games = Games(pool.executor, args.workers, jobs, card, chunk, store, advance)
+        found = ab.sequential(
             lambda n: games.upto(n, args.max_games),
             metrics(args),
             args.precision,
             args.first_look,
             args.max_games,
             alphas,
-        ):
-            found.append(step)
-            for look in step:
-                console.print(
-                    f"look {look.look}: {look.games} paired games, {look.metric} "
-                    f"{100 * look.estimate:+.1f} ± {100 * look.half_width:.1f} points "
-                    f"(at {1 - look.alpha:.4g})",
-                    highlight=False,
-                )
+            closed,
+        )
+        bar.remove_task(task)
         if writer is None:
             for f in games.pending:
                 f.cancel()
@@ -219,6 +231,35 @@ def _looks(
             writer.flush()
         pool.close(wait=True)  # the workers' CPU time counts in the answer's (cpu_seconds)
     return found, games.played()
+
+
+def _look_bar(console: Console) -> Progress:
+    """The paired games of the look under way, on a terminal (gone when the look closes)."""
+    columns = (
+        TextColumn("[bold]ab[/] look {task.fields[look]}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("paired games"),
+        TimeElapsedColumn(),
+    )
+    return Progress(*columns, console=console, transient=True, disable=not console.is_terminal)
+
+
+def _look_line(step: list[ab.Look], seconds: float) -> str:
+    """`look 2 closed: 4,210 paired games, improvement +0.7 [-0.6, +2.0] ± 1.3 points (at
+    0.96); 84.1 s`."""
+    metrics = "; ".join(
+        f"{look.metric} no estimate yet"
+        if math.isnan(look.estimate)
+        else f"{look.metric} {100 * look.estimate:+.1f} [{100 * look.low:+.1f}, "
+        f"{100 * look.high:+.1f}] ± {100 * look.half_width:.1f} points"
+        for look in step
+    )
+    first = step[0]
+    return (
+        f"look {first.look} closed: {first.games:,} paired games, {metrics} (at "
+        f"{1 - first.alpha:.4g}); {seconds:.1f} s"
+    )
 
 
 def _record(
@@ -240,7 +281,7 @@ def _record(
 
 
 def run(args: argparse.Namespace) -> int:
-    console, err = Console(), Console(stderr=True)
+    console, err = consoles.console(), consoles.console(stderr=True)
     start = time.perf_counter()
     return run_command(
         "ab", err, lambda: run_ab(args, err), lambda done: _answer(args, done, start, console)

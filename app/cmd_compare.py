@@ -16,6 +16,7 @@ from app.cmd_report import DEFAULT_DB
 from reports import balance, html
 from reports.html import Section, Table
 from workbench.analysis import compare, shape
+from workbench.analysis.severity import num
 from workbench.analysis.source import AnalysisError, open_db, resolve_runs
 from workbench.analysis.stats import ALPHA, difference_summary
 from workbench.studies import findings as study_findings
@@ -77,6 +78,8 @@ class Comparison:
     significant: pl.DataFrame
     tests: int
     sections: list[Section]
+    effects: pl.DataFrame
+    """Per card, the EFFECTS of both runs and their change (compare.card_effects)."""
 
 
 CARD_PREFIXES = ["wr_in_store", "wr_bought", "buy_rate", "pick_rate"]
@@ -92,24 +95,32 @@ FINDINGS_INTRO = (
 def compare_runs(con: Any, base: int, cand: int) -> Comparison:
     """The changes, the significant differences and every section, the answers first."""
     cards = compare.card_metrics(con, base, cand)
+    effects = compare.card_effects(con, base, cand)
     set_df = compare.set_metrics(con, base, cand)
     seat_df = compare.seat_metrics(con, base, cand).with_columns(pl.col("seat") + 1)
     changes = compare.content_changes(con, base, cand)
     sig = compare.significant(
         [
             ("card", cards, ["card"]),
+            ("card", effects, ["card"]),
             ("dominant set", set_df, ["dominant"]),
             ("seat", seat_df, ["board", "seat"]),
         ],
         [
             *((r, n) for r, _, n in compare.CARD_METRICS),
+            *compare.EFFECTS,
             ("pick_rate", "seen"),
             ("win_rate", "seats"),
         ],
     )
     tests = sum(
         int(difference_summary(df, f"{p}_change")["tests"])
-        for df, ps in ((cards, CARD_PREFIXES), (set_df, ["win_rate"]), (seat_df, ["win_rate"]))
+        for df, ps in (
+            (cards, CARD_PREFIXES),
+            (effects, [e for e, _ in compare.EFFECTS]),
+            (set_df, ["win_rate"]),
+            (seat_df, ["win_rate"]),
+        )
         for p in ps
     )
     found = study_findings.compare_findings(changes, sig, tests)
@@ -124,9 +135,10 @@ def compare_runs(con: Any, base: int, cand: int) -> Comparison:
                 "Nothing changed and nothing moved: the runs' content, settings and rates agree.",
             ),
             _answers(base, changes, sig, tests),
-            *_rate_sections(cards, set_df, seat_df),
+            *_rate_sections(cards, effects, set_df, seat_df),
             _shape_section(con, base, cand),
         ],
+        effects,
     )
 
 
@@ -162,9 +174,10 @@ def _answers(base: int, changes: pl.DataFrame, sig: pl.DataFrame, tests: int) ->
 
 
 def _rate_sections(
-    cards: pl.DataFrame, set_df: pl.DataFrame, seat_df: pl.DataFrame
+    cards: pl.DataFrame, effects: pl.DataFrame, set_df: pl.DataFrame, seat_df: pl.DataFrame
 ) -> list[Section]:
-    """Every rate of both runs: per card, and per dominant set and seat."""
+    """Every rate of both runs: per card (its effects first: the report's balance measure),
+    and per dominant set and seat."""
     rates = {
         f"{r}_{side}": f"{n}_{side}"
         for r, _, n in (*compare.CARD_METRICS, ("pick_rate", "picks", "seen"))
@@ -176,7 +189,10 @@ def _rate_sections(
             "cards",
             "Cards",
             "Per-card rates of both runs; change = candidate - base.",
-            [_tested("compare_cards", "Per card", cards, rates, CARD_PREFIXES, ["card"])],
+            [
+                _effects_table(effects),
+                _tested("compare_cards", "Per card", cards, rates, CARD_PREFIXES, ["card"]),
+            ],
         ),
         Section(
             "sets",
@@ -202,6 +218,35 @@ def _rate_sections(
             ],
         ),
     ]
+
+
+def _effects_table(effects: pl.DataFrame) -> Table:
+    """The report's balance measure per card in both runs and its change with its interval
+    (one column group per entry of compare.EFFECTS)."""
+    names = [e for e, _ in compare.EFFECTS]
+    frame = effects.with_columns(
+        (pl.col(f"{n}_base").fill_null(0) + pl.col(f"{n}_cand").fill_null(0)).alias(f"{n}_both")
+        for n in dict.fromkeys(n for _, n in compare.EFFECTS)
+    )
+    rates = {
+        f"{e}_{side}": f"{n}_{s}"
+        for e, n in compare.EFFECTS
+        for side, s in (("base", "base"), ("cand", "cand"), ("change", "both"))
+    }
+    table = _tested(
+        "compare_card_effects", "Improvement when bought", frame, rates, names, ["card"]
+    )
+    return Table(
+        table.name,
+        table.title,
+        table.df,
+        table.rates,
+        table.show,
+        "The report's balance measure: win rate when bought minus drafted but never bought "
+        "(Newcombe interval), in both runs; the change has the interval of a difference of the "
+        "two (n: the buyers of both runs). " + table.note,
+        table.flags,
+    )
 
 
 def _shape_section(con: Any, base: int, cand: int) -> Section:
@@ -244,14 +289,53 @@ def summary_lines(c: Comparison, base: int, cand: int) -> list[str]:
     lines.append(f"Significant differences (Holm-corrected p < {ALPHA}; {c.tests} tests):")
     for r in c.significant.iter_rows(named=True):
         metric = study_findings.METRIC_WORDS.get(r["metric"], r["metric"])
+        shown = (
+            f"{num(100 * r['base'], True)} -> {num(100 * r['candidate'], True)} points"
+            if r["low"] is not None
+            else f"{r['base']:.1%} -> {r['candidate']:.1%}"
+        )
         lines.append(
-            f"  {r['what']} {r['name']}: {metric} "
-            f"{r['base']:.1%} -> {r['candidate']:.1%} ({100 * r['change']:+.1f} "
+            f"  {r['what']} {r['name']}: {metric} {shown} ({100 * r['change']:+.1f} "
             f"points, p = {r['p_holm']:.2g})"
         )
     if not c.significant.height:
         lines.append("  none: no rate moved more than chance explains")
+    lines.append(
+        "Improvement when bought per card (the report's balance measure; base -> candidate, "
+        "the change with its 95% interval):"
+    )
+    lines += [f"  {line}" for line in effect_lines(c.effects)]
     return lines
+
+
+def effect_lines(effects: pl.DataFrame) -> list[str]:
+    """Per card with an estimate in either run, each effect in both runs with its buyers and
+    the change with its interval: `Scout: +12.0 (n=40) -> -3.0 (n=12): -15.0 points (-30.1
+    to -0.2)` (the effect named when compare.EFFECTS has several)."""
+
+    def shown(v: float | None, n: int | None) -> str:
+        return "none" if v is None else f"{num(100 * v, True)} (n={n or 0})"
+
+    out = []
+    for r in effects.iter_rows(named=True):
+        for e, n in compare.EFFECTS:
+            base, cand = r[f"{e}_base"], r[f"{e}_cand"]
+            if base is None and cand is None:
+                continue
+            change = (
+                ""
+                if r[f"{e}_change"] is None
+                else f": {num(100 * r[f'{e}_change'], True)} points "
+                f"({num(100 * r[f'{e}_change_lo'], True)} to "
+                f"{num(100 * r[f'{e}_change_hi'], True)})"
+                + (", significant after Holm" if r[f"{e}_change_significant"] else "")
+            )
+            words = study_findings.METRIC_WORDS[e] if len(compare.EFFECTS) > 1 else ""
+            out.append(
+                f"{r['card']}{' ' + words if words else ''}: {shown(base, r[f'{n}_base'])} -> "
+                f"{shown(cand, r[f'{n}_cand'])}{change}"
+            )
+    return out
 
 
 def write_comparison(

@@ -44,12 +44,17 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=1, help="run seed (default: 1)")
 
 
+DATABASE = "demo.duckdb"
+"""The demo's database in its --out folder: a fresh file every time, so its one run is run 1 (the
+README opens the notebooks on it)."""
+
+
 def run(args: argparse.Namespace) -> int:
     from app.cli import main as workbench_main
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    db = out / "demo.duckdb"
+    db = out / DATABASE
     if db.exists():
         db.unlink()  # the demo's own file: a fresh run every time, so its report is the latest
     code = workbench_main(

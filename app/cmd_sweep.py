@@ -10,12 +10,14 @@ from typing import Any
 
 from rich.console import Console
 
+from app import consoles
 from app.errors import UsageError, run_command
 from app.study_args import add_run_options, base_spec, int_list
 from reports import balance, design, html
 from workbench.analysis.source import open_db
 from workbench.content.variants import BOARD_SETTINGS, CARD_FIELDS
 from workbench.studies import findings as study_findings
+from workbench.studies.fairvalue import in_words
 from workbench.studies.study import record_results, run_study
 from workbench.studies.sweep import SweepResult, analyse, board_variants, card_variants, result_rows
 
@@ -115,18 +117,20 @@ def sweep(args: argparse.Namespace, console: Console) -> SweepResult:
 
 
 def run(args: argparse.Namespace) -> int:
-    console, err = Console(), Console(stderr=True)
+    console, err = consoles.console(), consoles.console(stderr=True)
     return run_command(
         "sweep", err, lambda: sweep(args, err), lambda res: _show(args, res, console)
     )
 
 
 def _show(args: argparse.Namespace, res: SweepResult, console: Console) -> int:
-    """The fair value in words, and where the page is."""
+    """The fair value in a plain sentence, how it was found, and where the page is."""
+    values = [int(v) for v in res.metrics.get_column("value").drop_nulls().to_list()]
+    contrast = design.CONTRAST if args.card else design.BOARD_CONTRAST
+    swept = f"{args.card}.{args.field}" if args.card else f"board {args.board_setting}"
     console.print(
-        f"fair value: {design.estimate_text(res.fair)}: {res.fair.note}",
-        markup=False,
-        highlight=False,
+        in_words(res.fair, values, swept, contrast, args.target), markup=False, highlight=False
     )
+    console.print(f"how it was found: {res.fair.note}", markup=False, highlight=False)
     console.print(str(Path(args.out) / "index.html"), markup=False, highlight=False)
     return 0

@@ -12,12 +12,14 @@ from typing import Any
 import polars as pl
 from rich.console import Console
 
+from app import consoles
 from app.errors import UsageError, run_command
 from app.study_args import add_run_options, base_spec
 from engine.cards import Card
 from reports import balance, design, html
 from reports.html import Section, Table
 from workbench.analysis.source import open_db, resolve_runs
+from workbench.analysis.stats import MIN_SAMPLE
 from workbench.content.proposals import Proposal, write_copy
 from workbench.content.setup import DEFAULT_SETS, load_setup
 from workbench.play.jobs import Job, create_prepared_run, prepare
@@ -25,11 +27,11 @@ from workbench.play.pool import WorkerPool
 from workbench.play.runner import execute
 from workbench.store import RunSpec, load_run, open_store
 from workbench.studies import findings as study_findings
+from workbench.studies.fairvalue import in_words
 from workbench.studies.tune import (
     NEVER_MIN_STORE,
     RARE_SHARE,
     CardTuning,
-    before_after,
     flag,
     rare_rate,
     tune_card,
@@ -271,6 +273,13 @@ CARD_COLUMNS = [
     "verdict",
 ]
 """The columns of the judged cards' table."""
+BEFORE_AFTER_RATES = {
+    "gain_before": "bought_before",
+    "gain_after": "bought_after",
+    "buy_rate_before": "in_store_before",
+    "buy_rate_after": "in_store_after",
+}
+"""The proposals' rates and the count each rests on."""
 CARD_RATES = {
     "buy_rate": "in_store",
     "wr_bought": "bought",
@@ -337,7 +346,8 @@ def _proposals_section(tunings: list[CardTuning], copy: Path | None) -> Section:
             Table(
                 "tune_proposals",
                 "Before and after",
-                before_after(tunings),
+                design.before_after(tunings),
+                BEFORE_AFTER_RATES,
                 show=[
                     "card",
                     "field",
@@ -348,14 +358,19 @@ def _proposals_section(tunings: list[CardTuning], copy: Path | None) -> Section:
                     "fair_low",
                     "fair_high",
                     "gain_before",
+                    "bought_before",
                     "gain_after",
+                    "bought_after",
                     "buy_rate_before",
+                    "in_store_before",
                     "buy_rate_after",
+                    "in_store_after",
                 ],
                 note="The cost now and proposed, the fair value with its "
                 "interval, and the improvement and buy rate at both costs "
-                "(from the sweep, same seeds); the reasons are above and in "
-                "the CSV's note column.",
+                "(from the sweep, same seeds), each with its count: the seats that "
+                "bought the card, the stores it was in (grey below "
+                f"{MIN_SAMPLE}); the reasons are above and in the CSV's note column.",
             )
         ],
     )
@@ -398,7 +413,7 @@ def _sweep_sections(tunings: list[CardTuning], band: tuple[float, float]) -> lis
 
 
 def run(args: argparse.Namespace) -> int:
-    console, err = Console(), Console(stderr=True)
+    console, err = consoles.console(), consoles.console(stderr=True)
     return run_command(
         "tune", err, lambda: tune(args, err), lambda done: _show(args, *done, console)
     )
@@ -407,9 +422,17 @@ def run(args: argparse.Namespace) -> int:
 def _show(
     args: argparse.Namespace, tunings: list[CardTuning], copy: Path | None, console: Console
 ) -> int:
-    """Each card's outcome, the marked copy and the page."""
+    """Each card's outcome with its fair value in a plain sentence, the marked copy and the
+    page."""
+    low, high = _band(args.band)
     for t in tunings:
         console.print(line(t), markup=False, highlight=False)
+        if t.sweep is not None:
+            values = [int(v) for v in t.sweep.metrics.get_column("value").drop_nulls().to_list()]
+            words = in_words(
+                t.sweep.fair, values, f"{t.card}.{t.field}", design.CONTRAST, (low + high) / 2
+            )
+            console.print(f"  {words}", markup=False, highlight=False)
     if not tunings:
         console.print(
             "no card lies significantly outside the band, and every card is bought", highlight=False

@@ -46,6 +46,15 @@ def _png(fig: Figure) -> str:
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+def grey_rounds(ax: Axes, sparse: Sequence[int], label: str) -> None:
+    """Grey bands over the x values (rounds) in `sparse`, whose points rest on fewer than
+    MIN_SAMPLE observations: drawn, never dropped, and named once in the legend."""
+    for i, x in enumerate(sorted(sparse)):
+        ax.axvspan(
+            x - 0.5, x + 0.5, color=GREY, alpha=0.45, linewidth=0, label=label if i == 0 else None
+        )
+
+
 def _legend_outside(ax: Axes) -> None:
     """The legend right of the plot, where it can cover no line or bar."""
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
@@ -221,10 +230,13 @@ def lines(
     ylabel: str,
     group: str | None = None,
     refs: Sequence[tuple[float, str, str]] = (),
+    sparse: Sequence[int] = (),
+    sparse_label: str = "",
 ) -> str:
     """One line per (column, name) (and per group value, if any) against x; a column with
     `_lo`/`_hi` beside it gets its interval as a band; `refs` are dotted reference levels
-    (level, name, the column whose colour they take)."""
+    (level, name, the column whose colour they take); x values in `sparse` are greyed
+    (grey_rounds, named `sparse_label`)."""
     fig = figure(7.5, 4)
     ax = fig.subplots()
     groups = (
@@ -250,6 +262,7 @@ def lines(
                 )
     for level, name, col in refs:
         ax.axhline(level, color=colour.get(col, "#555"), linestyle=":", linewidth=1.2, label=name)
+    grey_rounds(ax, sparse, sparse_label)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
@@ -267,8 +280,11 @@ def stacked(
     xlabel: str,
     ylabel: str,
     ymax: float | None = None,
+    sparse: Sequence[int] = (),
+    sparse_label: str = "",
 ) -> str:
-    """Areas stacked in the order given (the first at the bottom) against x."""
+    """Areas stacked in the order given (the first at the bottom) against x; x values in
+    `sparse` are greyed over (grey_rounds, named `sparse_label`)."""
     fig = figure(7.5, 4)
     ax = fig.subplots()
     ax.stackplot(
@@ -277,6 +293,7 @@ def stacked(
         labels=[name for _, name in ys],
         alpha=0.85,
     )
+    grey_rounds(ax, sparse, sparse_label)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if ymax is not None:
         ax.set_ylim(0, ymax)

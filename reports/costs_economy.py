@@ -3,6 +3,8 @@ rates) and where resource comes from and goes (the economy per round and per gam
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import polars as pl
 
 from reports import charts
@@ -135,35 +137,37 @@ def economy_section(r: Run, th: findings.Thresholds) -> Section:
 
 def _per_round(rounds: pl.DataFrame, th: findings.Thresholds) -> list[Table | Chart | FindingList]:
     """Sources and uses stacked on one scale (so their heights match), buying and upkeep
-    against the thresholds the findings use, and the table behind them."""
+    against the thresholds the findings use, and the table behind them (with each round's
+    player-turns). Late rounds rest on the few games that last that long: rounds with fewer
+    than the report's minimum sample of player-turns are greyed on every chart and named in
+    its title."""
     top = float(rounds.get_column("held").max() or 1.0) * 1.05  # type: ignore[arg-type]
+    sparse = sparse_rounds(rounds, th.min_sample)
+    label = f"fewer than {th.min_sample} player-turns"
+    note = (
+        f" (grey: round{'s' if len(sparse) > 1 else ''} {spans(sparse)}, {label})" if sparse else ""
+    )
+    stacks = (("comes from", SOURCES), ("goes", USES))
     return [
-        Chart(
-            "Where resource comes from, per round",
-            charts.stacked(
-                rounds,
-                "round",
-                SOURCES,
-                "Where resource comes from (mean per player-turn)",
-                "round",
-                "resource",
-                top,
-            ),
+        *(
+            Chart(
+                f"Where resource {what}, per round{note}",
+                charts.stacked(
+                    rounds,
+                    "round",
+                    ys,
+                    f"Where resource {what} (mean per player-turn)",
+                    "round",
+                    "resource",
+                    top,
+                    sparse,
+                    label,
+                ),
+            )
+            for what, ys in stacks
         ),
         Chart(
-            "Where resource goes, per round",
-            charts.stacked(
-                rounds,
-                "round",
-                USES,
-                "Where resource goes (mean per player-turn)",
-                "round",
-                "resource",
-                top,
-            ),
-        ),
-        Chart(
-            "Buying and upkeep per round",
+            f"Buying and upkeep per round{note}",
             charts.lines(
                 rounds,
                 "round",
@@ -175,10 +179,35 @@ def _per_round(rounds: pl.DataFrame, th: findings.Thresholds) -> list[Table | Ch
                     (th.buy_stop, "buying stops below", "buy_share"),
                     (th.stall, "upkeep stalls from", "upkeep_share"),
                 ],
+                sparse=sparse,
+                sparse_label=label,
             ),
         ),
-        Table("economy_rounds", "Economy per round", rounds, {"buy_share": "turns"}),
+        Table(
+            "economy_rounds",
+            "Economy per round",
+            rounds,
+            {"buy_share": "turns"},
+            note=f"turns: the player-turns behind each round's means; below {th.min_sample} "
+            "the round is grey on the charts above.",
+        ),
     ]
+
+
+def sparse_rounds(rounds: pl.DataFrame, min_sample: int) -> list[int]:
+    """The rounds whose means rest on fewer than `min_sample` player-turns."""
+    return rounds.filter(pl.col("turns") < min_sample).get_column("round").sort().to_list()
+
+
+def spans(values: Sequence[int]) -> str:
+    """`3, 21–25`: whole numbers with their runs joined."""
+    runs: list[list[int]] = []
+    for v in sorted(values):
+        if runs and v == runs[-1][-1] + 1:
+            runs[-1].append(v)
+        else:
+            runs.append([v])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
 
 
 def _per_board_and_agent(r: Run) -> list[Table | Chart | FindingList]:

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import polars as pl
+from matplotlib.axes import Axes
 
 from reports.charts import BLUE, GREY, RED, _legend_outside, _png, figure, text_only
 from reports.html import Chart, Section, Table
 from workbench.analysis.stats import MIN_SAMPLE
-from workbench.studies.fairvalue import FairValue
+from workbench.studies.fairvalue import FairValue, in_words
+from workbench.studies.tune import CardTuning
 
 CARD_PANELS = (
     ("pick_rate", "seen", "pick rate when seen"),
@@ -17,6 +19,9 @@ CARD_PANELS = (
     ("wr_bought", "bought", "win rate when bought"),
     ("bought_gain", "bought", "improvement when bought"),
 )
+CONTRAST = "the improvement when bought"
+BOARD_CONTRAST = "the first player's advantage"
+"""What a card's and a board setting's fair value balances, in words."""
 BOARD_PANELS = (
     ("first_win_rate", "first_games", "first player's win rate"),
     ("first_advantage", "first_games", "first-player advantage"),
@@ -62,28 +67,53 @@ def bands(
         )
         ax.set_xticks(xs)
     if fair is not None:
-        ax = axes[0][-1]
-        ax.axhline(target, color="#888", linestyle=":")
-        if xs:
-            ax.plot(
-                xs,
-                [fair.intercept + fair.slope * v for v in xs],
-                color="#555",
-                linestyle="--",
-                label="weighted fit",
-            )
-        if fair.estimate is not None:
-            ax.axvline(fair.estimate, color=RED, label=f"fair {fair.estimate:.2f}")
-            ax.axvspan(
-                fair.low if fair.low is not None else min(xs),
-                fair.high if fair.high is not None else max(xs),
-                color=RED,
-                alpha=0.12,
-            )
-        _legend_outside(ax)
+        _fair_panel(axes[0][-1], xs, fair, target)
+    for ax in axes[0]:
+        axis_start(ax)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return _png(fig)
+
+
+def _fair_panel(ax: Axes, xs: Sequence[float], fair: FairValue, target: float) -> None:
+    """The target, the fitted line and the fair value with its interval on the last panel."""
+    ax.axhline(target, color="#888", linestyle=":")
+    if xs:
+        ax.plot(
+            xs,
+            [fair.intercept + fair.slope * v for v in xs],
+            color="#555",
+            linestyle="--",
+            label="weighted fit",
+        )
+    if fair.estimate is not None:
+        ax.axvline(fair.estimate, color=RED, label=f"fair {fair.estimate:.2f}")
+        ax.axvspan(
+            fair.low if fair.low is not None else min(xs),
+            fair.high if fair.high is not None else max(xs),
+            color=RED,
+            alpha=0.12,
+        )
+    _legend_outside(ax)
+
+
+def axis_start(ax: Axes) -> str:
+    """Say on the panel where its y axis starts when that is not 0 (a rate from 0.40 up makes a
+    small change look large); the words written, "" when the axis holds 0."""
+    low, high = ax.get_ylim()
+    if low <= 0 <= high:
+        return ""
+    words = f"y axis from {low:.2f}, not 0" if low > 0 else f"y axis up to {high:.2f}, not 0"
+    ax.text(
+        0.02,
+        0.02 if low > 0 else 0.95,
+        words,
+        transform=ax.transAxes,
+        fontsize=7,
+        color="#555",
+        verticalalignment="bottom" if low > 0 else "top",
+    )
+    return words
 
 
 @text_only
@@ -193,10 +223,12 @@ def sweep_section(
         panels, rates, show = BOARD_PANELS, BOARD_RATES, BOARD_COLUMNS
         intro = _board_sweep_intro(what, target)
     estimate = estimate_text(fair)
+    values = [int(v) for v in metrics.get_column("value").drop_nulls().to_list()]
+    words = in_words(fair, values, swept, CONTRAST if card else BOARD_CONTRAST, target)
     return Section(
         name,
         what,
-        f"{lead}{intro} Fair value: {estimate}; {fair.note.rstrip('.')}.",
+        f"{lead}{intro} {words} How it was found: {fair.note.rstrip('.')}.",
         [
             Chart(
                 f"{what} (fair value: {estimate})",
@@ -241,3 +273,60 @@ def _fair_value_frame(fair: FairValue) -> pl.DataFrame:
         {"estimate": [fair.estimate], "low": [fair.low], "high": [fair.high], "note": [fair.note]},
         schema={"estimate": pl.Float64, "low": pl.Float64, "high": pl.Float64, "note": pl.String},
     )
+
+
+def before_after(tunings: Sequence[CardTuning]) -> pl.DataFrame:
+    """Per flagged card: the improvement and the buy rate at the current and at the proposed
+    value, each with its count (the buyers, the stores the card was in)."""
+    rows = []
+    for t in tunings:
+        m = t.sweep.metrics if t.sweep else None
+
+        def at(value: int | None, col: str, m: pl.DataFrame | None = m) -> float | None:
+            if value is None or m is None:
+                return None
+            hit = m.filter(pl.col("value") == value)
+            return None if hit.height == 0 else hit.get_column(col)[0]
+
+        f = t.sweep.fair if t.sweep else None
+        rows.append(
+            {
+                "card": t.card,
+                "field": t.field,
+                "verdict": t.verdict,
+                "current": t.current,
+                "proposed": t.proposed,
+                "fair_value": f.estimate if f else None,
+                "fair_low": f.low if f else None,
+                "fair_high": f.high if f else None,
+                "gain_before": at(t.current, "bought_gain"),
+                "gain_after": at(t.proposed, "bought_gain"),
+                "bought_before": at(t.current, "bought"),
+                "bought_after": at(t.proposed, "bought"),
+                "buy_rate_before": at(t.current, "buy_rate"),
+                "buy_rate_after": at(t.proposed, "buy_rate"),
+                "in_store_before": at(t.current, "in_store"),
+                "in_store_after": at(t.proposed, "in_store"),
+                "note": t.note,
+            }
+        )
+    schema = {
+        "card": pl.String,
+        "field": pl.String,
+        "verdict": pl.String,
+        "current": pl.Int64,
+        "proposed": pl.Int64,
+        "fair_value": pl.Float64,
+        "fair_low": pl.Float64,
+        "fair_high": pl.Float64,
+        "gain_before": pl.Float64,
+        "gain_after": pl.Float64,
+        "bought_before": pl.Int64,
+        "bought_after": pl.Int64,
+        "buy_rate_before": pl.Float64,
+        "buy_rate_after": pl.Float64,
+        "in_store_before": pl.Int64,
+        "in_store_after": pl.Int64,
+        "note": pl.String,
+    }
+    return pl.DataFrame(rows, schema=schema)

@@ -299,11 +299,14 @@ def _drafted_tables(r: Run) -> list[Table]:
                 "seats_bought",
                 "bought_share",
                 "picks",
-                "ata",
+                "ata_pack",
+                "ata_in_pack",
                 "kraken",
             ],
             note=f"games_drafted: games in which a seat drafted it; seats_bought: drafting "
-            f"seats that bought a copy; ata: mean pick number. kraken: drafted in at "
+            f"seats that bought a copy; ata_pack, ata_in_pack: where it is taken on average, "
+            f"pack and pick within the pack (the files also hold ata, the mean pick number "
+            f"over the whole draft). kraken: drafted in at "
             f"least {severity.pct(r.th.kraken_drafted)} of the games and bought by at "
             f"most {severity.pct(r.th.kraken_bought)} of its drafting seats, like the "
             f"demo's Kraken.",
@@ -344,8 +347,9 @@ def draft_section(r: Run) -> Section:
     return Section(
         "draft",
         "Draft",
-        "Pick rate when seen, average pick taken (ATA), average "
-        "last seen (ALSA) and first-pick rate, per card and per set"
+        "Pick rate when seen, average pick taken (ATA), average last seen (ALSA) and "
+        "first-pick rate (ATA and ALSA count a seat's picks over the whole draft, across its "
+        "packs: a high number can be an early pick of a later pack), per card and per set"
         + (" and drafter" if r.drafters > 1 else "")
         + ". A low ATA and a high pick "
         "rate mark the cards drafters want first.",

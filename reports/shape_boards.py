@@ -8,7 +8,7 @@ import polars as pl
 from reports import charts
 from reports.html import Chart, FindingList, Section, Table
 from reports.run import Run
-from workbench.analysis import sets, shape
+from workbench.analysis import board_balance, sets, shape
 from workbench.analysis.source import query, run_list
 
 
@@ -52,6 +52,18 @@ def shape_section(r: Run) -> Section:
 def boards_section(r: Run) -> Section:
     items: list[Table | Chart | FindingList] = [Table("boards", "Rules of each board", _rules(r))]
     if r.boards > 1:
+        items.append(
+            Table(
+                "boards_compared",
+                "Boards compared",
+                board_balance.table(board_balance.balances(r.con, r.runs)),
+                note="One column per board. Seat spread: the highest seat win rate minus the "
+                "lowest; set spread: the same over the sets that dominate a store (mixed stores "
+                "left out); both in points with a 95% bootstrap interval over the board's "
+                "games. Game length: mean rounds (t interval); the round limit's share: Wilson "
+                "interval. The Findings say which board is more balanced and by how much.",
+            )
+        )
         items.append(
             Table(
                 "boards_side_by_side",

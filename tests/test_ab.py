@@ -5,8 +5,10 @@ Bonferroni bound, workbench/studies/ab.py)."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, cast
 
 import duckdb
 import numpy as np
@@ -18,7 +20,7 @@ from tests.test_cli_studies import DUEL, TINY
 from workbench.analysis import cards
 from workbench.play.jobs import Job, prepare
 from workbench.store import load_run
-from workbench.studies import ab
+from workbench.studies import ab, abgames
 from workbench.studies.abgames import play_counts
 from workbench.studies.fairvalue import Counts, card_counts
 
@@ -332,3 +334,72 @@ def test_an_unsettled_answer_says_why(look: ab.Look, why: str) -> None:
     text = ab.answer(look, 0.02, "A", "B")
     assert text.startswith("not clear at the limit") and why in text
     assert ("wider than" in text) == why.startswith("wider")
+
+
+def test_each_look_is_heard_as_it_closes_before_the_next_games_are_awaited() -> None:
+    """Issue 36 item 1: `workbench ab` printed every look at the end; now ab.sequential hands
+    each look over before it waits for the next look's games."""
+    heard: list[str] = []
+
+    def upto(n: int) -> Counts:
+        heard.append(f"games {n}")
+        return _stream(3)(n)
+
+    ab.sequential(
+        upto,
+        ["improvement"],
+        0.001,
+        500,
+        2000,
+        ab.look_alphas(3, ALPHA),
+        lambda step: heard.append(f"look {step[0].look} at {step[0].games}"),
+    )
+    assert heard[:4] == ["games 500", "look 1 at 500", "games 2000", "look 2 at 2000"]
+    assert heard[-1] == f"look {len(heard) // 2} at 2000"
+
+
+def test_the_games_of_a_look_report_their_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bar inside a look hears the paired games done of the look's games as they come."""
+
+    def played(job: object, card: str, indices: range, store: bool) -> abgames.Played:
+        return list(indices), np.ones((4, len(indices))), None
+
+    monkeypatch.setattr(abgames, "play_counts", played)
+    seen: list[tuple[int, int]] = []
+    games = abgames.Games(None, 1, cast(Any, ["A", "B"]), "X", 3, None, lambda *d: seen.append(d))
+    assert games.upto(7, 7).n_a.shape == (2, 7)
+    assert seen == [(3, 7), (6, 7), (7, 7)]
+
+
+def test_ab_prints_each_look_with_its_games_interval_and_time(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(_footman(tmp_path / "ab.duckdb", "--workers", "1")) == 0
+    err = capsys.readouterr().err
+    assert re.search(r"^look 1 closed: 4 paired games, improvement .*; \d+\.\d s$", err, re.M)
+    assert re.search(r"^look 2 closed: 8 paired games, .* \(at 0\.96\); \d+\.\d s$", err, re.M)
+
+
+@pytest.mark.parametrize(
+    "look, words",
+    [
+        (
+            _look(0.002, 0.012, 100, 100),
+            "no difference that matters in the improvement when bought: the whole interval lies "
+            "within ±2 points; B is above A by +0.7 points [+0.2, +1.2]",
+        ),
+        (
+            _look(-0.019, 0.005, 100, 100),
+            "no difference that matters in the improvement when bought: the whole interval lies "
+            "within ±2 points; B is below A by -0.7 points [-1.9, +0.5]",
+        ),
+        (_look(0.012, 0.03, 100, 100), "B gives a higher improvement when bought than A"),
+    ],
+)
+def test_a_difference_inside_the_precision_is_no_difference_that_matters(
+    look: ab.Look, words: str
+) -> None:
+    """Issue 36 item 1: +0.7 [+0.2, +1.3] at ±2 points is not "higher": the designer said a
+    difference that small does not matter (an equivalence reading); the sign stays beside.
+    An interval that reaches past the precision on one side keeps its direction."""
+    assert ab.answer(look, 0.02, "A", "B").startswith(words)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from app import cmd_sweep, cmd_tune
+from app import cmd_demo, cmd_sweep, cmd_tune
 from app.cli import COMMANDS, build_parser, main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -245,6 +245,9 @@ def test_the_readme_says_how_to_open_the_notebooks_on_a_runs_database() -> None:
     )
     assert command, "README: no `WORKBENCH_DB=... jupyter lab notebooks/` line"
     assert "WORKBENCH_RUN=" in command.group(1)
+    # a database that exists after the README's first command: the demo's, whose one run is 1
+    demo = build_parser().parse_args(["demo"]).out
+    assert f"WORKBENCH_DB=$PWD/{demo}/{cmd_demo.DATABASE} WORKBENCH_RUN=1 " in command.group(1)
     for nb in (REPO / "notebooks").glob("*.ipynb"):
         text = nb.read_text(encoding="utf-8")
         assert "WORKBENCH_DB" in text and "WORKBENCH_RUN" in text, nb.name

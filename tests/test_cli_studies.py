@@ -23,8 +23,10 @@ from app import cmd_tune
 from app.cli import build_parser, main
 from reports import design
 from tests.test_report import CHROMIUM, SCREENSHOTS, chromium
+from workbench.analysis import compare
 from workbench.store import RunSpec
-from workbench.studies.fairvalue import Counts, FairValue, fair_value
+from workbench.studies import findings as study_findings
+from workbench.studies.fairvalue import Counts, FairValue, fair_value, in_words
 from workbench.studies.tune import (
     NEVER,
     NEVER_MIN_STORE,
@@ -118,7 +120,58 @@ def test_the_sweep_charts_x_axis_names_the_field(monkeypatch: pytest.MonkeyPatch
     f = FairValue(1.5, None, None, 0.1, -0.05, "a note")
     section = design.sweep_section("s", "Sweep of Dud.buy", metrics, f, 0.0, "Dud", "Dud.buy")
     assert {ax.get_xlabel() for ax in figures[0].axes} == {"Dud.buy"}
-    assert "a note" in section.intro and "open – open" in section.intro
+    assert "How it was found: a note." in section.intro
+    assert (
+        "The fair Dud.buy is 1.5 at a guess: its 95% interval reaches beyond the values swept "
+        "(1 to 2) at both ends." in section.intro
+    )
+    # issue 36 item 5: a rate panel drawn from 0.4 says so, the improvement's (0 inside) not
+    notes = [[t.get_text() for t in ax.texts] for ax in figures[0].axes]
+    assert [n[0][:13] for n in notes[:3]] == ["y axis from 0"] * 3, notes
+    assert notes[3] == []
+
+
+@pytest.mark.parametrize(
+    "fair, words",
+    [
+        (
+            FairValue(2.46, 2.1, 2.94, 0.5, -0.2, "n"),
+            "The fair Dud.buy is 2.5 (95% interval 2.1 to 2.9): there the improvement when "
+            "bought crosses +0.00.",
+        ),
+        (
+            FairValue(2.46, 2.1, None, 0.5, -0.2, "n"),
+            "The fair Dud.buy is 2.5, at least 2.1: its 95% interval reaches above the values "
+            "swept (1 to 4), so how much higher is not known.",
+        ),
+        (
+            FairValue(None, None, None, 0.18, 0.2, "n"),
+            "There is no fair Dud.buy among the values swept (1 to 4): the improvement when "
+            "bought stays above +0.00 at every value swept, and its line would reach it only at "
+            "-0.9, below 0, where no Dud.buy lies.",
+        ),
+        (
+            FairValue(None, None, None, -0.1, 0.2, "n"),
+            "There is no fair Dud.buy among the values swept (1 to 4): the improvement when "
+            "bought stays above +0.00 at every value swept; its line would reach it near 0.5, "
+            "so lower values than 1 would show where.",
+        ),
+        (
+            FairValue(None, None, None, 0.1, 0.0, "n"),
+            "There is no fair Dud.buy among the values swept (1 to 4): the improvement when "
+            "bought does not change with Dud.buy in these games.",
+        ),
+        (
+            FairValue(None, None, None, math.nan, math.nan, "n"),
+            "There is no fair Dud.buy among the values swept (1 to 4): fewer than two of them "
+            "have both buyers and seats that never bought it, so the improvement when bought "
+            "cannot be measured.",
+        ),
+    ],
+)
+def test_a_fair_value_in_plain_words(fair: FairValue, words: str) -> None:
+    """Issue 36 item 5: the fair cost and its interval in a sentence, or why there is none."""
+    assert in_words(fair, [1, 2, 3, 4], "Dud.buy", "the improvement when bought", 0.0) == words
 
 
 def test_an_unknown_card_gets_a_did_you_mean(
@@ -241,6 +294,93 @@ def test_the_compare_page_opens_with_the_answers(two_runs: Path, tmp_path: Path)
     assert row["candidate"] == 0.0 and row["base"] > 0.5
     cards = pl.read_parquet(tmp_path / "tables" / "compare_cards.parquet")
     assert cards.filter(pl.col("card") == "Scout").get_column("buy_rate_change_significant").item()
+
+
+def test_compare_shows_the_improvement_when_bought_of_both_runs_and_its_change(
+    two_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 36 item 2: the report's balance measure per card in both runs, with its buyers,
+    and its change with an interval, printed and on the page (the cards section's first
+    table, its files keeping every column)."""
+    capsys.readouterr()
+    assert main(["compare", "--db", str(two_runs), "1", "2", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    head = out.index(
+        "Improvement when bought per card (the report's balance measure; base -> candidate, "
+        "the change with its 95% interval):"
+    )
+    effects = pl.read_parquet(tmp_path / "tables" / "compare_card_effects.parquet")
+    both = effects.filter(pl.col("bought_gain_change").is_not_null())
+    assert both.height >= 1
+    r = both.row(0, named=True)
+
+    def sign(v: float) -> str:
+        return f"{100 * v:+.1f}".replace("-", "\u2212")
+
+    assert (
+        f"  {r['card']}: {sign(r['bought_gain_base'])} (n={r['bought_base']}) -> "
+        f"{sign(r['bought_gain_cand'])} (n={r['bought_cand']}): "
+        f"{sign(r['bought_gain_change'])} points ({sign(r['bought_gain_change_lo'])} to "
+        f"{sign(r['bought_gain_change_hi'])})"
+    ) in [line.split(", significant")[0] for line in out[head:]]
+    assert r["bought_gain_change"] == pytest.approx(r["bought_gain_cand"] - r["bought_gain_base"])
+    page = (tmp_path / "index.html").read_text()
+    cards = page[page.index('<section id="cards">') :]
+    assert cards.index('data-name="compare_card_effects"') < cards.index(
+        'data-name="compare_cards"'
+    )
+    for column in ("bought_gain_base", "bought_gain_cand", "bought_gain_change"):
+        assert f">{column}</th>" in cards
+
+
+def test_the_change_of_an_effect_has_the_interval_of_a_difference() -> None:
+    """By hand: +10 points (2 to 18) in the base, -5 (-15 to +4) in the candidate: a change of
+    -15 points, from -15 - sqrt(10^2 + 8^2) = -27.8 to -15 + sqrt(9^2 + 8^2) = -3.0; standard
+    errors 19/3.92 and 16/3.92 points give z = 2.367, p = 0.0179. A card without an estimate
+    in one run has no change and is not tested."""
+    df = pl.DataFrame(
+        {
+            "card": ["A", "B"],
+            "bought_gain_base": [0.10, 0.2],
+            "bought_gain_base_lo": [0.02, 0.1],
+            "bought_gain_base_hi": [0.18, 0.3],
+            "bought_gain_cand": [-0.05, None],
+            "bought_gain_cand_lo": [-0.15, None],
+            "bought_gain_cand_hi": [0.04, None],
+        }
+    )
+    a, b = compare._with_change(df, "bought_gain").iter_rows(named=True)
+    assert a["bought_gain_change"] == pytest.approx(-0.15)
+    assert a["bought_gain_change_lo"] == pytest.approx(-0.15 - math.hypot(0.10, 0.08))
+    assert a["bought_gain_change_hi"] == pytest.approx(-0.15 + math.hypot(0.09, 0.08))
+    assert a["bought_gain_change_p"] == pytest.approx(0.01792, abs=2e-5)
+    assert a["bought_gain_change_holm"] == pytest.approx(a["bought_gain_change_p"])
+    assert a["bought_gain_change_significant"]
+    assert b["bought_gain_change"] is None and b["bought_gain_change_p"] is None
+    assert not b["bought_gain_change_significant"]
+    moved = {
+        "what": "card",
+        "name": "A",
+        "metric": "bought_gain",
+        "base": 0.10,
+        "candidate": -0.05,
+        "change": -0.15,
+        "low": a["bought_gain_change_lo"],
+        "high": a["bought_gain_change_hi"],
+        "n_base": 40,
+        "n_candidate": 35,
+        "p": 0.0179,
+        "p_holm": 0.0179,
+    }
+    (found,) = [
+        f
+        for f in study_findings.compare_findings(pl.DataFrame(), pl.DataFrame([moved]), 1)
+        if f.kind == "difference"
+    ]
+    assert found.text == (
+        "The improvement when bought of card A falls from +10.0 to \u22125.0 points: "
+        "\u221215.0 points (\u221227.8 to \u22123.0 points, n=75), Holm-corrected p = 0.018."
+    )
 
 
 # --- tune: a proposal moves the cost the way the flag points, or says why not ---------------
@@ -614,8 +754,9 @@ def test_the_sweep_charts_legend_covers_no_line(monkeypatch: pytest.MonkeyPatch)
     reason="Debian's chromium is not installed (apt-get install -y chromium)",
 )
 def test_the_compare_page_in_chromium(two_runs: Path, tmp_path: Path) -> None:
-    """As a browser renders it, the compare page opens with Findings, and a picture of its top
-    lands in docs/screenshots beside the report's."""
+    """As a browser renders it, the compare page opens with Findings, and pictures of its top
+    and of its cards section, the improvement when bought of both runs first, land in
+    docs/screenshots beside the report's."""
     out = tmp_path / "compare"
     assert main(["compare", "--db", str(two_runs), "1", "2", "--out", str(out)]) == 0
     page = out / "index.html"
@@ -626,4 +767,14 @@ def test_the_compare_page_in_chromium(two_runs: Path, tmp_path: Path) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     shot = SCREENSHOTS / "compare-top.png"
     chromium(tmp_path, "--window-size=1280,1100", f"--screenshot={shot}", page.as_uri())
-    assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 30_000
+    cards = page.with_name("cards.html")  # the cards section alone, at the top
+    cards.write_text(
+        page.read_text(encoding="utf-8").replace(
+            "</head>", "<style>body > *:not(#cards) { display: none !important; }</style></head>"
+        ),
+        encoding="utf-8",
+    )
+    balance = SCREENSHOTS / "compare-cards.png"
+    chromium(tmp_path, "--window-size=1280,1100", f"--screenshot={balance}", cards.as_uri())
+    for png in (shot, balance):
+        assert png.read_bytes().startswith(b"\x89PNG") and png.stat().st_size > 30_000

@@ -126,6 +126,17 @@ CARDS = {  # (board, card): games, games drafted, seats drafted, seats bought, p
 }
 
 
+PACK_AND_PICK = {  # (board, card): mean pack round, mean pick within the pack (picks 1-2 are
+    # pack 1's picks 1-2, pick 3 is pack 2's pick 1)
+    ("north", "x1"): ((1 + 1 + 2 + 1) / 4, (1 + 2 + 1 + 1) / 4),
+    ("north", "x2"): ((1 + 2 + 1 + 1) / 4, (1 + 1 + 2 + 2) / 4),
+    ("north", "y1"): ((2 + 1 + 1 + 2) / 4, (1 + 2 + 1 + 1) / 4),
+    ("south", "x1"): (1.0, (1 + 2) / 2),
+    ("south", "x2"): (2.0, 1.0),
+    ("south", "y1"): (1.0, (2 + 1) / 2),
+}
+
+
 def test_per_card_counts_and_kraken_like(con: duckdb.DuckDBPyConnection) -> None:
     """Per card and board by hand; Kraken-like at drafted >= 50% of games and bought by at
     most 30% of drafting seats: north y1 (1 of 4 seats) and south x2 (0 of 2), not north x1
@@ -143,6 +154,8 @@ def test_per_card_counts_and_kraken_like(con: duckdb.DuckDBPyConnection) -> None
             r["copies_bought"],
         ) == (games, g_drafted, s_drafted, s_bought, picks, copies)
         assert r["ata"] == pytest.approx(ata)
+        pack, in_pack = PACK_AND_PICK[board, card]
+        assert (r["ata_pack"], r["ata_in_pack"]) == (pytest.approx(pack), pytest.approx(in_pack))
         check_rate(r, "bought_share", s_bought, s_drafted)
     like = drafted.kraken_like(df)
     assert like.select("board", "card").rows() == [("north", "y1"), ("south", "x2")]  # by ATA
@@ -162,9 +175,12 @@ def test_kraken_finding_per_board(con: duckdb.DuckDBPyConnection) -> None:
     assert (by_board["x2"].severity, by_board["y1"].severity) == ("high", "medium")
     assert all(f.value == pytest.approx(1 / 3) and f.n == 3 for f in found)
     assert (
-        "x2 (drafted in 1 of 1 games, bought by 0 of 2 drafting seats, taken at pick 3.0"
-        in by_board["x2"].text
+        "x2 (drafted in 1 of 1 games, bought by 0 of 2 drafting seats, taken at pack 2.0, "
+        "pick 1.0 on average)" in by_board["x2"].text
     )
+    # the board's drafted cards are all of them, not a sample: no interval (issue 36 item 11)
+    assert all(f.low is None and f.high is None for f in found)
+    assert "%" not in by_board["x2"].text
     assert " on south" in by_board["x2"].text and " on north" in by_board["y1"].text
     assert pl.DataFrame([f.kind for f in found]).to_series().unique().to_list() == [
         "drafted never bought"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from app.cli import main
@@ -151,20 +152,22 @@ def test_dead_cards_and_why(tmp_path: Path) -> None:
     assert set(dead) == {"never", "dear", "passed"}
     assert dead["never"].text == (
         "1 of 4 cards is never bought because no drafter ever picks "
-        "a copy (4.6–69.9%, n=4): never (passed in 240 packs)."
+        "a copy: never (passed in 240 packs)."
     )
     assert dead["dear"].text == (
         "1 of 4 cards is never bought because the price is (almost) never there at a buy step "
-        "with a copy in the store (4.6–69.9%, n=4): dear (buy 9: affordable at 0 of 400 buy "
+        "with a copy in the store: dear (buy 9: affordable at 0 of 400 buy "
         "steps; bought by 0 of 80 drafters)."
     )
     assert dead["passed"].text == (
-        "1 of 4 cards is never bought although the price is there at the buy step "
-        "(4.6–69.9%, n=4): passed (buy 1: affordable at 400 of 400 buy steps; bought by 0 of "
+        "1 of 4 cards is never bought although the price is there at the buy step: "
+        "passed (buy 1: affordable at 400 of 400 buy steps; bought by 0 of "
         "80 drafters)."
     )
     assert {f.severity for f in dead.values()} == {"high"}
     assert {f.value for f in dead.values()} == {0.25}
+    # the pool's cards are all of them, not a sample: a count, no interval (issue 36 item 11)
+    assert all(f.low is None and f.high is None and f.n == 4 for f in dead.values())
     con = open_db(path)
     table = findings.dead_cards(con, [1], findings.cards.card_table(con, [1]), Thresholds())
     con.close()
@@ -173,6 +176,32 @@ def test_dead_cards_and_why(tmp_path: Path) -> None:
         "dear": findings.NEVER_AFFORDABLE,
         "passed": findings.PASSED,
     }
+
+
+def test_a_finding_over_many_cards_names_every_one_of_them() -> None:
+    """Five cards never drafted: the first three with their numbers, the other two by name,
+    and the count of the pool, never an interval as if the pool were a sample."""
+    dead = pl.DataFrame(
+        {
+            "card": ["c1", "c2", "c3", "c4", "c5"],
+            "reason": [findings.NEVER_DRAFTED] * 5,
+            "seen": [40] * 5,
+            "bought": [0] * 5,
+            "chances": [40] * 5,
+        }
+    )
+    (f,) = findings.dead_card_findings(dead, 8, Thresholds())
+    assert f.text == (
+        "5 of 8 cards are never bought because no drafter ever picks a copy: c1 (passed in 40 "
+        "packs); c2 (passed in 40 packs); c3 (passed in 40 packs); and 2 more: c4, c5."
+    )
+    assert (f.severity, f.low, f.high, f.n, f.subject) == (
+        "high",
+        None,
+        None,
+        8,
+        "c1, c2, c3, c4, c5",
+    )
 
 
 def test_a_card_bought_in_its_store_is_not_dead(tmp_path: Path) -> None:

@@ -10,6 +10,9 @@ from typing import Any, cast
 import polars as pl
 import pytest
 
+from app import cmd_tune
+from reports import design
+from reports.html import table_html
 from workbench.studies import findings as sf
 from workbench.studies.ablation import Ablation
 from workbench.studies.fairvalue import FairValue
@@ -347,3 +350,32 @@ def test_skill_findings_say_when_an_agent_has_no_estimate() -> None:
     [f] = sf.skill_findings("Champion", table)
     assert (f.kind, f.severity, f.subject, f.n) == ("no estimate", "low", "random", 1)
     assert f.text.startswith("No improvement when bought for Champion with random (n=1 agent): ")
+
+
+def test_a_rate_from_one_buyer_says_so_with_the_plural_right() -> None:
+    """Issue 36 item 8: "bought 1 time", and the improvement before and after a proposal with
+    the buyers it rests on (one buyer: grey, n=1), the buy rate with the stores it was in."""
+    flagged = FLAGGED.with_columns(pl.Series("bought", [80, 1, 50]))
+    fog = CardTuning("Fog Bank", "buy", 1, "rarely bought", None, None, "already the lowest")
+    [f] = sf.tune_findings([fog], flagged, [])
+    assert "rarely bought: bought 1 time in 90 stores (" in f.text
+    metrics = pl.DataFrame(
+        {
+            "value": [1, 2],
+            "bought_gain": [0.489, 0.02],
+            "bought": [1, 45],
+            "buy_rate": [1 / 50, 45 / 60],
+            "in_store": [50, 60],
+        }
+    )
+    sweep = SweepResult(
+        cast(Any, None), metrics, FairValue(2.0, 1.5, 2.5, 0.5, -0.2, "closed"), None, "b"
+    )
+    dud = CardTuning("Dud", "buy", 1, "too strong", sweep, 2, "crosses at 2.0")
+    table = design.before_after([dud])
+    assert table.select(
+        "gain_before", "bought_before", "gain_after", "bought_after", "in_store_before"
+    ).row(0) == (0.489, 1, 0.02, 45, 50)
+    page = table_html(cmd_tune._proposals_section([dud], None).items[0])  # type: ignore[arg-type]
+    assert 'title="n=1">48.9% n=1</td>' in page
+    assert 'title="n=45">2.0%</td>' in page

@@ -11,15 +11,19 @@ from concurrent.futures import Executor, Future, wait
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import numpy as np
 import pytest
 
+from app import consoles
 from app.cli import build_parser
+from tests.findings_fixture import Game, build
 from workbench.analysis.interval import wilson
 from workbench.analysis.stats import proportion_ci
 from workbench.content.setup import DEFAULT_BOARD, DEFAULT_SETS
 from workbench.play.jobs import BATCH_GAMES, Batch, Job, prepare
 from workbench.play.pool import WorkerPool, chunks
+from workbench.play.runner import seat_verdict, summary
 from workbench.store import GAME_TABLES, RunSpec
 from workbench.studies import abgames
 from workbench.studies.study import variant_spec
@@ -102,6 +106,27 @@ def test_the_closing_summarys_interval_is_scipys_wilson_interval() -> None:
     for n in (1, 2, 7, 30, 401):
         for k in range(n + 1):
             assert wilson(k, n) == pytest.approx(proportion_ci(k, n), abs=1e-12)
+
+
+def test_the_closing_summary_sets_each_seat_beside_its_even_share(tmp_path: Path) -> None:
+    """Issue 36 item 3: 100 games, seat 1 wins 30, seat 2 wins 50, 20 draws. An even game
+    gives each seat (1 - 0.2) / 2 = 40%, not 50%: seat 1 at 30% (21.9-39.6%) is behind and
+    seat 2 at 50% (40.4-59.6%) ahead, each interval excluding 40% but not the band's edge
+    (medium, as the report's seat finding says it); 38% of 100 would be even."""
+    games = [Game([0])] * 30 + [Game([1])] * 50 + [Game([])] * 20
+    db = build(tmp_path / "s.duckdb", games)
+    con = duckdb.connect(str(db))
+    try:
+        out = consoles.console()
+        with out.capture() as captured:
+            out.print(summary(con, 1, str(db)))
+    finally:
+        con.close()
+    lines = [" ".join(line.replace("│", " ").split()) for line in captured.get().splitlines()]
+    assert "seat 1 30 30.0% 21.9% – 39.6% 40.0% behind (medium)" in lines
+    assert "seat 2 50 50.0% 40.4% – 59.6% 40.0% ahead (medium)" in lines
+    assert seat_verdict(0.38, 0.285, 0.48, 0.4, 100) == "even"
+    assert seat_verdict(0.2, 0.1, 0.3, 0.4, 20) == "behind (low)"
 
 
 @pytest.mark.parametrize(

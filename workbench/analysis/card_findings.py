@@ -5,14 +5,15 @@ what the severities are)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import duckdb
 import polars as pl
 
 from workbench.analysis import cards, draft, drafted
 from workbench.analysis.severity import Finding, Thresholds, num, on_board, pct, span
-from workbench.analysis.stats import ALPHA, proportion_ci
+from workbench.analysis.stats import ALPHA
 
 TOO_STRONG, FINE, TOO_WEAK, NO_ESTIMATE = "too strong", "fine", "too weak", "no estimate"
 """The report's verdicts on a card (card_verdict)."""
@@ -137,7 +138,7 @@ def dead_cards(
     )
 
 
-def _dead_detail(r: dict[str, object]) -> str:
+def _dead_detail(r: dict[str, Any]) -> str:
     if r["reason"] == NEVER_DRAFTED:
         return f"{r['card']} (passed in {r['seen']} packs)"
     return (
@@ -148,7 +149,9 @@ def _dead_detail(r: dict[str, object]) -> str:
 
 
 def dead_card_findings(dead: pl.DataFrame, pool: int, th: Thresholds) -> list[Finding]:
-    """One finding per reason: how many pool cards, which, and their numbers."""
+    """One finding per reason: how many pool cards, which (all of them), and their numbers.
+    The cards are the whole pool, not a sample of one, so a count says it and no interval
+    does; the severity rests on the sample behind each card's verdict (its chances)."""
     out = []
     for reason in (NEVER_DRAFTED, NEVER_AFFORDABLE, PASSED):
         rows = list(dead.filter(pl.col("reason") == reason).iter_rows(named=True))
@@ -156,20 +159,16 @@ def dead_card_findings(dead: pl.DataFrame, pool: int, th: Thresholds) -> list[Fi
             continue
         sure = [r for r in rows if r["chances"] >= th.min_sample]
         sev = "high" if any(r["bought"] == 0 for r in sure) else "medium" if sure else "low"
-        lo, hi = proportion_ci(len(rows), pool)
-        names = "; ".join(_dead_detail(r) for r in rows[:3])
-        more = f"; {len(rows) - 3} more in the table" if len(rows) > 3 else ""
         what = "never bought" if all(r["bought"] == 0 for r in rows) else "rarely or never bought"
         out.append(
             Finding(
                 "dead card",
                 sev,
                 f"{len(rows)} of {pool} cards {'is' if len(rows) == 1 else 'are'} "
-                f"{what} {WHY[reason]} "
-                f"{span(lo, hi, pool)}: {names}{more}.",
+                f"{what} {WHY[reason]}: {listed(rows, _dead_detail)}.",
                 len(rows) / pool,
-                lo,
-                hi,
+                None,
+                None,
                 pool,
                 "cards",
                 ", ".join(str(r["card"]) for r in rows),
@@ -177,6 +176,17 @@ def dead_card_findings(dead: pl.DataFrame, pool: int, th: Thresholds) -> list[Fi
             )
         )
     return out
+
+
+SHOWN = 3
+"""Cards of a finding over a set of cards told with their numbers; the rest are named."""
+
+
+def listed(rows: Sequence[dict[str, Any]], detail: Callable[[dict[str, Any]], str]) -> str:
+    """Every card of a finding: the first SHOWN with their numbers, then the others' names."""
+    shown = "; ".join(detail(r) for r in rows[:SHOWN])
+    rest = [str(r["card"]) for r in rows[SHOWN:]]
+    return shown + (f"; and {len(rest)} more: {', '.join(rest)}" if rest else "")
 
 
 def kraken_findings(shares: pl.DataFrame, th: Thresholds) -> list[Finding]:
@@ -192,27 +202,19 @@ def kraken_findings(shares: pl.DataFrame, th: Thresholds) -> list[Finding]:
         pool = df.height
         sure = [r for r in rows if r["seats_drafted"] >= th.min_sample]
         sev = "high" if any(r["seats_bought"] == 0 for r in sure) else "medium" if sure else "low"
-        lo, hi = proportion_ci(len(rows), pool)
-        names = "; ".join(
-            f"{r['card']} (drafted in {r['games_drafted']:,} of {r['games']:,} games, bought by "
-            f"{r['seats_bought']} of {r['seats_drafted']:,} drafting seats, taken at pick "
-            f"{r['ata']:.1f} on average)"
-            for r in rows[:3]
-        )
-        more = f"; {len(rows) - 3} more in the table" if len(rows) > 3 else ""
         out.append(
             Finding(
                 "drafted never bought",
                 sev,
                 f"{len(rows)} of {pool} drafted cards"
                 f"{on_board(board, boards)} {'is' if len(rows) == 1 else 'are'} Kraken-like, "
-                "drafted in many games and (almost) never bought by the seat that drafted them "
-                f"{span(lo, hi, pool)}: {names}{more}. Their picks go to cards the players do not "
+                "drafted in many games and (almost) never bought by the seat that drafted them: "
+                f"{listed(rows, _kraken_detail)}. Their picks go to cards the players do not "
                 f"use: a drafter that drafts what its agent will not buy, or an agent that never "
                 f"buys them.",
                 len(rows) / pool,
-                lo,
-                hi,
+                None,
+                None,
                 pool,
                 "cards",
                 ", ".join(str(r["card"]) for r in rows),
@@ -220,3 +222,12 @@ def kraken_findings(shares: pl.DataFrame, th: Thresholds) -> list[Finding]:
             )
         )
     return out
+
+
+def _kraken_detail(r: dict[str, Any]) -> str:
+    """A Kraken-like card's numbers, where in the draft it is taken said as pack and pick."""
+    return (
+        f"{r['card']} (drafted in {r['games_drafted']:,} of {r['games']:,} games, bought by "
+        f"{r['seats_bought']} of {r['seats_drafted']:,} drafting seats, taken at pack "
+        f"{r['ata_pack']:.1f}, pick {r['ata_in_pack']:.1f} on average)"
+    )

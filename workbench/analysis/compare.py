@@ -2,18 +2,32 @@
 
 Each rate is compared with the two-proportion z test per card (or set); Holm and Benjamini-
 Hochberg adjust for the number of rows tested, and `significant` means Holm-adjusted p < 0.05.
+A card's effects (EFFECTS: the report's balance measure, the improvement when bought) are
+differences of rates with their own intervals: the change between two runs' independent
+estimates gets the interval of a difference (the square-root combination of the two intervals'
+arms, as Newcombe's for rates) and a z test from the standard errors those intervals imply.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import duckdb
 import polars as pl
+from scipy import stats
 
 from workbench.analysis import cards, draft, sets
 from workbench.analysis.source import query
-from workbench.analysis.stats import with_difference_tests, with_rate
+from workbench.analysis.stats import (
+    ALPHA,
+    LEVEL,
+    benjamini_hochberg,
+    holm,
+    proportion_ci,
+    with_difference_tests,
+    with_rate,
+)
 from workbench.store.schema import columns
 
 CARD_COLUMNS = columns("run_cards", "run_id", "name")
@@ -83,6 +97,85 @@ def card_metrics(con: duckdb.DuckDBPyConnection, base: int, cand: int) -> pl.Dat
         [("pick_rate", "picks", "seen")],
     )
     return res.join(picks, on="card", how="full", coalesce=True).sort("card")
+
+
+EFFECTS = (("bought_gain", "bought"),)
+"""Per-card effects compared between the runs: (the effect, the column of its sample size) of
+cards.card_results, each with `_lo` and `_hi`. The improvement when bought now; a causal effect
+per card can join as a second entry and gets the same columns, tests and page column."""
+
+
+def card_effects(con: duckdb.DuckDBPyConnection, base: int, cand: int) -> pl.DataFrame:
+    """Per card, for each effect E of EFFECTS with sample size N: E_base, E_cand (each with
+    _lo, _hi), N_base, N_cand, E_change with its interval (_lo, _hi), its p-value, Holm and
+    BH over the cards, and E_change_significant (Holm < ALPHA)."""
+    sides = []
+    for run, side in ((base, "base"), (cand, "cand")):
+        res = cards.card_results(con, [run])
+        sides.append(
+            res.select(
+                "card",
+                *(
+                    pl.col(f"{e}{x}").alias(f"{e}_{side}{x}")
+                    for e, _ in EFFECTS
+                    for x in ("", "_lo", "_hi")
+                ),
+                *(pl.col(n).alias(f"{n}_{side}") for n in dict.fromkeys(n for _, n in EFFECTS)),
+            )
+        )
+    df = sides[0].join(sides[1], on="card", how="full", coalesce=True)
+    for effect, _ in EFFECTS:
+        df = _with_change(df, effect)
+    return df.sort("card")
+
+
+def _with_change(df: pl.DataFrame, e: str) -> pl.DataFrame:
+    """`e_change` = candidate minus base, its interval from the two runs' intervals, and its
+    tests (NULL where either run has no estimate)."""
+    z = float(stats.norm.ppf((1 + LEVEL) / 2))
+    rows = df.select(*(f"{e}_{s}{x}" for s in ("base", "cand") for x in ("", "_lo", "_hi"))).rows()
+    change: list[float | None] = []
+    low: list[float | None] = []
+    high: list[float | None] = []
+    p: list[float] = []
+    for b, b_lo, b_hi, c, c_lo, c_hi in rows:
+        if None in (b, b_lo, b_hi, c, c_lo, c_hi):
+            change += [None]
+            low += [None]
+            high += [None]
+            p += [math.nan]
+            continue
+        d = c - b
+        se = math.hypot((c_hi - c_lo) / (2 * z), (b_hi - b_lo) / (2 * z))
+        change += [d]
+        low += [d - math.hypot(c - c_lo, b_hi - b)]
+        high += [d + math.hypot(c_hi - c, b - b_lo)]
+        p += [float(2 * stats.norm.sf(abs(d) / se)) if se > 0 else float(d == 0)]
+    adjusted = holm(p)
+    return df.with_columns(
+        pl.Series(f"{e}_change", change, dtype=pl.Float64),
+        pl.Series(f"{e}_change_lo", low, dtype=pl.Float64),
+        pl.Series(f"{e}_change_hi", high, dtype=pl.Float64),
+        pl.Series(f"{e}_change_p", p, dtype=pl.Float64).fill_nan(None),
+        pl.Series(f"{e}_change_holm", adjusted, dtype=pl.Float64).fill_nan(None),
+        pl.Series(f"{e}_change_bh", benjamini_hochberg(p), dtype=pl.Float64).fill_nan(None),
+        pl.Series(
+            f"{e}_change_significant",
+            [not math.isnan(a) and a < ALPHA for a in adjusted],
+            dtype=pl.Boolean,
+        ),
+    )
+
+
+def rate_change_interval(rate_a: float, n_a: int, rate_b: float, n_b: int) -> tuple[float, float]:
+    """Newcombe's 95% interval of rate_b - rate_a from the two Wilson intervals."""
+    lo_a, hi_a = proportion_ci(round(rate_a * n_a), n_a)
+    lo_b, hi_b = proportion_ci(round(rate_b * n_b), n_b)
+    d = rate_b - rate_a
+    return (
+        d - ((rate_b - lo_b) ** 2 + (hi_a - rate_a) ** 2) ** 0.5,
+        d + ((hi_b - rate_b) ** 2 + (rate_a - lo_a) ** 2) ** 0.5,
+    )
 
 
 def set_metrics(con: duckdb.DuckDBPyConnection, base: int, cand: int) -> pl.DataFrame:
@@ -184,8 +277,9 @@ def significant(
     frames: Sequence[tuple[str, pl.DataFrame, Sequence[str]]], metrics: Sequence[tuple[str, str]]
 ) -> pl.DataFrame:
     """The rows whose change is significant after Holm's correction, in one long table:
-    what (card, set, seat), name, metric, base, candidate (with their sample sizes), change,
-    p (raw) and p_holm; the biggest changes first. `frames`: (what, frame from _side_by_side,
+    what (card, set, seat), name, metric, base, candidate (with their sample sizes), change
+    (with low and high where the frame gives the change's interval: the EFFECTS), p (raw) and
+    p_holm; the biggest changes first. `frames`: (what, frame from _side_by_side,
     key columns); `metrics`: (rate, column of its sample size)."""
     rows = []
     for what, df, key in frames:
@@ -202,6 +296,8 @@ def significant(
                         "base": r[f"{metric}_base"],
                         "candidate": r[f"{metric}_cand"],
                         "change": r[f"{metric}_change"],
+                        "low": r.get(f"{metric}_change_lo"),
+                        "high": r.get(f"{metric}_change_hi"),
                         "n_base": r[f"{n}_base"],
                         "n_candidate": r[f"{n}_cand"],
                         "p": r[f"{metric}_change_p"],
@@ -215,6 +311,8 @@ def significant(
         "base": pl.Float64,
         "candidate": pl.Float64,
         "change": pl.Float64,
+        "low": pl.Float64,
+        "high": pl.Float64,
         "n_base": pl.Int64,
         "n_candidate": pl.Int64,
         "p": pl.Float64,

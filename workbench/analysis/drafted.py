@@ -13,7 +13,10 @@ copy when the summary is built), never from the picks and events:
   says more about the drafter, since those are the picks it chose most freely;
 - per card and board: games drafted (games in which a seat picked a copy), seats drafted
   (seat-games with a copy picked), seats bought (of those, the ones whose seat bought a copy),
-  their share, picks and ATA (mean pick number, as in draft.py);
+  their share, picks and ATA (mean pick number over the whole draft, as in draft.py), and
+  where in the draft that is: the mean pack round (`ata_pack`) and the mean pick within the
+  pack (`ata_in_pack`), read from the picks (pick 12 of three packs of 10 is pack 2, pick 2, not
+  a late pick);
 - Kraken-like (after the demo's Kraken, drafted in 200 of 300 games and bought in none): drafted
   in at least `KRAKEN_DRAFTED` of the board's games and bought in at most `KRAKEN_BOUGHT` of
   the seat-games it was drafted in. In a draft that deals every pack out (R3.3: the default
@@ -83,8 +86,8 @@ def card_shares(
 ) -> pl.DataFrame:
     """Per board and card: games (on the board), games_drafted (games in which a seat drafted
     it), seats_drafted (seat-games), seats_bought (of those, the ones whose seat bought a copy),
-    bought_share (+CI), picks, copies_bought, ata, and `kraken` (Kraken-like at the given
-    thresholds)."""
+    bought_share (+CI), picks, copies_bought, ata, ata_pack, ata_in_pack and `kraken`
+    (Kraken-like at the given thresholds)."""
     summary.ensure(con, runs)
     df = query(
         con,
@@ -99,12 +102,30 @@ def card_shares(
     FROM seat JOIN n USING (board) GROUP BY ALL ORDER BY board, card
     """,
     )
-    df = with_rate(df, "seats_bought", "seats_drafted", "bought_share")
+    df = with_rate(df, "seats_bought", "seats_drafted", "bought_share").join(
+        _pack_and_pick(con, runs), on=["board", "card"], how="left"
+    )
     return df.with_columns(
         (
             (pl.col("games_drafted") >= drafted * pl.col("games"))
             & (pl.col("seats_bought") <= bought * pl.col("seats_drafted"))
         ).alias("kraken")
+    )
+
+
+def _pack_and_pick(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+    """Per board and card: the mean pack round of its picks and their mean place in the pack
+    (1: the seat's first pick of that pack)."""
+    return query(
+        con,
+        f"""
+    WITH p AS (
+        SELECT game_id, card, pack_round,
+               pick - min(pick) OVER (PARTITION BY game_id, player, pack_round) + 1 AS in_pack
+        FROM picks WHERE {in_runs("game_id", runs)})
+    SELECT g.board, p.card, avg(p.pack_round) AS ata_pack, avg(p.in_pack) AS ata_in_pack
+    FROM p JOIN games g USING (game_id) WHERE g.run_id IN ({run_list(runs)}) GROUP BY ALL
+    """,
     )
 
 

@@ -16,8 +16,8 @@ wins count as not won, so on two seats with 6% draws it is 47%). Seats are numbe
 as people read them; the database keeps them 0-based.
 
 Each kind is computed in the module named after it: balance_findings.py (seats, sets, victory
-conditions), card_findings.py (cards), play_findings.py (the economy, the games' shape, the
-agents); this module ranks them all.
+conditions), board_balance.py (which board is the more balanced), card_findings.py (cards),
+play_findings.py (the economy, the games' shape, the agents); this module ranks them all.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import polars as pl
 
 from workbench.analysis import cards, drafted
 from workbench.analysis.balance_findings import seat_findings, set_findings
+from workbench.analysis.board_balance import board_findings
 from workbench.analysis.card_findings import (
     NEVER_AFFORDABLE,
     NEVER_DRAFTED,
@@ -110,6 +111,7 @@ def findings(
     found = [
         *seat_findings(con, runs, th),
         *set_findings(con, runs, th),
+        *board_findings(con, runs, th),
         *card_findings(table, th),
         *dead_card_findings(dead, len(pool), th),
         *kraken_findings(shares, th),

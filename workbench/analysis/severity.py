@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 
 from workbench.analysis import drafted
-from workbench.analysis.stats import MIN_SAMPLE
+from workbench.analysis.evenness import BAND, EPS, MIN_SAMPLE, beyond_band
 
 SEVERITIES = ("high", "medium", "low")
 
@@ -18,7 +18,7 @@ SEVERITIES = ("high", "medium", "low")
 class Thresholds:
     """Where a measure turns into a finding (every field is a `report --threshold` option)."""
 
-    band: float = 0.05
+    band: float = BAND
     """A seat's or set's win rate within this of its even share is balanced."""
     strong_gain: float = 0.10
     """A card significant after Holm is high when its improvement when bought is this large."""
@@ -86,6 +86,12 @@ def span(lo: float | None, hi: float | None, n: int, unit: str = "%") -> str:
     return f"({num(a)}{' to ' if a < 0 else '–'}{num(b)}{unit}, n={n:,})"
 
 
+def counted(n: int, word: str, plural: str = "") -> str:
+    """`1 time`, `2 times`, `1,200 games`: a count with its word, plural right (`plural` for
+    words that do not take an s)."""
+    return f"{n:,} {word if n == 1 else plural or f'{word}s'}"
+
+
 def num(v: float, sign: bool = False) -> str:
     """One decimal, with a typographic minus (and a plus when `sign`)."""
     return (f"{v:+.1f}" if sign else f"{v:.1f}").replace("-", "\u2212")
@@ -96,21 +102,9 @@ def seat_label(seat: int) -> str:
     return f"seat {seat + 1}"
 
 
-EPS = 1e-9
-"""Rates on a threshold's edge stay inside (0.55 - 0.5 is 0.05000000000000004 in floats)."""
-
-
 def two_sided(v: float, lo: float, hi: float, fair: float, n: int, th: Thresholds) -> str | None:
-    """v outside fair ± band."""
-    if abs(v - fair) <= th.band + EPS:
-        return None
-    if n < th.min_sample:
-        return "low"
-    if lo > fair + th.band or hi < fair - th.band:
-        return "high"
-    if lo > fair or hi < fair:
-        return "medium"
-    return "low"
+    """v outside fair ± band (evenness.beyond_band at these thresholds)."""
+    return beyond_band(v, lo, hi, fair, n, th.band, th.min_sample)
 
 
 def beyond(

@@ -16,8 +16,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-MIN_SAMPLE = 30
-"""Below this many observations a rate is shown greyed (never hidden) in reports."""
+from workbench.analysis.evenness import MIN_SAMPLE as MIN_SAMPLE
 
 ALPHA = 0.05
 LEVEL = 0.95

@@ -14,6 +14,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from workbench.analysis.evenness import BAND, beyond_band
 from workbench.analysis.interval import wilson
 from workbench.play import shards
 from workbench.play.jobs import Job
@@ -69,33 +70,32 @@ def execute(
         )
 
 
-def who_played(specs: str) -> str:
-    """`heuristic,heuristic` -> "heuristic in every seat"; else "seat 1 random, seat 2 ..."."""
-    seats = specs.split(",")
-    if len(set(seats)) == 1:
-        return f"{seats[0]} in every seat"
-    return ", ".join(f"seat {i + 1} {a}" for i, a in enumerate(seats))
-
-
-def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
-    """One screen: games, win rate by seat and by agent with 95% Wilson intervals, draws."""
-    games, draws, guard, rounds, tyrant = con.execute(
-        "SELECT count(*), count(*) FILTER (draw), count(*) FILTER (guard_stopped), "
-        "avg(rounds), count(*) FILTER (list_contains(winners, -2)) FROM games WHERE run_id = ?",
-        [run_id],
+def _seat_table(con: duckdb.DuckDBPyConnection, run_id: int, title: str) -> Table:
+    """Wins and win rate with its interval per seat (and per agent when several played), each
+    seat beside its even share and its verdict."""
+    won, seat_games = con.execute(
+        "SELECT count(*) FILTER (won), count(*) FROM game_seats WHERE run_id = ?", [run_id]
     ).fetchall()[0]
-    label, status, seed, boards, agents, drafters = con.execute(
-        "SELECT label, status, seed, boards, agents, drafters FROM runs WHERE run_id = ?", [run_id]
-    ).fetchall()[0]
+    even = won / seat_games if seat_games else None
     table = Table(
-        title=f"run {run_id}{f' ({label})' if label else ''}: {status}",
+        title=title,
         show_header=True,
         title_justify="left",
+        caption=(
+            f"even share {even:.1%}: every seat's win rate in an even game, (1 - draw rate) / "
+            f"players; verdict: even within ±{100 * BAND:g} points, else ahead or behind with "
+            "the report's severity"
+            if even is not None
+            else None
+        ),
+        caption_justify="left",
     )
     table.add_column("")
     table.add_column("wins", justify="right")
     table.add_column("win rate", justify="right")
     table.add_column("95% CI (Wilson)", justify="right")
+    table.add_column("even share", justify="right")
+    table.add_column("verdict")
     for what, key in (("seat", "seat + 1"), ("agent", "agent")):
         rows = con.execute(
             f"SELECT {key}, count(*) FILTER (won), count(*) FROM game_seats "
@@ -106,7 +106,46 @@ def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
             continue
         for name, wins, n in rows:
             lo, hi = wilson(wins, n)
-            table.add_row(f"{what} {name}", str(wins), f"{wins / n:.1%}", f"{lo:.1%} – {hi:.1%}")
+            judged = (
+                (f"{even:.1%}", seat_verdict(wins / n, lo, hi, even, n))
+                if what == "seat" and even is not None
+                else ("", "")
+            )
+            table.add_row(
+                f"{what} {name}", str(wins), f"{wins / n:.1%}", f"{lo:.1%} – {hi:.1%}", *judged
+            )
+    return table
+
+
+def seat_verdict(rate: float, lo: float, hi: float, even: float, n: int) -> str:
+    """`even` within the report's band around the even share, else `ahead` or `behind` with the
+    severity the report's seat finding would give (evenness.beyond_band)."""
+    sev = beyond_band(rate, lo, hi, even, n)
+    if sev is None:
+        return "even"
+    return f"{'ahead' if rate > even else 'behind'} ({sev})"
+
+
+def who_played(specs: str) -> str:
+    """`heuristic,heuristic` -> "heuristic in every seat"; else "seat 1 random, seat 2 ..."."""
+    seats = specs.split(",")
+    if len(set(seats)) == 1:
+        return f"{seats[0]} in every seat"
+    return ", ".join(f"seat {i + 1} {a}" for i, a in enumerate(seats))
+
+
+def summary(con: duckdb.DuckDBPyConnection, run_id: int, db_path: str) -> Group:
+    """One screen: games, win rate by seat and by agent with 95% Wilson intervals, draws; each
+    seat beside its even share and the report's verdict on it (seat_verdict)."""
+    games, draws, guard, rounds, tyrant = con.execute(
+        "SELECT count(*), count(*) FILTER (draw), count(*) FILTER (guard_stopped), "
+        "avg(rounds), count(*) FILTER (list_contains(winners, -2)) FROM games WHERE run_id = ?",
+        [run_id],
+    ).fetchall()[0]
+    label, status, seed, boards, agents, drafters = con.execute(
+        "SELECT label, status, seed, boards, agents, drafters FROM runs WHERE run_id = ?", [run_id]
+    ).fetchall()[0]
+    table = _seat_table(con, run_id, f"run {run_id}{f' ({label})' if label else ''}: {status}")
     failed = failed_games(con, run_id)
     by_board = con.execute(
         "SELECT board, count(*), count(*) FILTER (draw), avg(rounds) "

@@ -183,16 +183,20 @@ def sequential(
     first: int,
     limit: int,
     alphas: Sequence[float],
+    on_look: Callable[[list[Look]], object] | None = None,
 ) -> list[list[Look]]:
     """Look at `first` paired games, then at the games `place` predicts, until every metric is
     settled, the looks (one per error rate in `alphas`) are spent or `limit` games are played;
     `games_upto(n)` returns the first n paired games (fewer if some failed). Every look, each
-    a Look per metric; the last is the answer."""
+    a Look per metric; the last is the answer. `on_look` hears each look as it closes, before
+    the games of the next are awaited (`workbench ab` prints it then)."""
     out: list[list[Look]] = []
     games = min(first, limit)
     for k, alpha in enumerate(alphas, 1):
         counts = games_upto(games)
         out.append([look_at(counts, m, k, alpha) for m in metrics])
+        if on_look is not None:
+            on_look(out[-1])
         if all(settled(f, precision) for f in out[-1]) or games >= limit or k == len(alphas):
             break
         games = place(out[-1], precision, alphas[k], limit)
@@ -200,8 +204,10 @@ def sequential(
 
 
 def answer(look: Look, precision: float, a: str, b: str) -> str:
-    """The answer in words: which value gives the higher metric, no difference within
-    ±precision, or not clear yet."""
+    """The answer in words: no difference that matters when the whole interval lies within
+    ±precision (an equivalence reading, the sign beside: a difference that small is one the
+    designer said does not matter, even where the interval excludes 0), else which value gives
+    the higher metric, no difference within ±precision, or not clear yet."""
     what = METRICS[look.metric]
     if math.isnan(look.estimate):
         return (
@@ -214,6 +220,12 @@ def answer(look: Look, precision: float, a: str, b: str) -> str:
         f"{100 * look.high:+.1f}] ({b} minus {a}; interval at {level}, "
         f"{look.games} paired games)"
     )
+    if settled(look, precision) and -precision <= look.low and look.high <= precision:
+        side = "above" if look.estimate > 0 else "below" if look.estimate < 0 else "level with"
+        return (
+            f"no difference that matters in the {what}: the whole interval lies within "
+            f"±{100 * precision:g} points; {b} is {side} {a} by {shown}"
+        )
     if look.low > 0 or look.high < 0:
         higher, lower = (b, a) if look.low > 0 else (a, b)
         return f"{higher} gives a higher {what} than {lower}: {shown}"

@@ -87,9 +87,10 @@ class Games:
         card: str,
         chunk: int,
         store: Callable[[int, dict[str, pa.Table]], object] | None = None,
+        progress: Callable[[int, int], object] | None = None,
     ) -> None:
         self.executor, self.workers, self.jobs, self.card = executor, workers, jobs, card
-        self.chunk, self.store = chunk, store
+        self.chunk, self.store, self.progress = chunk, store, progress
         self.pickled = [pickle.dumps(job) for job in jobs] if executor is not None else []
         self.counts = np.zeros((len(jobs), 4, 0))
         self.done = np.zeros((len(jobs), 0), dtype=bool)
@@ -129,7 +130,8 @@ class Games:
 
     def upto(self, games: int, ahead: int) -> Counts:
         """The first `games` paired games (a pair with a failed game left out), queueing games
-        up to `ahead` meanwhile and after."""
+        up to `ahead` meanwhile and after; `progress` hears the pairs done of `games` as they
+        come back."""
         self._grow(max(games, ahead))
         while not self.done[:, :games].all():
             self._queue(max(games, ahead))
@@ -137,6 +139,8 @@ class Games:
                 finished, _ = wait(self.pending, return_when=FIRST_COMPLETED)
                 for f in finished:
                     self._take(self.pending.pop(f), f.result())
+            if self.progress is not None:
+                self.progress(int(self.done[:, :games].all(axis=0).sum()), games)
         if self.executor is not None:  # in this process, play on only when asked
             self._queue(max(games, ahead))
         counts = self.counts[:, :, :games]

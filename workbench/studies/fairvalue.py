@@ -275,6 +275,58 @@ def open_interval_words(f: FairValue, lo_x: float, hi_x: float, games: int, repl
     )
 
 
+def in_words(fair: FairValue, values: Sequence[int], swept: str, what: str, target: float) -> str:
+    """The fair value in one plain sentence: the value with its interval, how far an open
+    interval is known, or why there is none (no crossing among `values`, swept as `swept`;
+    `what` names the contrast, e.g. "the improvement when bought")."""
+    lo_x, hi_x = min(values, default=0), max(values, default=0)
+    swept_range = f"{lo_x:g} to {hi_x:g}"
+    if fair.estimate is not None:
+        est = f"The fair {swept} is {fair.estimate:.1f}"
+        if fair.low is not None and fair.high is not None:
+            return (
+                f"{est} (95% interval {fair.low:.1f} to {fair.high:.1f}): there {what} crosses "
+                f"{target:+.2f}."
+            )
+        if fair.low is not None:
+            return (
+                f"{est}, at least {fair.low:.1f}: its 95% interval reaches above the values "
+                f"swept ({swept_range}), so how much higher is not known."
+            )
+        if fair.high is not None:
+            return (
+                f"{est}, at most {fair.high:.1f}: its 95% interval reaches below the values "
+                f"swept ({swept_range}), so how much lower is not known."
+            )
+        return (
+            f"{est} at a guess: its 95% interval reaches beyond the values swept "
+            f"({swept_range}) at both ends."
+        )
+    none = f"There is no fair {swept} among the values swept ({swept_range})"
+    if not math.isfinite(fair.slope):
+        return (
+            f"{none}: fewer than two of them have both buyers and seats that never bought it, "
+            f"so {what} cannot be measured."
+        )
+    reach = fair.reach(target)
+    if reach is None:
+        return f"{none}: {what} does not change with {swept} in these games."
+    side = "above" if fair.intercept + fair.slope * hi_x > target else "below"
+    stays = f"{what} stays {side} {target:+.2f} at every value swept"
+    if reach < 0:
+        return (
+            f"{none}: {stays}, and its line would reach it only at {reach:.1f}, below 0, where "
+            f"no {swept} lies."
+        )
+    if lo_x <= reach <= hi_x:
+        return f"{none}: {what} is too unsure to place a crossing; more games per value would."
+    more, edge = ("higher", hi_x) if reach > hi_x else ("lower", lo_x)
+    return (
+        f"{none}: {stays}; its line would reach it near {reach:.1f}, so {more} values than "
+        f"{edge:g} would show where."
+    )
+
+
 def bootstrap_roots(
     x: Array, counts: Counts, target: float, paired: bool, replicates: int, seed: int
 ) -> Array:

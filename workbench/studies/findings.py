@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from workbench.analysis.compare import rate_change_interval
 from workbench.analysis.findings import NO_ESTIMATE, TOO_STRONG, TOO_WEAK
 from workbench.analysis.severity import (
     SEVERITIES,
     Finding,
     Thresholds,
+    counted,
     num,
     pct,
     span,
@@ -39,6 +41,7 @@ METRIC_WORDS = {
     "buy_rate": "buy rate",
     "pick_rate": "pick rate",
     "win_rate": "win rate",
+    "bought_gain": "improvement when bought",
 }
 COMPARE_SECTIONS = {"card": "cards", "dominant set": "sets", "seat": "sets"}
 
@@ -46,17 +49,6 @@ COMPARE_SECTIONS = {"card": "cards", "dominant set": "sets", "seat": "sets"}
 def ranked(found: Sequence[Finding]) -> list[Finding]:
     """Most severe first, then furthest beyond the threshold (findings.findings' order)."""
     return sorted(found, key=lambda f: (SEVERITIES.index(f.severity), -f.excess))
-
-
-def _difference(rate_a: float, n_a: int, rate_b: float, n_b: int) -> tuple[float, float]:
-    """Newcombe's 95% interval of rate_b - rate_a from the two Wilson intervals."""
-    lo_a, hi_a = proportion_ci(round(rate_a * n_a), n_a)
-    lo_b, hi_b = proportion_ci(round(rate_b * n_b), n_b)
-    d = rate_b - rate_a
-    return (
-        d - ((rate_b - lo_b) ** 2 + (hi_a - rate_a) ** 2) ** 0.5,
-        d + ((hi_b - rate_b) ** 2 + (rate_a - lo_a) ** 2) ** 0.5,
-    )
 
 
 def _subject(what: str, name: str) -> str:
@@ -101,18 +93,20 @@ def compare_findings(
 
 
 def _moved(r: dict[str, Any], th: Thresholds) -> Finding:
-    """A rate that moved significantly (`r`: a row of compare's significant), with Newcombe's
-    interval of its change."""
+    """A rate or effect that moved significantly (`r`: a row of compare's significant), with
+    its change's interval: an effect's own (in points), Newcombe's for a rate."""
     base, cand, n_a, n_b = r["base"], r["candidate"], r["n_base"], r["n_candidate"]
-    lo, hi = _difference(base, n_a, cand, n_b)
+    effect = r.get("low") is not None
+    lo, hi = (r["low"], r["high"]) if effect else rate_change_interval(base, n_a, cand, n_b)
     change = cand - base
     sev = "high" if lo > th.band or hi < -th.band else "medium"
+    ends = [num(100 * v, True) if effect else pct(v) for v in (base, cand)]
     return Finding(
         "difference",
         sev,
         f"The {METRIC_WORDS.get(r['metric'], r['metric'])} of "
         f"{_subject(r['what'], r['name'])} {'rises' if change > 0 else 'falls'} from "
-        f"{pct(base)} to {pct(cand)}: {num(100 * change, True)} points "
+        f"{ends[0]} to {ends[1]}{' points' if effect else ''}: {num(100 * change, True)} points "
         f"{span(lo, hi, n_a + n_b, ' points')}, Holm-corrected p = {r['p_holm']:.2g}.",
         change,
         lo,
@@ -287,7 +281,7 @@ def _tuning(i: int, t: CardTuning, r: dict[str, Any]) -> Finding:
         f"its holders gain {num(100 * gain, True)} points when they buy it "
         f"{span(lo, hi, n, ' points')}"
         if gain is not None and lo is not None and (lo > 0 or (hi is not None and hi < 0))
-        else f"bought {n} times in {stores} stores "
+        else f"bought {counted(n, 'time')} in {counted(stores, 'store')} "
         f"{span(*proportion_ci(n, stores), stores) if stores else '(n=0)'}"
     )
     section = f"sweep{i}" if t.sweep is not None else "flagged"
