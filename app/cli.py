@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TextIO, cast
+
+from workbench.content.printable import PrintableStream
 
 COMMANDS: dict[str, str] = {
     "validate": "app.cmd_validate",
@@ -79,9 +83,30 @@ def attach_negative_values(argv: Sequence[str]) -> list[str]:
     return out
 
 
+@contextlib.contextmanager
+def printable_output() -> Iterator[None]:
+    """stdout and stderr through the one sanitiser while a command runs, so that nothing it
+    prints from content (names, sheet names, messages quoting a cell), argparse's messages and
+    warnings included, can carry a terminal escape or a bidi control
+    (workbench.content.printable)."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout = cast(TextIO, PrintableStream(out))
+    sys.stderr = cast(TextIO, PrintableStream(err))
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point; returns the exit code (2 for bad input, as argparse does). An --out that
-    must be a folder but names a file is refused here, before any command writes anything."""
+    """Entry point; returns the exit code (2 for bad input, as argparse does)."""
+    with printable_output():
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    """Parse and run. An --out that must be a folder but names a file is refused here, before
+    any command writes anything."""
     words = attach_negative_values(sys.argv[1:] if argv is None else argv)
     # the first word, when it names a command, is the command (the one option before it, -h,
     # asks for the listing of all of them)

@@ -16,6 +16,7 @@ from typing import Any
 import duckdb
 from rich.console import Console
 
+from app.console import consoles
 from app.errors import UsageError, run_command
 from workbench.content.setup import DEFAULT_BOARD, DEFAULT_SETS
 from workbench.play.agents import check_spec, make_agent
@@ -168,8 +169,7 @@ def new_spec(args: argparse.Namespace) -> tuple[RunSpec, Prepared]:
 
 
 def run(args: argparse.Namespace) -> int:
-    console = Console()
-    err = Console(stderr=True)
+    console, err = consoles()
     if args.workers < 1:
         err.print(f"workbench simulate: error: --workers must be at least 1, not {args.workers}")
         return 2
