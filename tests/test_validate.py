@@ -242,12 +242,12 @@ CORPUS: list[tuple[str, Callable[[Path], None], str, str]] = [
         "'a' ({folder}/a.csv, row 2): " + CLASH,
     ),
     (
-        "copies 5e9",
+        "copies 5,000,000,000",
         lambda f: write_csv(
-            f / "necro.csv", [["name", "type", "copies"], ["Curse", "spell", "5e9"]]
+            f / "necro.csv", [["name", "type", "copies"], ["Curse", "spell", "5000000000"]]
         ),
         "necro.csv",
-        ", row 2, column copies (C): '5e9': must be 0 to 99",
+        ", row 2, column copies (C): '5000000000': must be 0 to 99",
     ),
     (
         "life 3e9",
@@ -420,10 +420,10 @@ CORPUS: list[tuple[str, Callable[[Path], None], str, str]] = [
         ", row 2, column buy (D): 'three': not a number",
     ),
     (
-        "buy 1e20",
-        lambda f: _necro(f, ["Raise", "spell", 2, "1e20", "create 1 Zombie"]),
+        "buy 10^20",
+        lambda f: _necro(f, ["Raise", "spell", 2, "100000000000000000000", "create 1 Zombie"]),
         "necro.csv",
-        ", row 2, column buy (D): '1e20': must be 0 to 99",
+        ", row 2, column buy (D): '100000000000000000000': must be 0 to 99",
     ),
     (
         "a fractional play cost",

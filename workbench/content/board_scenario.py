@@ -74,7 +74,8 @@ _VICTORY_CARD_TYPES = {
     VictoryKind.TYRANT: frozenset({CardType.UNIT}),
 }
 _COUNT = re.compile(
-    r"^(?:(?P<n1>\d+)\s*[x×]\s+(?P<a>.+)|(?P<b>.+?)(?:\s+[x×]\s*(?P<n2>\d+))?)$", re.IGNORECASE
+    r"^(?:(?P<n1>[0-9]+)\s*[x×]\s+(?P<a>.+)|(?P<b>.+?)(?:\s+[x×]\s*(?P<n2>[0-9]+))?)$",
+    re.IGNORECASE,
 )
 
 

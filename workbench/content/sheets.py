@@ -10,6 +10,7 @@ positions (row 1 of the sheet is `rows[0]`), so every problem can name the row t
 from __future__ import annotations
 
 import csv
+import io
 import posixpath
 import re
 import unicodedata
@@ -180,10 +181,10 @@ def _read_csv(path: Path) -> list[Sheet]:
         raise SheetError(path, "binary data, not a CSV spreadsheet")
     lines = text.splitlines()
     delimiter = _delimiter(lines[0]) if lines else ","
-    try:
+    try:  # a quoted cell keeps its line breaks (a name must not hold one, and says so)
         rows = [
             tuple(_cell(v.strip()) for v in row)
-            for row in csv.reader(lines, delimiter=delimiter, strict=True)
+            for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
         ]
     except csv.Error as err:
         raise SheetError(path, f"malformed CSV ({err})") from err
