@@ -19,7 +19,6 @@ from dataclasses import replace
 from workbench.content.printable import escaped, unseen
 from workbench.content.tables import Names, Problem
 
-
 LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 """What str.splitlines breaks a line at."""
 

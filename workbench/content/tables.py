@@ -318,8 +318,9 @@ def run_checks(checks: Iterable[Check], names: Names) -> list[Problem]:
 
 
 def sheet_problems(file: str, sheet: Sheet, located: bool, hidden: str) -> list[Problem]:
-    """A hidden sheet (`hidden` says why that matters) and formulas saved without a value, which
-    would read as empty cells. `located`: name the sheet (workbooks; not a CSV)."""
+    """A hidden sheet (`hidden` says why that matters), formulas saved without a value and
+    error values (`#DIV/0!`), which would read as empty cells. `located`: name the sheet
+    (workbooks; not a CSV)."""
     name = sheet.name if located else None
     problems = [Problem(file, name, message=f"hidden sheet: {hidden}")] if sheet.hidden else []
     problems += [
@@ -334,6 +335,19 @@ def sheet_problems(file: str, sheet: Sheet, located: bool, hidden: str) -> list[
             "program and save it, or type the value",
         )
         for row, col, formula in sheet.unsaved
+    ]
+    problems += [
+        Problem(
+            file,
+            name,
+            row + 1,
+            column_letter(col),
+            error,
+            f"the spreadsheet error {error} (a formula that failed) instead of a value, so it "
+            "would read as an empty cell: fix the formula in a spreadsheet program and save "
+            "the file again, or type the value",
+        )
+        for row, col, error in sheet.errors
     ]
     return problems
 
