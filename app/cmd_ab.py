@@ -118,8 +118,6 @@ def check(args: argparse.Namespace) -> tuple[int | None, int | None]:
             f"--max-games must be {args.first_look} (--first-look) to "
             f"{MAX_GAMES}, not {args.max_games}"
         )
-    if args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, not {args.workers}")
     return values[0], values[1]
 
 

@@ -499,9 +499,13 @@ def renamed(db: Path, names: dict[str, str]) -> Path:
 
 
 @pytest.mark.filterwarnings("ignore:Glyph 9")  # the chart fonts have no tab
-def test_csv_and_parquet_exports_neutralise_formula_injection(tmp_path: Path) -> None:
+def test_csv_exports_neutralise_formula_injection_and_parquet_keeps_the_text(
+    tmp_path: Path,
+) -> None:
     """OWASP's CSV injection advice: a text cell starting with = + - @ tab or CR is prefixed
-    with ' so a spreadsheet program shows it instead of running it; numbers stay numbers."""
+    with ' so a spreadsheet program shows it instead of running it; numbers stay numbers.
+    Parquet is typed data no program runs as a formula: its text is the name as it is
+    (issue 35: it carried the CSV's quote)."""
     hostile = {
         "b2": '=HYPERLINK("http://evil.example","x")',
         "a2": "@SUM(1+1)",
@@ -511,21 +515,22 @@ def test_csv_and_parquet_exports_neutralise_formula_injection(tmp_path: Path) ->
     db = renamed(build(tmp_path / "r.duckdb"), hostile)
     out = tmp_path / "report"
     assert main(["report", "--db", str(db), "--out", str(out)]) == 0
-    texts: list[str] = []
+    csv_texts: list[str] = []
+    parquet_texts: list[str] = []
     for parquet in sorted((out / "tables").glob("*.parquet")):
         frame = pl.read_parquet(parquet)
         rows = list(csv.reader((out / "tables" / f"{parquet.stem}.csv").open(newline="")))
         assert rows[0] == frame.columns
         for i, column in enumerate(frame.columns):
             if frame.schema[column] == pl.String:
-                values = [v for v in frame[column].to_list() if v]
-                texts += values + [r[i] for r in rows[1:]]
-                assert not [v for v in values if v[0] in "=+-@\t\r"], (parquet.name, column)
+                parquet_texts += [v for v in frame[column].to_list() if v]
+                csv_texts += [r[i] for r in rows[1:]]
                 assert not [r[i] for r in rows[1:] if r[i][:1] in ("=", "+", "-", "@", "\t", "\r")]
             else:
                 assert frame.schema[column].is_numeric() or frame.schema[column] == pl.Boolean
     for name in hostile.values():
-        assert any(t == "'" + name for t in texts), name
+        assert "'" + name in csv_texts and name not in csv_texts, name
+        assert name in parquet_texts and "'" + name not in parquet_texts, name
     assert '=HYPERLINK("http://evil.example","x")' in html.unescape(
         (out / "index.html").read_text()
     )  # the page shows the name as it is
