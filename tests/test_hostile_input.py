@@ -90,7 +90,10 @@ def test_numbers_too_large_for_the_store_stop_simulate_before_the_run(
     run was created, leaving an empty database behind."""
     giants = write_csv(
         tmp_path / "giants.csv",
-        [["name", "type", "copies", "buy", "life", "move"], ["Giant", "unit", 30, "100000000000000000000", 3e9, 1]],
+        [
+            ["name", "type", "copies", "buy", "life", "move"],
+            ["Giant", "unit", 30, "100000000000000000000", 3e9, 1],
+        ],
     )
     db = tmp_path / "runs.duckdb"
     assert (
