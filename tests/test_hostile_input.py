@@ -4,12 +4,14 @@ bad input gets one clear line and exit 2 with nothing written, and a failing dis
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import errno
 import html
 import io
 import subprocess
 import sys
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -18,7 +20,7 @@ import polars as pl
 import pytest
 
 from app import cmd_play, cmd_simulate
-from app.cli import build_parser, main
+from app.cli import COMMANDS, build_parser, main
 from tests.test_metrics_fixture import build
 from tests.test_play_human import Script
 from tests.test_replay import duel_board
@@ -543,3 +545,121 @@ def test_report_of_cards_named_with_dollars(tmp_path: Path) -> None:
     """Chart labels are text: `$$` is no (broken) mathtext formula."""
     db = renamed(build(tmp_path / "r.duckdb"), {"b2": "$$", "a2": "Pay $1 or $"})
     assert main(["report", "--db", str(db), "--out", str(tmp_path / "report")]) == 0
+
+
+# --- issue 35 ---------------------------------------------------------------------------------
+
+HOSTILE = {
+    "a1": "Bolt\x1b[2J\x1b]0;owned\x07",
+    "a2": "Evil\u202etxt.exe",
+    "b1": "Zero\u200bWidth",
+    "b2": "Csi\x9b31mRed\r",
+}
+"""Card names that would clear the screen, retitle the window, reverse a line, hide a character
+or overwrite a line, if printed as they are."""
+
+
+def hidden(text: str) -> list[str]:
+    """The characters of `text` a terminal does not show as themselves (newline and tab
+    aside): controls, format characters (bidi, zero-width), separators, surrogates."""
+    return sorted(
+        {
+            ch
+            for ch in text
+            if ch not in "\n\t" and unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs")
+        }
+    )
+
+
+def run_all(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """What the command printed, stdout and stderr (argparse's exit included)."""
+    capsys.readouterr()
+    with contextlib.suppress(SystemExit):
+        main(argv)
+    captured = capsys.readouterr()
+    return captured.out + captured.err
+
+
+@pytest.mark.filterwarnings("ignore:Glyph")  # the chart fonts have no glyph for a control
+def test_no_command_prints_a_control_character_from_content(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 35: every command, given a card set, a database and folders named with terminal
+    escapes, bidi and zero-width characters, prints them escaped (`\\x1b`), never as they are
+    (check and compare printed them raw: the screen cleared, the window retitled)."""
+    monkeypatch.chdir(tmp_path)
+    evil = "Evil\x1b]0;owned\x07\u202e"
+    sets = write_csv(
+        tmp_path / f"{evil}.csv",
+        [["name", "type", "copies", "buy", "play"]]
+        + [[name, "spell", 10, 1, 0] for name in HOSTILE.values()],
+    )
+    board = str(duel_board(tmp_path))
+    card = HOSTILE["a1"]
+    hostile_db = renamed(build(tmp_path / "r.duckdb", runs=2), HOSTILE)
+    played = tmp_path / "played.duckdb"
+    assert (
+        main(["simulate", "--board", board, "--games", "1", "--workers", "1", "--db", str(played)])
+        == 0
+    )
+    db = ["--db", str(tmp_path / "new.duckdb")]
+    study = ["--sets", str(sets), "--board", board, "--games", "2", "--workers", "1", *db]
+    commands = {
+        "validate": ["validate", str(sets)],
+        "simulate": ["simulate", *study],
+        "report": ["report", "--db", str(hostile_db), "--out", f"report{evil}"],
+        "compare": ["compare", "1", "2", "--db", str(hostile_db), "--out", f"compare{evil}"],
+        "check": ["check", "--db", str(hostile_db)],
+        "replay": ["replay", "--db", str(played), "--game", "1000000000", "--out", f"r{evil}"],
+        "play": ["play", "--sets", str(sets), "--board", board, *db],
+        "sweep": [
+            "sweep",
+            *study,
+            "--card",
+            card,
+            "--field",
+            "buy",
+            "--values",
+            "1,2",
+            "--out",
+            "s",
+        ],
+        "tune": [
+            "tune",
+            "--set",
+            str(sets),
+            "--board",
+            board,
+            "--band=-0.05,0.05",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+            *db,
+            "--out",
+            "t",
+        ],
+        "ablate": ["ablate", *study, "--card", card, "--out", "a"],
+        "skill": ["skill", *study, "--card", card, "--out", "k"],
+        "ab": [
+            "ab",
+            *study[:4],
+            "--workers",
+            "1",
+            *db,
+            "--card",
+            card,
+            "--field",
+            "buy",
+            "--values",
+            "1,2",
+        ],
+        "fuzz": ["fuzz", "--games", "1", "--workers", "1", "--out", f"fz{evil}"],
+        "demo": ["demo", "--games", "1", "--workers", "1", "--out", f"demo{evil}"],
+        "train-agent": ["train-agent", "--against", card, "--out", f"agent{evil}.py"],
+    }
+    assert set(commands) == set(COMMANDS)
+    printed = {name: run_all(argv, capsys) for name, argv in commands.items()}
+    assert {name: hidden(text) for name, text in printed.items()} == dict.fromkeys(commands, [])
+    echoed = {name for name, text in printed.items() if "\\x1b" in text or "\\u202e" in text}
+    assert echoed == set(commands) - {"check"}  # check names games and rules, not cards
