@@ -46,7 +46,8 @@ def card_stats(db: str | Path, board: str | None = None) -> dict[str, tuple[int,
         rows = con.execute(QUERY.format(where=where), args).fetchall()
     except duckdb.Error as exc:
         raise ValueError(
-            f"ratings db={db}: not a workbench store with games to learn from ({exc})"
+            f"ratings db={db}: not a workbench store with games to learn from (no table "
+            f"of picks and games it can read: {type(exc).__name__})"
         ) from exc
     finally:
         con.close()
