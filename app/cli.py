@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TextIO, cast
+
+from app.workers import checked_workers
+from workbench.content.printable import PrintableStream
 
 COMMANDS: dict[str, str] = {
     "validate": "app.cmd_validate",
@@ -79,13 +84,55 @@ def attach_negative_values(argv: Sequence[str]) -> list[str]:
     return out
 
 
+@contextlib.contextmanager
+def printable_output() -> Iterator[None]:
+    """stdout and stderr through the one sanitiser while a command runs, so that nothing it
+    prints from content (names, sheet names, messages quoting a cell), argparse's messages and
+    warnings included, can carry a terminal escape or a bidi control
+    (workbench.content.printable)."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout = cast(TextIO, PrintableStream(out))
+    sys.stderr = cast(TextIO, PrintableStream(err))
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point; returns the exit code (2 for bad input, as argparse does). An --out that
-    must be a folder but names a file is refused here, before any command writes anything."""
+    """Entry point; returns the exit code (2 for bad input, as argparse does)."""
+    with printable_output():
+        return _run(argv)
+
+
+def not_utf8(args: argparse.Namespace) -> str | None:
+    """The first argument that is not UTF-8 text, as `--name VALUE`: Python reads bytes it
+    cannot decode as lone surrogates, which a file name passes on to libraries that refuse
+    them (polars could not write the report's tables under such an --out, after the folder
+    was made)."""
+    for name, value in vars(args).items():
+        for item in value if isinstance(value, list) else [value]:
+            text = str(item) if isinstance(item, (str, Path)) else ""
+            if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
+                return f"{'--' + name.replace('_', '-') if name != 'paths' else 'PATH'} {text}"
+    return None
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    """Parse and run. An argument that is not UTF-8 text, or an --out that must be a folder
+    but names a file, is refused here, before any command writes anything."""
     words = attach_negative_values(sys.argv[1:] if argv is None else argv)
     # the first word, when it names a command, is the command (the one option before it, -h,
     # asks for the listing of all of them)
     args = build_parser(words[0] if words else None).parse_args(words)
+    bad = not_utf8(args)
+    if bad is not None:
+        print(
+            f"workbench {args.command}: error: {bad}: not UTF-8 text (a byte the file system "
+            "gives no character for); name files and folders in UTF-8",
+            file=sys.stderr,
+        )
+        return 2
     out = getattr(args, "out", None)
     if (
         args.command in OUT_FOLDERS
@@ -99,6 +146,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    error, note = checked_workers(args)
+    if error is not None:
+        print(f"workbench {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    if note is not None:
+        print(f"workbench {args.command}: {note}", file=sys.stderr)
     module = importlib.import_module(COMMANDS[args.command])
     code: int = module.run(args)
     return code

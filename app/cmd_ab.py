@@ -20,7 +20,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from app import consoles
+from app.consoles import consoles
 from app.errors import UsageError, run_command
 from app.study_args import add_run_options, base_spec, int_list
 from workbench.content.variants import CARD_FIELDS
@@ -125,8 +125,6 @@ def check(args: argparse.Namespace) -> tuple[int | None, int | None]:
             f"--max-games must be {args.first_look} (--first-look) to "
             f"{MAX_GAMES}, not {args.max_games}"
         )
-    if args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, not {args.workers}")
     return values[0], values[1]
 
 
@@ -281,7 +279,7 @@ def _record(
 
 
 def run(args: argparse.Namespace) -> int:
-    console, err = consoles.console(), consoles.console(stderr=True)
+    console, err = consoles()
     start = time.perf_counter()
     return run_command(
         "ab", err, lambda: run_ab(args, err), lambda done: _answer(args, done, start, console)

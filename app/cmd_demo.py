@@ -8,13 +8,13 @@ exactly what a designer would type, and then `workbench report` on that run.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from app.cmd_report import write_report
 from app.cmd_simulate import DEFAULT_AGENT as AGENT
+from app.workers import add_workers_option
 from workbench.analysis.source import AnalysisError
 
 DEFAULT_GAMES = 300
@@ -35,12 +35,7 @@ def add_parser(subparsers: Any) -> None:
         default=DEFAULT_GAMES,
         help=f"games to simulate (default: {DEFAULT_GAMES})",
     )
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=os.cpu_count() or 1,
-        help="worker processes (default: the machine's cores)",
-    )
+    add_workers_option(parser)
     parser.add_argument("--seed", type=int, default=1, help="run seed (default: 1)")
 
 

@@ -22,6 +22,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from app.workers import add_workers_option
 from workbench import fuzz
 from workbench.play.pool import exit_with_parent
 
@@ -54,12 +55,7 @@ def add_parser(subparsers: Any) -> None:
         default=DEFAULT_OUT,
         help=f"folder for progress and failures (default {DEFAULT_OUT})",
     )
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=os.cpu_count() or 1,
-        help="worker processes (default: all cores)",
-    )
+    add_workers_option(parser)
     parser.add_argument(
         "--resume",
         action="store_true",
@@ -120,8 +116,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _start(args: argparse.Namespace) -> tuple[int, int, dict[int, Record]]:
     """(seed, games, finished games) of a new run or of the run being resumed."""
-    if args.workers < 1:
-        raise ValueError(f"--workers must be at least 1, not {args.workers}")
     if args.games is not None and not 1 <= args.games <= 10_000_000:
         raise ValueError(f"--games must be 1 to 10,000,000, not {args.games}")
     out = Path(args.out)

@@ -19,10 +19,11 @@ from engine.board import Board
 from engine.picture import seat_name
 from engine.play import Agent, derive_seed, play_game
 from engine.record import GameRecord
+from workbench.content.printable import PrintableStream
 from workbench.content.setup import DEFAULT_BOARD, DEFAULT_SETS, load_setup
 from workbench.content.tables import ValidationError
 from workbench.play.agents import make_agent
-from workbench.play.human import Abandoned, HumanSeat, Lines, Printable, Sink
+from workbench.play.human import Abandoned, HumanSeat, Lines, Sink
 from workbench.play.jobs import Prepared, create_prepared_run, prepare
 from workbench.store import (
     MAX_SEED,
@@ -125,7 +126,7 @@ def run(args: argparse.Namespace, inp: Lines | None = None, out: Sink | None = N
     inp = inp or sys.stdin
     if isinstance(inp, io.TextIOWrapper):
         inp.reconfigure(errors="replace")
-    out = Printable(out or sys.stdout)
+    out = PrintableStream(out or sys.stdout)
     sets = tuple(s.strip() for s in args.sets.split(",") if s.strip())
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     try:

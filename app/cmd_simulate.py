@@ -16,8 +16,9 @@ from typing import Any
 import duckdb
 from rich.console import Console
 
-from app import consoles
+from app.consoles import consoles
 from app.errors import UsageError, run_command
+from app.workers import add_workers_option
 from workbench.content.setup import DEFAULT_BOARD, DEFAULT_SETS
 from workbench.play.agents import check_spec, make_agent
 from workbench.play.jobs import Job, Prepared, create_prepared_run, prepare
@@ -77,12 +78,7 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--drafters", help="drafter specs like --agents (default: the agents)")
     parser.add_argument("--seed", type=int, help=f"run seed, 0 to {MAX_SEED} (default: 1)")
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=os.cpu_count() or 1,
-        help="worker processes (default: all cores)",
-    )
+    add_workers_option(parser, "local processes or Ray workers")
     parser.add_argument(
         "--backend",
         choices=sorted(BACKENDS),
@@ -169,11 +165,7 @@ def new_spec(args: argparse.Namespace) -> tuple[RunSpec, Prepared]:
 
 
 def run(args: argparse.Namespace) -> int:
-    console = consoles.console()
-    err = consoles.console(stderr=True)
-    if args.workers < 1:
-        err.print(f"workbench simulate: error: --workers must be at least 1, not {args.workers}")
-        return 2
+    console, err = consoles()
     return run_command(
         "simulate", err, lambda: _open(args), lambda opened: _play(args, *opened, console, err)
     )

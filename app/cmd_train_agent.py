@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
+from app.workers import add_workers_option
 from engine.agents.weights import SPACE
 from workbench.play.agents import check_spec
 from workbench.training.train_agent import (
@@ -60,12 +60,7 @@ def add_parser(subparsers: Any) -> None:
         "engine/agents/weights.py; the others keep their hand-set values)",
     )
     parser.add_argument("--seed", type=int, default=16, help="seed of the search (default 16)")
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=os.cpu_count() or 1,
-        help="worker processes (default: all cores)",
-    )
+    add_workers_option(parser)
     parser.add_argument(
         "--out",
         type=Path,
@@ -159,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
 def _bad_argument(args: argparse.Namespace, out: Path) -> str | None:
     """The first bad argument in words, found before any game is played; None when all are
     good."""
-    for name in ("trials", "games", "confirm", "top", "workers"):
+    for name in ("trials", "games", "confirm", "top"):
         if getattr(args, name) < 1:
             return f"--{name} must be at least 1, not {getattr(args, name)}"
     try:

@@ -32,6 +32,8 @@ def run(args: argparse.Namespace) -> int:
     report = validate(args.paths or [Path(os.path.relpath(CONTENT_DIR))])
     for problem in report.problems:
         print(problem)
+    for warning in report.warnings:
+        print(f"warning: {warning}")
     if not report.ok:
         print(f"{len(report.problems)} problem(s) found")
         return 2

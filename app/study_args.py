@@ -4,10 +4,10 @@ and where results go; checked like `workbench simulate` checks them."""
 from __future__ import annotations
 
 import argparse
-import os
 from typing import Any
 
 from app.cmd_simulate import DEFAULT_DB, new_spec
+from app.workers import add_workers_option
 from workbench.store import RunSpec
 
 DEFAULT_GAMES = 400
@@ -52,12 +52,7 @@ def add_run_options(
         )
         parser.add_argument("--drafters", help="drafter spec(s) (default: the agents)")
     parser.add_argument("--seed", type=int, default=1, help="seed shared by every variant")
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=os.cpu_count() or 1,
-        help="worker processes (default: all cores)",
-    )
+    add_workers_option(parser)
     if out:
         parser.add_argument("--out", required=True, help="report folder")
 

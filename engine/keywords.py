@@ -191,7 +191,7 @@ _MOD_STATS = aliases(
         "armor": ("armour", "rüstung"),
     }
 )
-_SIGNED = re.compile(r"^[+-]\d+$")
+_SIGNED = re.compile(r"^[+-][0-9]+$")
 
 
 def parse_modifiers(text: str) -> Modifiers:

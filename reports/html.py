@@ -207,16 +207,16 @@ def neutralised(df: pl.DataFrame) -> pl.DataFrame:
 def write(
     out: Path, title: str, summary: Sequence[tuple[str, str]], sections: Sequence[Section]
 ) -> Path:
-    """Write index.html and every table as tables/NAME.csv and .parquet (neutralised); returns
-    the page."""
+    """Write index.html and every table as tables/NAME.csv (neutralised: a spreadsheet opens
+    it) and tables/NAME.parquet (the text as it is: Parquet is typed data, no program runs a
+    cell of it as a formula); returns the page."""
     tables = out / "tables"
     tables.mkdir(parents=True, exist_ok=True)
     for s in sections:
         for it in s.items:
             if isinstance(it, Table):
-                files = neutralised(it.df)
-                files.write_csv(tables / f"{it.name}.csv")
-                files.write_parquet(tables / f"{it.name}.parquet")
+                neutralised(it.df).write_csv(tables / f"{it.name}.csv")
+                it.df.write_parquet(tables / f"{it.name}.parquet")
     page = out / "index.html"
     page.write_text(render(title, summary, sections), encoding="utf-8")
     return page

@@ -67,6 +67,11 @@ def test_generated_content_loads_and_covers_the_language_and_the_boards(configs)
             ):
                 if getattr(k, word) not in (0, False, (), None):
                     seen[f"keyword:{word}"] += 1
+                    seen[f"drafted keyword:{word}"] += card.buy is not None
+            given = card.modifiers.keywords
+            for word in ("building", "staff", "solid", "moves_on"):
+                if given is not None and getattr(given, word) not in (0, False, (), None):
+                    seen[f"modifier keyword:{word}"] += 1
             groups = [
                 card.effects,
                 *(t.effects for t in card.triggers),
@@ -104,6 +109,8 @@ def test_generated_content_loads_and_covers_the_language_and_the_boards(configs)
                 "moves_on",
             )
         }
+        | {f"drafted keyword:{w}" for w in ("building", "staff")}
+        | {f"modifier keyword:{w}" for w in ("building", "staff", "solid", "moves_on")}
         | {f"cost:{c}" for c in ("resource", "discard", "sacrifice")}
         | {f"type:{t}" for t in ("unit", "spell", "artifact", "equipment", "potion", "intention")}
         | {
@@ -207,7 +214,7 @@ def test_a_failure_is_shrunk_into_spreadsheets_that_show_it_again(
     found = next(
         f
         for f in (
-            fuzz.failing_of(p, *fuzz.play_planned(p)) for p in (fuzz.plan(5, i) for i in range(40))
+            fuzz.failing_of(p, *fuzz.play_planned(p)) for p in (fuzz.plan(5, i) for i in range(400))
         )
         if f.outcome.failed
     )

@@ -4,12 +4,16 @@ bad input gets one clear line and exit 2 with nothing written, and a failing dis
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import errno
 import html
 import io
+import os
 import subprocess
 import sys
+import unicodedata
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -18,10 +22,12 @@ import polars as pl
 import pytest
 
 from app import cmd_play, cmd_simulate
-from app.cli import build_parser, main
+from app.cli import COMMANDS, build_parser, main
 from tests.test_metrics_fixture import build
 from tests.test_play_human import Script
 from tests.test_replay import duel_board
+from workbench.content.sheets import SheetError, read_sheets
+from workbench.content.validate import validate
 
 
 def write_csv(path: Path, rows: Sequence[Sequence[object]]) -> Path:
@@ -90,7 +96,10 @@ def test_numbers_too_large_for_the_store_stop_simulate_before_the_run(
     run was created, leaving an empty database behind."""
     giants = write_csv(
         tmp_path / "giants.csv",
-        [["name", "type", "copies", "buy", "life", "move"], ["Giant", "unit", 30, "1e20", 3e9, 1]],
+        [
+            ["name", "type", "copies", "buy", "life", "move"],
+            ["Giant", "unit", 30, "100000000000000000000", 3e9, 1],
+        ],
     )
     db = tmp_path / "runs.duckdb"
     assert (
@@ -98,7 +107,7 @@ def test_numbers_too_large_for_the_store_stop_simulate_before_the_run(
         == 2
     )
     err = err_line(capsys)
-    assert f"{giants}, row 2, column buy (D): '1e20': must be 0 to 99" in err
+    assert f"{giants}, row 2, column buy (D): '100000000000000000000': must be 0 to 99" in err
     assert f"{giants}, row 2, column life (E): '3000000000.0': must be 0 to 999" in err
     assert not db.exists()
 
@@ -362,7 +371,8 @@ def test_play_prints_no_terminal_escape_sequences_from_card_names(tmp_path: Path
     out = io.StringIO()
     code = cmd_play.run(play_args(tmp_path, "--sets", str(sets)), Script([], out), out)
     text = out.getvalue()
-    assert code == 0, text[-2000:]
+    assert code == 2, text[-2000:]  # issue 35: such a name is refused, and shown escaped
+    assert "cannot start the game" in text
     assert "Bolt\\x1b[2J\\x1b]0;owned\\x07\\x9b31m" in text
     assert not any(ch in text for ch in "\x1b\x07\x9b")
 
@@ -498,9 +508,13 @@ def renamed(db: Path, names: dict[str, str]) -> Path:
 
 
 @pytest.mark.filterwarnings("ignore:Glyph 9")  # the chart fonts have no tab
-def test_csv_and_parquet_exports_neutralise_formula_injection(tmp_path: Path) -> None:
+def test_csv_exports_neutralise_formula_injection_and_parquet_keeps_the_text(
+    tmp_path: Path,
+) -> None:
     """OWASP's CSV injection advice: a text cell starting with = + - @ tab or CR is prefixed
-    with ' so a spreadsheet program shows it instead of running it; numbers stay numbers."""
+    with ' so a spreadsheet program shows it instead of running it; numbers stay numbers.
+    Parquet is typed data no program runs as a formula: its text is the name as it is
+    (issue 35: it carried the CSV's quote)."""
     hostile = {
         "b2": '=HYPERLINK("http://evil.example","x")',
         "a2": "@SUM(1+1)",
@@ -510,21 +524,22 @@ def test_csv_and_parquet_exports_neutralise_formula_injection(tmp_path: Path) ->
     db = renamed(build(tmp_path / "r.duckdb"), hostile)
     out = tmp_path / "report"
     assert main(["report", "--db", str(db), "--out", str(out)]) == 0
-    texts: list[str] = []
+    csv_texts: list[str] = []
+    parquet_texts: list[str] = []
     for parquet in sorted((out / "tables").glob("*.parquet")):
         frame = pl.read_parquet(parquet)
         rows = list(csv.reader((out / "tables" / f"{parquet.stem}.csv").open(newline="")))
         assert rows[0] == frame.columns
         for i, column in enumerate(frame.columns):
             if frame.schema[column] == pl.String:
-                values = [v for v in frame[column].to_list() if v]
-                texts += values + [r[i] for r in rows[1:]]
-                assert not [v for v in values if v[0] in "=+-@\t\r"], (parquet.name, column)
+                parquet_texts += [v for v in frame[column].to_list() if v]
+                csv_texts += [r[i] for r in rows[1:]]
                 assert not [r[i] for r in rows[1:] if r[i][:1] in ("=", "+", "-", "@", "\t", "\r")]
             else:
                 assert frame.schema[column].is_numeric() or frame.schema[column] == pl.Boolean
     for name in hostile.values():
-        assert any(t == "'" + name for t in texts), name
+        assert "'" + name in csv_texts and name not in csv_texts, name
+        assert name in parquet_texts and "'" + name not in parquet_texts, name
     assert '=HYPERLINK("http://evil.example","x")' in html.unescape(
         (out / "index.html").read_text()
     )  # the page shows the name as it is
@@ -534,3 +549,388 @@ def test_report_of_cards_named_with_dollars(tmp_path: Path) -> None:
     """Chart labels are text: `$$` is no (broken) mathtext formula."""
     db = renamed(build(tmp_path / "r.duckdb"), {"b2": "$$", "a2": "Pay $1 or $"})
     assert main(["report", "--db", str(db), "--out", str(tmp_path / "report")]) == 0
+
+
+# --- issue 35 ---------------------------------------------------------------------------------
+
+HOSTILE = {
+    "a1": "Bolt\x1b[2J\x1b]0;owned\x07",
+    "a2": "Evil\u202etxt.exe",
+    "b1": "Zero\u200bWidth",
+    "b2": "Csi\x9b31mRed\r",
+}
+"""Card names that would clear the screen, retitle the window, reverse a line, hide a character
+or overwrite a line, if printed as they are."""
+
+
+def hidden(text: str) -> list[str]:
+    """The characters of `text` a terminal does not show as themselves (newline and tab
+    aside): controls, format characters (bidi, zero-width), separators, surrogates."""
+    return sorted(
+        {
+            ch
+            for ch in text
+            if ch not in "\n\t" and unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs")
+        }
+    )
+
+
+def run_all(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """What the command printed, stdout and stderr (argparse's exit included)."""
+    capsys.readouterr()
+    with contextlib.suppress(SystemExit):
+        main(argv)
+    captured = capsys.readouterr()
+    return captured.out + captured.err
+
+
+@pytest.mark.filterwarnings("ignore:Glyph")  # the chart fonts have no glyph for a control
+def test_no_command_prints_a_control_character_from_content(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 35: every command, given a card set, a database and folders named with terminal
+    escapes, bidi and zero-width characters, prints them escaped (`\\x1b`), never as they are
+    (check and compare printed them raw: the screen cleared, the window retitled)."""
+    monkeypatch.chdir(tmp_path)
+    evil = "Evil\x1b]0;owned\x07\u202e"
+    sets = write_csv(
+        tmp_path / f"{evil}.csv",
+        [["name", "type", "copies", "buy", "play"]]
+        + [[name, "spell", 10, 1, 0] for name in HOSTILE.values()],
+    )
+    board = str(duel_board(tmp_path))
+    card = HOSTILE["a1"]
+    hostile_db = renamed(build(tmp_path / "r.duckdb", runs=2), HOSTILE)
+    played = tmp_path / "played.duckdb"
+    assert (
+        main(["simulate", "--board", board, "--games", "1", "--workers", "1", "--db", str(played)])
+        == 0
+    )
+    db = ["--db", str(tmp_path / "new.duckdb")]
+    study = ["--sets", str(sets), "--board", board, "--games", "2", "--workers", "1", *db]
+    commands = {
+        "validate": ["validate", str(sets)],
+        "simulate": ["simulate", *study],
+        "report": ["report", "--db", str(hostile_db), "--out", f"report{evil}"],
+        "compare": ["compare", "1", "2", "--db", str(hostile_db), "--out", f"compare{evil}"],
+        "check": ["check", "--db", str(hostile_db)],
+        "replay": ["replay", "--db", str(played), "--game", "1000000000", "--out", f"r{evil}"],
+        "play": ["play", "--sets", str(sets), "--board", board, *db],
+        "sweep": [
+            "sweep",
+            *study,
+            "--card",
+            card,
+            "--field",
+            "buy",
+            "--values",
+            "1,2",
+            "--out",
+            "s",
+        ],
+        "tune": [
+            "tune",
+            "--set",
+            str(sets),
+            "--board",
+            board,
+            "--band=-0.05,0.05",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+            *db,
+            "--out",
+            "t",
+        ],
+        "ablate": ["ablate", *study, "--card", card, "--out", "a"],
+        "skill": ["skill", *study, "--card", card, "--out", "k"],
+        "ab": [
+            "ab",
+            *study[:4],
+            "--workers",
+            "1",
+            *db,
+            "--card",
+            card,
+            "--field",
+            "buy",
+            "--values",
+            "1,2",
+        ],
+        "fuzz": ["fuzz", "--games", "1", "--workers", "1", "--out", f"fz{evil}"],
+        "demo": ["demo", "--games", "1", "--workers", "1", "--out", f"demo{evil}"],
+        "train-agent": ["train-agent", "--against", card, "--out", f"agent{evil}.py"],
+    }
+    assert set(commands) == set(COMMANDS)
+    printed = {name: run_all(argv, capsys) for name, argv in commands.items()}
+    assert {name: hidden(text) for name, text in printed.items()} == {name: [] for name in commands}
+    echoed = {name for name, text in printed.items() if "\\x1b" in text or "\\u202e" in text}
+    assert echoed == set(commands) - {"check"}  # check names games and rules, not cards
+
+
+def test_a_fifo_and_a_link_to_dev_zero_are_named_for_what_they_are(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both were "no such file"; neither is opened (a FIFO would wait for a writer)."""
+    fifo = tmp_path / "cards.csv"
+    os.mkfifo(fifo)
+    zero = tmp_path / "zero.csv"
+    zero.symlink_to("/dev/zero")
+    assert main(["validate", str(fifo), str(zero)]) == 2
+    assert capsys.readouterr().out.splitlines() == [
+        f"{fifo}: a named pipe (FIFO), not a spreadsheet file",
+        f"{zero}: a link to /dev/zero, a character device, not a spreadsheet file",
+        "2 problem(s) found",
+    ]
+
+
+XLSX_PARTS = {
+    "[Content_Types].xml": '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas'
+    '.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="'
+    'application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" '
+    'ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="'
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override '
+    'PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-'
+    'officedocument.spreadsheetml.worksheet+xml"/></Types>',
+    "_rels/.rels": '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas'
+    '.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://'
+    'schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" '
+    'Target="xl/workbook.xml"/></Relationships>',
+    "xl/workbook.xml": '<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.'
+    'openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/'
+    'officeDocument/2006/relationships"><sheets><sheet name="cards" sheetId="1" r:id="rId1"/>'
+    "</sheets></workbook>",
+    "xl/_rels/workbook.xml.rels": '<?xml version="1.0" encoding="UTF-8"?><Relationships '
+    'xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship '
+    'Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+    'worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+}
+
+
+def xlsx_of_rows(path: Path, rows: int) -> Path:
+    """A card-set workbook of `rows` rows written as its XML (openpyxl takes seconds for
+    10,000 rows): the header, then `C2 | spell` and so on."""
+    cells = "".join(
+        f'<row r="{r}"><c r="A{r}" t="inlineStr"><is><t>C{r}</t></is></c>'
+        f'<c r="B{r}" t="inlineStr"><is><t>spell</t></is></c></row>'
+        for r in range(2, rows + 1)
+    )
+    header = (
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>name</t></is></c>'
+        '<c r="B1" t="inlineStr"><is><t>type</t></is></c></row>'
+    )
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, text in XLSX_PARTS.items():
+            z.writestr(name, text)
+        z.writestr(
+            "xl/worksheets/sheet1.xml",
+            '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.'
+            'openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+            f"{header}{cells}</sheetData></worksheet>",
+        )
+    return path
+
+
+BOUND_ADVICE = (
+    "(docs/card-language.md); delete what lies below or beside the content, or split the file"
+)
+
+
+def test_a_workbook_past_its_rows_is_refused_at_the_bound(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 35: a sheet is read within bounds; at 10,000 rows the same file loads."""
+    assert validate([xlsx_of_rows(tmp_path / "fine.xlsx", 10_000)]).problems == []
+    big = xlsx_of_rows(tmp_path / "big.xlsx", 10_001)
+    assert main(["validate", str(big)]) == 2
+    assert capsys.readouterr().out.splitlines() == [
+        f"{big}: sheet 'cards' has a value in row 10,001: at most 10,000 rows {BOUND_ADVICE}",
+        "1 problem(s) found",
+    ]
+
+
+def test_an_ods_row_repeated_a_million_times_is_refused_before_it_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A few kB on disk, a million rows to calamine (the .xlsx of the issue took 2.3 GB)."""
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    doc = OpenDocumentSpreadsheet()
+    table = Table(name="cards")
+    for values, repeat in ((["name", "type"], 1), (["Spark", "spell"], 1_000_000)):
+        row = TableRow(numberrowsrepeated=repeat)
+        for value in values:
+            cell = TableCell(valuetype="string")
+            cell.addElement(P(text=value))
+            row.addElement(cell)
+        table.addElement(row)
+    doc.spreadsheet.addElement(table)
+    path = tmp_path / "repeated.ods"
+    doc.save(str(path))
+    assert main(["validate", str(path)]) == 2
+    assert capsys.readouterr().out.splitlines() == [
+        f"{path}: sheet 'cards' has a value in row 1,000,001: at most 10,000 rows {BOUND_ADVICE}",
+        "1 problem(s) found",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("bounds", "message"),
+    [
+        ({"columns": 3}, "it has a value in column 4: at most 3 columns"),
+        ({"cells": 15}, "it has values across 4 rows and 4 columns, 16 cells: at most 15"),
+        ({"bytes": 20}, "bytes: at most 20 (docs/card-language.md)"),
+    ],
+)
+def test_a_csv_is_read_within_its_bounds_of_columns_cells_and_bytes(
+    tmp_path: Path, bounds: dict[str, int], message: str
+) -> None:
+    from workbench.content.sheet_scan import Bounds
+
+    path = write_csv(
+        tmp_path / "s.csv", [["name", "type", "buy", "play"]] + [["A", "spell", 1, 1]] * 3
+    )
+    with pytest.raises(SheetError) as caught:
+        read_sheets(path, Bounds(**bounds))
+    assert message in caught.value.reason
+
+
+def test_a_workbook_unpacking_beyond_its_bytes_is_refused_before_calamine_opens_it(
+    tmp_path: Path,
+) -> None:
+    from workbench.content.sheet_scan import Bounds
+
+    path = xlsx_of_rows(tmp_path / "s.xlsx", 3)
+    with pytest.raises(SheetError) as caught:
+        read_sheets(path, Bounds(bytes=1000))
+    assert caught.value.reason.startswith("the workbook unpacks to ")
+    assert caught.value.reason.endswith(
+        " bytes: at most 1,000 (a card set or board is far smaller; docs/card-language.md)"
+    )
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["simulate", "demo", "sweep", "tune", "ablate", "skill", "ab", "fuzz", "train-agent"],
+)
+def test_every_command_with_workers_lowers_them_to_the_cores(command: str) -> None:
+    """Issue 35: `--workers 100000` started over a thousand processes; every command that
+    takes --workers (one definition) is lowered to the cores with a note."""
+    from app.workers import checked_workers, cores
+
+    words = [command, "--workers", "100000"]
+    words += {
+        "tune": ["--set", "core"],
+        "sweep": ["--card", "X", "--field", "buy", "--values", "1,2", "--out", "o"],
+        "ablate": ["--card", "X", "--out", "o"],
+        "skill": ["--card", "X", "--out", "o"],
+        "ab": ["--card", "X", "--field", "buy", "--values", "1,2"],
+    }.get(command, [])
+    if command == "tune":
+        words += ["--band=-0.05,0.05", "--out", "o"]
+    args = build_parser(command).parse_args(words)
+    assert args.workers == 100_000
+    assert checked_workers(args) == (
+        None,
+        f"--workers 100000 is more than the {cores()} cores here: using {cores()}",
+    )
+    assert args.workers == cores()
+
+
+def test_workers_beyond_the_cores_are_said_and_lowered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.workers import cores
+
+    db = tmp_path / "runs.duckdb"
+    board = str(duel_board(tmp_path))
+    assert (
+        main(["simulate", "--board", board, "--games", "1", "--workers", "100000", "--db", str(db)])
+        == 0
+    )
+    assert (
+        f"workbench simulate: --workers 100000 is more than the {cores()} cores here: using "
+        f"{cores()}"
+    ) in err_line(capsys)
+    con = duckdb.connect(str(db), read_only=True)
+    assert con.execute("SELECT workers FROM runs").fetchall() == [(cores(),)]
+    con.close()
+
+
+def test_a_ratings_drafter_on_a_file_that_is_no_store_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It was a duckdb traceback."""
+    notes = tmp_path / "notes.duckdb"
+    notes.write_text("not a database")
+    other = tmp_path / "other.duckdb"
+    duckdb.connect(str(other)).execute("CREATE TABLE t (x INT)").close()
+    db = tmp_path / "runs.duckdb"
+    board = str(duel_board(tmp_path))
+    for source, reason in (
+        (notes, f"{notes} is not a usable DuckDB database"),
+        (other, "not a workbench store with games to learn from"),
+    ):
+        capsys.readouterr()
+        argv = ["simulate", "--board", board, "--games", "1", "--workers", "1", "--db", str(db)]
+        assert main([*argv, "--drafters", f"ratings:db={source}"]) == 2
+        err = capsys.readouterr().err
+        assert f"workbench simulate: error: ratings db={source}: {reason}" in " ".join(err.split())
+        assert "Traceback" not in err and err.count("\n") == 1
+        assert not db.exists()
+
+
+def test_an_out_that_is_not_utf8_is_refused_before_anything_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """polars could not write the report's tables there: a traceback, an empty folder left."""
+    db = build(tmp_path / "r.duckdb")
+    monkeypatch.chdir(tmp_path)
+    out = os.fsdecode(b"rep\xffort")
+    assert main(["report", "--db", str(db), "--out", out]) == 2
+    assert capsys.readouterr().err == (
+        "workbench report: error: --out rep\\udcffort: not UTF-8 text (a byte the file system "
+        "gives no character for); name files and folders in UTF-8\n"
+    )
+    assert os.listdir(tmp_path) == ["r.duckdb"]
+
+
+def test_a_locked_database_is_in_use_for_check_and_simulate_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """check and simulate said "not a usable DuckDB database" where report said "in use"."""
+    db = build(tmp_path / "r.duckdb")
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import duckdb, time; "
+            f"con = duckdb.connect({str(db)!r}); print('held', flush=True); "
+            "time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        capsys.readouterr()
+        assert main(["check", "--db", str(db)]) == 2
+        check = capsys.readouterr().out
+        board = str(duel_board(tmp_path))
+        assert (
+            main(["simulate", "--board", board, "--games", "1", "--workers", "1", "--db", str(db)])
+            == 2
+        )
+        simulate = err_line(capsys)
+    finally:
+        holder.kill()
+        holder.wait()
+    in_use = (
+        f"{db} is in use by another process (a simulation still writing it?): wait until it is "
+        "done, or copy the file and read the copy"
+    )
+    assert check == f"cannot check: {in_use}\n"
+    assert simulate == f"workbench simulate: error: {in_use}"

@@ -460,12 +460,12 @@ def test_empty_cost_is_none_and_zero_is_a_cost(tmp_path: Path) -> None:
         # issue 20: numbers beyond the bounds of docs/card-language.md (the store's INTEGER columns
         # overflowed at 3e9; 5e9 copies exhausted memory in `validate`)
         (
-            [["name", "type", "copies"], ["X", "spell", "5e9"]],
-            "row 2, column copies (C): '5e9': must be 0 to 99",
+            [["name", "type", "copies"], ["X", "spell", "5000000000"]],
+            "row 2, column copies (C): '5000000000': must be 0 to 99",
         ),
         (
-            [["name", "type", "buy"], ["X", "spell", "1e20"]],
-            "row 2, column buy (C): '1e20': must be 0 to 99",
+            [["name", "type", "buy"], ["X", "spell", "100000000000000000000"]],
+            "row 2, column buy (C): '100000000000000000000': must be 0 to 99",
         ),
         (
             [["name", "type", "play"], ["X", "spell", 100]],

@@ -218,6 +218,53 @@ def _tyrant_board(folder: Path, *extra: Sequence[object], deck: str = "Dread x2"
     _placements(folder, ["Tyr", "tyrant", 0, 0, None])
 
 
+def _ods_error(folder: Path, error: str) -> None:
+    """storm.ods whose buy cell holds a formula saved with an error, as LibreOffice saves it."""
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    doc = OpenDocumentSpreadsheet()
+    table = Table(name="storm")
+    for row in (["name", "type", "buy"], ["Gale", "spell", None]):
+        tr = TableRow()
+        for value in row:
+            if value is None:
+                cell = TableCell(formula="of:=1/[.Z99]", valuetype="string", stringvalue="")
+                cell.setAttrNS(CALCEXT, "value-type", "error")
+                cell.addElement(P(text=error))
+            else:
+                cell = TableCell(valuetype="string")
+                cell.addElement(P(text=value))
+            tr.addElement(cell)
+        table.addElement(tr)
+    doc.spreadsheet.addElement(table)
+    doc.save(str(folder / "storm.ods"))
+
+
+CALCEXT = "urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0"
+TYRANT_ONLY = (
+    "the keyword tyrant marks the Tyrant's unit, the board's own side, which only a board "
+    "places (owner tyrant; R17.1, R21.15)"
+)
+TYRANT_CARD = (
+    "'Tyr' has the keyword tyrant: it is the Tyrant's unit, the board's own side (R17.1, "
+    "R21.15), never a player's "
+)
+UNSEEN = (
+    "which does not show as itself: the name would print like another, or reorder the line "
+    "it is printed in; remove it"
+)
+
+
+def spreadsheet_error(error: str) -> str:
+    return (
+        f"the spreadsheet error {error} (a formula that failed) instead of a value, so it "
+        "would read as an empty cell: fix the formula in a spreadsheet program and save the "
+        "file again, or type the value"
+    )
+
+
 VIPS = (["Hero", 1, 1, 0, "yes"], ["Hero", 2, 0, 1, "yes"])
 CLASH = (
     "a card name may be defined by one set only, since boards and effects find cards by "
@@ -242,12 +289,12 @@ CORPUS: list[tuple[str, Callable[[Path], None], str, str]] = [
         "'a' ({folder}/a.csv, row 2): " + CLASH,
     ),
     (
-        "copies 5e9",
+        "copies 5,000,000,000",
         lambda f: write_csv(
-            f / "necro.csv", [["name", "type", "copies"], ["Curse", "spell", "5e9"]]
+            f / "necro.csv", [["name", "type", "copies"], ["Curse", "spell", "5000000000"]]
         ),
         "necro.csv",
-        ", row 2, column copies (C): '5e9': must be 0 to 99",
+        ", row 2, column copies (C): '5000000000': must be 0 to 99",
     ),
     (
         "life 3e9",
@@ -420,10 +467,10 @@ CORPUS: list[tuple[str, Callable[[Path], None], str, str]] = [
         ", row 2, column buy (D): 'three': not a number",
     ),
     (
-        "buy 1e20",
-        lambda f: _necro(f, ["Raise", "spell", 2, "1e20", "create 1 Zombie"]),
+        "buy 10^20",
+        lambda f: _necro(f, ["Raise", "spell", 2, "100000000000000000000", "create 1 Zombie"]),
         "necro.csv",
-        ", row 2, column buy (D): '1e20': must be 0 to 99",
+        ", row 2, column buy (D): '100000000000000000000': must be 0 to 99",
     ),
     (
         "a fractional play cost",
@@ -769,6 +816,157 @@ CORPUS: list[tuple[str, Callable[[Path], None], str, str]] = [
         "boards/duel.placements.csv",
         ", row 3, column vip (E): 'maybe': write yes or no",
     ),
+    # --- issue 35 ---------------------------------------------------------------------------
+    (
+        "a drafted card with the keyword tyrant",
+        lambda f: write_csv(
+            f / "extra.csv",
+            [
+                ["name", "type", "buy", "life", "move", "keywords"],
+                ["Tyr", "unit", 3, 9, 1, "tyrant"],
+            ],
+        ),
+        "extra.csv",
+        ", row 2, column keywords (F): 'tyrant': " + TYRANT_ONLY + ": a card with a buy price "
+        "is drafted by the players (R3.1); remove the buy price or the keyword",
+    ),
+    (
+        "the keyword tyrant on a spell",
+        lambda f: _extra(f, ["Doom", "spell", None, None, "tyrant", None]),
+        "extra.csv",
+        ", row 2, column keywords (E): 'tyrant': " + TYRANT_ONLY + ": a spell cannot carry it",
+    ),
+    (
+        "equipment giving the keyword tyrant",
+        lambda f: _gear(
+            f, ("name", "type", "durability", "modifiers"), ("Crown", "equipment", 2, "tyrant")
+        ),
+        "gear.csv",
+        ", row 2, column modifiers (D): 'tyrant': "
+        + TYRANT_ONLY
+        + ": equipment cannot give it to a player's unit",
+    ),
+    (
+        "the Tyrant's unit as a start card",
+        lambda f: (
+            _extra(f, ["Tyr", "unit", 9, 1, "tyrant", None]),
+            _start_cards(f, "Hero x1, Tyr x1"),
+        ),
+        "boards/duel.scenario.csv",
+        ", row 3, column value (B): 'Hero x1, Tyr x1': " + TYRANT_CARD + "start card",
+    ),
+    (
+        "a seat placing the Tyrant's unit",
+        lambda f: (
+            _extra(f, ["Tyr", "unit", 9, 1, "tyrant", None]),
+            _placements(f, *VIPS, ["Tyr", 1, 0, 0, None]),
+        ),
+        "boards/duel.placements.csv",
+        ", row 4, column card (A): 'Tyr': " + TYRANT_CARD + "placement",
+    ),
+    (
+        "a player's spell creating the Tyrant's unit",
+        lambda f: (
+            _extra(f, ["Tyr", "unit", 9, 1, "tyrant", None]),
+            _necro(f, ["Raise", "spell", 2, 3, "create 1 Tyr"]),
+        ),
+        "necro.csv",
+        ", row 2, column effect (E): 'create 1 Tyr': " + TYRANT_CARD + "token",
+    ),
+    (
+        "an error value in an .xlsx",
+        lambda f: _xlsx(f, False, "#DIV/0!"),
+        "storm.xlsx",
+        ", sheet 'storm', row 2, column C: '#DIV/0!': " + spreadsheet_error("#DIV/0!"),
+    ),
+    (
+        "an error value in an .ods",
+        lambda f: _ods_error(f, "#REF!"),
+        "storm.ods",
+        ", sheet 'storm', row 2, column C: '#REF!': " + spreadsheet_error("#REF!"),
+    ),
+    (
+        "an error value exported into a CSV",
+        lambda f: _necro(f, ["Curse", "spell", 1, "#N/A", None]),
+        "necro.csv",
+        ", row 2, column D: '#N/A': " + spreadsheet_error("#N/A"),
+    ),
+    (
+        "a capture area walled in by blocked fields",
+        lambda f: (
+            _map(
+                f,
+                [[".1", ".", "#", "."], [".", ".", "#", "#"], [".", ".2", "#", ".A"]],
+            ),
+            _scenario(f, ["victory target", 5], victory="capture"),
+        ),
+        "boards/duel.scenario.csv",
+        ", row 2, column value (B): 'capture': no unit can reach capture area A: every path "
+        "from a deploy zone or a seat's placed permanent to its fields is blocked (R10.2, "
+        "R9.5), so no seat can hold it (R19.3); open a way through the blocked fields",
+    ),
+    (
+        "a zero-width space in a name",
+        lambda f: _necro(f, ["Cur\u200bse", "spell", 1, 5, None]),
+        "necro.csv",
+        ", row 2, column name (A): 'Cur\\u200bse': the name holds \\u200b (U+200B ZERO "
+        "WIDTH SPACE), " + UNSEEN,
+    ),
+    (
+        "a right-to-left override in a name",
+        lambda f: _necro(f, ["\u202eesruC", "spell", 1, 5, None]),
+        "necro.csv",
+        ", row 2, column name (A): '\\u202eesruC': the name holds \\u202e (U+202E "
+        "RIGHT-TO-LEFT OVERRIDE), " + UNSEEN,
+    ),
+    (
+        "a terminal escape in a name",
+        lambda f: _necro(f, ["Curse\x1b[2J", "spell", 1, 5, None]),
+        "necro.csv",
+        ", row 2, column name (A): 'Curse\\x1b[2J': the name holds \\x1b (U+001B, a "
+        "control character), " + UNSEEN,
+    ),
+    (
+        "a line break in a name",
+        lambda f: _necro(f, ["Dark\nCurse", "spell", 1, 5, None]),
+        "necro.csv",
+        ", row 2, column name (A): 'Dark\\nCurse': a card name is one line of text; this one "
+        "holds a line break: remove it",
+    ),
+    (
+        "full-width digits",
+        lambda f: _necro(f, ["Curse", "spell", "\uff13", 5, None]),
+        "necro.csv",
+        ", row 2, column copies (C): '\uff13': write numbers with the digits 0-9",
+    ),
+    (
+        "Arabic-Indic digits",
+        lambda f: _necro(f, ["Curse", "spell", 1, "\u0665", None]),
+        "necro.csv",
+        ", row 2, column buy (D): '\u0665': write numbers with the digits 0-9",
+    ),
+    (
+        "copies 1e1",
+        lambda f: _necro(f, ["Curse", "spell", "1e1", 5, None]),
+        "necro.csv",
+        ", row 2, column copies (C): '1e1': write the number with the digits 0-9, not as a "
+        "power of ten: 1e1 is 10",
+    ),
+    (
+        "a card set without its name column",
+        lambda f: write_csv(f / "necro.csv", [["type", "copies"]] + [["spell", 1]] * 7),
+        "necro.csv",
+        ", row 1: missing required column 'name'",
+    ),
+    (
+        "a card set of 10,001 rows",
+        lambda f: write_csv(
+            f / "necro.csv", [["name", "type"]] + [[f"C{i}", "spell"] for i in range(10_000)]
+        ),
+        "necro.csv",
+        ": it has a value in row 10,001: at most 10,000 rows (docs/card-language.md); delete "
+        "what lies below or beside the content, or split the file",
+    ),
 ]
 
 
@@ -809,3 +1007,46 @@ def test_malformed_content_is_refused_where_it_is_and_nothing_is_written(
 def test_the_malformed_corpus_has_at_least_60_cases() -> None:
     """Issue 20: the corpus of malformed content stays at 60 cases or more, each its own."""
     assert len(CORPUS) >= 60 and len({c[0] for c in CORPUS}) == len(CORPUS)
+
+
+def test_look_alike_names_are_warned_about_with_their_cells(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 35: a Cyrillic В and a full-width Ｂ make cards that print like Boom; they are
+    valid (exit 0) but each is named with its cell and its odd character."""
+    folder = good_content(tmp_path / "content")
+    write_csv(
+        folder / "booms.csv",
+        [["name", "type"], ["Boom", "spell"], ["\u0412oom", "spell"], ["\uff22oom", "spell"]],
+    )
+    assert main(["validate", str(folder)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    warnings = [line for line in out if line.startswith("warning: ")]
+    tail = ": different cards that print the same; rename one, or use the same characters"
+    assert warnings == [
+        f"warning: {folder}/booms.csv, row 2, column name (A): 'Boom': card 'Boom' looks like "
+        "'\u0412oom', '\uff22oom'" + tail,
+        f"warning: {folder}/booms.csv, row 3, column name (A): '\u0412oom': card '\u0412oom' "
+        "looks like 'Boom', '\uff22oom' ('\u0412' is U+0412 CYRILLIC CAPITAL LETTER VE)" + tail,
+        f"warning: {folder}/booms.csv, row 4, column name (A): '\uff22oom': card '\uff22oom' "
+        "looks like 'Boom', '\u0412oom' ('\uff22' is U+FF22 FULLWIDTH LATIN CAPITAL LETTER "
+        "B)" + tail,
+    ]
+
+
+def test_names_that_only_share_letters_are_not_look_alikes(tmp_path: Path) -> None:
+    """The shipped sets and names differing in a real letter (Boom, Boot; Öde, Ode) warn of
+    nothing."""
+    folder = good_content(tmp_path / "content")
+    write_csv(
+        folder / "more.csv",
+        [
+            ["name", "type"],
+            ["Boom", "spell"],
+            ["Boot", "spell"],
+            ["\u00d6de", "spell"],
+            ["Ode", "spell"],
+        ],
+    )
+    assert validate([folder]).warnings == []
+    assert validate([Path(__file__).resolve().parent.parent / "cardsets"]).warnings == []

@@ -11,6 +11,7 @@ import duckdb
 import polars as pl
 
 from workbench.analysis.errors import AnalysisError as AnalysisError  # re-exported
+from workbench.store.files import unusable
 from workbench.store.keys import GAME_ID_BASE, READ_VERSIONS
 
 MEMORY_LIMIT = "1GB"
@@ -25,13 +26,7 @@ def open_db(path: str | Path) -> duckdb.DuckDBPyConnection:
     try:
         con = duckdb.connect(str(p), read_only=True)
     except duckdb.Error as exc:
-        if "could not set lock" in str(exc).casefold():
-            raise AnalysisError(
-                f"{p} is in use by another process (a simulation still writing "
-                "it?): wait until it is done, or copy the file and read the "
-                "copy"
-            ) from exc
-        raise AnalysisError(f"{p}: cannot open as a DuckDB database ({exc})") from exc
+        raise AnalysisError(unusable(p, exc)) from exc
     # the bar would print over the command's output; Jupyter refuses the setting
     with contextlib.suppress(duckdb.Error):
         con.execute("SET enable_progress_bar = false")

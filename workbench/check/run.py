@@ -28,6 +28,7 @@ from workbench.check import (
 )
 from workbench.check.core import APPLY, Events, GameCheck, GameInfo, Hook, Violation
 from workbench.check.table import Table
+from workbench.store.files import unusable
 from workbench.store.keys import GAME_ID_BASE, READ_VERSIONS
 from workbench.store.stored import stored_board, stored_cards
 
@@ -92,7 +93,7 @@ def open_read_only(path: Path) -> duckdb.DuckDBPyConnection:
     try:
         con = duckdb.connect(str(path), read_only=True)
     except duckdb.Error as exc:
-        raise CheckError(f"{path} is not a usable DuckDB database: {exc}") from exc
+        raise CheckError(unusable(path, exc)) from exc
     tables = {
         r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
     }

@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from itertools import product
 
-from engine.board import TYRANT, Board, Field, Victory, VictoryKind
+from engine.board import TYRANT, Board, Field, Terrain, Victory, VictoryKind
 from engine.cards import CardType, FreeAction
 from engine.language import parse_free_actions
 from workbench.content.board_map import BoardMap
@@ -74,7 +75,8 @@ _VICTORY_CARD_TYPES = {
     VictoryKind.TYRANT: frozenset({CardType.UNIT}),
 }
 _COUNT = re.compile(
-    r"^(?:(?P<n1>\d+)\s*[x×]\s+(?P<a>.+)|(?P<b>.+?)(?:\s+[x×]\s*(?P<n2>\d+))?)$", re.IGNORECASE
+    r"^(?:(?P<n1>[0-9]+)\s*[x×]\s+(?P<a>.+)|(?P<b>.+?)(?:\s+[x×]\s*(?P<n2>[0-9]+))?)$",
+    re.IGNORECASE,
 )
 
 
@@ -285,6 +287,16 @@ def victory_checks(board: Board, settings: Settings, problems: list[Problem]) ->
                 "to hold with a letter A-Z (R19.3)",
             )
         )
+    elif kind is VictoryKind.CAPTURE:
+        problems += [
+            replace(
+                where,
+                message=f"no unit can reach capture area {area}: every path from a deploy "
+                "zone or a seat's placed permanent to its fields is blocked (R10.2, R9.5), "
+                "so no seat can hold it (R19.3); open a way through the blocked fields",
+            )
+            for area in unreachable_areas(board)
+        ]
     elif kind is VictoryKind.BUILDINGS:
         return [lambda lookup: _buildings(board, lookup, where)]
     elif kind is VictoryKind.TYRANT:
@@ -311,6 +323,32 @@ def victory_checks(board: Board, settings: Settings, problems: list[Problem]) ->
             )
         ]
     return []
+
+
+def unreachable_areas(board: Board) -> list[str]:
+    """The capture areas none of whose fields a unit can step onto from a seat's deploy zone
+    or a seat's placed permanent: steps go to adjacent fields, diagonals included (R10.1,
+    R10.2); a blocked field takes nothing (R9.5). Deep water and land both count as a way
+    (a swimming unit or one that moves on several terrains may take it)."""
+    width, height = board.width, board.height
+    open_ = [f.terrain is not Terrain.BLOCKED for f in board.fields]
+    starts = [i for i, f in enumerate(board.fields) if f.deploy is not None and open_[i]]
+    starts += [p.y * width + p.x for p in board.placements if p.owner >= 0]
+    seen = set(starts)
+    todo = list(starts)
+    while todo:
+        i = todo.pop()
+        x, y = i % width, i // width
+        for dx, dy in product((-1, 0, 1), repeat=2):
+            nx, ny = x + dx, y + dy
+            j = ny * width + nx
+            if 0 <= nx < width and 0 <= ny < height and open_[j] and j not in seen:
+                seen.add(j)
+                todo.append(j)
+    areas = sorted({f.area for f in board.fields if f.area})
+    return [
+        a for a in areas if not any(f.area == a and i in seen for i, f in enumerate(board.fields))
+    ]
 
 
 def _has(lookup: Lookup, name: str, keyword: str) -> bool:

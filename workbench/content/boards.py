@@ -107,11 +107,12 @@ def _read_placements(
     for number, cells in table.rows:
         rec = Record(table, number, cells, problems)
         card = rec.text("card")
+        owner = rec.parse("owner", lambda t: _owner(t, players))
         if card is None:
             rec.fail("card", "missing card name")
         else:
-            refs.append(Ref(card, "placement", rec.where("card"), PERMANENT_TYPES))
-        owner = rec.parse("owner", lambda t: _owner(t, players))
+            player = owner is not None and owner >= 0
+            refs.append(Ref(card, "placement", rec.where("card"), PERMANENT_TYPES, player))
         if rec.text("owner") is None:
             rec.fail("owner", "missing owner: a seat 1-4, neutral or tyrant")
         x, y = rec.count("x"), rec.count("y")
@@ -285,7 +286,7 @@ def _decks(
     start_cards = settings.get("start cards", card_counts, no_cards)
     settings.require("start cards", "the cards each deck starts with (R2.3)")
     for name, _ in start_cards:
-        refs.append(Ref(name, "start card", settings.where("start cards")))
+        refs.append(Ref(name, "start card", settings.where("start cards"), player=True))
     tyrant_deck = settings.get("tyrant deck", card_counts, no_cards)
     for name, _ in tyrant_deck:
         refs.append(

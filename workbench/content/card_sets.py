@@ -25,6 +25,7 @@ from engine.cards import (
 from engine.keywords import CARD_TYPE_WORDS, parse_keywords, parse_modifiers
 from engine.language import parse_effects, parse_free_actions, parse_full_actions, parse_triggers
 from workbench.content.boards import BOARD_SHEETS, board_base
+from workbench.content.names import name_fault
 from workbench.content.sheets import (
     SPREADSHEET_SUFFIXES,
     WORKBOOK_SUFFIXES,
@@ -106,15 +107,21 @@ def _card(rec: Record, set_name: str, names: Names, refs: list[Ref]) -> Card | N
     name = rec.text("name")
     type_text = rec.text("type")
     ctype: CardType | None = None
+    columns = rec.table.columns  # a missing column is reported once, not at every row
     if type_text is None:
-        rec.fail("type", "missing card type")
+        if "type" in columns:
+            rec.fail("type", "missing card type")
     elif header_key(type_text) in _CARD_TYPES:
         ctype = CardType(_CARD_TYPES[header_key(type_text)])
     else:
         rec.fail("type", f"unknown card type {type_text!r}" + hint(type_text, _CARD_TYPES))
     if name is None:
-        rec.fail("name", "missing card name")
+        if "name" in columns:
+            rec.fail("name", "missing card name")
     else:
+        fault = name_fault(name)
+        if fault is not None:
+            rec.fail("name", fault)
         names.setdefault(name.casefold(), Known(name, ctype, set_name, rec.where("name")))
     copies = rec.count("copies", most=COLUMN_LIMITS["copies"])
     buy, play, upkeep = (rec.count(c, most=COLUMN_LIMITS[c]) for c in ("buy", "play", "upkeep"))
@@ -122,6 +129,7 @@ def _card(rec: Record, set_name: str, names: Names, refs: list[Ref]) -> Card | N
     attack, reach = (rec.count(c, most=COLUMN_LIMITS[c]) for c in ("attack", "range"))
     armor, durability = (rec.count(c, most=COLUMN_LIMITS[c]) for c in ("armor", "durability"))
     keywords, effects, triggers, free, full, modifiers = _behaviour(rec)
+    _tyrant_keyword(rec, ctype, buy, keywords, modifiers)
     if armor is not None:
         if keywords.armor and keywords.armor != armor:
             rec.fail("armor", f"armor {armor} differs from 'armor {keywords.armor}' in keywords")
@@ -130,7 +138,7 @@ def _card(rec: Record, set_name: str, names: Names, refs: list[Ref]) -> Card | N
         attack, reach = _unit_numbers(rec, life, move, attack, reach)
     if ctype in (CardType.EQUIPMENT, CardType.POTION):
         durability = _durability(rec, ctype, durability)
-    _token_refs(rec, refs, effects, triggers, free, full)
+    _token_refs(rec, refs, effects, triggers, free, full, ctype is not CardType.INTENTION)
     for p in (
         *keywords.protections,
         *(modifiers.keywords.protections if modifiers.keywords else ()),
@@ -194,6 +202,29 @@ def _behaviour(rec: Record) -> _Behaviour:
     return keywords, effects, triggers, free, full, modifiers
 
 
+TYRANT_ONLY = (
+    "the keyword tyrant marks the Tyrant's unit, the board's own side, which only a board "
+    "places (owner tyrant; R17.1, R21.15)"
+)
+
+
+def _tyrant_keyword(
+    rec: Record, ctype: CardType | None, buy: int | None, keywords: Keywords, mods: Modifiers
+) -> None:
+    """`tyrant` is the board's side's keyword, never a player's: not on a card the players
+    draft, not on a card other than a unit, not given by equipment (R17.1, R21.15)."""
+    if keywords.tyrant and ctype is not None and ctype is not CardType.UNIT:
+        rec.fail("keywords", f"{TYRANT_ONLY}: a {ctype.value} cannot carry it")
+    elif keywords.tyrant and buy is not None:
+        rec.fail(
+            "keywords",
+            f"{TYRANT_ONLY}: a card with a buy price is drafted by the players (R3.1); "
+            "remove the buy price or the keyword",
+        )
+    if mods.keywords is not None and mods.keywords.tyrant:
+        rec.fail("modifiers", f"{TYRANT_ONLY}: equipment cannot give it to a player's unit")
+
+
 def _unit_numbers(
     rec: Record, life: int | None, move: int | None, attack: int | None, reach: int | None
 ) -> tuple[int, int]:
@@ -240,14 +271,16 @@ def _token_refs(
     triggers: tuple[Trigger, ...],
     free: tuple[FreeAction, ...],
     full: tuple[tuple[Effect, ...], ...],
+    player: bool,
 ) -> None:
-    """`create NAME` names a card of some loaded set (R8.8)."""
+    """`create NAME` names a card of some loaded set (R8.8); a player's card creates a
+    player's token (`player`: not an intention, the Tyrant's card)."""
     groups: list[tuple[str, tuple[Effect, ...]]] = [("effect", effects)]
     groups += [("trigger", t.effects) for t in triggers]
     groups += [("free action", a.effects) for a in free]
     groups += [("full action", alt) for alt in full]
     for column, group in groups:
-        refs.extend(Ref(e.card, "token", rec.where(column)) for e in group if e.card)
+        refs.extend(Ref(e.card, "token", rec.where(column), player=player) for e in group if e.card)
 
 
 def read_cardsets(path: Path) -> Parsed[list[CardSet]]:

@@ -10,8 +10,9 @@ positions (row 1 of the sheet is `rows[0]`), so every problem can name the row t
 from __future__ import annotations
 
 import csv
-import posixpath
-import re
+import io
+import os
+import stat
 import unicodedata
 import zipfile
 from dataclasses import dataclass
@@ -19,6 +20,19 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from python_calamine import CalamineError, CalamineWorkbook, SheetVisibleEnum
+
+from workbench.content.sheet_scan import (
+    BOUNDS,
+    ERROR_VALUE,
+    Bounds,
+    Located,
+    Oversized,
+    Scan,
+    check_extent,
+    scan_ods,
+    scan_xlsx,
+    unpacked_fits,
+)
 
 Cell = str | int | float | bool | None
 """A cell's value; an empty cell is None."""
@@ -39,19 +53,17 @@ class SheetError(Exception):
         super().__init__(f"{path}: {reason}")
 
 
-Formula = tuple[int, int, str]
-"""A formula cell saved without a value: 0-based row and column, and the formula's text."""
-
-
 @dataclass(frozen=True, slots=True)
 class Sheet:
     """One sheet: its name (a CSV's is the file stem) and its rows from row 1, column A;
-    whether the workbook hides it, and its formulas saved without a value (read as empty)."""
+    whether the workbook hides it, its formulas saved without a value and its error values
+    (`#DIV/0!`, ...), both read as empty cells."""
 
     name: str
     rows: tuple[tuple[Cell, ...], ...]
     hidden: bool = False
-    unsaved: tuple[Formula, ...] = ()
+    unsaved: tuple[Located, ...] = ()
+    errors: tuple[Located, ...] = ()
 
 
 def _cell(value: object) -> Cell:
@@ -66,21 +78,29 @@ def _cell(value: object) -> Cell:
     return str(value)
 
 
-def _read_workbook(path: Path) -> list[Sheet]:
+def _read_workbook(path: Path, bounds: Bounds) -> list[Sheet]:
+    """The sheets' values by calamine, after a scan of the XML within `bounds`."""
     try:
+        unpacked_fits(str(path), bounds)
         book = CalamineWorkbook.from_path(str(path))
-        unsaved = _unsaved_xlsx(path) if path.suffix.casefold() == ".xlsx" else _unsaved_ods(path)
+        scan = scan_xlsx if path.suffix.casefold() == ".xlsx" else scan_ods
+        scans = scan(str(path), bounds)
         sheets = []
         for meta in book.sheets_metadata:
             data = book.get_sheet_by_name(meta.name).to_python(skip_empty_area=False)
+            check_extent(meta.name, len(data), max(map(len, data), default=0), bounds)
+            found = scans.get(meta.name, Scan())
             sheets.append(
                 Sheet(
                     unicodedata.normalize("NFC", meta.name),
                     tuple(tuple(_cell(v) for v in row) for row in data),
                     meta.visible != SheetVisibleEnum.Visible,
-                    tuple(unsaved.get(meta.name, ())),
+                    tuple(found.unsaved),
+                    tuple(found.errors),
                 )
             )
+    except Oversized as err:
+        raise SheetError(path, str(err)) from err
     except (
         CalamineError,
         OSError,
@@ -94,76 +114,6 @@ def _read_workbook(path: Path) -> list[Sheet]:
     return sheets
 
 
-_XLSX = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
-_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
-_CELL_REF = re.compile(r"([A-Z]+)(\d+)")
-
-
-def _unsaved_xlsx(path: Path) -> dict[str, list[Formula]]:
-    """Per sheet name, the formula cells an .xlsx holds without a cached value (`<f>` and an
-    empty or missing `<v>`; an empty text result is saved with `t="str"` and is a value)."""
-    found: dict[str, list[Formula]] = {}
-    with zipfile.ZipFile(path) as z:
-        rels = {
-            r.get("Id"): r.get("Target", "")
-            for r in ElementTree.fromstring(z.read("xl/_rels/workbook.xml.rels"))
-        }
-        book = ElementTree.fromstring(z.read("xl/workbook.xml"))
-        for sheet in book.iter(f"{_XLSX}sheet"):
-            target = rels.get(sheet.get(_REL), "")
-            member = (
-                target.lstrip("/")
-                if target.startswith("/")
-                else posixpath.normpath(posixpath.join("xl", target))
-            )
-            if member not in z.namelist():
-                continue
-            for cell in ElementTree.fromstring(z.read(member)).iter(f"{_XLSX}c"):
-                formula, value = cell.find(f"{_XLSX}f"), cell.find(f"{_XLSX}v")
-                if formula is None or (
-                    value is not None and (value.text or cell.get("t") in ("str", "inlineStr"))
-                ):
-                    continue
-                ref = _CELL_REF.fullmatch(cell.get("r", ""))
-                if ref is not None:
-                    found.setdefault(sheet.get("name", ""), []).append(
-                        (int(ref[2]) - 1, _column_index(ref[1]), "=" + (formula.text or ""))
-                    )
-    return found
-
-
-_ODS_TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
-_ODS_OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
-
-
-def _unsaved_ods(path: Path) -> dict[str, list[Formula]]:
-    """Per sheet name, the formula cells an .ods holds without a value type (no saved value)."""
-    found: dict[str, list[Formula]] = {}
-    with zipfile.ZipFile(path) as z:
-        content = ElementTree.fromstring(z.read("content.xml"))
-    for table in content.iter(f"{_ODS_TABLE}table"):
-        row = 0
-        for tr in table.iter(f"{_ODS_TABLE}table-row"):
-            col = 0
-            for cell in tr:
-                formula = cell.get(f"{_ODS_TABLE}formula")
-                if formula is not None and cell.get(f"{_ODS_OFFICE}value-type") is None:
-                    found.setdefault(table.get(f"{_ODS_TABLE}name", ""), []).append(
-                        (row, col, formula.removeprefix("of:"))
-                    )
-                col += int(cell.get(f"{_ODS_TABLE}number-columns-repeated", "1"))
-            row += int(tr.get(f"{_ODS_TABLE}number-rows-repeated", "1"))
-    return found
-
-
-def _column_index(letters: str) -> int:
-    """A -> 0, Z -> 25, AA -> 26 (the inverse of `column_letter`)."""
-    index = 0
-    for letter in letters:
-        index = index * 26 + ord(letter) - ord("A") + 1
-    return index - 1
-
-
 def _delimiter(first_line: str) -> str:
     """`,` unless the header line uses `;` or tabs instead (as German spreadsheet exports do)."""
     counts = {d: first_line.count(d) for d in (",", ";", "\t")}
@@ -171,7 +121,13 @@ def _delimiter(first_line: str) -> str:
     return best if counts[best] > counts[","] else ","
 
 
-def _read_csv(path: Path) -> list[Sheet]:
+def _read_csv(path: Path, bounds: Bounds) -> list[Sheet]:
+    """A CSV file of at most `bounds.bytes`, its rows read up to the first beyond the bounds.
+    A cell holding a spreadsheet's error value (exported from a failed formula) is an error
+    and reads as empty, as in a workbook."""
+    size = path.stat().st_size
+    if size > bounds.bytes:
+        raise SheetError(path, f"{size:,} bytes: at most {bounds.bytes:,} (docs/card-language.md)")
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as err:
@@ -180,30 +136,64 @@ def _read_csv(path: Path) -> list[Sheet]:
         raise SheetError(path, "binary data, not a CSV spreadsheet")
     lines = text.splitlines()
     delimiter = _delimiter(lines[0]) if lines else ","
-    try:
-        rows = [
-            tuple(_cell(v.strip()) for v in row)
-            for row in csv.reader(lines, delimiter=delimiter, strict=True)
-        ]
+    rows: list[tuple[Cell, ...]] = []
+    errors: list[Located] = []
+    widest = 0
+    try:  # a quoted cell keeps its line breaks (a name must not hold one, and says so)
+        for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True):
+            widest = max(widest, len(row))
+            check_extent("", len(rows) + 1, widest, bounds)
+            cells = tuple(_cell(v.strip()) for v in row)
+            errors += [(len(rows), c, str(v)) for c, v in enumerate(cells) if _is_error(v)]
+            rows.append(tuple(None if _is_error(v) else v for v in cells))
     except csv.Error as err:
         raise SheetError(path, f"malformed CSV ({err})") from err
-    return [Sheet(path.stem, tuple(rows))]
+    except Oversized as err:
+        raise SheetError(path, str(err)) from err
+    return [Sheet(path.stem, tuple(rows), errors=tuple(errors))]
 
 
-def read_sheets(path: Path) -> list[Sheet]:
-    """All sheets of `path`; raises SheetError for a missing, empty, corrupt or non-spreadsheet
-    file, so that a bad file yields a message naming it rather than a traceback."""
+def _is_error(cell: Cell) -> bool:
+    return isinstance(cell, str) and ERROR_VALUE.fullmatch(cell) is not None
+
+
+def read_sheets(path: Path, bounds: Bounds = BOUNDS) -> list[Sheet]:
+    """All sheets of `path`; raises SheetError for a missing, empty, corrupt, oversized
+    (`bounds`) or non-spreadsheet file, so that a bad file yields a message naming it rather
+    than a traceback."""
     suffix = path.suffix.casefold()
     if suffix not in SPREADSHEET_SUFFIXES:
         raise SheetError(path, "not a spreadsheet (expected .csv, .xlsx or .ods)")
     if not path.is_file():
-        raise SheetError(path, "no such file")
+        raise SheetError(path, not_a_file(path))
     if path.stat().st_size == 0:
         raise SheetError(path, "empty file")
-    sheets = _read_workbook(path) if suffix in WORKBOOK_SUFFIXES else _read_csv(path)
+    if suffix in WORKBOOK_SUFFIXES:
+        sheets = _read_workbook(path, bounds)
+    else:
+        sheets = _read_csv(path, bounds)
     if all(is_blank(row) for sheet in sheets for row in sheet.rows):
         raise SheetError(path, "no values in any sheet")
     return sheets
+
+
+def not_a_file(path: Path) -> str:
+    """What `path` is when it is not a regular file: nothing, a folder, a FIFO, a device...
+    (never opened: a FIFO would wait for a writer, /dev/zero never ends)."""
+    link = f"a link to {os.readlink(path)}, " if path.is_symlink() else ""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return f"{link}which does not exist" if link else "no such file"
+    kinds = (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a named pipe (FIFO)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    kind = next((name for test, name in kinds if test(mode)), "not a regular file")
+    return f"{link}{kind}, not a spreadsheet file"
 
 
 def is_blank(row: tuple[Cell, ...]) -> bool:

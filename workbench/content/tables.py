@@ -60,12 +60,15 @@ class ValidationError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Ref:
-    """A card name used at `where`; `types` it must have (empty: any)."""
+    """A card name used at `where`; `types` it must have (empty: any); `player`: the card goes
+    to a player (a start card, a player's token or placement), so it may not be the Tyrant's
+    unit (R17.1, R21.15)."""
 
     name: str
     what: str
     where: Problem
     types: frozenset[CardType] = frozenset()
+    player: bool = False
 
 
 class Known(NamedTuple):
@@ -127,13 +130,7 @@ def cell_int(cell: Cell, *, signed: bool = False, most: int | None = None) -> in
     value: float
     if isinstance(cell, bool) or cell is None:
         raise ValueError("not a number")
-    if isinstance(cell, (int, float)):
-        value = cell
-    else:
-        try:
-            value = float(cell.strip())
-        except ValueError:
-            raise ValueError("not a number") from None
+    value = cell if isinstance(cell, (int, float)) else number_text(cell)
     if not math.isfinite(value) or not float(value).is_integer():
         raise ValueError("not a whole number")
     if value < 0 and not signed:
@@ -141,6 +138,27 @@ def cell_int(cell: Cell, *, signed: bool = False, most: int | None = None) -> in
     if most is not None and abs(value) > most:
         raise ValueError(f"must be {-most if signed else 0} to {most}")
     return int(value)
+
+
+_DIGITS = re.compile(r"[+-]?[0-9]+(?:\.[0-9]*)?")
+_EXPONENT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)[eE][+-]?[0-9]+")
+
+
+def number_text(text: str) -> float:
+    """A number typed as text: the digits 0-9, a sign and a decimal point, nothing else.
+    Python's float() would also take full-width and other scripts' digits and `1e1`; a
+    designer who typed them sees them refused instead of read as another number."""
+    word = text.strip()
+    if _DIGITS.fullmatch(word):
+        return float(word)
+    if _EXPONENT.fullmatch(word):
+        value = float(word)
+        spelled = f"{int(value)}" if math.isfinite(value) and value.is_integer() else None
+        out = f": {word} is {spelled}" if spelled is not None and len(spelled) < 40 else ""
+        raise ValueError(f"write the number with the digits 0-9, not as a power of ten{out}")
+    if any(ch.isnumeric() for ch in word if not ch.isascii()):
+        raise ValueError("write numbers with the digits 0-9")
+    raise ValueError("not a number")
 
 
 _YES = {"yes", "ja", "true", "wahr", "y", "j", "x", "1"}
@@ -300,8 +318,9 @@ def run_checks(checks: Iterable[Check], names: Names) -> list[Problem]:
 
 
 def sheet_problems(file: str, sheet: Sheet, located: bool, hidden: str) -> list[Problem]:
-    """A hidden sheet (`hidden` says why that matters) and formulas saved without a value, which
-    would read as empty cells. `located`: name the sheet (workbooks; not a CSV)."""
+    """A hidden sheet (`hidden` says why that matters), formulas saved without a value and
+    error values (`#DIV/0!`), which would read as empty cells. `located`: name the sheet
+    (workbooks; not a CSV)."""
     name = sheet.name if located else None
     problems = [Problem(file, name, message=f"hidden sheet: {hidden}")] if sheet.hidden else []
     problems += [
@@ -317,6 +336,19 @@ def sheet_problems(file: str, sheet: Sheet, located: bool, hidden: str) -> list[
         )
         for row, col, formula in sheet.unsaved
     ]
+    problems += [
+        Problem(
+            file,
+            name,
+            row + 1,
+            column_letter(col),
+            error,
+            f"the spreadsheet error {error} (a formula that failed) instead of a value, so it "
+            "would read as an empty cell: fix the formula in a spreadsheet program and save "
+            "the file again, or type the value",
+        )
+        for row, col, error in sheet.errors
+    ]
     return problems
 
 
@@ -331,6 +363,14 @@ def resolve(refs: Iterable[Ref], names: Names) -> list[Problem]:
             hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
             problems.append(
                 replace(ref.where, message=f"unknown card {ref.name!r} ({ref.what}){hint}")
+            )
+        elif ref.player and known.card is not None and known.card.keywords.tyrant:
+            problems.append(
+                replace(
+                    ref.where,
+                    message=f"{known.name!r} has the keyword tyrant: it is the Tyrant's unit, "
+                    f"the board's own side (R17.1, R21.15), never a player's {ref.what}",
+                )
             )
         elif ref.types and known.type is not None and known.type not in ref.types:
             wanted = " or ".join(sorted(t.value for t in ref.types))

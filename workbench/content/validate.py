@@ -18,6 +18,7 @@ from engine.board import Board
 from engine.cards import CardSet
 from workbench.content.boards import board_base, read_board
 from workbench.content.card_sets import CONTENT_DIR, is_board, merge_names, read_cardsets
+from workbench.content.names import look_alikes
 from workbench.content.sheets import SPREADSHEET_SUFFIXES
 from workbench.content.tables import Names, Problem, Ref, resolve, run_checks
 
@@ -73,9 +74,13 @@ def describe_board(board: Board) -> str:
 
 @dataclass
 class Report:
+    """The problems (exit 2), the warnings (worth a look, not wrong: card names that look
+    alike) and a summary of each set and board without problems."""
+
     problems: list[Problem] = field(default_factory=list)
     sets: list[SetSummary] = field(default_factory=list)
     boards: list[str] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -124,6 +129,7 @@ def validate(paths: Sequence[Path]) -> Report:
         refs += parsed.refs
         sets += parsed.value or []
     report.problems += _duplicate_sets(sets)
+    report.warnings = look_alikes(names)
     catalog = {**_shipped_names(set_files), **names}
     report.problems += resolve(refs, catalog)
     bad = {p.file for p in report.problems}

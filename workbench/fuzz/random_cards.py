@@ -179,13 +179,17 @@ class Generator:
         if kind == "artifact" and self.chance(0.4):
             k = replace(k, solid=self.n(1, 6))
         if kind == "unit" and self.chance(0.1):
-            k = replace(
-                k,
-                moves_on=frozenset(
-                    self.rng.sample(["plain", "high ground", "deep water"], self.n(1, 2))
-                ),
-            )
+            k = replace(k, moves_on=self.terrains())
+        # the players' own cards carry every keyword validation lets them have (issue 35:
+        # `tyrant` is the Tyrant's alone and refused on them)
+        if kind in ("unit", "artifact") and self.chance(0.05):
+            k = replace(k, building=True)
+        if kind in ("equipment", "potion") and self.chance(0.08):
+            k = replace(k, staff=True)
         return k
+
+    def terrains(self) -> frozenset[str]:
+        return frozenset(self.rng.sample(["plain", "high ground", "deep water"], self.n(1, 2)))
 
     def modifiers(self) -> str:
         stats = {
@@ -199,6 +203,10 @@ class Generator:
                 swimming=self.chance(0.2),
                 crew=self.n(0, 1),
                 protections=(self.protection(),) if self.chance(0.3) else (),
+                building=self.chance(0.1),
+                staff=self.chance(0.1),
+                solid=self.n(1, 6) if self.chance(0.1) else None,
+                moves_on=self.terrains() if self.chance(0.1) else None,
             )
         return render_modifiers(Modifiers(keywords=kws, **stats)) or "+1 attack"
 
@@ -238,9 +246,10 @@ class Generator:
             row["free action"] = self.free_actions(potion=True)
             if self.chance(0.5):
                 row["modifiers"] = self.modifiers()
-        row["keywords"] = "; ".join(
-            k for k in (render_keywords(self.keywords(kind, swimming)), extra_keywords) if k
-        )
+        keywords = self.keywords(kind, swimming)
+        if extra_keywords:  # the board's building or staff: that keyword once
+            keywords = replace(keywords, building=False, staff=False)
+        row["keywords"] = "; ".join(k for k in (render_keywords(keywords), extra_keywords) if k)
         if plain:
             row["effect"] = "gain 1" if kind == "spell" else ""
             self.cards.append(row)

@@ -10,7 +10,6 @@ and output are streams, so tests script a whole game.
 from __future__ import annotations
 
 import random
-import re
 from typing import Protocol
 
 from engine.actions import Action, parse_action
@@ -30,21 +29,6 @@ class Sink(Protocol):
     """Where the seat writes (a terminal, or a buffer in tests)."""
 
     def write(self, text: str, /) -> int: ...
-
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-"""Control characters but newline and tab: ESC and CSI start terminal escape sequences."""
-
-
-class Printable:
-    """A sink that shows control characters as `\x1b` etc.: a card named with an escape
-    sequence cannot clear, retitle or recolour the person's terminal."""
-
-    def __init__(self, out: Sink) -> None:
-        self.out = out
-
-    def write(self, text: str, /) -> int:
-        return self.out.write(_CONTROL.sub(lambda m: repr(m.group())[1:-1], text))
 
 
 class Abandoned(Exception):

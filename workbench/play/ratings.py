@@ -31,13 +31,24 @@ GROUP BY h.card
 
 
 def card_stats(db: str | Path, board: str | None = None) -> dict[str, tuple[int, int]]:
-    """card name -> (seats that drafted it, of those the winners)."""
+    """card name -> (seats that drafted it, of those the winners); ValueError in one line when
+    `db` is not a workbench store to read."""
     import duckdb
 
-    con = duckdb.connect(str(db), read_only=True)
+    from workbench.store.files import unusable
+
+    try:
+        con = duckdb.connect(str(db), read_only=True)
+    except duckdb.Error as exc:
+        raise ValueError(f"ratings db={db}: {unusable(db, exc)}") from exc
     try:
         where, args = ("WHERE g.board = ?", [board]) if board else ("", [])
         rows = con.execute(QUERY.format(where=where), args).fetchall()
+    except duckdb.Error as exc:
+        raise ValueError(
+            f"ratings db={db}: not a workbench store with games to learn from (no table "
+            f"of picks and games it can read: {type(exc).__name__})"
+        ) from exc
     finally:
         con.close()
     return {card: (int(n), int(w)) for card, n, w in rows}

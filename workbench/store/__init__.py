@@ -16,7 +16,13 @@ from workbench.store.batches import (
     batch_tables,
     write_batch,
 )
-from workbench.store.files import StoreError, check_store, engine_version, open_store
+from workbench.store.files import (
+    StoreError,
+    check_store,
+    engine_version,
+    open_store,
+    unusable,
+)
 from workbench.store.runs import (
     MAX_GAMES,
     MAX_SEED,
@@ -56,5 +62,6 @@ __all__ = [
     "missing_games",
     "open_store",
     "set_execution",
+    "unusable",
     "write_batch",
 ]

@@ -34,6 +34,17 @@ def engine_version() -> str:
     return f"{metadata.version('muhq-workbench')}+{digest.hexdigest()[:10]}"
 
 
+def unusable(path: str | Path, exc: duckdb.Error) -> str:
+    """Why DuckDB would not open `path`, the same from every command: held by another process
+    (a simulation still writing it; DuckDB locks a file it writes), or not a DuckDB file."""
+    if "could not set lock" in str(exc).casefold():
+        return (
+            f"{path} is in use by another process (a simulation still writing it?): wait "
+            "until it is done, or copy the file and read the copy"
+        )
+    return f"{path} is not a usable DuckDB database: {exc}"
+
+
 def check_store(path: str | Path) -> None:
     """Refuse what `open_store` would refuse, without creating or changing anything (so a
     command can check its --db before work whose end may be to store nothing)."""
@@ -83,7 +94,7 @@ def _check_existing(path: Path) -> None:
     try:
         con = duckdb.connect(str(path), read_only=True)
     except duckdb.Error as exc:
-        raise StoreError(f"{path} is not a usable DuckDB database: {exc}") from exc
+        raise StoreError(unusable(path, exc)) from exc
     try:
         tables = {
             r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
