@@ -13,7 +13,7 @@ from typing import Any
 import duckdb
 from rich.console import Console
 
-from app import consoles
+from app.console import consoles
 from app.errors import UsageError, run_command
 from app.study_args import add_run_options, base_spec, int_list
 from workbench.content.variants import CARD_FIELDS
@@ -239,7 +239,7 @@ def _record(
 
 
 def run(args: argparse.Namespace) -> int:
-    console, err = consoles.console(), consoles.console(stderr=True)
+    console, err = consoles()
     start = time.perf_counter()
     return run_command(
         "ab", err, lambda: run_ab(args, err), lambda done: _answer(args, done, start, console)

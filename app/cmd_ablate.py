@@ -10,7 +10,7 @@ from typing import Any
 import polars as pl
 from rich.console import Console
 
-from app import consoles
+from app.console import consoles
 from app.errors import run_command
 from app.study_args import add_run_options, base_spec
 from reports import balance, html
@@ -145,7 +145,7 @@ def _write_page(
 
 
 def run(args: argparse.Namespace) -> int:
-    console, err = consoles.console(), consoles.console(stderr=True)
+    console, err = consoles()
     return run_command(
         "ablate", err, lambda: study(args, err), lambda done: _show(args, done[1], console)
     )

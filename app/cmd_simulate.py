@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 from rich.console import Console
 
-from app import consoles
+from app.console import consoles
 from app.errors import UsageError, run_command
 from app.workers import add_workers_option
 from workbench.content.setup import DEFAULT_BOARD, DEFAULT_SETS
@@ -165,8 +165,7 @@ def new_spec(args: argparse.Namespace) -> tuple[RunSpec, Prepared]:
 
 
 def run(args: argparse.Namespace) -> int:
-    console = consoles.console()
-    err = consoles.console(stderr=True)
+    console, err = consoles()
     return run_command(
         "simulate", err, lambda: _open(args), lambda opened: _play(args, *opened, console, err)
     )

@@ -9,7 +9,7 @@ from typing import Any
 import polars as pl
 from rich.console import Console
 
-from app import consoles
+from app.console import consoles
 from app.errors import UsageError, run_command
 from app.study_args import add_run_options, base_spec
 from reports import balance, design, html
@@ -184,7 +184,7 @@ def _verdicts_section(agents: list[str], verdicts: pl.DataFrame) -> Section:
 
 
 def run(args: argparse.Namespace) -> int:
-    console, err = consoles.console(), consoles.console(stderr=True)
+    console, err = consoles()
     return run_command(
         "skill", err, lambda: study(args, err), lambda done: _show(args, *done, console)
     )

@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.console import Console
 
-from app import consoles
+from app.console import consoles
 from app.errors import UsageError, run_command
 from app.study_args import add_run_options, base_spec, int_list
 from reports import balance, design, html
@@ -116,7 +116,7 @@ def sweep(args: argparse.Namespace, console: Console) -> SweepResult:
 
 
 def run(args: argparse.Namespace) -> int:
-    console, err = consoles.console(), consoles.console(stderr=True)
+    console, err = consoles()
     return run_command(
         "sweep", err, lambda: sweep(args, err), lambda res: _show(args, res, console)
     )

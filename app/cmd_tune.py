@@ -12,7 +12,7 @@ from typing import Any
 import polars as pl
 from rich.console import Console
 
-from app import consoles
+from app.console import consoles
 from app.errors import UsageError, run_command
 from app.study_args import add_run_options, base_spec
 from engine.cards import Card
@@ -399,7 +399,7 @@ def _sweep_sections(tunings: list[CardTuning], band: tuple[float, float]) -> lis
 
 
 def run(args: argparse.Namespace) -> int:
-    console, err = consoles.console(), consoles.console(stderr=True)
+    console, err = consoles()
     return run_command(
         "tune", err, lambda: tune(args, err), lambda done: _show(args, *done, console)
     )

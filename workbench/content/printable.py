@@ -56,7 +56,7 @@ class PrintableStream:
     by `workbench` (app/cli.py), so no print of any command passes content through raw.
 
     rich's consoles write to `rich_proxied_file` (the raw stream, so their own colours and
-    progress bars reach the terminal) and sanitise their text themselves (app/consoles.py)."""
+    progress bars reach the terminal) and sanitise their text themselves (app/console.py)."""
 
     def __init__(self, raw: Writer) -> None:
         self.raw = raw
