@@ -279,7 +279,7 @@ def test_clear_errors(tmp_path: Path) -> None:
         open_db(newer)
     text = tmp_path / "text.duckdb"
     text.write_text("not a database")
-    with pytest.raises(AnalysisError, match="cannot open"):
+    with pytest.raises(AnalysisError, match="is not a usable DuckDB database"):
         open_db(text)
     empty = tmp_path / "empty.duckdb"
     open_store(empty).close()

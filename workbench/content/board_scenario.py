@@ -279,24 +279,8 @@ def victory_checks(board: Board, settings: Settings, problems: list[Problem]) ->
                     "placements (R19.1)",
                 )
             )
-    elif kind is VictoryKind.CAPTURE and not any(f.area for f in board.fields):
-        problems.append(
-            replace(
-                where,
-                message="the map has no capture areas: mark the fields "
-                "to hold with a letter A-Z (R19.3)",
-            )
-        )
     elif kind is VictoryKind.CAPTURE:
-        problems += [
-            replace(
-                where,
-                message=f"no unit can reach capture area {area}: every path from a deploy "
-                "zone or a seat's placed permanent to its fields is blocked (R10.2, R9.5), "
-                "so no seat can hold it (R19.3); open a way through the blocked fields",
-            )
-            for area in unreachable_areas(board)
-        ]
+        problems += _capture(board, where)
     elif kind is VictoryKind.BUILDINGS:
         return [lambda lookup: _buildings(board, lookup, where)]
     elif kind is VictoryKind.TYRANT:
@@ -323,6 +307,27 @@ def victory_checks(board: Board, settings: Settings, problems: list[Problem]) ->
             )
         ]
     return []
+
+
+def _capture(board: Board, where: Problem) -> list[Problem]:
+    """R19.3: capture areas on the map, each one a unit can reach."""
+    if not any(f.area for f in board.fields):
+        return [
+            replace(
+                where,
+                message="the map has no capture areas: mark the fields "
+                "to hold with a letter A-Z (R19.3)",
+            )
+        ]
+    return [
+        replace(
+            where,
+            message=f"no unit can reach capture area {area}: every path from a deploy "
+            "zone or a seat's placed permanent to its fields is blocked (R10.2, R9.5), "
+            "so no seat can hold it (R19.3); open a way through the blocked fields",
+        )
+        for area in unreachable_areas(board)
+    ]
 
 
 def unreachable_areas(board: Board) -> list[str]:

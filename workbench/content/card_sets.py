@@ -104,25 +104,8 @@ _CARD_TYPES = aliases({t.value: words for t, words in CARD_TYPE_WORDS.items()})
 
 def _card(rec: Record, set_name: str, names: Names, refs: list[Ref]) -> Card | None:
     """One card row; None (with problems recorded) when anything in it is wrong."""
-    name = rec.text("name")
-    type_text = rec.text("type")
-    ctype: CardType | None = None
-    columns = rec.table.columns  # a missing column is reported once, not at every row
-    if type_text is None:
-        if "type" in columns:
-            rec.fail("type", "missing card type")
-    elif header_key(type_text) in _CARD_TYPES:
-        ctype = CardType(_CARD_TYPES[header_key(type_text)])
-    else:
-        rec.fail("type", f"unknown card type {type_text!r}" + hint(type_text, _CARD_TYPES))
-    if name is None:
-        if "name" in columns:
-            rec.fail("name", "missing card name")
-    else:
-        fault = name_fault(name)
-        if fault is not None:
-            rec.fail("name", fault)
-        names.setdefault(name.casefold(), Known(name, ctype, set_name, rec.where("name")))
+    ctype = _card_type(rec)
+    name = _name(rec, ctype, set_name, names)
     copies = rec.count("copies", most=COLUMN_LIMITS["copies"])
     buy, play, upkeep = (rec.count(c, most=COLUMN_LIMITS[c]) for c in ("buy", "play", "upkeep"))
     life, move = (rec.count(c, most=COLUMN_LIMITS[c]) for c in ("life", "move"))
@@ -169,6 +152,34 @@ def _card(rec: Record, set_name: str, names: Names, refs: list[Ref]) -> Card | N
         text=rec.text("text") or "",
     )
     return interned(card)  # the same row read again (another setup, an A/B's other side)
+
+
+def _card_type(rec: Record) -> CardType | None:
+    """The `type` column (R8.4); a missing column is reported once, not at every row."""
+    text = rec.text("type")
+    if text is None:
+        if "type" in rec.table.columns:
+            rec.fail("type", "missing card type")
+        return None
+    if header_key(text) in _CARD_TYPES:
+        return CardType(_CARD_TYPES[header_key(text)])
+    rec.fail("type", f"unknown card type {text!r}" + hint(text, _CARD_TYPES))
+    return None
+
+
+def _name(rec: Record, ctype: CardType | None, set_name: str, names: Names) -> str | None:
+    """The card's name, one line of characters that show (`names.name_fault`), noted in
+    `names`; a missing column is reported once, not at every row."""
+    name = rec.text("name")
+    if name is None:
+        if "name" in rec.table.columns:
+            rec.fail("name", "missing card name")
+        return None
+    fault = name_fault(name)
+    if fault is not None:
+        rec.fail("name", fault)
+    names.setdefault(name.casefold(), Known(name, ctype, set_name, rec.where("name")))
+    return name
 
 
 _Behaviour = tuple[
