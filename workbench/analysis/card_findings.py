@@ -147,8 +147,12 @@ def _dead_detail(r: dict[str, object]) -> str:
     )
 
 
-def dead_card_findings(dead: pl.DataFrame, pool: int, th: Thresholds) -> list[Finding]:
-    """One finding per reason: how many pool cards, which, and their numbers."""
+def dead_card_findings(
+    dead: pl.DataFrame, pool: int, th: Thresholds, confirmed: bool = False
+) -> list[Finding]:
+    """One finding per reason: how many pool cards, which, and their numbers. `confirmed`:
+    `dead` holds only the cards a randomised buyer also finds worthless (verdicts.worthless);
+    otherwise the finding says that no randomised run checked them, and is low at most."""
     out = []
     for reason in (NEVER_DRAFTED, NEVER_AFFORDABLE, PASSED):
         rows = list(dead.filter(pl.col("reason") == reason).iter_rows(named=True))
@@ -156,6 +160,13 @@ def dead_card_findings(dead: pl.DataFrame, pool: int, th: Thresholds) -> list[Fi
             continue
         sure = [r for r in rows if r["chances"] >= th.min_sample]
         sev = "high" if any(r["bought"] == 0 for r in sure) else "medium" if sure else "low"
+        sev = sev if confirmed else "low"
+        check = (
+            " Randomised buying (`simulate --design causal`) finds each of them worthless too"
+            if confirmed
+            else " That is the agents' habit until randomised buying (`simulate --design "
+            "causal`) finds them worthless too; no such run was found"
+        )
         lo, hi = proportion_ci(len(rows), pool)
         names = "; ".join(_dead_detail(r) for r in rows[:3])
         more = f"; {len(rows) - 3} more in the table" if len(rows) > 3 else ""
@@ -166,7 +177,7 @@ def dead_card_findings(dead: pl.DataFrame, pool: int, th: Thresholds) -> list[Fi
                 sev,
                 f"{len(rows)} of {pool} cards {'is' if len(rows) == 1 else 'are'} "
                 f"{what} {WHY[reason]} "
-                f"{span(lo, hi, pool)}: {names}{more}.",
+                f"{span(lo, hi, pool)}: {names}{more}.{check}.",
                 len(rows) / pool,
                 lo,
                 hi,
