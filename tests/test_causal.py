@@ -142,9 +142,9 @@ def test_verdicts_from_effects() -> None:
     """Holm over the judged cards, the band, usage and missing estimates."""
     pool = pl.DataFrame(
         {
-            "card": ["Strong", "Weak", "Even", "Unplayed", "Rare", "Undrafted"],
-            "set": ["s"] * 6,
-            "type": ["unit", "unit", "unit", "spell", "unit", "unit"],
+            "card": ["Strong", "Weak", "Even", "Unplayed", "Dear", "Rare", "Undrafted"],
+            "set": ["s"] * 7,
+            "type": ["unit", "unit", "unit", "spell", "unit", "unit", "unit"],
         }
     )
 
@@ -172,6 +172,7 @@ def test_verdicts_from_effects() -> None:
             row("Weak", -0.20, 0.03, 380, 370),
             row("Even", 0.06, 0.03, 380, 370),  # beyond the band, but not surely
             row("Unplayed", -0.15, 0.03, 380, 20),
+            row("Dear", -0.01, 0.03, 30, 30),  # 30 of 400 forced seats could pay for it
             {**row("Rare", None, 0.0, 5, 5), "n": 12, "n_forced": 5, "n_banned": 7},
         ]
     )
@@ -182,6 +183,7 @@ def test_verdicts_from_effects() -> None:
         "Weak": TOO_WEAK,
         "Even": FINE,
         "Unplayed": NOT_USED,
+        "Dear": TOO_WEAK,
         "Rare": NO_ESTIMATE,
         "Undrafted": NO_ESTIMATE,
     }
@@ -190,6 +192,7 @@ def test_verdicts_from_effects() -> None:
     # three cards judged: z at 0.05 / 6 plus z at 0.8, in standard errors, beyond the band
     assert even["smallest_found"] == pytest.approx(0.05 + (2.394 + 0.8416) * 0.03, abs=1e-3)
     assert "games of the design" in v.filter(pl.col("card") == "Rare").item(0, "why")
+    assert "price keeps it out of play" in v.filter(pl.col("card") == "Dear").item(0, "why")
 
 
 def test_band_test() -> None:
@@ -226,4 +229,4 @@ def test_factorial_agent_buys_only_forced_cards_and_the_store_records_its_arms()
     assert buys, "the design bought nothing"
     assert all(forced(seed, p, c) for p, c in buys)
     forced_names = {(a["seat"], a["card"]) for a in arms if a["arm"] == "forced"}
-    assert len({b for b in buys}) >= len(forced_names) // 2
+    assert len(set(buys)) >= len(forced_names) // 2

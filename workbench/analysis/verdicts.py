@@ -35,6 +35,9 @@ OBSERVATIONAL = "observational: improvement when bought"
 USE_MIN = 0.25
 """A card whose forced buyers play it in fewer of their games than this is one the agents do
 not use (a unit is played by 70-100% of them, BENCHMARKS.md)."""
+PRICED_OUT = 0.20
+"""A card fewer of whose forced seats than this could buy it is priced out of play: too weak
+for its price whatever its effect (which then measures the seats' wait for it)."""
 POWER = 0.80
 """The power at which a "fine" states the smallest effect the run could have found."""
 WIDTH = 0.10
@@ -98,7 +101,10 @@ def causal_verdicts(
     tested = [
         c
         for c, r in rows.items()
-        if r["effect"] is not None and not _unused(r) and c in set(pool.get_column("card"))
+        if r["effect"] is not None
+        and not unused(r)
+        and not priced_out(r)
+        and c in set(pool.get_column("card"))
     ]
     ps = [band_test(rows[c]["effect"], rows[c]["se"], band) for c in tested]
     adjusted = dict(zip(tested, holm(ps), strict=True))
@@ -107,9 +113,11 @@ def causal_verdicts(
     for card, set_name, kind in pool.select("card", "set", "type").iter_rows():
         r = rows.get(card)
         base = _evidence(card, set_name, kind, estimator, r)
-        if r is None or r["effect"] is None:
+        if r is not None and priced_out(r):
+            out.append({**base, **_priced_out(r, th.min_sample)})
+        elif r is None or r["effect"] is None:
             out.append({**base, **_no_estimate(r, games)})
-        elif _unused(r):
+        elif unused(r):
             out.append({**base, **_not_used(r)})
         else:
             out.append(
@@ -122,7 +130,8 @@ def _evidence(
     card: str, set_name: str, kind: str, estimator: str, r: dict[str, object] | None
 ) -> dict[str, object]:
     """The columns every row has, from the card's effect row (if any)."""
-    get = r.get if r is not None else {}.get
+    row: dict[str, object] = r or {}
+    get = row.get
     return {
         "card": card,
         "set": set_name,
@@ -141,10 +150,27 @@ def _evidence(
     }
 
 
-def _unused(r: dict[str, object]) -> bool:
-    """Its forced buyers hardly play it (or no forced seat bought it)."""
+def priced_out(r: dict[str, object]) -> bool:
+    """Hardly any of the seats made to buy it could pay for it (fewer than PRICED_OUT of at
+    least MIN_ARM): its price keeps it out of play. A row of causal.card_effects."""
+    n, bought = int(str(r["n_forced"] or 0)), int(str(r["bought_forced"] or 0))
+    return n >= MIN_ARM and bought < PRICED_OUT * n
+
+
+def unused(r: dict[str, object]) -> bool:
+    """Not priced out, but its forced buyers hardly play it (or too few bought it to tell):
+    a row of causal.card_effects."""
     bought, played = int(str(r["bought_forced"] or 0)), int(str(r["played_forced"] or 0))
-    return bought < MIN_ARM or played < USE_MIN * bought
+    return not priced_out(r) and (bought < MIN_ARM or played < USE_MIN * bought)
+
+
+def _priced_out(r: dict[str, object], min_sample: int) -> dict[str, object]:
+    n, bought = int(str(r["n_forced"])), int(str(r["bought_forced"]))
+    why = (
+        f"of {n} seats made to buy it (saving for it first), only {bought} could pay for it "
+        f"({pct(bought / n)}): its price keeps it out of play"
+    )
+    return {"verdict": TOO_WEAK, "severity": "high" if n >= min_sample else "medium", "why": why}
 
 
 def _no_estimate(r: dict[str, object] | None, games: int) -> dict[str, object]:
@@ -171,8 +197,8 @@ def _not_used(r: dict[str, object]) -> dict[str, object]:
         f"those played one ({pct(played / bought) if bought else 'none'}): the agents "
         "do not play it once they own it, so its effect measures the agents, not the card"
         if bought >= MIN_ARM
-        else f"of {r['n_forced']} seats made to buy it only {bought} could: its effect "
-        "measures almost no purchases"
+        else f"of {r['n_forced']} seats made to buy it only {bought} bought it: too few "
+        "to tell what it does"
     )
     return {"verdict": NOT_USED, "severity": "medium", "why": why}
 
@@ -204,7 +230,7 @@ def _judged(
         "p": p,
         "holm": adjusted,
         "smallest_found": least,
-        "why": f"{num(100 * effect, True)} points; the run would have found an effect beyond "
+        "why": f"effect {num(100 * effect, True)} points; the run would have found one beyond "
         f"+-{100 * least:.0f} points (80% power)",
     }
 
@@ -325,7 +351,8 @@ def _group_findings(verdicts: pl.DataFrame, th: Thresholds) -> list[Finding]:
         (pl.col("verdict") == FINE) & pl.col("smallest_found").is_not_null()
     ).get_column("smallest_found")
     if fine.len():
-        lo, mid, hi = (float(fine.min() or 0), float(fine.median() or 0), float(fine.max() or 0))
+        values = sorted(float(v) for v in fine.to_list())
+        lo, mid, hi = values[0], values[len(values) // 2], values[-1]
         out.append(
             Finding(
                 "fine cards",
