@@ -5,15 +5,18 @@ simulated runs, the verdicts, and the design agent's buying against its recorded
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pytest
 
+from app.cli import main
 from engine.agents.factorial import FactorialAgent, forced
 from engine.play import derive_seed, play_game
 from workbench.analysis.causal import MIN_ARM, estimate
 from workbench.analysis.severity import Thresholds
+from workbench.analysis.source import open_db
 from workbench.analysis.verdicts import (
     FINE,
     NO_ESTIMATE,
@@ -21,6 +24,7 @@ from workbench.analysis.verdicts import (
     TOO_STRONG,
     TOO_WEAK,
     band_test,
+    card_verdicts,
     causal_verdicts,
 )
 from workbench.content.setup import load_setup
@@ -230,3 +234,46 @@ def test_factorial_agent_buys_only_forced_cards_and_the_store_records_its_arms()
     assert all(forced(seed, p, c) for p, c in buys)
     forced_names = {(a["seat"], a["card"]) for a in arms if a["arm"] == "forced"}
     assert len(set(buys)) >= len(forced_names) // 2
+
+
+TRUTH = Path(__file__).parent / "data" / "causal" / "truth.csv"
+RACE = Path(__file__).parent / "data" / "tuning" / "race.map.csv"
+
+
+def test_a_card_that_wins_by_itself_and_one_that_does_nothing_get_the_right_verdicts(
+    tmp_path: Path,
+) -> None:
+    """tests/data/causal/truth.csv in a six-round resource race: Jackpot gains 9 for 1 (it
+    wins the race by itself), Blank gains nothing for 1 (a resource spent for nothing), next
+    to fillers that gain what they cost. 300 games of the design: Jackpot is too strong and
+    Blank too weak, each by the causal estimator, Jackpot the largest effect, Blank the
+    smallest."""
+    db = tmp_path / "t.duckdb"
+    code = main(
+        [
+            "simulate",
+            "--design",
+            "causal",
+            "--sets",
+            str(TRUTH),
+            "--board",
+            str(RACE),
+            "--games",
+            "300",
+            "--workers",
+            "1",
+            "--db",
+            str(db),
+        ]
+    )
+    assert code == 0
+    con = open_db(db)
+    try:
+        v = card_verdicts(con, [1], Thresholds(), pl.DataFrame())
+    finally:
+        con.close()
+    got = {r["card"]: r for r in v.iter_rows(named=True)}
+    assert got["Jackpot"]["verdict"] == TOO_STRONG and got["Blank"]["verdict"] == TOO_WEAK
+    assert got["Jackpot"]["estimator"] == got["Blank"]["estimator"] == "randomised buying (run 1)"
+    effects = v.sort("effect").get_column("card").to_list()
+    assert effects[0] == "Blank" and effects[-1] == "Jackpot"
