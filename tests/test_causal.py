@@ -15,6 +15,7 @@ from app.cli import main
 from engine.agents.factorial import FactorialAgent, forced
 from engine.play import derive_seed, play_game
 from workbench.analysis.causal import MIN_ARM, estimate
+from workbench.analysis.findings import findings
 from workbench.analysis.severity import Thresholds
 from workbench.analysis.source import open_db
 from workbench.analysis.verdicts import (
@@ -277,3 +278,35 @@ def test_a_card_that_wins_by_itself_and_one_that_does_nothing_get_the_right_verd
     assert got["Jackpot"]["estimator"] == got["Blank"]["estimator"] == "randomised buying (run 1)"
     effects = v.sort("effect").get_column("card").to_list()
     assert effects[0] == "Blank" and effects[-1] == "Jackpot"
+
+
+def test_the_demos_findings_name_an_estimator_for_every_verdict_and_judge_no_unused_card(
+    tmp_path: Path,
+) -> None:
+    """`workbench demo` (fewer games): it plays a causal companion, so the report's verdict
+    table rests on randomised buying for every card; no card finding, dead-card finding or
+    verdict names a card the agents do not use; every card finding names its estimator."""
+    out = tmp_path / "demo"
+    assert (
+        main(
+            ["demo", "--out", str(out), "--games", "30", "--causal-games", "150", "--workers", "1"]
+        )
+        == 0
+    )
+    tables = out / "report" / "tables"
+    v = pl.read_parquet(tables / "card_verdicts.parquet")
+    assert v.height == 62 and set(v.get_column("estimator")) == {"randomised buying (run 2)"}
+    assert set(v.get_column("verdict")) <= {TOO_STRONG, TOO_WEAK, FINE, NOT_USED, NO_ESTIMATE}
+    unused = set(v.filter(pl.col("verdict") == NOT_USED).get_column("card"))
+    con = open_db(out / "demo.duckdb")
+    try:
+        found = findings(con, [1], Thresholds(), verdicts=v)
+    finally:
+        con.close()
+    for f in found:
+        if f.kind == "card":
+            assert "by randomised buying (run 2)" in f.text, f.text
+        if f.kind in ("card", "dead card", "fine cards"):
+            assert not unused & set(f.subject.split(", ")), f.text
+    page = (out / "report" / "index.html").read_text(encoding="utf-8")
+    assert 'data-name="card_verdicts"' in page
