@@ -13,7 +13,7 @@ import duckdb
 import pyarrow as pa
 
 from engine.agents.factorial import FactorialAgent, forced
-from engine.agents.registry import parse_spec
+from engine.agents.registry import make_agent
 from engine.record import GameRecord
 from workbench.store.keys import GAME_ID_BASE
 from workbench.store.schema import ARROW_SCHEMAS, GAME_TABLES, TABLES
@@ -142,10 +142,10 @@ def _add_assignments(cols: Columns, run_id: int, gid: int, g: PlayedGame) -> Non
     for player, card in zip(r.picks.data["player"], r.picks.data["card"], strict=True):
         drafted.setdefault(int(str(player)), set()).add(str(card))
     for seat, spec in enumerate(g.agents):
-        name, params = parse_spec(spec)
-        if name != FactorialAgent.name:
+        agent = make_agent(spec)
+        if not isinstance(agent, FactorialAgent):
             continue
-        p = FactorialAgent.from_params(params).p
+        p = agent.p
         names = sorted(drafted.get(seat, ()))
         _extend(
             cols["assignments"],
