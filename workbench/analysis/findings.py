@@ -100,7 +100,7 @@ def findings(
     verdicts = card_verdicts(con, runs, th, table) if verdicts is None else verdicts
     causal = verdicts.get_column("estimator").str.starts_with("randomised").any()
     if causal:
-        dead = dead.filter(pl.col("card").is_in(sorted(worthless(verdicts, th.card_band))))
+        dead = dead.filter(pl.col("card").is_in(sorted(worthless(verdicts))))
     shares = (
         drafted.card_shares(con, runs, th.kraken_drafted, th.kraken_bought)
         if shares is None

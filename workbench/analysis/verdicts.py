@@ -374,14 +374,13 @@ def _group_findings(verdicts: pl.DataFrame, th: Thresholds) -> list[Finding]:
     return out
 
 
-def worthless(verdicts: pl.DataFrame, band: float) -> set[str]:
-    """The cards a randomised buyer finds worthless: too weak, or fine with no gain beyond
-    the band possible (the interval's top below it). Empty for observational verdicts."""
+def worthless(verdicts: pl.DataFrame) -> set[str]:
+    """The cards a randomised buyer finds worthless: too weak, or fine but surely no gain (the
+    interval's top below zero: buying it loses games). Empty for observational verdicts."""
     causal = verdicts.filter(pl.col("estimator").str.starts_with(CAUSAL))
     return set(
         causal.filter(
-            (pl.col("verdict") == TOO_WEAK)
-            | ((pl.col("verdict") == FINE) & (pl.col("high") < band))
+            (pl.col("verdict") == TOO_WEAK) | ((pl.col("verdict") == FINE) & (pl.col("high") < 0))
         )
         .get_column("card")
         .to_list()
