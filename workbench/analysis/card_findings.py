@@ -190,9 +190,25 @@ def dead_card_findings(
     return out
 
 
-def kraken_findings(shares: pl.DataFrame, th: Thresholds) -> list[Finding]:
+def _habit(rows: list[dict[str, object]], worth: dict[str, str] | None) -> str:
+    """How many of the cards randomised buying finds worth buying (fine or too strong)."""
+    if not worth:
+        return ""
+    good = [str(r["card"]) for r in rows if worth.get(str(r["card"])) in (FINE, TOO_STRONG)]
+    return (
+        f" Randomised buying finds {len(good)} of these {len(rows)} fine or too strong: "
+        "leaving them unbought is the agents' habit, not the cards' fault."
+    )
+
+
+def kraken_findings(
+    shares: pl.DataFrame, th: Thresholds, worth: dict[str, str] | None = None
+) -> list[Finding]:
     """Per board, the Kraken-like cards of `drafted.card_shares` (at the thresholds of `th`):
-    drafted in many games, (almost) never bought by the seat that drafted them."""
+    drafted in many games, (almost) never bought by the seat that drafted them. `worth`: card
+    -> causal verdict (verdicts.py), if a design run judged them: the finding then says how
+    many of them randomised buying finds fine or too strong, the agents' habit, not the
+    cards'."""
     out = []
     boards = shares.get_column("board").n_unique()
     for key, df in shares.group_by("board", maintain_order=True):
@@ -220,7 +236,7 @@ def kraken_findings(shares: pl.DataFrame, th: Thresholds) -> list[Finding]:
                 "drafted in many games and (almost) never bought by the seat that drafted them "
                 f"{span(lo, hi, pool)}: {names}{more}. Their picks go to cards the players do not "
                 f"use: a drafter that drafts what its agent will not buy, or an agent that never "
-                f"buys them.",
+                f"buys them.{_habit(rows, worth)}",
                 len(rows) / pool,
                 lo,
                 hi,

@@ -120,7 +120,13 @@ def findings(
         *set_findings(con, runs, th),
         *verdict_findings(verdicts, th),
         *dead_card_findings(dead, len(pool), th, bool(causal)),
-        *kraken_findings(shares, th),
+        *kraken_findings(
+            shares,
+            th,
+            dict(zip(verdicts.get_column("card"), verdicts.get_column("verdict"), strict=True))
+            if causal
+            else None,
+        ),
         *economy_findings(con, runs, th),
         *shape_findings(con, runs, th),
         *agent_findings(con, runs, th, pool),
