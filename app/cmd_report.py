@@ -15,6 +15,21 @@ from workbench.analysis.source import AnalysisError, open_db, resolve_runs
 from workbench.analysis.stability import setup_difference
 
 DEFAULT_DB = "runs.duckdb"
+DESCRIPTION = (
+    "Write one self-contained HTML balance report with every table as CSV and Parquet beside "
+    "it. It opens with the findings, ranked: seat, set and card balance (every card's verdict "
+    "with its estimator, from a run of `simulate --design causal` where there is one), dead "
+    "cards and why, the economy, game shape, agent caveats; then seats and sets, cards, cost "
+    "curves, draft, economy, game shape, boards. Several --run are analysed together. With "
+    "--skill-run the cards table says whether each card's verdict is the same in another run "
+    "of the same setup played by other agents."
+)
+CAUSAL_HELP = (
+    "a run of the same sets and boards played with `simulate --design causal`, repeatable: "
+    "every card's verdict rests on its causal effect there (default: the reported runs if they "
+    "played the design, else every such run of the file with the same sets, boards and "
+    "content; with none, the observational improvement when bought, marked as such)"
+)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -25,13 +40,7 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "report",
         help="write the HTML balance report of a run",
-        description="Write one self-contained HTML balance report with every table as CSV and "
-        "Parquet beside it. It opens with the findings, ranked: seat, set and card "
-        "balance, dead cards and why, the economy, game shape, agent caveats; then "
-        "seats and sets, cards, cost curves, draft, economy, game shape, boards. "
-        "Several --run are analysed together. With --skill-run the cards table "
-        "says whether each card's verdict is the same in another run of the same "
-        "setup played by other agents.",
+        description=DESCRIPTION,
     )
     parser.add_argument("--db", default=DEFAULT_DB, help=f"DuckDB file (default: {DEFAULT_DB})")
     parser.add_argument(
@@ -61,11 +70,7 @@ def add_parser(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="ID",
-        help="a run of the same sets and boards played with `simulate --design causal`, "
-        "repeatable: every card's verdict rests on its causal effect there (default: the "
-        "reported runs if they played the design, else every such run of the file with the "
-        "same sets, boards and content; with none, the observational improvement when "
-        "bought, marked as such)",
+        help=CAUSAL_HELP,
     )
     parser.add_argument("--out", default="report", help="output folder (default: report)")
     parser.add_argument(

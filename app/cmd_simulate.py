@@ -49,6 +49,12 @@ DESIGNS = {"own": None, "causal": "factorial"}
 """--design: the agents' own buying, or the randomised buying design (engine/agents/factorial.py),
 the agent every seat gets: each store card forced or banned by a coin, so that the report can
 estimate every card's causal effect from the run (workbench/analysis/causal.py)."""
+DESIGN_HELP = (
+    "causal: every seat buys by the randomised design (each card of its store forced, bought "
+    "and saved for, or banned, by a coin from the game's seed; the arms go to table "
+    "assignments), the rest of play the heuristic's; `workbench report` estimates every "
+    "card's causal effect from such a run (default: own, the agents' own buying)"
+)
 """Arguments that define a run; a resume takes them from the database instead."""
 
 
@@ -82,10 +88,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--design",
         choices=sorted(DESIGNS),
-        help="causal: every seat buys by the randomised design (each card of its store forced, "
-        "bought whenever affordable, or banned, by a coin from the game's seed; the arms go to "
-        "table assignments), the rest of play the heuristic's; `workbench report` estimates "
-        "every card's causal effect from such a run (default: own, the agents' own buying)",
+        help=DESIGN_HELP,
     )
     parser.add_argument("--seed", type=int, help=f"run seed, 0 to {MAX_SEED} (default: 1)")
     parser.add_argument(

@@ -307,71 +307,81 @@ def verdict_findings(verdicts: pl.DataFrame, th: Thresholds) -> list[Finding]:
 def _group_findings(verdicts: pl.DataFrame, th: Thresholds) -> list[Finding]:
     """The cards the agents cannot judge, those without an estimate, and the power of the
     fine ones."""
-    out = []
+    return [
+        *_listed(verdicts, NOT_USED, "agent", "medium", _UNUSED),
+        *_listed(
+            verdicts,
+            NO_ESTIMATE,
+            "no estimate",
+            "low",
+            "{k} of {pool} cards have no estimate: {names}.",
+        ),
+        *_fine(verdicts, th),
+    ]
+
+
+_UNUSED = (
+    "What the agents cannot tell: {k} of {pool} cards get no verdict because the agents do "
+    "not use them: {names}. Their worth needs an agent that plays them (or a person)."
+)
+
+
+def _listed(
+    verdicts: pl.DataFrame, verdict: str, kind: str, severity: str, words: str
+) -> list[Finding]:
+    """One finding naming the cards of `verdict` (the first three with their reason)."""
     pool = verdicts.height
-    unused = list(verdicts.filter(pl.col("verdict") == NOT_USED).iter_rows(named=True))
-    if unused:
-        names = "; ".join(f"{r['card']} ({r['type']}: {r['why']})" for r in unused[:3])
-        more = f"; {len(unused) - 3} more in the table" if len(unused) > 3 else ""
-        out.append(
-            Finding(
-                "agent",
-                "medium",
-                f"What the agents cannot tell: {len(unused)} of {pool} cards get no verdict "
-                f"because the agents do not use them: {names}{more}. Their worth needs an "
-                "agent that plays them (or a person).",
-                len(unused) / pool,
-                None,
-                None,
-                pool,
-                "cards",
-                ", ".join(str(r["card"]) for r in unused),
-                len(unused) / pool,
-            )
+    rows = list(verdicts.filter(pl.col("verdict") == verdict).iter_rows(named=True))
+    if not rows:
+        return []
+    names = "; ".join(
+        f"{r['card']} ({r['type'] + ': ' if verdict == NOT_USED else ''}{r['why']})"
+        for r in rows[:3]
+    )
+    more = f"; {len(rows) - 3} more in the table" if len(rows) > 3 else ""
+    return [
+        Finding(
+            kind,
+            severity,
+            words.format(k=len(rows), pool=pool, names=names + more),
+            len(rows) / pool,
+            None,
+            None,
+            pool,
+            "cards",
+            ", ".join(str(r["card"]) for r in rows),
+            len(rows) / pool,
         )
-    missing = list(verdicts.filter(pl.col("verdict") == NO_ESTIMATE).iter_rows(named=True))
-    if missing:
-        names = "; ".join(f"{r['card']} ({r['why']})" for r in missing[:3])
-        more = f"; {len(missing) - 3} more in the table" if len(missing) > 3 else ""
-        out.append(
-            Finding(
-                "no estimate",
-                "low",
-                f"{len(missing)} of {pool} cards have no estimate: {names}{more}.",
-                len(missing) / pool,
-                None,
-                None,
-                pool,
-                "cards",
-                ", ".join(str(r["card"]) for r in missing),
-                len(missing) / pool,
-            )
-        )
+    ]
+
+
+def _fine(verdicts: pl.DataFrame, th: Thresholds) -> list[Finding]:
+    """The fine cards and the smallest effect their run would have found."""
     fine = verdicts.filter(
         (pl.col("verdict") == FINE) & pl.col("smallest_found").is_not_null()
     ).get_column("smallest_found")
-    if fine.len():
-        values = sorted(float(v) for v in fine.to_list())
-        lo, mid, hi = values[0], values[len(values) // 2], values[-1]
-        out.append(
-            Finding(
-                "fine cards",
-                "low",
-                f"{fine.len()} of {pool} cards are fine by {CAUSAL}: none is beyond "
-                f"+-{100 * th.card_band:.0f} points after Holm's correction. The run would "
-                f"have found an effect beyond +-{100 * mid:.0f} points (median over them; "
-                f"{100 * lo:.0f} to {100 * hi:.0f}) with 80% power; smaller ones it cannot "
-                "rule out (each card's figure is in the verdict table).",
-                mid,
-                lo,
-                hi,
-                pool,
-                "cards",
-                "",
-                0.0,
-            )
+    if not fine.len():
+        return []
+    values = sorted(float(v) for v in fine.to_list())
+    lo, mid, hi = values[0], values[len(values) // 2], values[-1]
+    return [
+        Finding(
+            "fine cards",
+            "low",
+            f"{fine.len()} of {verdicts.height} cards are fine by {CAUSAL}: none is beyond "
+            f"+-{100 * th.card_band:.0f} points after Holm's correction. The run would "
+            f"have found an effect beyond +-{100 * mid:.0f} points (median over them; "
+            f"{100 * lo:.0f} to {100 * hi:.0f}) with 80% power; smaller ones it cannot "
+            "rule out (each card's figure is in the verdict table).",
+            mid,
+            lo,
+            hi,
+            verdicts.height,
+            "cards",
+            "",
+            0.0,
         )
-    return out
+    ]
 
 
 def worthless(verdicts: pl.DataFrame) -> set[str]:

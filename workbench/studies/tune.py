@@ -316,21 +316,7 @@ def tune_card(
 
     out = search(measure, start, direction(verdict), band, FLOOR.get(field, 0), CAP, budget)
     if study is not None:
-        rows = [
-            (
-                card,
-                f"effect@{field}={p.value}{' fresh' if p.fresh else ''}",
-                p.effect,
-                p.low,
-                p.high,
-                f"run {p.run_id}, n={p.n}",
-            )
-            for p in out.probes
-        ]
-        est = None if out.proposed is None else float(out.proposed)
-        record_results(
-            db, study.sweep_id, [*rows, (card, f"proposed_{field}", est, None, None, out.note)]
-        )
+        _record(db, study.sweep_id, card, field, out)
     return CardTuning(
         card,
         field,
@@ -341,6 +327,23 @@ def tune_card(
         float(start.high or 0.0),
         out,
     )
+
+
+def _record(db: str, sweep_id: int, card: str, field: str, out: Outcome) -> None:
+    """The search's probes and proposal as the study's sweep_results rows."""
+    rows = [
+        (
+            card,
+            f"effect@{field}={p.value}{' fresh' if p.fresh else ''}",
+            p.effect,
+            p.low,
+            p.high,
+            f"run {p.run_id}, n={p.n}",
+        )
+        for p in out.probes
+    ]
+    est = None if out.proposed is None else float(out.proposed)
+    record_results(db, sweep_id, [*rows, (card, f"proposed_{field}", est, None, None, out.note)])
 
 
 def before_after(tunings: list[CardTuning]) -> pl.DataFrame:
