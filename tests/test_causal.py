@@ -310,3 +310,5 @@ def test_the_demos_findings_name_an_estimator_for_every_verdict_and_judge_no_unu
             assert not unused & set(f.subject.split(", ")), f.text
     page = (out / "report" / "index.html").read_text(encoding="utf-8")
     assert 'data-name="card_verdicts"' in page
+    db, elsewhere = str(out / "demo.duckdb"), str(tmp_path / "r")
+    assert main(["report", "--db", db, "--run", "2", "--causal-run", "1", "--out", elsewhere]) == 2

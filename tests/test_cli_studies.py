@@ -238,17 +238,17 @@ RACE = str(DATA / "race.map.csv")
 def _measure(
     effect: Callable[[int], float], fresh: Callable[[int], float] | None = None
 ) -> Callable[[int, bool], Probe]:
-    """A design run's answer at each value, from a known effect curve (interval +-0.02)."""
+    """A design run's answer at each value, from a known effect curve (interval +-0.005)."""
 
     def measure(value: int, is_fresh: bool) -> Probe:
         e = (fresh or effect)(value) if is_fresh else effect(value)
-        return Probe(value, e, e - 0.02, e + 0.02, 500, value, is_fresh)
+        return Probe(value, e, e - 0.005, e + 0.005, 500, value, is_fresh)
 
     return measure
 
 
 def _start(value: int, effect: float) -> Probe:
-    return Probe(value, effect, effect - 0.02, effect + 0.02, 500, 0)
+    return Probe(value, effect, effect - 0.005, effect + 0.005, 500, 0)
 
 
 def test_the_search_finds_the_price_whose_effect_is_inside_the_band() -> None:
@@ -286,12 +286,25 @@ def test_a_card_priced_out_of_play_is_tried_at_its_floor_first() -> None:
 
     def measure(value: int, fresh: bool) -> Probe:
         e = -0.06 * (value - 3)
-        return Probe(value, e, e - 0.02, e + 0.02, 500, value, fresh, priced_out=value >= 10)
+        return Probe(value, e, e - 0.005, e + 0.005, 500, value, fresh, priced_out=value >= 10)
 
     start = Probe(30, -0.01, -0.05, 0.03, 500, 0, priced_out=True)
     out = search(measure, start, -1, BAND, 1)
     assert out.proposed == 3 and out.confirmed
     assert [p.value for p in out.probes if not p.fresh] == [1, 2, 3, 4, 8, 15, 30]
+
+
+def test_a_probe_whose_interval_reaches_into_the_band_counts_as_inside() -> None:
+    """At 400 games an interval is about +-0.11: +0.10 at buy 3 (-0.01 to +0.21) cannot be
+    told from the band, so 3, the smallest such move, is proposed; by point estimates the
+    search would go on to 4 (0.0)."""
+
+    def measure(value: int, fresh: bool) -> Probe:
+        e = 0.30 - 0.10 * (value - 1)
+        return Probe(value, e, e - 0.11, e + 0.11, 400, value, fresh)
+
+    out = search(measure, Probe(1, 0.3, 0.19, 0.41, 400, 0), 1, BAND, 1)
+    assert out.proposed == 3 and out.confirmed
 
 
 def test_a_price_that_does_not_matter_gets_no_proposal() -> None:

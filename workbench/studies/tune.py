@@ -3,7 +3,11 @@ randomised buying design (workbench/analysis/causal.py) lies wholly outside a ba
 how far; for each, search the cost (buy, play or upkeep, any card type) whose effect falls
 inside the band, and check that cost on fresh seeds.
 
-The search (`search`) assumes only that a dearer cost does not make a card stronger. It steps
+A probe is inside the band when its effect's 95% interval reaches into it (the run cannot
+tell the card from a balanced one there), so the proposal is the smallest move the runs
+cannot tell from balanced, not a value a noisy point estimate happened to land on (at 400
+games an effect's interval is about +-11 points, twice a +-5 band). The search (`search`)
+assumes only that a dearer cost does not make a card stronger. It steps
 the way the flag points by 1, 2, 4, 8... (a card priced out of play: straight to the floor)
 until the effect leaves the flag's side (or the cost reaches its floor or CAP), then halves the
 bracket towards the current cost. Every probe is a design run of the changed
@@ -101,11 +105,16 @@ class Probe:
 
 
 def side(p: Probe, band: tuple[float, float]) -> int:
-    """+1 above the band, -1 below (or priced out of play), 0 inside."""
+    """+1 when the effect's whole 95% interval lies above the band, -1 below (or the card is
+    priced out of play), 0 when the interval reaches into the band: the run cannot tell the
+    card from a balanced one there."""
     if p.priced_out:
         return -1
-    effect = p.effect if p.effect is not None else (band[0] + band[1]) / 2
-    return 1 if effect > band[1] else -1 if effect < band[0] else 0
+    if p.effect is None:
+        return 0
+    low = p.low if p.low is not None else p.effect
+    high = p.high if p.high is not None else p.effect
+    return 1 if low > band[1] else -1 if high < band[0] else 0
 
 
 @dataclass(frozen=True)
