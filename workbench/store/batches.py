@@ -13,7 +13,7 @@ import duckdb
 import pyarrow as pa
 
 from engine.agents.factorial import FactorialAgent, forced
-from engine.agents.registry import make_agent
+from engine.agents.registry import FACTORIES, make_agent, parse_spec
 from engine.record import GameRecord
 from workbench.store.keys import GAME_ID_BASE
 from workbench.store.schema import ARROW_SCHEMAS, GAME_TABLES, TABLES
@@ -142,6 +142,8 @@ def _add_assignments(cols: Columns, run_id: int, gid: int, g: PlayedGame) -> Non
     for player, card in zip(r.picks.data["player"], r.picks.data["card"], strict=True):
         drafted.setdefault(int(str(player)), set()).add(str(card))
     for seat, spec in enumerate(g.agents):
+        if parse_spec(spec)[0] not in FACTORIES:
+            continue  # a seat of the workbench's own (a person, workbench.play.human)
         agent = make_agent(spec)
         if not isinstance(agent, FactorialAgent):
             continue
