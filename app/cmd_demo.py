@@ -18,6 +18,9 @@ from app.workers import add_workers_option
 from workbench.analysis.source import AnalysisError
 
 DEFAULT_GAMES = 300
+CAUSAL_GAMES = 1200
+"""Games of the demo's causal companion run (`simulate --design causal`), from which every
+card's verdict is estimated."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -25,8 +28,10 @@ def add_parser(subparsers: Any) -> None:
         "demo",
         help="simulate the shipped defaults and write the balance report",
         description=f"Play {DEFAULT_GAMES} drafted games of the shipped default sets and board "
-        f"between {AGENT} agents into OUT/demo.duckdb, write the balance report to "
-        "OUT/report/index.html and print its path.",
+        f"between {AGENT} agents into OUT/demo.duckdb, and {CAUSAL_GAMES} of the randomised "
+        "buying design (`simulate --design causal`, from which the report estimates every "
+        "card's causal effect), write the balance report to OUT/report/index.html and print "
+        "its path.",
     )
     parser.add_argument("--out", default="demo", help="output folder (default: demo)")
     parser.add_argument(
@@ -34,6 +39,12 @@ def add_parser(subparsers: Any) -> None:
         type=int,
         default=DEFAULT_GAMES,
         help=f"games to simulate (default: {DEFAULT_GAMES})",
+    )
+    parser.add_argument(
+        "--causal-games",
+        type=int,
+        default=CAUSAL_GAMES,
+        help=f"games of the causal companion run (default: {CAUSAL_GAMES})",
     )
     add_workers_option(parser)
     parser.add_argument("--seed", type=int, default=1, help="run seed (default: 1)")
@@ -52,28 +63,17 @@ def run(args: argparse.Namespace) -> int:
     db = out / DATABASE
     if db.exists():
         db.unlink()  # the demo's own file: a fresh run every time, so its report is the latest
-    code = workbench_main(
-        [
-            "simulate",
-            "--db",
-            str(db),
-            "--games",
-            str(args.games),
-            "--agents",
-            AGENT,
-            "--workers",
-            str(args.workers),
-            "--seed",
-            str(args.seed),
-            "--label",
-            "demo",
-        ]
-    )
-    if code != 0:
-        print(f"workbench demo: the simulation failed (exit {code})", file=sys.stderr)
-        return code
+    common = ["--db", str(db), "--workers", str(args.workers), "--seed", str(args.seed)]
+    for run in (
+        ["--games", str(args.games), "--agents", AGENT, "--label", "demo"],
+        ["--games", str(args.causal_games), "--design", "causal", "--label", "demo causal"],
+    ):
+        code = workbench_main(["simulate", *common, *run])
+        if code != 0:
+            print(f"workbench demo: the simulation failed (exit {code})", file=sys.stderr)
+            return code
     try:
-        page = write_report(db, None, out / "report")
+        page = write_report(db, [1], out / "report")
     except AnalysisError as exc:
         print(f"workbench demo: {exc}", file=sys.stderr)
         return 2

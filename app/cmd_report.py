@@ -9,11 +9,27 @@ from pathlib import Path
 from typing import Any
 
 from reports import balance, html
+from workbench.analysis import causal
 from workbench.analysis.findings import Thresholds
 from workbench.analysis.source import AnalysisError, open_db, resolve_runs
 from workbench.analysis.stability import setup_difference
 
 DEFAULT_DB = "runs.duckdb"
+DESCRIPTION = (
+    "Write one self-contained HTML balance report with every table as CSV and Parquet beside "
+    "it. It opens with the findings, ranked: seat, set and card balance (every card's verdict "
+    "with its estimator, from a run of `simulate --design causal` where there is one), dead "
+    "cards and why, the economy, game shape, agent caveats; then seats and sets, cards, cost "
+    "curves, draft, economy, game shape, boards. Several --run are analysed together. With "
+    "--skill-run the cards table says whether each card's verdict is the same in another run "
+    "of the same setup played by other agents."
+)
+CAUSAL_HELP = (
+    "a run of the same sets and boards played with `simulate --design causal`, repeatable: "
+    "every card's verdict rests on its causal effect there (default: the reported runs if they "
+    "played the design, else every such run of the file with the same sets, boards and "
+    "content; with none, the observational improvement when bought, marked as such)"
+)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -24,13 +40,7 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "report",
         help="write the HTML balance report of a run",
-        description="Write one self-contained HTML balance report with every table as CSV and "
-        "Parquet beside it. It opens with the findings, ranked: seat, set and card "
-        "balance, dead cards and why, the economy, game shape, agent caveats; then "
-        "seats and sets, cards, cost curves, draft, economy, game shape, boards. "
-        "Several --run are analysed together. With --skill-run the cards table "
-        "says whether each card's verdict is the same in another run of the same "
-        "setup played by other agents.",
+        description=DESCRIPTION,
     )
     parser.add_argument("--db", default=DEFAULT_DB, help=f"DuckDB file (default: {DEFAULT_DB})")
     parser.add_argument(
@@ -53,6 +63,14 @@ def add_parser(subparsers: Any) -> None:
         "column across_skill (stable, or which agents disagree on the "
         "card's verdict), a table of the verdicts per agent, and a finding "
         "listing the verdicts that depend on the player's skill",
+    )
+    parser.add_argument(
+        "--causal-run",
+        type=int,
+        action="append",
+        default=[],
+        metavar="ID",
+        help=CAUSAL_HELP,
     )
     parser.add_argument("--out", default="report", help="output folder (default: report)")
     parser.add_argument(
@@ -97,9 +115,10 @@ def write_report(
     out: str | Path,
     th: Thresholds | None = None,
     skill_runs: list[int] | None = None,
+    causal_runs: list[int] | None = None,
 ) -> Path:
-    """Write the report and return the page's path; AnalysisError for a bad db or run, or a
-    skill run of another setup."""
+    """Write the report and return the page's path; AnalysisError for a bad db or run, a
+    skill run of another setup, or a causal run of another setup or without the design."""
     con = open_db(db)
     try:
         chosen = resolve_runs(con, runs)
@@ -111,21 +130,43 @@ def write_report(
                     f"--skill-run {r}: {why}; give a run of the same sets and "
                     "boards played by other agents"
                 )
+        design = _causal_runs(con, chosen, causal_runs or [])
         title = f"Balance report: run {', '.join(map(str, chosen))}"
+        shown = [*chosen, *others, *(d for d in design if d not in chosen)]
         return html.write(
             Path(out),
             title,
-            balance.run_summary(con, [*chosen, *others]),
-            balance.sections(con, chosen, th, others),
+            balance.run_summary(con, shown),
+            balance.sections(con, chosen, th, others, design),
         )
     finally:
         con.close()
 
 
+def _causal_runs(con: Any, chosen: list[int], wanted: list[int]) -> list[int]:
+    """The --causal-run runs, checked: each of the reported setup, each with the design."""
+    runs = resolve_runs(con, wanted) if wanted else []
+    for r in runs:
+        why = setup_difference(con, chosen, [r])
+        if why is None and not causal.design_runs(con, [r]):
+            why = "it did not play the randomised design (no assignments)"
+        if why is not None:
+            raise AnalysisError(
+                f"--causal-run {r}: {why}; give a run of `simulate --design causal` with the "
+                "same sets and boards"
+            )
+    return runs
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         page = write_report(
-            args.db, args.run, args.out, thresholds(args.band, args.threshold), args.skill_run
+            args.db,
+            args.run,
+            args.out,
+            thresholds(args.band, args.threshold),
+            args.skill_run,
+            args.causal_run,
         )
     except AnalysisError as exc:
         print(f"workbench report: {exc}", file=sys.stderr)

@@ -46,7 +46,17 @@ DEFAULT_AGENT = "heuristic"
 Opened = tuple[duckdb.DuckDBPyConnection, int, RunSpec, Prepared, WorkerPool | None]
 """A run ready to play: its open store, id, spec and prepared setup, and the workers started
 for it (a new run's; a resume starts them when it plays)."""
-RUN_ARGS = ("sets", "board", "games", "players", "agents", "drafters", "seed", "label")
+RUN_ARGS = ("sets", "board", "games", "players", "agents", "drafters", "seed", "label", "design")
+DESIGNS = {"own": None, "causal": "factorial"}
+"""--design: the agents' own buying, or the randomised buying design (engine/agents/factorial.py),
+the agent every seat gets: each store card forced or banned by a coin, so that the report can
+estimate every card's causal effect from the run (workbench/analysis/causal.py)."""
+DESIGN_HELP = (
+    "causal: every seat buys by the randomised design (each card of its store forced, bought "
+    "and saved for, or banned, by a coin from the game's seed; the arms go to table "
+    "assignments), the rest of play the heuristic's; `workbench report` estimates every "
+    "card's causal effect from such a run (default: own, the agents' own buying)"
+)
 """Arguments that define a run; a resume takes them from the database instead."""
 
 
@@ -77,6 +87,11 @@ def add_parser(subparsers: Any) -> None:
         f"{DEFAULT_AGENT}, as in the demo); seats rotate from game to game",
     )
     parser.add_argument("--drafters", help="drafter specs like --agents (default: the agents)")
+    parser.add_argument(
+        "--design",
+        choices=sorted(DESIGNS),
+        help=DESIGN_HELP,
+    )
     parser.add_argument("--seed", type=int, help=f"run seed, 0 to {MAX_SEED} (default: 1)")
     add_workers_option(parser, "local processes or Ray workers")
     parser.add_argument(
@@ -138,7 +153,10 @@ def new_spec(args: argparse.Namespace) -> tuple[RunSpec, Prepared]:
     boards = _names(args.board, (DEFAULT_BOARD,))
     if len(set(boards)) != len(boards):
         raise UsageError(f"--board names a board twice: {args.board}")
-    agents = _names(args.agents, (DEFAULT_AGENT,))
+    design = DESIGNS[getattr(args, "design", None) or "own"]
+    if design is not None and args.agents is not None:
+        raise UsageError(f"--design causal plays the {design} agent in every seat; drop --agents")
+    agents = _names(args.agents, (design or DEFAULT_AGENT,))
     drafters = _names(args.drafters, agents)
     for name in {*agents, *drafters}:
         check_spec(name)  # a typo costs no games and writes nothing

@@ -19,7 +19,7 @@ from reports.html import Chart, FindingList, Section, Table
 from reports.run import Run
 from reports.sets_cards import cards_section, draft_section, sets_section
 from reports.shape_boards import boards_section, shape_section
-from workbench.analysis import cards, draft, drafted, findings, stability
+from workbench.analysis import cards, draft, drafted, findings, stability, verdicts
 from workbench.analysis.source import query, run_list
 from workbench.studies.findings import stability_findings
 
@@ -88,10 +88,12 @@ def sections(
     runs: Sequence[int],
     th: findings.Thresholds | None = None,
     skill_runs: Sequence[int] = (),
+    causal_runs: Sequence[int] = (),
 ) -> list[Section]:
     """Every section of the report, in reading order, the findings first. `skill_runs`: runs
     of the same setup played by other agents; each card's verdict is set beside its verdict
-    there (stability.verdict_table)."""
+    there (stability.verdict_table). `causal_runs`: the design runs whose causal effects judge
+    the cards (default: found in the file, verdicts.card_verdicts)."""
     th = th or findings.Thresholds()
     counts = query(
         con,
@@ -102,12 +104,13 @@ def sections(
     ).row(0)
     table = cards.card_table(con, runs)
     drafts = draft.draft_tables(con, runs)
-    verdicts, labels, extra = None, [], []
+    skill, labels, extra = None, [], []
     if skill_runs:
         players = stability.players_of(con, [runs, *([s] for s in skill_runs)])
         labels = [p for p, _ in players]
-        verdicts = stability.verdict_table(con, players)
-        extra = stability_findings(verdicts, labels, "cards")
+        skill = stability.verdict_table(con, players)
+        extra = stability_findings(skill, labels, "cards")
+    judged = verdicts.card_verdicts(con, runs, th, table, causal_runs)
     r = Run(
         con,
         runs,
@@ -119,10 +122,11 @@ def sections(
         drafts,
         drafted.card_shares(con, runs, th.kraken_drafted, th.kraken_bought),
         th,
-        verdicts,
+        judged,
+        skill,
         labels,
     )
-    found = findings.findings(con, runs, th, table, r.dead, r.shares, extra)
+    found = findings.findings(con, runs, th, table, r.dead, r.shares, extra, judged)
     return [
         findings_section(found, th),
         sets_section(r),

@@ -11,7 +11,6 @@ from reports.charts import BLUE, GREY, RED, _legend_outside, _png, figure, text_
 from reports.html import Chart, Section, Table
 from workbench.analysis.stats import MIN_SAMPLE
 from workbench.studies.fairvalue import FairValue, in_words
-from workbench.studies.tune import CardTuning
 
 CARD_PANELS = (
     ("pick_rate", "seen", "pick rate when seen"),
@@ -273,60 +272,3 @@ def _fair_value_frame(fair: FairValue) -> pl.DataFrame:
         {"estimate": [fair.estimate], "low": [fair.low], "high": [fair.high], "note": [fair.note]},
         schema={"estimate": pl.Float64, "low": pl.Float64, "high": pl.Float64, "note": pl.String},
     )
-
-
-def before_after(tunings: Sequence[CardTuning]) -> pl.DataFrame:
-    """Per flagged card: the improvement and the buy rate at the current and at the proposed
-    value, each with its count (the buyers, the stores the card was in)."""
-    rows = []
-    for t in tunings:
-        m = t.sweep.metrics if t.sweep else None
-
-        def at(value: int | None, col: str, m: pl.DataFrame | None = m) -> float | None:
-            if value is None or m is None:
-                return None
-            hit = m.filter(pl.col("value") == value)
-            return None if hit.height == 0 else hit.get_column(col)[0]
-
-        f = t.sweep.fair if t.sweep else None
-        rows.append(
-            {
-                "card": t.card,
-                "field": t.field,
-                "verdict": t.verdict,
-                "current": t.current,
-                "proposed": t.proposed,
-                "fair_value": f.estimate if f else None,
-                "fair_low": f.low if f else None,
-                "fair_high": f.high if f else None,
-                "gain_before": at(t.current, "bought_gain"),
-                "gain_after": at(t.proposed, "bought_gain"),
-                "bought_before": at(t.current, "bought"),
-                "bought_after": at(t.proposed, "bought"),
-                "buy_rate_before": at(t.current, "buy_rate"),
-                "buy_rate_after": at(t.proposed, "buy_rate"),
-                "in_store_before": at(t.current, "in_store"),
-                "in_store_after": at(t.proposed, "in_store"),
-                "note": t.note,
-            }
-        )
-    schema = {
-        "card": pl.String,
-        "field": pl.String,
-        "verdict": pl.String,
-        "current": pl.Int64,
-        "proposed": pl.Int64,
-        "fair_value": pl.Float64,
-        "fair_low": pl.Float64,
-        "fair_high": pl.Float64,
-        "gain_before": pl.Float64,
-        "gain_after": pl.Float64,
-        "bought_before": pl.Int64,
-        "bought_after": pl.Int64,
-        "buy_rate_before": pl.Float64,
-        "buy_rate_after": pl.Float64,
-        "in_store_before": pl.Int64,
-        "in_store_after": pl.Int64,
-        "note": pl.String,
-    }
-    return pl.DataFrame(rows, schema=schema)

@@ -29,6 +29,8 @@ class Run:
     shares: pl.DataFrame
     """drafted.card_shares at the report's Kraken thresholds"""
     th: findings.Thresholds
+    card_verdicts: pl.DataFrame
+    """verdicts.card_verdicts: every pool card's verdict and the estimator behind it"""
     verdicts: pl.DataFrame | None = None
     """stability.verdict_table of the runs against the --skill-run runs, if any"""
     players: Sequence[str] = ()

@@ -8,7 +8,7 @@ import polars as pl
 from reports import charts
 from reports.html import Chart, FindingList, Section, Table
 from reports.run import Run
-from workbench.analysis import drafted, findings, sets, severity
+from workbench.analysis import drafted, findings, sets, severity, verdicts
 from workbench.analysis.source import query, run_list
 from workbench.analysis.stats import ALPHA, difference_summary
 
@@ -153,12 +153,14 @@ def cards_section(r: Run) -> Section:
     return Section(
         "cards",
         "Cards in play",
-        "The 17lands family per card: win rate when in "
+        "Every card's verdict first, with the estimator that supports it; then the "
+        "17lands family per card: win rate when in "
         "the store (drafted), when bought, when played, when never bought, and the "
         "improvement when bought (bought minus never bought); buy rate, the average "
         "round of the first buy, damage dealt and units lost to refused upkeep. "
         "Draws count as not won.",
         [
+            _card_verdicts_table(r),
             *_card_charts(table),
             Table(
                 "cards",
@@ -221,12 +223,32 @@ def _tests_note(table: pl.DataFrame) -> str:
     )
 
 
-def _verdicts_table(r: Run, verdicts: pl.DataFrame) -> Table:
+def _card_verdicts_table(r: Run) -> Table:
+    """Every pool card's verdict, its estimator, interval and the reason."""
+    return Table(
+        "card_verdicts",
+        "Verdict per card",
+        r.card_verdicts,
+        {"wr_forced": "n_forced", "wr_banned": "n_banned"},
+        ["card", "set", "type", "verdict", "effect", "low", "high", "n", "estimator", "why"],
+        f"{verdicts.CAUSAL}: the run played the randomised buying design (`simulate --design "
+        "causal`): each card of a seat's store forced (bought, saved up for) or banned by a "
+        "coin; effect = win rate of the seats holding it forced minus banned, adjusted for "
+        "the other cards' arms (95% interval, robust errors), n the seats holding it. Too "
+        f"strong or too weak: beyond +-{100 * r.th.card_band:.0f} points (--threshold "
+        "card_band) after Holm's correction; fine: not, with the smallest effect the run "
+        "would have found; agents do not use it: the seats made to buy it hardly play it; "
+        f"{verdicts.OBSERVATIONAL}: no design run of this setup exists, so the verdict is the "
+        "confounded comparison of buyers and non-buyers.",
+    )
+
+
+def _verdicts_table(r: Run, skill: pl.DataFrame) -> Table:
     """Each card's verdict in the reported runs and in each --skill-run."""
     return Table(
         "verdicts",
         "Verdicts across skill",
-        verdicts,
+        skill,
         {},
         [
             "card",

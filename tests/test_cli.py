@@ -144,7 +144,6 @@ def test_a_bad_drafter_spec_is_refused_and_writes_nothing(
     "command",
     [
         ["sweep", "--card", "Dud", "--field", "buy", "--values", "2,4"],
-        ["tune", "--set", str(DATA / "tiny.csv"), "--band", "-0.05,0.05"],
         ["ablate", "--card", "Dud"],
     ],
 )

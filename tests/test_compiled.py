@@ -32,6 +32,7 @@ from workbench.content.setup import load_setup
 digest = hashlib.sha256()
 for board, spec, seeds in [
     ("kings-crossing", "explorer", (0, 1)),
+    ("gold-rush", "factorial", (6,)),
     ("kings-crossing", "heuristic", (2,)),
     ("drowned-sanctum", "heuristic", (3,)),
     ("gold-rush", "lookahead", (4,)),

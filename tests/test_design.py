@@ -123,7 +123,16 @@ def test_an_xlsx_copy_marks_the_changed_cells_and_leaves_the_original_alone(tmp_
         (tmp_path / "out" / "proposals.csv")
         .read_text()
         .splitlines()[1]
-        .endswith("Legion,3,C,Dud,buy,6,4")
+        .endswith("Legion,3,C,Dud,buy,6,4,")
+    )
+    write_copy(src, tmp_path / "out", [Proposal("Dud", "buy", 6, 5, "no price gets there")], 7)
+    again = openpyxl.load_workbook(tmp_path / "out" / "set-proposed.xlsx")["Legion"]["C3"]
+    assert again.comment.text == "was 6; proposed by workbench tune run 7; no price gets there"
+    assert (
+        (tmp_path / "out" / "proposals.csv")
+        .read_text()
+        .splitlines()[1]
+        .endswith("Dud,buy,6,5,no price gets there")
     )
 
 

@@ -185,3 +185,19 @@ def test_kraken_finding_per_board(con: duckdb.DuckDBPyConnection) -> None:
     assert pl.DataFrame([f.kind for f in found]).to_series().unique().to_list() == [
         "drafted never bought"
     ]
+
+
+def test_kraken_finding_says_what_randomised_buying_thinks_of_the_cards(
+    con: duckdb.DuckDBPyConnection,
+) -> None:
+    """With causal verdicts (x2 fine, y1 too weak) each finding counts the cards randomised
+    buying finds worth buying: the agents' habit, not the cards'."""
+    th = Thresholds(kraken_drafted=0.5, kraken_bought=0.3, min_sample=2)
+    shares = drafted.card_shares(con, [1], th.kraken_drafted, th.kraken_bought)
+    found = {f.subject: f for f in kraken_findings(shares, th, {"x2": "fine", "y1": "too weak"})}
+    assert found["x2"].text.endswith(
+        "Randomised buying finds 1 of these 1 fine or too strong: leaving them unbought is the "
+        "agents' habit, not the cards' fault."
+    )
+    assert "Randomised buying finds 0 of these 1" in found["y1"].text
+    assert "Randomised" not in " ".join(f.text for f in kraken_findings(shares, th))

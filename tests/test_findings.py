@@ -150,21 +150,26 @@ def test_dead_cards_and_why(tmp_path: Path) -> None:
     path = build(tmp_path / "d.duckdb", dead_games(), DEAD_CARDS)
     dead = {f.subject: f for f in found(path, "dead card")}
     assert set(dead) == {"never", "dear", "passed"}
+    unchecked = (
+        " That is the agents' habit until randomised buying (`simulate --design causal`) finds "
+        "them worthless too; no such run was found."
+    )
     assert dead["never"].text == (
         "1 of 4 cards is never bought because no drafter ever picks "
-        "a copy: never (passed in 240 packs)."
+        "a copy: never (passed in 240 packs)." + unchecked
     )
     assert dead["dear"].text == (
         "1 of 4 cards is never bought because the price is (almost) never there at a buy step "
         "with a copy in the store: dear (buy 9: affordable at 0 of 400 buy "
-        "steps; bought by 0 of 80 drafters)."
+        "steps; bought by 0 of 80 drafters)." + unchecked
     )
     assert dead["passed"].text == (
         "1 of 4 cards is never bought although the price is there at the buy step: "
         "passed (buy 1: affordable at 400 of 400 buy steps; bought by 0 of "
-        "80 drafters)."
+        "80 drafters)." + unchecked
     )
-    assert {f.severity for f in dead.values()} == {"high"}
+    # no randomised run checked them: the agents' habit, low at most
+    assert {f.severity for f in dead.values()} == {"low"}
     assert {f.value for f in dead.values()} == {0.25}
     # the pool's cards are all of them, not a sample: a count, no interval (issue 36 item 11)
     assert all(f.low is None and f.high is None and f.n == 4 for f in dead.values())
@@ -201,6 +206,41 @@ def test_a_finding_over_many_cards_names_every_one_of_them() -> None:
         None,
         8,
         "c1, c2, c3, c4, c5",
+    )
+
+
+def test_with_randomised_verdicts_dead_cards_count_only_the_worthless(tmp_path: Path) -> None:
+    """The same run judged by a (hand-made) design run: 'dear' is too weak by randomised
+    buying, 'passed' fine with an interval reaching +10 points, 'never' not used by the
+    agents. Only 'dear' stays a dead card, now high (a randomised buyer confirms it)."""
+    path = build(tmp_path / "d.duckdb", dead_games(), DEAD_CARDS)
+    est = "randomised buying (run 9)"
+    judged = pl.DataFrame(
+        {
+            "card": ["never", "dear", "passed", "a1"],
+            "verdict": ["agents do not use it", "too weak", "fine", "fine"],
+            "estimator": [est] * 4,
+            "effect": [None, -0.2, 0.01, 0.0],
+            "low": [None, -0.3, -0.08, -0.05],
+            "high": [None, -0.1, 0.10, 0.04],
+            "n": [0, 300, 300, 300],
+            "severity": ["medium", "high", "", ""],
+        }
+    ).with_columns(
+        pl.lit("s").alias("set"),
+        pl.lit("unit").alias("type"),
+        pl.lit("why").alias("why"),
+        pl.lit(None, pl.Float64).alias("smallest_found"),
+    )
+    con = open_db(path)
+    try:
+        got = findings.findings(con, [1], Thresholds(), verdicts=judged)
+    finally:
+        con.close()
+    dead = [f for f in got if f.kind == "dead card"]
+    assert [(f.subject, f.severity) for f in dead] == [("dear", "high")]
+    assert dead[0].text.endswith(
+        "Randomised buying (`simulate --design causal`) finds each of them worthless too."
     )
 
 

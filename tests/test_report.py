@@ -170,7 +170,8 @@ def test_demo_report_in_chromium(tmp_path: Path) -> None:
     """A demo-like run (the demo's agents, fewer games): Findings is the first section, no two
     sections share a heading, every table sorts by a click on any column (numbers by value),
     and pictures of the top of the report and of its economy section land in docs/screenshots."""
-    assert main(["demo", "--out", str(tmp_path / "demo"), "--games", "60", "--workers", "1"]) == 0
+    demo = ["demo", "--out", str(tmp_path / "demo"), "--games", "60", "--causal-games", "200"]
+    assert main([*demo, "--workers", "1"]) == 0
     report = tmp_path / "demo" / "report" / "index.html"
     page = report.read_text(encoding="utf-8")
     probe = report.with_name("probe.html")

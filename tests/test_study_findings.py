@@ -10,14 +10,11 @@ from typing import Any, cast
 import polars as pl
 import pytest
 
-from app import cmd_tune
-from reports import design
-from reports.html import table_html
 from workbench.studies import findings as sf
 from workbench.studies.ablation import Ablation
 from workbench.studies.fairvalue import FairValue
 from workbench.studies.sweep import SweepResult
-from workbench.studies.tune import CardTuning
+from workbench.studies.tune import CardTuning, Outcome, Probe
 
 CHANGE_SCHEMA = dict.fromkeys(("what", "name", "field", "base", "candidate", "change"), pl.String)
 SIG_SCHEMA = {
@@ -186,83 +183,51 @@ def _sweep(fair: FairValue) -> SweepResult:
     return SweepResult(cast(Any, None), _metrics([60, 60]), fair, cast(Any, None), "bought_gain")
 
 
-FLAGGED = pl.DataFrame(
-    {
-        "card": ["Windfall", "Fog Bank", "Dud"],
-        "bought_gain": [0.2, None, -0.15],
-        "bought_gain_lo": [0.12, None, -0.2],
-        "bought_gain_hi": [0.28, None, -0.1],
-        "bought": [80, 0, 50],
-        "in_store": [100, 90, 120],
-    }
-)
+def _outcome(proposed: int | None, reached: bool, confirmed: bool, note: str) -> Outcome:
+    return Outcome(proposed, reached, confirmed, (Probe(1, 0.3, 0.2, 0.4, 400, 1),), note)
 
 
-def test_tune_findings_list_proposals_then_cards_without_one() -> None:
+def test_tune_findings_rank_by_effect_and_say_when_no_price_gets_there() -> None:
     tunings = [
+        CardTuning("Dud", "buy", 3, "too weak", -0.15, -0.2, -0.1, _outcome(2, True, False, "x")),
         CardTuning(
             "Windfall",
             "buy",
             1,
             "too strong",
-            _sweep(FairValue(3.6, 3.1, 4.2, 0.5, -0.1, "closed")),
-            4,
-            "crosses at 3.6",
+            0.2,
+            0.12,
+            0.28,
+            _outcome(4, True, True, "effect +1.0 points at 4; on fresh seeds +2.0"),
         ),
         CardTuning(
-            "Fog Bank",
+            "Champion",
             "buy",
             1,
-            "never bought",
-            None,
-            None,
-            "never bought at buy 1, already the lowest allowed",
-        ),
-        CardTuning(
-            "Dud",
-            "buy",
-            3,
-            "too weak",
-            _sweep(FairValue(None, None, None, 0.0, 0.0, "flat")),
-            None,
-            "no crossing in 1..3.",
+            "too strong",
+            0.3,
+            0.25,
+            0.35,
+            _outcome(6, False, False, "no price in range gets its effect inside the band: y"),
         ),
     ]
-    found = sf.tune_findings(tunings, FLAGGED, ["Ghost"])
+    found = sf.tune_findings(tunings, ["Tonic"], ["Ghost"])
     assert [(f.kind, f.severity, f.subject, f.section) for f in found] == [
-        ("proposal", "high", "Windfall", "sweep0"),
-        ("no proposal", "medium", "Fog Bank", "flagged"),
-        ("no proposal", "medium", "Dud", "sweep2"),
+        ("proposal", "high", "Windfall", "proposals"),
+        ("no price gets there", "medium", "Champion", "proposals"),
+        ("proposal", "medium", "Dud", "proposals"),
+        ("not tuned", "low", "Tonic", "flagged"),
         ("not judged", "low", "Ghost", "flagged"),
     ]
     assert found[0].text == (
-        "Windfall (too strong: its holders gain +20.0 points when they buy "
-        "it (12.0–28.0 points, n=80)): buy 1 -> 4; the fair value is 3.60 "
-        "(95% interval 3.10–4.20)."
+        "Windfall (too strong: effect +20.0 points (+12.0 to +28.0) by randomised buying): "
+        "buy 1 -> 4; effect +1.0 points at 4; on fresh seeds +2.0."
     )
-    assert found[1].text == (
-        "Fog Bank (never bought: bought 0 times in 90 stores (0.0–4.1%, "
-        "n=90)): no proposal for buy 1: never bought at buy 1, already the "
-        "lowest allowed."
+    assert "no price in range gets its effect inside the band" in found[1].text
+    assert found[4].text == (
+        "1 card of the set never drafted in the judging run, so not judged (n=1): Ghost."
     )
-    assert found[3].text == "1 card of the set was never drafted, so not judged (n=1): Ghost."
-    assert sf.tune_findings([], FLAGGED, []) == []
-
-
-def test_a_proposal_without_a_fair_value_gives_the_reason_instead() -> None:
-    """A card nobody buys is priced where somebody does, without a crossing: the note says why."""
-    t = CardTuning(
-        "Fog Bank",
-        "buy",
-        5,
-        "never bought",
-        _sweep(FairValue(None, None, None, 0.0, 0.0, "flat")),
-        2,
-        "bought from buy 2 on.",
-    )
-    [f] = sf.tune_findings([t], FLAGGED, [])
-    assert (f.kind, f.severity, f.section) == ("proposal", "medium", "sweep0")
-    assert f.text.endswith(": buy 5 -> 2; bought from buy 2 on.")
+    assert sf.tune_findings([], [], []) == []
 
 
 @pytest.mark.parametrize(
@@ -350,32 +315,3 @@ def test_skill_findings_say_when_an_agent_has_no_estimate() -> None:
     [f] = sf.skill_findings("Champion", table)
     assert (f.kind, f.severity, f.subject, f.n) == ("no estimate", "low", "random", 1)
     assert f.text.startswith("No improvement when bought for Champion with random (n=1 agent): ")
-
-
-def test_a_rate_from_one_buyer_says_so_with_the_plural_right() -> None:
-    """Issue 36 item 8: "bought 1 time", and the improvement before and after a proposal with
-    the buyers it rests on (one buyer: grey, n=1), the buy rate with the stores it was in."""
-    flagged = FLAGGED.with_columns(pl.Series("bought", [80, 1, 50]))
-    fog = CardTuning("Fog Bank", "buy", 1, "rarely bought", None, None, "already the lowest")
-    [f] = sf.tune_findings([fog], flagged, [])
-    assert "rarely bought: bought 1 time in 90 stores (" in f.text
-    metrics = pl.DataFrame(
-        {
-            "value": [1, 2],
-            "bought_gain": [0.489, 0.02],
-            "bought": [1, 45],
-            "buy_rate": [1 / 50, 45 / 60],
-            "in_store": [50, 60],
-        }
-    )
-    sweep = SweepResult(
-        cast(Any, None), metrics, FairValue(2.0, 1.5, 2.5, 0.5, -0.2, "closed"), None, "b"
-    )
-    dud = CardTuning("Dud", "buy", 1, "too strong", sweep, 2, "crosses at 2.0")
-    table = design.before_after([dud])
-    assert table.select(
-        "gain_before", "bought_before", "gain_after", "bought_after", "in_store_before"
-    ).row(0) == (0.489, 1, 0.02, 45, 50)
-    page = table_html(cmd_tune._proposals_section([dud], None).items[0])  # type: ignore[arg-type]
-    assert 'title="n=1">48.9% n=1</td>' in page
-    assert 'title="n=45">2.0%</td>' in page

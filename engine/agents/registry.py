@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from engine.agents.drafters import Picker
 from engine.agents.explorer import ExplorerAgent
+from engine.agents.factorial import FactorialAgent
 from engine.agents.random_agent import RandomAgent
 from engine.play import Agent
 
@@ -86,6 +87,7 @@ FACTORIES: dict[str, Factory] = {
     "lookahead": _lookahead,  # the heuristic with a look-ahead on its close calls
     "search": _search,
     "explorer": ExplorerAgent.from_params,  # the heuristic agent with random buys
+    "factorial": FactorialAgent.from_params,  # the heuristic buying by a randomised design
     # drafters (they play the match as the heuristic agent when used as agents)
     "ratings": _ratings,
     "numbers": _numbers,  # the heuristic drafter before issue 16 (card numbers alone)
@@ -142,6 +144,7 @@ PARAMS: dict[str, dict[str, Param]] = {
         "margin": Param(float, 0.0),
     },
     "explorer": {"p": _SHARE},
+    "factorial": {"p": _SHARE},
     "numbers": {},
     "ratings": {
         "ratings_file": Param(str, file=True),

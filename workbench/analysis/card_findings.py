@@ -148,10 +148,14 @@ def _dead_detail(r: dict[str, Any]) -> str:
     )
 
 
-def dead_card_findings(dead: pl.DataFrame, pool: int, th: Thresholds) -> list[Finding]:
+def dead_card_findings(
+    dead: pl.DataFrame, pool: int, th: Thresholds, confirmed: bool = False
+) -> list[Finding]:
     """One finding per reason: how many pool cards, which (all of them), and their numbers.
     The cards are the whole pool, not a sample of one, so a count says it and no interval
-    does; the severity rests on the sample behind each card's verdict (its chances)."""
+    does. `confirmed`: `dead` holds only the cards a randomised buyer also finds worthless
+    (verdicts.worthless); otherwise the finding says that no randomised run checked them, and
+    is low at most."""
     out = []
     for reason in (NEVER_DRAFTED, NEVER_AFFORDABLE, PASSED):
         rows = list(dead.filter(pl.col("reason") == reason).iter_rows(named=True))
@@ -159,13 +163,20 @@ def dead_card_findings(dead: pl.DataFrame, pool: int, th: Thresholds) -> list[Fi
             continue
         sure = [r for r in rows if r["chances"] >= th.min_sample]
         sev = "high" if any(r["bought"] == 0 for r in sure) else "medium" if sure else "low"
+        sev = sev if confirmed else "low"
+        check = (
+            " Randomised buying (`simulate --design causal`) finds each of them worthless too"
+            if confirmed
+            else " That is the agents' habit until randomised buying (`simulate --design "
+            "causal`) finds them worthless too; no such run was found"
+        )
         what = "never bought" if all(r["bought"] == 0 for r in rows) else "rarely or never bought"
         out.append(
             Finding(
                 "dead card",
                 sev,
                 f"{len(rows)} of {pool} cards {'is' if len(rows) == 1 else 'are'} "
-                f"{what} {WHY[reason]}: {listed(rows, _dead_detail)}.",
+                f"{what} {WHY[reason]}: {listed(rows, _dead_detail)}.{check}.",
                 len(rows) / pool,
                 None,
                 None,
@@ -189,9 +200,25 @@ def listed(rows: Sequence[dict[str, Any]], detail: Callable[[dict[str, Any]], st
     return shown + (f"; and {len(rest)} more: {', '.join(rest)}" if rest else "")
 
 
-def kraken_findings(shares: pl.DataFrame, th: Thresholds) -> list[Finding]:
+def _habit(rows: list[dict[str, object]], worth: dict[str, str] | None) -> str:
+    """How many of the cards randomised buying finds worth buying (fine or too strong)."""
+    if not worth:
+        return ""
+    good = [str(r["card"]) for r in rows if worth.get(str(r["card"])) in (FINE, TOO_STRONG)]
+    return (
+        f" Randomised buying finds {len(good)} of these {len(rows)} fine or too strong: "
+        "leaving them unbought is the agents' habit, not the cards' fault."
+    )
+
+
+def kraken_findings(
+    shares: pl.DataFrame, th: Thresholds, worth: dict[str, str] | None = None
+) -> list[Finding]:
     """Per board, the Kraken-like cards of `drafted.card_shares` (at the thresholds of `th`):
-    drafted in many games, (almost) never bought by the seat that drafted them."""
+    drafted in many games, (almost) never bought by the seat that drafted them. `worth`: card
+    -> causal verdict (verdicts.py), if a design run judged them: the finding then says how
+    many of them randomised buying finds fine or too strong, the agents' habit, not the
+    cards'."""
     out = []
     boards = shares.get_column("board").n_unique()
     for key, df in shares.group_by("board", maintain_order=True):
@@ -211,7 +238,7 @@ def kraken_findings(shares: pl.DataFrame, th: Thresholds) -> list[Finding]:
                 "drafted in many games and (almost) never bought by the seat that drafted them: "
                 f"{listed(rows, _kraken_detail)}. Their picks go to cards the players do not "
                 f"use: a drafter that drafts what its agent will not buy, or an agent that never "
-                f"buys them.",
+                f"buys them.{_habit(rows, worth)}",
                 len(rows) / pool,
                 None,
                 None,

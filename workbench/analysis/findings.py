@@ -50,6 +50,7 @@ from workbench.analysis.play_findings import (
 )
 from workbench.analysis.severity import SEVERITIES, Finding, Thresholds
 from workbench.analysis.source import query, run_list
+from workbench.analysis.verdicts import card_verdicts, verdict_findings, worthless
 
 __all__ = [
     "NEVER_AFFORDABLE",
@@ -86,14 +87,21 @@ def findings(
     dead: pl.DataFrame | None = None,
     shares: pl.DataFrame | None = None,
     extra: Sequence[Finding] = (),
+    verdicts: pl.DataFrame | None = None,
 ) -> list[Finding]:
     """Every finding, ranked: by severity, agent caveats first, then by how far beyond its
-    threshold. `table` (cards.card_table), `dead` (dead_cards) and `shares` (drafted.card_shares
-    at the thresholds of `th`) are computed when not given; `extra` are ranked with them (the
-    verdicts across skill of `report --skill-run`)."""
+    threshold. `table` (cards.card_table), `dead` (dead_cards), `shares` (drafted.card_shares
+    at the thresholds of `th`) and `verdicts` (verdicts.card_verdicts) are computed when not
+    given; `extra` are ranked with them (the verdicts across skill of `report --skill-run`).
+    With causal verdicts the dead-card findings count only the cards the randomised buyer
+    also finds worthless (verdicts.worthless)."""
     th = th or Thresholds()
     table = cards.card_table(con, runs) if table is None else table
     dead = dead_cards(con, runs, table, th) if dead is None else dead
+    verdicts = card_verdicts(con, runs, th, table) if verdicts is None else verdicts
+    causal = verdicts.get_column("estimator").str.starts_with("randomised").any()
+    if causal:
+        dead = dead.filter(pl.col("card").is_in(sorted(worthless(verdicts))))
     shares = (
         drafted.card_shares(con, runs, th.kraken_drafted, th.kraken_bought)
         if shares is None
@@ -112,9 +120,15 @@ def findings(
         *seat_findings(con, runs, th),
         *set_findings(con, runs, th),
         *board_findings(con, runs, th),
-        *card_findings(table, th),
-        *dead_card_findings(dead, len(pool), th),
-        *kraken_findings(shares, th),
+        *verdict_findings(verdicts, th),
+        *dead_card_findings(dead, len(pool), th, bool(causal)),
+        *kraken_findings(
+            shares,
+            th,
+            dict(zip(verdicts.get_column("card"), verdicts.get_column("verdict"), strict=True))
+            if causal
+            else None,
+        ),
         *economy_findings(con, runs, th),
         *shape_findings(con, runs, th),
         *agent_findings(con, runs, th, pool),

@@ -20,8 +20,11 @@ class Thresholds:
 
     band: float = BAND
     """A seat's or set's win rate within this of its even share is balanced."""
+    card_band: float = 0.05
+    """A card's causal effect within this of zero is fine (workbench/analysis/verdicts.py)."""
     strong_gain: float = 0.10
-    """A card significant after Holm is high when its improvement when bought is this large."""
+    """A card significant after Holm is high when its effect (or improvement when bought) is
+    this large."""
     rare_buy: float = 0.05
     """A drafted card bought in fewer of its games than this is rarely bought; a card affordable
     at fewer of its store's buy steps than this is (almost) never affordable."""

@@ -3,8 +3,9 @@
 The original file is never written. .xlsx: an openpyxl copy with changed cells filled yellow and
 a comment "was X; proposed by workbench tune run N". .ods: converted to such an .xlsx (openpyxl
 cannot write OpenDocument), every sheet's values kept. .csv: a CSV copy with the new values.
-Every format also gets `proposals.csv`: file, sheet, row, column, card, field, old, new (text
-that starts like a formula prefixed with ', as the report's exports).
+Every format also gets `proposals.csv`: file, sheet, row, column, card, field, old, new, note
+(text that starts like a formula prefixed with ', as the report's exports); a proposal's note
+(e.g. that no price in range balances the card) is also the end of its cell's comment.
 """
 
 from __future__ import annotations
@@ -25,10 +26,14 @@ YELLOW = "FFFF00"
 
 @dataclass(frozen=True)
 class Proposal:
+    """A cell to change; `note` (e.g. that no price in range balances the card) goes into the
+    marked cell's comment and proposals.csv."""
+
     card: str
     field: str
     old: int | None
     new: int
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -84,7 +89,9 @@ def write_copy(source: Path, out: Path, proposals: Sequence[Proposal], study: in
         _xlsx_copy(source, target, located, note)
     with (out / "proposals.csv").open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
-        w.writerow(["file", "copy", "sheet", "row", "column", "card", "field", "old", "new"])
+        w.writerow(
+            ["file", "copy", "sheet", "row", "column", "card", "field", "old", "new", "note"]
+        )
         for loc in located:
             p = loc.proposal
             w.writerow(
@@ -98,6 +105,7 @@ def write_copy(source: Path, out: Path, proposals: Sequence[Proposal], study: in
                     p.field,
                     "" if p.old is None else p.old,
                     p.new,
+                    _text(p.note),
                 ]
             )
     return target
@@ -143,7 +151,8 @@ def _xlsx_copy(source: Path, target: Path, located: Sequence[Located], note: str
         was = "empty" if loc.proposal.old is None else loc.proposal.old
         cell.value = loc.proposal.new
         cell.fill = fill
-        cell.comment = Comment(f"was {was}; {note}", "workbench tune")
+        extra = f"; {loc.proposal.note}" if loc.proposal.note else ""
+        cell.comment = Comment(f"was {was}; {note}{extra}", "workbench tune")
     book.save(target)
 
 

@@ -12,6 +12,8 @@ from typing import Final
 import duckdb
 import pyarrow as pa
 
+from engine.agents.factorial import FactorialAgent, forced
+from engine.agents.registry import FACTORIES, make_agent, parse_spec
 from engine.record import GameRecord
 from workbench.store.keys import GAME_ID_BASE
 from workbench.store.schema import ARROW_SCHEMAS, GAME_TABLES, TABLES
@@ -100,6 +102,7 @@ def _add_game(cols: Columns, run_id: int, g: PlayedGame) -> None:
         actions=[len(r.actions)],
     )
     _add_seats(cols, run_id, gid, g)
+    _add_assignments(cols, run_id, gid, g)
     _extend(cols["picks"], game_id=[gid] * len(r.picks), **r.picks.data)
     _extend(cols["events"], game_id=[gid] * len(r.events), **r.events.columns())
     _extend(cols["snapshots"], game_id=[gid] * len(r.snapshots), **r.snapshots.data)
@@ -127,6 +130,33 @@ def _add_seats(cols: Columns, run_id: int, gid: int, g: PlayedGame) -> None:
         result=[0 if not r.winners else 1 if s in r.winners else -1 for s in seats],
         store=["|".join(r.stores[s]) if s < len(r.stores) else "" for s in seats],
     )
+
+
+def _add_assignments(cols: Columns, run_id: int, gid: int, g: PlayedGame) -> None:
+    """The arms of the randomised buying design, for the seats of `factorial` agents: each
+    distinct card name the seat drafted into its store (R2.2), forced or banned
+    (engine.agents.factorial). The record's `stores` are what is left at the end, so the
+    drafted names come from the picks."""
+    r = g.record
+    drafted: dict[int, set[str]] = {}
+    for player, card in zip(r.picks.data["player"], r.picks.data["card"], strict=True):
+        drafted.setdefault(int(str(player)), set()).add(str(card))
+    for seat, spec in enumerate(g.agents):
+        if parse_spec(spec)[0] not in FACTORIES:
+            continue  # a seat of the workbench's own (a person, workbench.play.human)
+        agent = make_agent(spec)
+        if not isinstance(agent, FactorialAgent):
+            continue
+        p = agent.p
+        names = sorted(drafted.get(seat, ()))
+        _extend(
+            cols["assignments"],
+            game_id=[gid] * len(names),
+            run_id=[run_id] * len(names),
+            seat=[seat] * len(names),
+            card=names,
+            arm=["forced" if forced(r.seed, seat, c, p) else "banned" for c in names],
+        )
 
 
 def _extend(table: dict[str, list[object]], **columns: Sequence[object]) -> None:

@@ -72,8 +72,9 @@ def open_store(path: str | Path) -> duckdb.DuckDBPyConnection:
     }
     if not tables:
         _create(con)
-    # sweeps added later in version 1, failed_games later in version 3: older files gain them
-    for name in ("sweeps", "sweep_results", "failed_games"):
+    # sweeps added later in version 1, failed_games later in version 3, assignments later in
+    # version 4: older files gain them
+    for name in ("sweeps", "sweep_results", "failed_games", "assignments"):
         if tables and name not in tables:
             con.execute(f"CREATE TABLE {name} ({', '.join(f'{c} {ty}' for c, ty in TABLES[name])})")
     # summary_cards' early_picks and early_bought came with summary version 2: older files

@@ -129,6 +129,13 @@ TABLES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     ),
     "snapshots": (("game_id", "BIGINT"), *((c, "INTEGER") for c in SNAPSHOT_COLUMNS)),
     "actions": (("game_id", "BIGINT"), ("seq", "INTEGER"), ("action", "VARCHAR")),
+    "assignments": (
+        ("game_id", "BIGINT"),
+        ("run_id", "BIGINT"),
+        ("seat", "INTEGER"),
+        ("card", "VARCHAR"),
+        ("arm", "VARCHAR"),
+    ),
     "failed_games": (
         ("game_id", "BIGINT PRIMARY KEY"),
         ("run_id", "BIGINT"),
@@ -170,6 +177,7 @@ GAME_TABLES: Final = (
     "events",
     "snapshots",
     "actions",
+    "assignments",
     "failed_games",
 )
 """The tables a batch of games writes; everything a game leaves is in these."""

@@ -21,14 +21,13 @@ from workbench.analysis.severity import (
     SEVERITIES,
     Finding,
     Thresholds,
-    counted,
     num,
     pct,
     span,
     two_sided,
 )
 from workbench.analysis.stability import DIFFERS, unstable
-from workbench.analysis.stats import ALPHA, MIN_SAMPLE, proportion_ci
+from workbench.analysis.stats import ALPHA, MIN_SAMPLE
 
 if TYPE_CHECKING:
     from workbench.studies.ablation import Ablation
@@ -240,82 +239,56 @@ def _fair_value(
 
 
 def tune_findings(
-    tunings: Sequence[CardTuning], flagged: pl.DataFrame, unseen: Sequence[str]
+    tunings: Sequence[CardTuning], unused: Sequence[str], unseen: Sequence[str]
 ) -> list[Finding]:
-    """Tuning's findings: each proposal with the improvement that flagged it and the fair value
-    (high when the fair value's interval is closed, else medium), each flagged card without a
-    proposal and why (medium), and the cards never drafted, so never judged (low). Section ids:
-    `sweepI` for the I-th tuning's sweep, else `flagged`."""
-    judged = {r["card"]: r for r in flagged.iter_rows(named=True)}
-    out = [_tuning(i, t, judged.get(t.card, {})) for i, t in enumerate(tunings)]
-    if unseen:
-        out.append(
-            Finding(
-                "not judged",
-                "low",
-                f"{len(unseen)} card{'s' if len(unseen) > 1 else ''} of the "
-                f"set {'was' if len(unseen) == 1 else 'were'} never drafted, so not judged "
-                f"(n={len(unseen)}): {', '.join(unseen)}.",
-                len(unseen),
-                None,
-                None,
-                len(unseen),
-                "flagged",
-                ", ".join(unseen),
+    """Tuning's findings, ranked by the size of the effect that flagged the card: each proposal
+    whose effect lands inside the band and is confirmed on fresh seeds (high), inside but not
+    confirmed (medium), each card no price in range brings inside the band (medium, saying so),
+    the cards the agents do not use (low: not tuned) and those never drafted (low). Section:
+    `proposals`, or `flagged` for the cards not tuned."""
+    out = [_tuning(t) for t in tunings]
+    for kind, names, words in (
+        ("not tuned", unused, "the agents do not use, so not tuned (no verdict)"),
+        ("not judged", unseen, "never drafted in the judging run, so not judged"),
+    ):
+        if names:
+            out.append(
+                Finding(
+                    kind,
+                    "low",
+                    f"{len(names)} card{'s' if len(names) > 1 else ''} of the set "
+                    f"{words} (n={len(names)}): {', '.join(names)}.",
+                    len(names),
+                    None,
+                    None,
+                    len(names),
+                    "flagged",
+                    ", ".join(names),
+                )
             )
-        )
     return ranked(out)
 
 
-def _tuning(i: int, t: CardTuning, r: dict[str, Any]) -> Finding:
-    """The i-th tuning's proposal, or why there is none, with what flagged the card (`r`: its
-    row of the flagged table, empty if it has none)."""
-    gain, lo, hi, n = (
-        r.get("bought_gain"),
-        r.get("bought_gain_lo"),
-        r.get("bought_gain_hi"),
-        int(r.get("bought") or 0),
-    )
-    stores = int(r.get("in_store") or 0)
+def _tuning(t: CardTuning) -> Finding:
+    """One flagged card's search: the move and its effect, or that no price gets there."""
     why = (
-        f"its holders gain {num(100 * gain, True)} points when they buy it "
-        f"{span(lo, hi, n, ' points')}"
-        if gain is not None and lo is not None and (lo > 0 or (hi is not None and hi < 0))
-        else f"bought {counted(n, 'time')} in {counted(stores, 'store')} "
-        f"{span(*proportion_ci(n, stores), stores) if stores else '(n=0)'}"
+        f"effect {num(100 * t.effect, True)} points "
+        f"({num(100 * t.low, True)} to {num(100 * t.high, True)}) by randomised buying"
     )
-    section = f"sweep{i}" if t.sweep is not None else "flagged"
-    fair = t.sweep.fair if t.sweep is not None else None
-    if t.proposed is None or fair is None:
-        return Finding(
-            "no proposal",
-            "medium",
-            f"{t.card} ({t.verdict}: {why}): no proposal for "
-            f"{t.field} {t.current}: {t.note.rstrip('.')}.",
-            float(t.current),
-            lo,
-            hi,
-            n,
-            section,
-            t.card,
-        )
-    closed = fair.low is not None and fair.high is not None
-    where = (
-        f"the fair value is {fair.estimate:.2f} (95% interval {_ends(fair.low, fair.high)})"
-        if fair.estimate is not None
-        else t.note.rstrip(".")
-    )
+    o = t.outcome
+    move = f"{t.field} {t.current} -> {t.proposed}" if t.proposed is not None else "no proposal"
+    severity = "high" if o.confirmed else "medium"
     return Finding(
-        "proposal",
-        "high" if closed and fair.estimate is not None else "medium",
-        f"{t.card} ({t.verdict}: {why}): {t.field} {t.current} -> {t.proposed}; {where}.",
-        float(t.proposed),
-        fair.low,
-        fair.high,
-        n,
-        section,
+        "proposal" if o.reached else "no price gets there",
+        severity,
+        f"{t.card} ({t.verdict}: {why}): {move}; {t.note.rstrip('.')}.",
+        float(t.proposed if t.proposed is not None else t.current),
+        t.low,
+        t.high,
+        len(o.probes),
+        "proposals",
         t.card,
-        abs(t.proposed - t.current),
+        abs(t.effect),
     )
 
 

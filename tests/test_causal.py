@@ -1,0 +1,314 @@
+"""Causal card effects (workbench/analysis/causal.py, verdicts.py; engine/agents/factorial.py):
+the estimator on hand-made tables with known effects, its interval's coverage over repeated
+simulated runs, the verdicts, and the design agent's buying against its recorded arms."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from app.cli import main
+from engine.agents.factorial import FactorialAgent, forced
+from engine.play import derive_seed, play_game
+from workbench.analysis.causal import MIN_ARM, estimate
+from workbench.analysis.findings import findings
+from workbench.analysis.severity import Thresholds
+from workbench.analysis.source import open_db
+from workbench.analysis.verdicts import (
+    FINE,
+    NO_ESTIMATE,
+    NOT_USED,
+    TOO_STRONG,
+    TOO_WEAK,
+    band_test,
+    card_verdicts,
+    causal_verdicts,
+)
+from workbench.content.setup import load_setup
+from workbench.store import PlayedGame, batch_tables
+
+
+def _frames(
+    won: list[int], held: list[dict[str, int]], strata: list[str] | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Seats (one per entry) and their arms: `held[i]` maps card -> forced (1) or banned (0)."""
+    seats = pl.DataFrame(
+        {
+            "game_id": list(range(len(won))),
+            "seat": [0] * len(won),
+            "won": won,
+            "stratum": strata or ["a"] * len(won),
+        }
+    )
+    arms = pl.DataFrame(
+        [
+            {"game_id": i, "seat": 0, "card": c, "forced": f}
+            for i, h in enumerate(held)
+            for c, f in h.items()
+        ],
+        schema={"game_id": pl.Int64, "seat": pl.Int64, "card": pl.String, "forced": pl.Int64},
+    )
+    return seats, arms
+
+
+def test_one_card_effect_is_the_difference_of_its_arms_win_rates() -> None:
+    """Every seat holds X: forced seats win 15 of 20, banned ones 5 of 20, so the effect is
+    exactly 0.75 - 0.25 = 0.5, and its robust (HC2) standard error is Neyman's
+    sqrt(p1 q1 / (n1 - 1) + p0 q0 / (n0 - 1))."""
+    won = [1] * 15 + [0] * 5 + [1] * 5 + [0] * 15
+    held = [{"X": 1}] * 20 + [{"X": 0}] * 20
+    row = estimate(*_frames(won, held)).row(0, named=True)
+    assert row["n_forced"] == 20 and row["n_banned"] == 20
+    assert row["wr_forced"] == pytest.approx(0.75) and row["wr_banned"] == pytest.approx(0.25)
+    assert row["effect"] == pytest.approx(0.5)
+    se = math.sqrt(0.75 * 0.25 / 19 + 0.25 * 0.75 / 19)
+    assert row["se"] == pytest.approx(se)
+    assert row["low"] == pytest.approx(0.5 - 1.959964 * se, abs=1e-5)
+
+
+def test_seats_without_the_card_do_not_enter_its_comparison() -> None:
+    """Y's arms decide the wins; seats not holding X win or lose whatever X: X's effect is 0
+    among its holders (forced or banned, the same wins), though its holders differ from the
+    others."""
+    won, held = [], []
+    for i in range(80):
+        y = i % 2
+        won.append(y)
+        held.append({"Y": y, "X": (i // 2) % 2} if i < 40 else {"Y": y})
+    df = estimate(*_frames(won, held))
+    x = df.filter(pl.col("card") == "X").row(0, named=True)
+    y = df.filter(pl.col("card") == "Y").row(0, named=True)
+    assert x["effect"] == pytest.approx(0.0, abs=1e-9)
+    assert y["effect"] == pytest.approx(1.0)
+
+
+def test_no_effect_below_min_arm_seats() -> None:
+    won = [1, 0] * MIN_ARM
+    held = [{"X": 1}] * (2 * MIN_ARM - 1) + [{"X": 0}]
+    row = estimate(*_frames(won, held)).row(0, named=True)
+    assert row["effect"] is None and row["n_banned"] == 1
+
+
+def _simulated(
+    rng: np.random.Generator, effects: np.ndarray, n: int
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A design run with known effects: each seat holds each card with chance 0.4, forced
+    with chance 1/2; its win chance is a linear model of its arms (the truth the estimator
+    targets) with a stratum effect and a holding effect per card."""
+    k = effects.size
+    held = rng.random((n, k)) < 0.4
+    arm = rng.random((n, k)) < 0.5
+    stratum = rng.integers(0, 2, n)
+    p = 0.45 + 0.05 * stratum - 0.02 * held.sum(axis=1) / k + (held & arm) @ effects
+    won = (rng.random(n) < np.clip(p, 0, 1)).astype(int)
+    seats = pl.DataFrame(
+        {
+            "game_id": np.arange(n),
+            "seat": np.zeros(n, dtype=int),
+            "won": won,
+            "stratum": stratum.astype(str),
+        }
+    )
+    rows, cols = np.nonzero(held)
+    arms = pl.DataFrame(
+        {
+            "game_id": rows,
+            "seat": np.zeros(rows.size, dtype=int),
+            "card": [f"c{j}" for j in cols],
+            "forced": arm[rows, cols].astype(int),
+        }
+    )
+    return seats, arms
+
+
+def test_interval_covers_the_true_effect_at_its_stated_rate() -> None:
+    """300 simulated runs of 1,500 seats and 6 cards with effects from -0.1 to +0.15: the 95%
+    intervals cover the true effect in 95% of the 1,800 cases (binomial sd 0.5 points; the
+    bounds allow 3 sd), and the estimates are unbiased."""
+    effects = np.array([0.15, -0.10, 0.0, 0.05, 0.08, -0.03])
+    rng = np.random.default_rng(7)
+    covered, errors = [], []
+    for _ in range(300):
+        df = estimate(*_simulated(rng, effects, 1500)).sort("card")
+        est = df.get_column("effect").to_numpy()
+        lo, hi = df.get_column("low").to_numpy(), df.get_column("high").to_numpy()
+        covered += list((lo <= effects) & (effects <= hi))
+        errors += list(est - effects)
+    coverage = float(np.mean(covered))
+    assert 0.935 <= coverage <= 0.965, coverage
+    assert abs(float(np.mean(errors))) < 0.003
+
+
+def test_verdicts_from_effects() -> None:
+    """Holm over the judged cards, the band, usage and missing estimates."""
+    pool = pl.DataFrame(
+        {
+            "card": ["Strong", "Weak", "Even", "Unplayed", "Dear", "Rare", "Undrafted"],
+            "set": ["s"] * 7,
+            "type": ["unit", "unit", "unit", "spell", "unit", "unit", "unit"],
+        }
+    )
+
+    def row(
+        card: str, effect: float | None, se: float, bought: int, played: int
+    ) -> dict[str, object]:
+        return {
+            "card": card,
+            "n": 800,
+            "n_forced": 400,
+            "n_banned": 400,
+            "wr_forced": 0.5 + (effect or 0) / 2,
+            "wr_banned": 0.5 - (effect or 0) / 2,
+            "effect": effect,
+            "se": se,
+            "low": None if effect is None else effect - 1.96 * se,
+            "high": None if effect is None else effect + 1.96 * se,
+            "bought_forced": bought,
+            "played_forced": played,
+        }
+
+    effects = pl.DataFrame(
+        [
+            row("Strong", 0.25, 0.03, 380, 370),
+            row("Weak", -0.20, 0.03, 380, 370),
+            row("Even", 0.06, 0.03, 380, 370),  # beyond the band, but not surely
+            row("Unplayed", -0.15, 0.03, 380, 20),
+            row("Dear", -0.01, 0.03, 30, 30),  # 30 of 400 forced seats could pay for it
+            {**row("Rare", None, 0.0, 5, 5), "n": 12, "n_forced": 5, "n_banned": 7},
+        ]
+    )
+    v = causal_verdicts(effects, pool, Thresholds(card_band=0.05), 1000, [3])
+    got = dict(zip(v.get_column("card"), v.get_column("verdict"), strict=True))
+    assert got == {
+        "Strong": TOO_STRONG,
+        "Weak": TOO_WEAK,
+        "Even": FINE,
+        "Unplayed": NOT_USED,
+        "Dear": TOO_WEAK,
+        "Rare": NO_ESTIMATE,
+        "Undrafted": NO_ESTIMATE,
+    }
+    assert set(v.get_column("estimator")) == {"randomised buying (run 3)"}
+    even = v.filter(pl.col("card") == "Even").row(0, named=True)
+    # three cards judged: z at 0.05 / 6 plus z at 0.8, in standard errors, beyond the band
+    assert even["smallest_found"] == pytest.approx(0.05 + (2.394 + 0.8416) * 0.03, abs=1e-3)
+    assert "games of the design" in v.filter(pl.col("card") == "Rare").item(0, "why")
+    assert "price keeps it out of play" in v.filter(pl.col("card") == "Dear").item(0, "why")
+
+
+def test_band_test() -> None:
+    assert band_test(0.05, 0.01, 0.05) == pytest.approx(1.0)
+    assert band_test(0.10, 0.025, 0.05) == pytest.approx(2 * 0.0227501, abs=1e-6)
+    assert band_test(-0.10, 0.025, 0.05) == pytest.approx(2 * 0.0227501, abs=1e-6)
+
+
+def test_factorial_agent_buys_only_forced_cards_and_the_store_records_its_arms() -> None:
+    """A game of two `factorial` seats: every buy is of a card forced for that seat, and the
+    assignments rows are the arms of every card name each seat drafted."""
+    config = load_setup(("iron-legion", "tide-callers"), "kings-crossing").config
+    seed = derive_seed(11, 0)
+    record = play_game(config, seed, [FactorialAgent(), FactorialAgent()])
+    played = PlayedGame(0, config.board.name, 0, ("factorial",) * 2, ("factorial",) * 2, record)
+    tables = batch_tables(1, [played])
+    arms = tables["assignments"].to_pylist()
+    drafted = {
+        (int(p), str(c))
+        for p, c in zip(record.picks.data["player"], record.picks.data["card"], strict=True)
+    }
+    assert {(a["seat"], a["card"]) for a in arms} == drafted
+    assert all((a["arm"] == "forced") == forced(seed, a["seat"], a["card"]) for a in arms)
+    buys = [
+        (int(p), str(c))
+        for k, p, c in zip(
+            record.events.columns()["kind"],
+            record.events.columns()["player"],
+            record.events.columns()["card"],
+            strict=True,
+        )
+        if k == "buy"
+    ]
+    assert buys, "the design bought nothing"
+    assert all(forced(seed, p, c) for p, c in buys)
+    forced_names = {(a["seat"], a["card"]) for a in arms if a["arm"] == "forced"}
+    assert len(set(buys)) >= len(forced_names) // 2
+
+
+TRUTH = Path(__file__).parent / "data" / "causal" / "truth.csv"
+RACE = Path(__file__).parent / "data" / "tuning" / "race.map.csv"
+
+
+def test_a_card_that_wins_by_itself_and_one_that_does_nothing_get_the_right_verdicts(
+    tmp_path: Path,
+) -> None:
+    """tests/data/causal/truth.csv in a six-round resource race: Jackpot gains 9 for 1 (it
+    wins the race by itself), Blank gains nothing for 1 (a resource spent for nothing), next
+    to fillers that gain what they cost. 300 games of the design: Jackpot is too strong and
+    Blank too weak, each by the causal estimator, Jackpot the largest effect, Blank the
+    smallest."""
+    db = tmp_path / "t.duckdb"
+    code = main(
+        [
+            "simulate",
+            "--design",
+            "causal",
+            "--sets",
+            str(TRUTH),
+            "--board",
+            str(RACE),
+            "--games",
+            "300",
+            "--workers",
+            "1",
+            "--db",
+            str(db),
+        ]
+    )
+    assert code == 0
+    con = open_db(db)
+    try:
+        v = card_verdicts(con, [1], Thresholds(), pl.DataFrame())
+    finally:
+        con.close()
+    got = {r["card"]: r for r in v.iter_rows(named=True)}
+    assert got["Jackpot"]["verdict"] == TOO_STRONG and got["Blank"]["verdict"] == TOO_WEAK
+    assert got["Jackpot"]["estimator"] == got["Blank"]["estimator"] == "randomised buying (run 1)"
+    effects = v.sort("effect").get_column("card").to_list()
+    assert effects[0] == "Blank" and effects[-1] == "Jackpot"
+
+
+def test_the_demos_findings_name_an_estimator_for_every_verdict_and_judge_no_unused_card(
+    tmp_path: Path,
+) -> None:
+    """`workbench demo` (fewer games): it plays a causal companion, so the report's verdict
+    table rests on randomised buying for every card; no card finding, dead-card finding or
+    verdict names a card the agents do not use; every card finding names its estimator."""
+    out = tmp_path / "demo"
+    assert (
+        main(
+            ["demo", "--out", str(out), "--games", "30", "--causal-games", "150", "--workers", "1"]
+        )
+        == 0
+    )
+    tables = out / "report" / "tables"
+    v = pl.read_parquet(tables / "card_verdicts.parquet")
+    assert v.height == 62 and set(v.get_column("estimator")) == {"randomised buying (run 2)"}
+    assert set(v.get_column("verdict")) <= {TOO_STRONG, TOO_WEAK, FINE, NOT_USED, NO_ESTIMATE}
+    unused = set(v.filter(pl.col("verdict") == NOT_USED).get_column("card"))
+    con = open_db(out / "demo.duckdb")
+    try:
+        found = findings(con, [1], Thresholds(), verdicts=v)
+    finally:
+        con.close()
+    for f in found:
+        if f.kind == "card":
+            assert "by randomised buying (run 2)" in f.text, f.text
+        if f.kind in ("card", "dead card", "fine cards"):
+            assert not unused & set(f.subject.split(", ")), f.text
+    page = (out / "report" / "index.html").read_text(encoding="utf-8")
+    assert 'data-name="card_verdicts"' in page
+    db, elsewhere = str(out / "demo.duckdb"), str(tmp_path / "r")
+    assert main(["report", "--db", db, "--run", "2", "--causal-run", "1", "--out", elsewhere]) == 2
