@@ -1,0 +1,148 @@
+"""The valued agent: the heuristic agent whose buy steps (R7) follow card values learned from
+what wins (issue 33), not the hand-set value for money.
+
+The values are data (`engine.agents.buy_values`, written by `workbench train-agent --buying`):
+per board and stage of the game (rounds 1-4, 5-9, 10 on), for each card name, how much buying
+it raised the buyer's share of wins over passing the buy step, measured at buy steps where the
+choice was made at random (the explorer's purchases, then the valued agent's own with some of
+its buys random, re-estimated until the values settle; workbench/training/buy_values.py). A
+value is therefore the card's worth in this board's economy as the game is really played:
+its price, its upkeep, what the resource would have bought instead and when it comes round
+in the deck, all counted by the outcome rather than by a formula.
+
+Buy step: the card of the highest value for the board and stage, if that value is above 0
+(passing); otherwise it passes. A card the data does not know (a designer's new card, or one
+too rarely offered to measure) is valued by the heuristic's value for money, mapped onto the
+learned scale by the board's fitted line (`FALLBACK`), so a new card is judged rather than
+ignored. A board the data does not know uses the values pooled over the trained boards.
+
+Upkeep (R5.3, R21.21) and deploying (R6.8): the heuristic's rules under `DEPLOY` weights, which
+keep a reserve of resource beyond next turn's upkeep before a unit is deployed and pay a unit's
+upkeep only while it is worth its upkeep (the upkeep lock of BENCHMARKS.md: deploying every
+affordable unit and paying every upkeep ate all income from round 10).
+
+Drafting (R3): the heuristic drafter projecting this agent's own buy policy (the learned values
+stand in for `buy_value`), so it drafts the cards it will buy on this board.
+
+Everything else (the action phase, responses, pending choices, discards) is the heuristic's.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from engine import actions as A
+from engine.actions import Action
+from engine.agents.buy_policy import buy_value
+from engine.agents.drafters import HeuristicDrafter
+from engine.agents.heuristic import HeuristicAgent
+from engine.agents.weights import DEFAULT, Weights
+from engine.board import VictoryKind
+from engine.cards import Card
+from engine.game import Game
+from engine.state import GameState
+from engine.vocab import ActionKind, Phase
+
+POOLED = "*"
+"""The key of the values pooled over every trained board (for boards the data does not know)."""
+
+STAGES = (4, 9)
+"""The last round of each stage but the last: rounds 1-4, 5-9, 10 on."""
+
+Table = Mapping[str, tuple[float, ...]]
+"""Card name -> learned value per stage (win share over passing)."""
+
+
+def stage(round_: int) -> int:
+    """The stage of the game a round belongs to (an index into a value's stages)."""
+    for i, last in enumerate(STAGES):
+        if round_ <= last:
+            return i
+    return len(STAGES)
+
+
+class BoardValues:
+    """One board's learned values and the line that maps the heuristic's value for money onto
+    them for the cards the data does not know."""
+
+    def __init__(self, table: Table, fallback: tuple[float, float], kind: VictoryKind) -> None:
+        self.table = table
+        self.slope, self.intercept = fallback
+        self.kind = kind
+
+    def value(self, card: Card, st: int, deck_up: int = 0, income: int = 2) -> float:
+        """The card's value at stage `st` (the fallback line for an unknown card)."""
+        known = self.table.get(card.name)
+        if known is not None:
+            return known[st]
+        return self.intercept + self.slope * buy_value(card, self.kind, deck_up, income)
+
+    # the projection's buy policy (engine.agents.projection.BuyPolicy), for the drafter: the
+    # middle stage's value stands for the game
+    def buy_value(self, card: Card, kind: VictoryKind, deck_up: int, income: int) -> float:
+        return self.value(card, 1, deck_up, income)
+
+    def race_buy(self, card: Card, resource: float, target: int, round_: int) -> float:
+        return self.value(card, stage(round_))
+
+    def saves(self, save_for: float, score: float) -> bool:
+        return False
+
+
+class ValuedAgent(HeuristicAgent):
+    """The heuristic agent buying by learned values; see the module docstring."""
+
+    def __init__(
+        self,
+        values: Mapping[str, Table],
+        fallback: Mapping[str, tuple[float, float]],
+        weights: Weights = DEFAULT,
+        name: str = "valued",
+    ) -> None:
+        super().__init__(weights=weights, name=name)
+        self.values = values
+        self.fallback = fallback
+        self._boards: dict[str, BoardValues] = {}
+        self._drafters: dict[str, HeuristicDrafter] = {}
+
+    def board_values(self, s: GameState) -> BoardValues:
+        """The values of the state's board (pooled when the data does not know the board)."""
+        board = s.config.board
+        bv = self._boards.get(board.name)
+        if bv is None:
+            key = board.name if board.name in self.values else POOLED
+            bv = self._boards[board.name] = BoardValues(
+                self.values.get(key, {}),
+                self.fallback.get(key, (0.0, 0.0)),
+                board.victory.kind,
+            )
+        return bv
+
+    def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
+        s = game.state
+        if s.phase == Phase.BUY and not s.pending and not s.priority and len(legal) > 1:
+            return self.buy(s, legal)
+        if s.phase == Phase.DRAFT:
+            return self.draft_pick(s, legal)
+        return super().act(game, legal, rng)
+
+    def buy(self, s: GameState, legal: list[Action]) -> Action:
+        """R7: the legal buy of the highest learned value at this stage, if above passing."""
+        bv = self.board_values(s)
+        st = stage(s.round)
+        best, choice = 0.0, A.PASS_ACTION
+        for a in legal:
+            if a.kind is ActionKind.BUY:
+                v = bv.value(s.cards[a.card], st)
+                if v > best:
+                    best, choice = v, a
+        return choice
+
+    def draft_pick(self, s: GameState, legal: list[Action]) -> Action:
+        """R3: the heuristic drafter projecting this agent's buys on the state's board."""
+        name = s.config.board.name
+        d = self._drafters.get(name)
+        if d is None:
+            d = self._drafters[name] = HeuristicDrafter(self.board_values(s))
+        return d.pick(s, legal)
