@@ -41,6 +41,30 @@ def add_options(parser: Any) -> None:
         help="random steps a card's own estimate must have to outweigh the pooled one "
         "(default 100)",
     )
+    buying.add_argument(
+        "--start",
+        type=Path,
+        default=None,
+        help="a values module written before (engine/agents/buy_values.py's form): play every "
+        "round with the valued agent from those values on, instead of starting from the "
+        "explorer's random buying",
+    )
+
+
+def load_values(
+    path: Path,
+) -> tuple[dict[str, dict[str, tuple[float, ...]]], dict[str, tuple[float, float]]]:
+    """VALUES and FALLBACK of a values module (read as data: its literals only)."""
+    import ast
+
+    found: dict[str, object] = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            if node.value is not None and node.target.id in ("VALUES", "FALLBACK"):
+                found[node.target.id] = ast.literal_eval(node.value)
+    if set(found) != {"VALUES", "FALLBACK"}:
+        raise ValueError(f"{path}: not a values module (no VALUES and FALLBACK)")
+    return found["VALUES"], found["FALLBACK"]  # type: ignore[return-value]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,7 +81,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: --out {out}: must name a file in an existing folder", file=sys.stderr)
         return 2
     boards = [b.strip() for b in args.boards.split(",") if b.strip()]
+    command = (
+        f"workbench train-agent --buying --rounds {args.rounds} --games {args.games} "
+        f"--explore {args.explore:g} --prior {args.prior:g} --boards {','.join(boards)} "
+        f"--seed {args.seed}" + (f" --start {args.start}" if args.start else "")
+    )
     try:
+        start = None if args.start is None else load_values(args.start)
         result = train(
             args.rounds,
             args.games,
@@ -67,15 +97,11 @@ def run(args: argparse.Namespace) -> int:
             boards,
             args.workers,
             progress=lambda line: print(line, file=sys.stderr, flush=True),
+            done=lambda result: write_module(out, module_text(result, command)),
+            start=start,
         )
     except (ValueError, LookupError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    command = (
-        f"workbench train-agent --buying --rounds {args.rounds} --games {args.games} "
-        f"--explore {args.explore:g} --prior {args.prior:g} --boards {','.join(boards)} "
-        f"--seed {args.seed}"
-    )
-    write_module(out, module_text(result, command))
     print(f"wrote {out}: {sum(len(v) for v in result.values.values()):,} values")
     return 0

@@ -49,7 +49,8 @@ def _valued(params: dict[str, str]) -> Agent:
     from engine.agents.buy_values import FALLBACK, VALUES
     from engine.agents.valued import ValuedAgent
 
-    return ValuedAgent(VALUES, FALLBACK)
+    cap = params.get("cap")
+    return ValuedAgent(VALUES, FALLBACK, cap=None if cap is None else float(cap))
 
 
 def _lookahead(params: dict[str, str]) -> Agent:
@@ -134,7 +135,7 @@ PARAMS: dict[str, dict[str, Param]] = {
     "heuristic": {"eps": _SHARE},
     "tuned": {"eps": _SHARE},
     "learned": {"width": Param(int, 1)},
-    "valued": {},
+    "valued": {"cap": Param(float, 0.0)},
     "lookahead": {
         "margin": Param(float, 0.0),
         "width": Param(int, 1),

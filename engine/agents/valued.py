@@ -16,10 +16,12 @@ too rarely offered to measure) is valued by the heuristic's value for money, map
 learned scale by the board's fitted line (`FALLBACK`), so a new card is judged rather than
 ignored. A board the data does not know uses the values pooled over the trained boards.
 
-Upkeep (R5.3, R21.21) and deploying (R6.8): the heuristic's rules under `DEPLOY` weights, which
-keep a reserve of resource beyond next turn's upkeep before a unit is deployed and pay a unit's
-upkeep only while it is worth its upkeep (the upkeep lock of BENCHMARKS.md: deploying every
-affordable unit and paying every upkeep ate all income from round 10).
+Deploying (R6.8) with `cap=F`: a unit with upkeep is deployed only while the upkeep of the
+seat's units, this one's included, stays within F times its income (R5.1, R5.3), so that the
+upkeep lock of BENCHMARKS.md (the heuristic deploys every unit whose upkeep it can pay next
+turn, and from round 10 upkeep ate all income, buying stopped) is entered only where the board
+leaves no choice; the cap that wins is found by playing (BENCHMARKS.md). Without a cap it
+deploys as the heuristic does. Upkeep itself (R5.3, R21.21) is paid by the heuristic's rule.
 
 Drafting (R3): the heuristic drafter projecting this agent's own buy policy (the learned values
 stand in for `buy_value`), so it drafts the cards it will buy on this board.
@@ -34,12 +36,13 @@ from collections.abc import Mapping
 
 from engine import actions as A
 from engine.actions import Action
-from engine.agents.buy_policy import buy_value
+from engine.agents.buy_policy import buy_value, seat_income, upkeep_load
 from engine.agents.drafters import HeuristicDrafter
-from engine.agents.heuristic import HeuristicAgent
+from engine.agents.heuristic import HeuristicAgent, score_actions
+from engine.agents.values import View
 from engine.agents.weights import DEFAULT, Weights
 from engine.board import VictoryKind
-from engine.cards import Card
+from engine.cards import Card, CardType
 from engine.game import Game
 from engine.state import GameState
 from engine.vocab import ActionKind, Phase
@@ -97,12 +100,15 @@ class ValuedAgent(HeuristicAgent):
         self,
         values: Mapping[str, Table],
         fallback: Mapping[str, tuple[float, float]],
+        cap: float | None = None,
         weights: Weights = DEFAULT,
         name: str = "valued",
     ) -> None:
         super().__init__(weights=weights, name=name)
         self.values = values
         self.fallback = fallback
+        self.cap = cap
+        self.params = {} if cap is None else {"cap": cap}
         self._boards: dict[str, BoardValues] = {}
         self._drafters: dict[str, HeuristicDrafter] = {}
 
@@ -125,7 +131,35 @@ class ValuedAgent(HeuristicAgent):
             return self.buy(s, legal)
         if s.phase == Phase.DRAFT:
             return self.draft_pick(s, legal)
+        if (
+            self.cap is not None
+            and s.phase == Phase.ACTION
+            and s.activated < 0
+            and not s.pending
+            and not s.priority
+            and len(legal) > 1
+        ):
+            return self.main(s, legal)
         return super().act(game, legal, rng)
+
+    def main(self, s: GameState, legal: list[Action]) -> Action:
+        """R6.8: the heuristic's best action but a unit deploy beyond the upkeep cap."""
+        assert self.cap is not None
+        cards = s.cards
+        v: View | None = None
+        best: tuple[float, Action] | None = None
+        for sc, a in score_actions(s, legal, self.weights):
+            if best is not None and sc <= best[0]:
+                continue
+            if a.kind is ActionKind.PLAY and (card := cards[a.card]).type is CardType.UNIT:
+                up = card.upkeep or 0
+                if up > 0:
+                    if v is None:
+                        v = View(s, s.active, self.weights)
+                    if upkeep_load(v) + up > self.cap * seat_income(v):
+                        continue
+            best = (sc, a)
+        return best[1] if best is not None else legal[0]
 
     def buy(self, s: GameState, legal: list[Action]) -> Action:
         """R7: the legal buy of the highest learned value at this stage, if above passing."""

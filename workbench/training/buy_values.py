@@ -176,7 +176,7 @@ def estimate(
                 t.add(name == took, y)
     stages = len(STAGES) + 1
     boards = sorted({b for b, *_ in observed})
-    names = sorted({n for _, _, ns, _, _ in observed for n in ns} - {PASS})
+    offered = sorted({n for _, _, ns, _, _ in observed for n in ns} - {PASS})
 
     def shrunk(board: str, st: int, name: str, toward: float) -> float:
         """The card's effect less passing's, shrunk toward `toward` by `prior` steps."""
@@ -191,7 +191,7 @@ def estimate(
     for board in [POOLED, *boards]:
         rows: dict[str, tuple[float, ...]] = {}
         counts: dict[str, int] = {}
-        for name in names:
+        for name in offered:
             n = sum(tallies[k].taken for st in range(stages) if (k := (board, st, name)) in tallies)
             if n == 0:
                 continue
@@ -204,6 +204,12 @@ def estimate(
             counts[name] = n
         values[board] = rows
         taken[board] = counts
+    for board, rows_before in (previous or {}).items():
+        # a card this round did not offer keeps the value it had
+        kept = values.setdefault(board, {})
+        for name, v in rows_before.items():
+            kept.setdefault(name, tuple(v))
+            taken.setdefault(board, {}).setdefault(name, 0)
     mean_result = {b: statistics.fmean(y for bb, _, _, _, y in observed if bb == b) for b in boards}
     return Estimate(values, taken, len(observed), 0, mean_result)
 
@@ -261,9 +267,15 @@ def train(
     boards: Sequence[str] = BOARDS,
     workers: int = 1,
     progress: Callable[[str], None] = lambda line: None,
+    done: Callable[[Trained], None] = lambda result: None,
+    start: tuple[dict[str, dict[str, tuple[float, ...]]], dict[str, tuple[float, float]]]
+    | None = None,
 ) -> Trained:
     """Play `rounds` rounds of `games` games a board (the first the explorer's, the later the
-    valued agent's with `explore` of its buy steps random) and estimate the values after each."""
+    valued agent's with `explore` of its buy steps random) and estimate the values after each
+    (handed to `done`, so that a long training leaves each round's values behind). With
+    `start` (values and fallback lines of an earlier training) every round is the valued
+    agent's, from those values on."""
     started = commit()
     cards: dict[str, Card] = {}
     for b in boards:
@@ -272,12 +284,11 @@ def train(
             _KINDS[cfg.board.name] = cfg.board.victory.kind
             for c in cfg.pool:
                 cards[c.name] = c
-    values: dict[str, dict[str, tuple[float, ...]]] | None = None
-    fallback: dict[str, tuple[float, float]] = {}
+    values, fallback = start if start is not None else (None, {})
     est: Estimate | None = None
     notes: list[str] = []
     for r in range(rounds):
-        p = 1.0 if r == 0 else explore
+        p = 1.0 if values is None else explore
         jobs = [
             (b, i, derive_seed(seed, "buying", r, b, i), p) for b in boards for i in range(games)
         ]
@@ -286,7 +297,7 @@ def train(
             observed = [o for game in pool.map(play_one, jobs, chunksize=chunk) for o in game]
         est = estimate(observed, prior, values)
         note = f"round {r + 1}: {len(observed):,} random buy steps in {len(jobs):,} games" + (
-            f" (explore {p:g})" if r else " (the explorer's)"
+            f" (explore {p:g})" if p < 1.0 else " (the explorer's)"
         )
         if values is not None:
             note += f"; {_moved(values, est.values)}"
@@ -294,6 +305,7 @@ def train(
         progress(note)
         values = est.values
         fallback = fallback_lines(values, est.taken, cards)
+        done(Trained(values, est.taken, fallback, started, list(notes)))
     assert est is not None and values is not None
     return Trained(values, est.taken, fallback, started, notes)
 
@@ -301,7 +313,8 @@ def train(
 def _moved(before: Mapping[str, Table], after: Mapping[str, Table]) -> str:
     """How far the values moved: mean absolute change and the correlation over the cards both
     rounds value, per board pooled."""
-    xs, ys = [], []
+    xs: list[float] = []
+    ys: list[float] = []
     for board, rows in after.items():
         if board == POOLED:
             continue
