@@ -59,9 +59,13 @@ def load_values(
 
     found: dict[str, object] = {}
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            if node.value is not None and node.target.id in ("VALUES", "FALLBACK"):
-                found[node.target.id] = ast.literal_eval(node.value)
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and node.value is not None
+            and node.target.id in ("VALUES", "FALLBACK")
+        ):
+            found[node.target.id] = ast.literal_eval(node.value)
     if set(found) != {"VALUES", "FALLBACK"}:
         raise ValueError(f"{path}: not a values module (no VALUES and FALLBACK)")
     return found["VALUES"], found["FALLBACK"]  # type: ignore[return-value]
