@@ -152,7 +152,8 @@ def main() -> None:
             json.dumps({"args": vars(args) | {"out": str(args.out)}, "summary": summary}, indent=1)
         )
     print(
-        "| agent | board | games | dead of pool | dead types | buys a seat-game | upkeep share 5-9 | upkeep share 10+ (turns) | turns buying 10+ |"
+        "| agent | board | games | dead of pool | dead types | buys a seat-game "
+        "| upkeep share 5-9 | upkeep share 10+ (turns) | turns buying 10+ |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for s in summary:
