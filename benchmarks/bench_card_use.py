@@ -3,12 +3,16 @@
 played or a potion or equipment's free action used, what the heuristic chooses against what
 search chooses from the same position.
 
-Games: the heuristic in every seat, the default sets, on each board. At each such decision
+Games: `--agent` in every seat (default the heuristic; `valued` buys the spells, equipment and
+potions the heuristic never buys, so their positions come up), the default sets, on each
+board; the heuristic's choice is the one compared (the valued agent's action phase is the
+heuristic's). At each such decision
 (every one, up to `--per-game` a game) the search (`--search`, by default budget 16 with all 8
 of the heuristic's best candidates) is asked on a clone of the game. Per card type, counted
 over the decisions where either plays a card of that type: both play the same card; only the
 search plays one (the heuristic too shy); only the heuristic does (too eager); both, but
-different cards. The heuristic's choice is what the game goes on with.
+different cards; then the cards of the disagreements. The game goes on with `--agent`'s
+choice.
 
     .venv/bin/python benchmarks/bench_card_use.py --games 20 --workers 2
 """
@@ -43,15 +47,16 @@ def support(s: GameState, a: Action) -> str | None:
     return None
 
 
-def play_one(job: tuple[str, int, int, str, int]) -> list[tuple[str, str]]:
-    """One game; (card type, verdict) per compared decision."""
-    board, i, seed, search_spec, per_game = job
+def play_one(job: tuple[str, int, int, str, int, str]) -> list[tuple[str, str, str]]:
+    """One game; (card type, verdict, card names) per compared decision."""
+    board, i, seed, search_spec, per_game, spec = job
     cfg = load_setup(list(DEFAULT_SETS), board).config
     h = make_agent("heuristic")
+    player = make_agent(spec)
     sr = make_agent(search_spec)
     game = Game(cfg, derive_seed(seed, board, i))
     rngs = [random.Random(derive_seed(seed, "seat", k)) for k in range(cfg.players)]
-    out: list[tuple[str, str]] = []
+    out: list[tuple[str, str, str]] = []
     while not game.is_terminal():
         s = game.state
         seat = game.current_player()
@@ -67,17 +72,18 @@ def play_one(job: tuple[str, int, int, str, int]) -> list[tuple[str, str]]:
         ):
             b = sr.act(game.clone(), legal, random.Random(derive_seed(seed, "search", i, len(out))))
             th, ts = support(s, a), support(s, b)
-            if th or ts:
-                if th and ts:
-                    same = s.cards[a.card].name == s.cards[b.card].name
-                    out.append((th, "same card" if same else "different cards"))
-                elif ts:
-                    out.append((ts, "only search plays one"))
-                else:
-                    assert th is not None
-                    out.append((th, "only the heuristic plays one"))
+            if th and ts:
+                same = s.cards[a.card].name == s.cards[b.card].name
+                names = f"{s.cards[a.card].name} / {s.cards[b.card].name}"
+                out.append((th, "same card" if same else "different cards", names))
+            elif ts:
+                out.append((ts, "only search plays one", s.cards[b.card].name))
+            elif th:
+                out.append((th, "only the heuristic plays one", s.cards[a.card].name))
             else:
-                out.append(("-", "neither"))
+                out.append(("-", "neither", ""))
+        if spec != "heuristic":
+            a = player.act(game, legal, rngs[seat])
         game.apply(a, check=False)
     return out
 
@@ -90,16 +96,17 @@ def main() -> None:
     ap.add_argument("--search", default="search:budget=16+width=8")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=33)
+    ap.add_argument("--agent", default="heuristic", help="who plays the games (every seat)")
     args = ap.parse_args()
     jobs = [
-        (b, i, args.seed, args.search, args.per_game)
+        (b, i, args.seed, args.search, args.per_game, args.agent)
         for b in args.boards.split(",")
         for i in range(args.games)
     ]
     with ProcessPoolExecutor(args.workers) as pool:
         rows = [r for game in pool.map(play_one, jobs) for r in game]
-    counts = Counter(rows)
-    types = sorted({t for t, _ in rows if t != "-"})
+    counts = Counter((t, v) for t, v, _ in rows)
+    types = sorted({t for t, _, _ in rows if t != "-"})
     verdicts = (
         "same card",
         "different cards",
@@ -111,6 +118,9 @@ def main() -> None:
     print("|---|" + "---|" * len(verdicts))
     for t in types:
         print(f"| {t} | " + " | ".join(str(counts[(t, v)]) for v in verdicts) + " |")
+    for v in verdicts[1:]:
+        named = Counter(n for _, vv, n in rows if vv == v)
+        print(f"{v}: " + ", ".join(f"{n} {k}" for n, k in named.most_common(12)))
 
 
 if __name__ == "__main__":

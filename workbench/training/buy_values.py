@@ -18,7 +18,9 @@ Rounds of the training:
    rest of the game is played by the valued agent itself, so each round re-measures the values
    under the buying they produced, until they settle (the change between rounds is reported).
 Each round plays `games` games on every board, the shipped sets rotating in pairs (every card
-is offered in half the games).
+is offered in half the games); every seat drafts with the `numbers` drafter, so that every card
+reaches stores whatever the buying thinks of it. With `start` (`--start`, the values of an
+earlier training) every round is of the second kind, so a training can be carried on.
 
 The estimate per board, stage of the game (`engine.agents.valued.STAGES`) and card name: the
 mean result of the seats that took it less that of the seats that were offered it and did not,
