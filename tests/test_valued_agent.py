@@ -11,6 +11,7 @@ from engine.actions import Action
 from engine.agents.buy_policy import buy_value
 from engine.agents.valued import POOLED, ValuedAgent, stage
 from engine.vocab import ActionKind
+from engine.board import Victory, VictoryKind
 from tests.builder import Position, board, unit
 from tests.rules import rules
 from workbench.training.buy_values import PASS, RandomBuys, estimate
@@ -21,9 +22,18 @@ GIANT = unit("Giant", life=8, attack=4, buy=6, upkeep=2)
 NEWCOMER = unit("Newcomer", life=5, attack=3, buy=2)
 
 
-def buy_step(resource: int, round_: int = 2, name: str = "test") -> tuple[Position, list[Action]]:
+BUILDINGS = Victory(VictoryKind.BUILDINGS)
+"""A victory other than the resource race (the builder's default), which no test reaches."""
+
+
+def buy_step(
+    resource: int, round_: int = 2, victory: Victory = BUILDINGS
+) -> tuple[Position, list[Action]]:
     """Seat 0 at its buy step (R7) with Swordsman, Archer and Giant in its store."""
-    pos = Position(board("0 . .\n. . 1", name=name), catalog=[SWORDSMAN, ARCHER, GIANT, NEWCOMER])
+    pos = Position(
+        board("0 . .\n. . 1", name="test", victory=victory),
+        catalog=[SWORDSMAN, ARCHER, GIANT, NEWCOMER],
+    )
     pos.store(0, SWORDSMAN, ARCHER, GIANT)
     pos.resource(0, resource)
     pos.state.round = round_
@@ -89,7 +99,9 @@ def test_an_unknown_board_uses_the_pooled_values() -> None:
 @rules("R3.3")
 def test_drafts_what_it_values() -> None:
     """The draft projects the agent's own buying: of two picks, the card it will buy."""
-    pos = Position(board("0 . .\n. . 1", name="test"), catalog=[SWORDSMAN, ARCHER])
+    pos = Position(
+        board("0 . .\n. . 1", name="test", victory=BUILDINGS), catalog=[SWORDSMAN, ARCHER]
+    )
     s = pos.state
     a = agent({"Swordsman": (-0.05,) * 3, "Archer": (0.05,) * 3})
     b = agent({"Swordsman": (0.05,) * 3, "Archer": (-0.05,) * 3})
@@ -155,7 +167,7 @@ PIKE = unit("Pike", life=4, attack=2, upkeep=1, play=1)
 def deploy_turn() -> tuple[Position, list[Action]]:
     """Seat 0's action phase, income 2 (R5.1): a Pike (upkeep 1) on the board, another in hand,
     3 resource: the heuristic deploys it, its upkeep payable next turn."""
-    pos = Position(board("0 0 .\n. . 1", income=2), catalog=[PIKE])
+    pos = Position(board("0 0 .\n. . 1", income=2, victory=BUILDINGS), catalog=[PIKE])
     pos.put(PIKE, 0, 0, 0)
     pos.hand(0, PIKE)
     pos.resource(0, 3)
@@ -175,3 +187,12 @@ def test_does_not_deploy_into_the_upkeep_lock() -> None:
     assert deploys(ValuedAgent({}, {}))  # no cap: the heuristic's rule deploys
     assert deploys(ValuedAgent({}, {}, cap=1.0))
     assert not deploys(ValuedAgent({}, {}, cap=0.8))
+
+
+@rules("R19.2")
+def test_the_resource_race_buys_as_the_heuristic() -> None:
+    """On the resource race the learned values are not used: a card valued highly is passed
+    when the heuristic's race rule (cheap cards that gain or steal, early) passes it."""
+    pos, legal = buy_step(6, victory=Victory(VictoryKind.RESOURCE, target=10**9))
+    a = agent({"Swordsman": (0.5,) * 3, "Archer": (0.5,) * 3, "Giant": (0.5,) * 3})
+    assert bought(a, pos, legal) == PASS

@@ -27,6 +27,11 @@ Drafting (R3): the heuristic drafter projecting this agent's own buy policy (the
 stand in for `buy_value`), so it drafts the cards it will buy on this board.
 
 Everything else (the action phase, responses, pending choices, discards) is the heuristic's.
+
+On the resource race (R19.2) it plays as the heuristic does, buying and drafting included:
+there resource is the score, and values measured against random buying in the rest of the game
+(which spends what a racer hoards) misled it; buying by them it lost 1 of 25 decided games to the
+heuristic on gold-rush (BENCHMARKS.md "The valued agent").
 """
 
 from __future__ import annotations
@@ -127,6 +132,8 @@ class ValuedAgent(HeuristicAgent):
 
     def act(self, game: Game, legal: list[Action], rng: random.Random) -> Action:
         s = game.state
+        if s.config.board.victory.kind is VictoryKind.RESOURCE:
+            return super().act(game, legal, rng)
         if s.phase == Phase.BUY and not s.pending and not s.priority and len(legal) > 1:
             return self.buy(s, legal)
         if s.phase == Phase.DRAFT:
