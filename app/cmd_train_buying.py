@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from engine.agents.valued import unpack
 from workbench.training.buy_values import module_text, train
 from workbench.training.train_agent import write_module
 
@@ -68,7 +69,7 @@ def load_values(
             found[node.target.id] = ast.literal_eval(node.value)
     if set(found) != {"VALUES", "FALLBACK"}:
         raise ValueError(f"{path}: not a values module (no VALUES and FALLBACK)")
-    return found["VALUES"], found["FALLBACK"]  # type: ignore[return-value]
+    return unpack(found["VALUES"]), found["FALLBACK"]  # type: ignore[arg-type, return-value]
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,8 +10,8 @@ import pytest
 from engine.actions import Action
 from engine.agents.buy_policy import buy_value
 from engine.agents.valued import POOLED, ValuedAgent, stage
-from engine.vocab import ActionKind
 from engine.board import Victory, VictoryKind
+from engine.vocab import ActionKind
 from tests.builder import Position, board, unit
 from tests.rules import rules
 from workbench.training.buy_values import PASS, RandomBuys, estimate

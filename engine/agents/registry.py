@@ -47,10 +47,10 @@ def _learned(params: dict[str, str]) -> Agent:
 
 def _valued(params: dict[str, str]) -> Agent:
     from engine.agents.buy_values import FALLBACK, VALUES
-    from engine.agents.valued import ValuedAgent
+    from engine.agents.valued import ValuedAgent, unpack
 
     cap = params.get("cap")
-    return ValuedAgent(VALUES, FALLBACK, cap=None if cap is None else float(cap))
+    return ValuedAgent(unpack(VALUES), FALLBACK, cap=None if cap is None else float(cap))
 
 
 def _lookahead(params: dict[str, str]) -> Agent:

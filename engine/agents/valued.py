@@ -37,7 +37,7 @@ heuristic on gold-rush (BENCHMARKS.md "The valued agent").
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from engine import actions as A
 from engine.actions import Action
@@ -60,6 +60,24 @@ STAGES = (4, 9)
 
 Table = Mapping[str, tuple[float, ...]]
 """Card name -> learned value per stage (win share over passing)."""
+
+
+SCALE = 10_000
+"""The data module writes values in ten-thousandths of a win share (short lines)."""
+
+
+def unpack(packed: Mapping[str, Sequence[str]]) -> dict[str, dict[str, tuple[float, ...]]]:
+    """The values of the data module's packed form per board and card: `name=taken:early,
+    middle,late` in ten-thousandths, joined by `|`, in strings of a few cards each (so that
+    the module stays short)."""
+    out: dict[str, dict[str, tuple[float, ...]]] = {}
+    for board, chunks in packed.items():
+        rows = out[board] = {}
+        for chunk in chunks:
+            for item in chunk.split("|"):
+                name, _, rest = item.rpartition("=")
+                rows[name] = tuple(int(x) / SCALE for x in rest.partition(":")[2].split(","))
+    return out
 
 
 def stage(round_: int) -> int:

@@ -45,7 +45,7 @@ from engine.agents.buy_policy import buy_value
 from engine.agents.drafters import NumbersDrafter
 from engine.agents.explorer import ExplorerAgent
 from engine.agents.heuristic import HeuristicAgent
-from engine.agents.valued import POOLED, STAGES, Table, ValuedAgent, stage
+from engine.agents.valued import POOLED, SCALE, STAGES, Table, ValuedAgent, stage
 from engine.board import VictoryKind
 from engine.cards import Card
 from engine.game import Game
@@ -342,23 +342,28 @@ def module_text(result: Trained, command: str) -> str:
         f"Commit: {result.commit}, {date.today().isoformat()}",
         *result.rounds,
         "",
-        "VALUES: per board name (and `*` pooled over the boards), per card name, the win share",
-        "buying it adds over passing at rounds 1-4, 5-9 and 10 on; TAKEN: the random buy steps",
-        "that took it; FALLBACK: per board the line (slope, intercept) from the heuristic's value",
-        "for money to the learned value, for cards not in VALUES.",
+        "VALUES: per board name (and `*` pooled over the boards), its cards packed as",
+        "`name=taken:early,middle,late|...` (engine.agents.valued.unpack): the random buy steps",
+        "that took the card, and the win share buying it adds over passing at rounds 1-4, 5-9 and",
+        "10 on, in ten-thousandths. FALLBACK: per board the line (slope, intercept) from the",
+        "heuristic's value for money to the learned value, for cards not in VALUES.",
         '"""',
         "",
-        "VALUES: dict[str, dict[str, tuple[float, ...]]] = {",
+        "VALUES: dict[str, tuple[str, ...]] = {",
     ]
     for board, rows in sorted(result.values.items()):
-        lines.append(f"    {board!r}: {{")
-        lines += [f"        {n!r}: {tuple(v)!r}," for n, v in sorted(rows.items())]
-        lines.append("    },")
-    lines += ["}", "", "TAKEN: dict[str, dict[str, int]] = {"]
-    for board, counts in sorted(result.taken.items()):
-        lines.append(f"    {board!r}: {{")
-        lines += [f"        {n!r}: {c}," for n, c in sorted(counts.items())]
-        lines.append("    },")
+        lines.append(f"    {board!r}: (")
+        cur = ""
+        for n, v in sorted(rows.items()):
+            per = ",".join(str(round(x * SCALE)) for x in v)
+            item = f"{n}={result.taken[board].get(n, 0)}:{per}"
+            if cur and len(cur) + 1 + len(item) > 88:
+                lines.append(f"        {cur!r},")
+                cur = ""
+            cur = f"{cur}|{item}" if cur else item
+        if cur:
+            lines.append(f"        {cur!r},")
+        lines.append("    ),")
     lines += ["}", "", "FALLBACK: dict[str, tuple[float, float]] = {"]
     lines += [f"    {b!r}: {v!r}," for b, v in sorted(result.fallback.items())]
     lines += ["}", ""]
