@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from app.cmd_train_buying import add_options as add_buying_options
 from app.workers import add_workers_option
 from engine.agents.weights import SPACE
 from workbench.play.agents import check_spec
@@ -66,9 +67,10 @@ def add_parser(subparsers: Any) -> None:
         type=Path,
         default=None,
         help="the module to write (default engine/agents/tuned.py; with "
-        "--learned engine/agents/learned_model.py)",
+        "--learned engine/agents/learned_model.py, with --buying engine/agents/buy_values.py)",
     )
     _add_learned_options(parser)
+    add_buying_options(parser)
 
 
 def _add_learned_options(parser: Any) -> None:
@@ -105,6 +107,10 @@ def run(args: argparse.Namespace) -> int:
         from app.cmd_train_learned import run as run_learned
 
         return run_learned(args)
+    if args.buying:
+        from app.cmd_train_buying import run as run_buying
+
+        return run_buying(args)
     out: Path = args.out or DEFAULT_OUT
     problem = _bad_argument(args, out)
     if problem is not None:

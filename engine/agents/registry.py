@@ -46,6 +46,14 @@ def _learned(params: dict[str, str]) -> Agent:
     return LearnedAgent(COEF, width=int(params.get("width", WIDTH)))
 
 
+def _valued(params: dict[str, str]) -> Agent:
+    from engine.agents.buy_values import FALLBACK, VALUES
+    from engine.agents.valued import ValuedAgent, unpack
+
+    cap = params.get("cap")
+    return ValuedAgent(unpack(VALUES), FALLBACK, cap=None if cap is None else float(cap))
+
+
 def _lookahead(params: dict[str, str]) -> Agent:
     from engine.agents.lookahead import LookaheadAgent
 
@@ -84,6 +92,7 @@ FACTORIES: dict[str, Factory] = {
     "heuristic": _heuristic,
     "tuned": _tuned,  # the heuristic with the weights `workbench train-agent` found
     "learned": _learned,  # the heuristic re-ranked by a model of search's choices
+    "valued": _valued,  # the heuristic buying by values learned from what wins
     "lookahead": _lookahead,  # the heuristic with a look-ahead on its close calls
     "search": _search,
     "explorer": ExplorerAgent.from_params,  # the heuristic agent with random buys
@@ -128,6 +137,7 @@ PARAMS: dict[str, dict[str, Param]] = {
     "heuristic": {"eps": _SHARE},
     "tuned": {"eps": _SHARE},
     "learned": {"width": Param(int, 1)},
+    "valued": {"cap": Param(float, 0.0)},
     "lookahead": {
         "margin": Param(float, 0.0),
         "width": Param(int, 1),

@@ -1,0 +1,112 @@
+"""`workbench train-agent --buying`: learn the valued agent's buy values from random buy steps
+and write them as its data (workbench/training/buy_values.py; issue 33)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.agents.valued import unpack
+from workbench.training.buy_values import module_text, train
+from workbench.training.train_agent import write_module
+
+DEFAULT_OUT = Path(__file__).resolve().parents[1] / "engine" / "agents" / "buy_values.py"
+
+
+def add_options(parser: Any) -> None:
+    """The options of the `--buying` mode, in a group of their own (--games, --boards, --seed,
+    --workers and --out are the command's own)."""
+    buying = parser.add_argument_group(
+        "--buying",
+        "instead of tuning weights, learn the `valued` agent's buy values from buy steps "
+        "taken at random (the explorer's, then the valued agent's own), --games games a board "
+        "in each round (workbench/training/buy_values.py)",
+    )
+    buying.add_argument("--buying", action="store_true", help="train the valued agent")
+    buying.add_argument(
+        "--rounds", type=int, default=2, help="rounds of play and estimate (default 2)"
+    )
+    buying.add_argument(
+        "--explore",
+        type=float,
+        default=0.5,
+        help="share of the valued agent's buy steps taken at random after the first round "
+        "(default 0.5)",
+    )
+    buying.add_argument(
+        "--prior",
+        type=float,
+        default=100.0,
+        help="random steps a card's own estimate must have to outweigh the pooled one "
+        "(default 100)",
+    )
+    buying.add_argument(
+        "--start",
+        type=Path,
+        default=None,
+        help="a values module written before (engine/agents/buy_values.py's form): play every "
+        "round with the valued agent from those values on, instead of starting from the "
+        "explorer's random buying",
+    )
+
+
+def load_values(
+    path: Path,
+) -> tuple[dict[str, dict[str, tuple[float, ...]]], dict[str, tuple[float, float]]]:
+    """VALUES and FALLBACK of a values module (read as data: its literals only)."""
+    import ast
+
+    found: dict[str, object] = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and node.value is not None
+            and node.target.id in ("VALUES", "FALLBACK")
+        ):
+            found[node.target.id] = ast.literal_eval(node.value)
+    if set(found) != {"VALUES", "FALLBACK"}:
+        raise ValueError(f"{path}: not a values module (no VALUES and FALLBACK)")
+    return unpack(found["VALUES"]), found["FALLBACK"]  # type: ignore[arg-type, return-value]
+
+
+def run(args: argparse.Namespace) -> int:
+    """The `--buying` mode of train-agent."""
+    for name in ("games", "workers", "rounds"):
+        if getattr(args, name) < 1:
+            print(f"error: --{name} must be at least 1, not {getattr(args, name)}", file=sys.stderr)
+            return 2
+    if not 0.0 < args.explore <= 1.0 or args.prior < 0:
+        print("error: --explore must lie in (0, 1] and --prior be at least 0", file=sys.stderr)
+        return 2
+    out: Path = args.out or DEFAULT_OUT
+    if out.is_dir() or not out.parent.is_dir():
+        print(f"error: --out {out}: must name a file in an existing folder", file=sys.stderr)
+        return 2
+    boards = [b.strip() for b in args.boards.split(",") if b.strip()]
+    command = (
+        f"workbench train-agent --buying --rounds {args.rounds} --games {args.games} "
+        f"--explore {args.explore:g} --prior {args.prior:g} --boards {','.join(boards)} "
+        f"--seed {args.seed}" + (f" --start {args.start}" if args.start else "")
+    )
+    try:
+        start = None if args.start is None else load_values(args.start)
+        result = train(
+            args.rounds,
+            args.games,
+            args.explore,
+            args.prior,
+            args.seed,
+            boards,
+            args.workers,
+            progress=lambda line: print(line, file=sys.stderr, flush=True),
+            done=lambda result: write_module(out, module_text(result, command)),
+            start=start,
+        )
+    except (ValueError, LookupError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(f"wrote {out}: {sum(len(v) for v in result.values.values()):,} values")
+    return 0
