@@ -195,10 +195,11 @@ def test_a_finding_over_many_cards_names_every_one_of_them() -> None:
             "chances": [40] * 5,
         }
     )
-    (f,) = findings.dead_card_findings(dead, 8, Thresholds())
+    (f,) = findings.dead_card_findings(dead, 8, Thresholds(), confirmed=True)
     assert f.text == (
         "5 of 8 cards are never bought because no drafter ever picks a copy: c1 (passed in 40 "
-        "packs); c2 (passed in 40 packs); c3 (passed in 40 packs); and 2 more: c4, c5."
+        "packs); c2 (passed in 40 packs); c3 (passed in 40 packs); and 2 more: c4, c5. "
+        "Randomised buying (`simulate --design causal`) finds each of them worthless too."
     )
     assert (f.severity, f.low, f.high, f.n, f.subject) == (
         "high",
