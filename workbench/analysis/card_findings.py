@@ -172,18 +172,13 @@ def dead_card_findings(
         )
         what = "never bought" if all(r["bought"] == 0 for r in rows) else "rarely or never bought"
         out.append(
-            Finding(
+            over_cards(
                 "dead card",
                 sev,
                 f"{len(rows)} of {pool} cards {'is' if len(rows) == 1 else 'are'} "
                 f"{what} {WHY[reason]}: {listed(rows, _dead_detail)}.{check}.",
-                len(rows) / pool,
-                None,
-                None,
+                rows,
                 pool,
-                "cards",
-                ", ".join(str(r["card"]) for r in rows),
-                len(rows) / pool,
             )
         )
     return out
@@ -191,6 +186,16 @@ def dead_card_findings(
 
 SHOWN = 3
 """Cards of a finding over a set of cards told with their numbers; the rest are named."""
+
+
+def over_cards(
+    kind: str, severity: str, text: str, rows: Sequence[dict[str, Any]], pool: int
+) -> Finding:
+    """A finding over a set of cards: their share of the pool, the pool as its n and no
+    interval (the cards are the whole pool, not a sample of it), every card its subject."""
+    share = len(rows) / pool
+    subject = ", ".join(str(r["card"]) for r in rows)
+    return Finding(kind, severity, text, share, None, None, pool, "cards", subject, share)
 
 
 def listed(rows: Sequence[dict[str, Any]], detail: Callable[[dict[str, Any]], str]) -> str:
@@ -230,7 +235,7 @@ def kraken_findings(
         sure = [r for r in rows if r["seats_drafted"] >= th.min_sample]
         sev = "high" if any(r["seats_bought"] == 0 for r in sure) else "medium" if sure else "low"
         out.append(
-            Finding(
+            over_cards(
                 "drafted never bought",
                 sev,
                 f"{len(rows)} of {pool} drafted cards"
@@ -239,13 +244,8 @@ def kraken_findings(
                 f"{listed(rows, _kraken_detail)}. Their picks go to cards the players do not "
                 f"use: a drafter that drafts what its agent will not buy, or an agent that never "
                 f"buys them.{_habit(rows, worth)}",
-                len(rows) / pool,
-                None,
-                None,
+                rows,
                 pool,
-                "cards",
-                ", ".join(str(r["card"]) for r in rows),
-                len(rows) / pool,
             )
         )
     return out

@@ -329,30 +329,17 @@ _UNUSED = (
 def _listed(
     verdicts: pl.DataFrame, verdict: str, kind: str, severity: str, words: str
 ) -> list[Finding]:
-    """One finding naming the cards of `verdict` (the first three with their reason)."""
+    """One finding naming every card of `verdict`, the first three with their reason."""
     pool = verdicts.height
     rows = list(verdicts.filter(pl.col("verdict") == verdict).iter_rows(named=True))
     if not rows:
         return []
-    names = "; ".join(
-        f"{r['card']} ({r['type'] + ': ' if verdict == NOT_USED else ''}{r['why']})"
-        for r in rows[:3]
+    names = card_findings.listed(
+        rows,
+        lambda r: f"{r['card']} ({r['type'] + ': ' if verdict == NOT_USED else ''}{r['why']})",
     )
-    more = f"; {len(rows) - 3} more in the table" if len(rows) > 3 else ""
-    return [
-        Finding(
-            kind,
-            severity,
-            words.format(k=len(rows), pool=pool, names=names + more),
-            len(rows) / pool,
-            None,
-            None,
-            pool,
-            "cards",
-            ", ".join(str(r["card"]) for r in rows),
-            len(rows) / pool,
-        )
-    ]
+    text = words.format(k=len(rows), pool=pool, names=names)
+    return [card_findings.over_cards(kind, severity, text, rows, pool)]
 
 
 def _fine(verdicts: pl.DataFrame, th: Thresholds) -> list[Finding]:
