@@ -49,24 +49,7 @@ def per_round(
         raise ValueError(f"group the economy by board and/or agent, not {list(by)}")
     keys = "".join(f"{k}, " for k in by)
     summary.ensure(con, runs)
-    means = ", ".join(
-        f"sum(s_{c}) / sum(turns) AS {c}"
-        for c in (
-            "held",
-            "income",
-            "income_base",
-            "income_units",
-            "income_fields",
-            "discard_gain",
-            "card_gain",
-            "spend_buy",
-            "spend_play",
-            "spend_upkeep",
-            "spend_free",
-            "card_loss",
-            "unspent",
-        )
-    )
+    means = ", ".join(f"sum(s_{c}) / sum(turns) AS {c}" for c in summary.TURN_MEANS)
     df = query(
         con,
         f"""

@@ -53,8 +53,7 @@ FLOWS: Final = (
 )
 """Snapshot columns summed per seat-game (economy totals)."""
 
-ROUND_SUMS: Final = (
-    "before",
+TURN_MEANS: Final = (
     "held",
     "income",
     "income_base",
@@ -68,6 +67,13 @@ ROUND_SUMS: Final = (
     "spend_free",
     "card_loss",
     "unspent",
+)
+"""The economy's quantities a round's table gives as means per player-turn
+(analysis/economy.per_round)."""
+
+ROUND_SUMS: Final = (
+    "before",
+    *TURN_MEANS,
     "bought",
     "buy_resource",
     "store_cards",
