@@ -8,29 +8,28 @@ effect number, on a board of every victory kind (each board with two of the ship
 BOARDS). Cards named in the unit tests' tuning data (tests/data/tuning) are never planted.
 
 Per case, with the pipeline's default settings (the CLI, as a designer runs it):
-- `workbench simulate` + `workbench report` on the planted copy of the sets, and once per board
-  on the unplanted sets with the same seed; the report's written tables say which cards it names
-  and which way (workbench/studies/recovery.py reads a `verdicts.csv` if the report writes one,
-  else the cards, dead and drafted tables as the Findings use them);
+- `workbench simulate --design causal` + `workbench report` on the planted copy of the sets
+  (--pipeline own: simulate with the agents' own buying, the observational verdicts), and once
+  per board on the unplanted sets with the same seed; the report's `tables/card_verdicts.csv`
+  says which cards it names and which way (workbench/studies/recovery.py);
 - `workbench tune` on the first --tune-cases cases whose plant is a large cost plant;
-- the truth: the `explorer` agent (heuristic play, random purchases) plays the planted and the
-  original content on paired seeds (--confirm-games each, seed --seed + 1), and the plant counts
-  only where the planted card's improvement when bought (win rate when bought minus drafted and
-  never bought) moves the planted way, planted minus original, with a 95% interval (delta method
-  over paired games, workbench/studies/ab.look_at) that excludes zero. Its games, seed and
-  estimate are kept with the case, as is the planted content's own improvement.
+- the truth: a large run of the randomised buying design (`simulate --design causal`,
+  --confirm-games games, seed --seed + 1) on the planted content, and once per board on the
+  original content: the plant counts only where the planted card's causal effect lies beyond
+  the verdicts' band the planted way with its whole 95% interval and moved that way from the
+  original card's effect (recovery.confirmed). Its games, seed and estimates are kept with the
+  case.
 
 Scores: recall (a confirmed plant named the planted way), false alarms (cards the planted run
 names that the unplanted run of the same seeds does not name that way, as a share of the cards
 named), tune's correction (|proposal - original cost|), games and CPU seconds per case; overall,
 per card type and per victory kind. Resumable: what is done is kept in --out (results.json,
-confirm/*.npz) and not done again; the case databases are deleted once scored (--keep-db).
+confirm/BOARD.json) and not done again; the case databases are deleted once scored (--keep-db).
 
 Usage (run under nice; 2 shared cores):
-    nice -n 10 .venv/bin/python benchmarks/bench_recovery.py --cases 10 --games 300 \\
-        --confirm-games 1500 --workers 2 --out /tmp/recovery
+    nice -n 10 .venv/bin/python benchmarks/bench_recovery.py --cases 40 --workers 2 \\
+        --out /tmp/recovery
     ... --make-cases 60 --seed 32: write benchmarks/recovery_cases.json anew
-    ... --simulate "--design causal --games 2000": a second simulate run before each report
 """
 
 from __future__ import annotations
@@ -53,17 +52,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import duckdb
-import numpy as np
-import numpy.typing as npt
 
-from app.cmd_simulate import new_spec
 from engine.cards import CardSet
+from workbench.analysis import causal
+from workbench.analysis.severity import Thresholds
 from workbench.content.card_sets import shipped_cardsets
 from workbench.content.setup import load_setup
-from workbench.studies import ab
 from workbench.studies import plants as pl
 from workbench.studies import recovery as rc
-from workbench.studies.fairvalue import Counts
 
 CASES = ROOT / "benchmarks" / "recovery_cases.json"
 TUNING_DATA = ROOT / "tests" / "data" / "tuning"
@@ -222,6 +218,7 @@ def simulate_report(
     db.unlink(missing_ok=True)
     sim = ["simulate", "--sets", ",".join(map(str, files)), "--board", board, "--db", str(db)]
     sim += ["--seed", str(opts.seed), "--workers", str(opts.workers), *opts.simulate_arg]
+    sim += ["--design", "causal"] if opts.pipeline == "causal" else []
     cpu = cli([*sim, *([] if opts.games is None else ["--games", str(opts.games)])], log)
     for more in opts.simulate:  # more runs into the same file, e.g. a designed one
         cpu += cli([*sim, *shlex.split(more)], log)
@@ -250,66 +247,67 @@ def tune(
     return games, cpu
 
 
-# --- the truth: paired explorer games ---------------------------------------------------
+# --- the truth: a large run of the randomised buying design -----------------------------------
 
 
-def explorer_counts(
-    files: Sequence[Path], board: str, cards: Sequence[str] | None, opts: argparse.Namespace
-) -> tuple[list[str], npt.NDArray[np.float64], float]:
-    """--confirm-games games of the explorer on these sets (seed --seed + 1): the cards counted
-    (every pool card when `cards` is None), their per-game counts, the CPU seconds."""
-    ns = argparse.Namespace(sets=",".join(map(str, files)), board=board, players=None)
-    ns.__dict__.update(games=opts.confirm_games, agents="explorer", drafters=None)
-    spec, _ = new_spec(argparse.Namespace(**vars(ns), seed=opts.seed + 1, label=None))
-    before = children_cpu() + sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
-    names, counts = rc.played_counts(spec, cards, opts.workers)
-    cpu = children_cpu() + sum(resource.getrusage(resource.RUSAGE_SELF)[:2]) - before
-    return names, counts, cpu
+def design_effects(
+    files: Sequence[Path], board: str, folder: Path, opts: argparse.Namespace
+) -> dict[str, Any]:
+    """`simulate --design causal` (--confirm-games games, seed --seed + 1) on these sets, and
+    every card's causal effect in it (analysis/causal.card_effects): the run's games, CPU
+    seconds and, per card, the effect row."""
+    folder.mkdir(parents=True, exist_ok=True)
+    db, log = folder / "truth.duckdb", folder / "truth.txt"
+    db.unlink(missing_ok=True)
+    args = ["simulate", "--sets", ",".join(map(str, files)), "--board", board, "--db", str(db)]
+    args += ["--design", "causal", "--games", str(opts.confirm_games)]
+    cpu = cli([*args, "--seed", str(opts.seed + 1), "--workers", str(opts.workers)], log)
+    con = duckdb.connect(str(db))
+    try:
+        rows = causal.card_effects(con, [1]).to_dicts()
+    finally:
+        con.close()
+    games = games_in(db)
+    if not opts.keep_db:
+        db.unlink()
+    return {"games": games, "cpu": round(cpu, 1), "cards": {r["card"]: r for r in rows}}
 
 
-def original_counts(
-    out: Path, case: dict[str, Any], opts: argparse.Namespace
-) -> npt.NDArray[np.float64]:
-    """The original content's explorer counts of the case's card, played once per board and
-    kept in --out/confirm/BOARD.npz."""
-    path = out / "confirm" / f"{case['board']}.npz"
+def original_effects(out: Path, case: dict[str, Any], opts: argparse.Namespace) -> dict[str, Any]:
+    """The original content's design run of the case's board: played once per board and kept
+    in --out/confirm/BOARD.json."""
+    path = out / "confirm" / f"{case['board']}.json"
     if not path.is_file():
-        names, counts, cpu = explorer_counts(
-            original_files(out, case["sets"]), case["board"], None, opts
-        )
-        path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(path, names=np.array(names), counts=counts, cpu=cpu)
+        files = original_files(out, case["sets"])
+        made = design_effects(files, case["board"], out / "confirm" / case["board"], opts)
+        path.write_text(json.dumps(made, indent=1), encoding="utf-8")
         print(
-            f"  original {case['board']}: {opts.confirm_games} explorer games, {cpu:.0f} CPU s",
+            f"  original {case['board']}: {made['games']} design games, {made['cpu']:.0f} CPU s",
             flush=True,
         )
-    data = np.load(path)
-    names = [str(n) for n in data["names"]]
-    return np.asarray(data["counts"][:, names.index(case["plant"]["card"]), :])
+    found: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return found
 
 
 def confirm(out: Path, case: dict[str, Any], opts: argparse.Namespace) -> dict[str, Any]:
-    """The randomised run that decides whether the plant is one."""
+    """The randomised run that decides whether the plant is one (rc.confirmed)."""
     plant = plant_of(case)
-    original = original_counts(out, case, opts)
-    _, planted, cpu = explorer_counts(planted_files(out, case), case["board"], [plant.card], opts)
-    both = np.stack([original, planted[:, 0, :]])  # value, game, (n_a, w_a, n_b, w_b)
-    keep = ~np.isnan(both).any(axis=(0, 2))
-    counts = Counts(*(both[:, keep, i] for i in range(4)))
-    look = ab.look_at(counts, "improvement", 1, 0.05)
-    level = rc.improvement(both[1, keep, :])
-    strong = plant.direction is pl.Direction.STRONG
-    confirmed = bool(look.low > 0 if strong else look.high < 0)
+    original = original_effects(out, case, opts)
+    planted = design_effects(
+        planted_files(out, case), case["board"], out / "cases" / case["id"], opts
+    )
+    truth = rc.confirmed(
+        planted["cards"].get(plant.card),
+        original["cards"].get(plant.card),
+        plant.direction,
+        Thresholds().card_band,
+    )
     return {
-        "agents": "explorer",
-        "games": int(keep.sum()),
+        "agents": "factorial",
+        "games": planted["games"],
         "seed": opts.seed + 1,
-        "estimate": rc.finite(look.estimate),
-        "low": rc.finite(look.low),
-        "high": rc.finite(look.high),
-        "planted_improvement": [rc.finite(x) for x in level],
-        "confirmed": confirmed,
-        "cpu": round(cpu, 1),
+        **asdict(truth),
+        "cpu": planted["cpu"],
     }
 
 
@@ -378,18 +376,22 @@ def tune_case(out: Path, result: dict[str, Any], opts: argparse.Namespace) -> No
 
 def line(r: dict[str, Any]) -> str:
     c, plant = r["confirm"], plant_of(r)
-    est = (
-        "n/a"
-        if c["estimate"] is None
-        else f"{100 * c['estimate']:+.1f} [{100 * c['low']:+.1f}, {100 * c['high']:+.1f}]"
+
+    def points(x: float | None) -> str:
+        return "n/a" if x is None else f"{100 * x:+.1f}"
+
+    truth = (
+        f"effect {points(c['effect'])} [{points(c['low'])}, {points(c['high'])}], "
+        f"shift {points(c['shift'])} [{points(c['shift_low'])}, {points(c['shift_high'])}]"
+        + (", priced out" if c["priced_out"] else "")
     )
     tune_text = ""
     if r["tune"] is not None:
         t = r["tune"]
         tune_text = f"; tune {t['proposal']} (|d| {t['correction']})"
     return (
-        f"{r['id']} {r['board']}: {plant.label()}: confirm {est} points "
-        f"{'yes' if c['confirmed'] else 'no'}; named {r['named_count']}, "
+        f"{r['id']} {r['board']}: {plant.label()}: truth {truth} points: "
+        f"{'confirmed' if c['confirmed'] else 'not confirmed'}; named {r['named_count']}, "
         f"recalled {'yes' if r['recalled'] else 'no'}, false alarms {len(r['false_alarms'])}"
         f"{tune_text}; {r['games']:,} games, {r['cpu']:.0f} CPU s"
     )
@@ -425,7 +427,16 @@ def commit() -> str:
     return subprocess.run(git, capture_output=True, text=True, cwd=ROOT).stdout.strip()
 
 
-SETTINGS = ("games", "confirm_games", "seed", "simulate_arg", "simulate", "report_arg", "tune_arg")
+SETTINGS = (
+    "pipeline",
+    "games",
+    "confirm_games",
+    "seed",
+    "simulate_arg",
+    "simulate",
+    "report_arg",
+    "tune_arg",
+)
 """The options a results file holds to: a resumed run must give the same."""
 
 
@@ -433,7 +444,16 @@ def options(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=40, help="the first N cases of the list")
     parser.add_argument("--games", type=int, help="simulate --games (default: simulate's own)")
-    parser.add_argument("--confirm-games", type=int, default=2000, help="explorer games a side")
+    parser.add_argument(
+        "--pipeline",
+        choices=("causal", "own"),
+        default="causal",
+        help="causal: simulate --design causal + report (verdicts by randomised buying); own: "
+        "simulate with the agents' own buying + report (the observational verdicts)",
+    )
+    parser.add_argument(
+        "--confirm-games", type=int, default=6000, help="games of each design run for the truth"
+    )
     parser.add_argument(
         "--tune-cases", type=int, default=12, help="tune on this many large cost plants"
     )

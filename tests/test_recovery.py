@@ -7,8 +7,8 @@ from __future__ import annotations
 import csv
 import math
 from pathlib import Path
+from typing import Any
 
-import numpy as np
 import pytest
 
 from engine.cards import Card, CardType, Effect
@@ -317,15 +317,48 @@ def test_summary_figures_worked_out_by_hand() -> None:
     assert by_group["type unit"]["tune within 1 (large)"] == "1/2 (50%)"
 
 
-def test_improvement_and_its_interval_worked_out_by_hand() -> None:
-    """Four games (n_a, w_a, n_b, w_b): bought 3 seat-games, 2 won; never bought 3, 1 won:
-    2/3 - 1/3. Per game u = (w_a - 2/3 n_a)/0.75 - (w_b - 1/3 n_b)/0.75 = +-8/9, so
-    sd = sqrt(4 (8/9)^2 / 3) and the half-width 1.96 sd / 2 = 1.00585."""
-    games = np.array([[1, 1, 1, 0], [1, 0, 0, 0], [0, 0, 1, 1], [1, 1, 1, 0]], dtype=float)
-    estimate, low, high = rc.improvement(games)
-    assert estimate == pytest.approx(1 / 3)
-    assert (high - low) / 2 == pytest.approx(1.959964 * math.sqrt(4 * (8 / 9) ** 2 / 3) / 2)
-    assert (low + high) / 2 == pytest.approx(1 / 3)
-    never = games.copy()
-    never[:, 2:] = 0  # no seat drafted it and never bought it: no estimate
-    assert all(math.isnan(x) for x in rc.improvement(never))
+def _row(
+    effect: float | None, se: float, n_forced: int = 400, bought: int = 320, played: int = 300
+) -> dict[str, Any]:
+    """An effect row of causal.card_effects with a 95% interval of effect +- 1.96 se."""
+    z = 1.959964
+    return {
+        "effect": effect,
+        "se": se,
+        "low": None if effect is None else effect - z * se,
+        "high": None if effect is None else effect + z * se,
+        "n_forced": n_forced,
+        "bought_forced": bought,
+        "played_forced": played,
+    }
+
+
+def test_a_plant_is_confirmed_beyond_the_band_and_moved_the_planted_way() -> None:
+    """+0.15 +- 1.96 * 0.03 = [0.091, 0.209] lies above the band 0.05; from +0.02 (se 0.03)
+    the shift +0.13 has half-width 1.96 * sqrt(0.03^2 + 0.03^2) = 0.0832: [0.047, 0.213]."""
+    truth = rc.confirmed(_row(0.15, 0.03), _row(0.02, 0.03), Direction.STRONG, 0.05)
+    assert truth.confirmed
+    assert truth.shift == pytest.approx(0.13)
+    assert truth.shift_low == pytest.approx(0.13 - 1.959964 * math.sqrt(2) * 0.03)
+    # the same effect planted the other way is no "too weak" plant
+    assert not rc.confirmed(_row(0.15, 0.03), _row(0.02, 0.03), Direction.WEAK, 0.05).confirmed
+    # beyond the band but already so before: the shift +0.03 is inside its noise
+    assert not rc.confirmed(_row(0.15, 0.03), _row(0.12, 0.03), Direction.STRONG, 0.05).confirmed
+    # moved, but not beyond the band with the whole interval: 0.09 - 0.0588 = 0.031 < 0.05
+    assert not rc.confirmed(_row(0.09, 0.03), _row(-0.05, 0.03), Direction.STRONG, 0.05).confirmed
+    # a weak plant: [-0.199, -0.081] below -0.05, shift -0.16 [-0.243, -0.077]
+    assert rc.confirmed(_row(-0.14, 0.03), _row(0.02, 0.03), Direction.WEAK, 0.05).confirmed
+
+
+def test_a_plant_the_agents_do_not_use_or_price_out_is_judged_by_that() -> None:
+    """Forced seats that bought it but hardly played it (50 of 320): no truth. Made dearer so
+    that 60 of 400 forced seats could pay for it (under 20%) while the original was bought by
+    320: confirmed too weak, whatever its effect."""
+    unused = _row(0.2, 0.03, played=50)
+    assert not rc.confirmed(unused, _row(0.0, 0.03), Direction.STRONG, 0.05).confirmed
+    priced = _row(0.0, 0.03, bought=60, played=50)
+    truth = rc.confirmed(priced, _row(0.0, 0.03), Direction.WEAK, 0.05)
+    assert truth.priced_out and truth.confirmed
+    assert not rc.confirmed(priced, _row(0.0, 0.03, bought=60), Direction.WEAK, 0.05).confirmed
+    assert not rc.confirmed(None, _row(0.0, 0.03), Direction.STRONG, 0.05).confirmed
+    assert not rc.confirmed(_row(None, 0.03), _row(0.0, 0.03), Direction.WEAK, 0.05).confirmed

@@ -15,26 +15,17 @@ from __future__ import annotations
 
 import csv
 import math
-import pickle
 import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
 from workbench.analysis.card_findings import TOO_STRONG, TOO_WEAK, card_verdict
-from workbench.play.jobs import Job, play_each, prepare
-from workbench.play.pool import WorkerPool, unpickled
-from workbench.store import FailedGame, RunSpec
+from workbench.analysis.stats import LEVEL
+from workbench.analysis.verdicts import priced_out, unused
 from workbench.studies.ab import z_of
-from workbench.studies.abgames import card_groups
 from workbench.studies.plants import Direction, Size
-
-CHUNK = 8
-"""Games per task of a confirming run."""
 
 VERDICT_TABLES = ("card_verdicts.csv", "verdicts.csv")
 """A report's table of a verdict per card, by the names it may have (the first found counts)."""
@@ -228,56 +219,73 @@ def markdown(rows: Sequence[dict[str, str]]) -> str:
     return "\n".join(lines)
 
 
-# --- the truth: a randomised run ------------------------------------------------------------
+# --- the truth: a large run of the design --------------------------------------------------
 
 
-def card_counts(
-    job: bytes, cards: Sequence[str], indices: Sequence[int]
-) -> npt.NDArray[np.float64]:
-    """In a worker: per game and card, abgames.card_groups' (n_a, w_a, n_b, w_b): the seats
-    that drafted the card and bought it, and those that never bought it; NaN for a failed
-    game."""
-    out = np.full((len(indices), len(cards), 4), np.nan)
-    for row, game in enumerate(play_each(unpickled(job), indices)):
-        if not isinstance(game, FailedGame):
-            out[row] = [card_groups(game.record, c) for c in cards]
-    return out
+@dataclass(frozen=True)
+class Truth:
+    """What a large run of the randomised buying design says of a planted card: its effect
+    there with its 95% interval, the original card's effect in the original content's run, the
+    shift between the two with its interval, whether the seats made to buy it could hardly pay
+    for it (verdicts.priced_out), and whether the plant is one (`confirmed`)."""
+
+    effect: float | None
+    low: float | None
+    high: float | None
+    original: float | None
+    shift: float | None
+    shift_low: float | None
+    shift_high: float | None
+    priced_out: bool
+    confirmed: bool
 
 
-def played_counts(
-    spec: RunSpec, cards: Sequence[str] | None, workers: int
-) -> tuple[list[str], npt.NDArray[np.float64]]:
-    """The spec's games played for their counts only (no events, no storage): the cards
-    counted (every pool card with a buy price when `cards` is None) and card_counts of every
-    game (game x card x 4)."""
-    prep = prepare(spec)
-    names = list(cards) if cards is not None else [c.name for c in prep.pool if c.buy is not None]
-    job = pickle.dumps(Job(0, spec, prep.configs))
-    chunks = [range(s, min(s + CHUNK, spec.games)) for s in range(0, spec.games, CHUNK)]
-    with WorkerPool(workers) as pool:
-        if pool.executor is None:
-            counts = np.concatenate([card_counts(job, names, c) for c in chunks])
-        else:
-            tasks = [pool.executor.submit(card_counts, job, names, c) for c in chunks]
-            counts = np.concatenate([t.result() for t in tasks])
-        pool.close(wait=True)  # the workers' CPU time counts in RUSAGE_CHILDREN
-    return names, counts
+def confirmed(
+    planted: dict[str, Any] | None,
+    original: dict[str, Any] | None,
+    direction: Direction,
+    band: float,
+    level: float = LEVEL,
+) -> Truth:
+    """Whether a plant is one, from the design runs' effect rows (causal.card_effects) of the
+    planted card in the planted and the original content: its effect lies beyond the verdicts'
+    band the planted way with the whole interval (a card the report should name), and it moved
+    that way from the original's effect (the shift's interval, the two runs independent,
+    excludes zero: the plant made it so). A card made weaker is also confirmed when the plant
+    prices it out of play and the original was not. A card the forced seats do not play
+    (verdicts.unused) is never confirmed: the agents cannot tell its worth."""
+    sign = 1.0 if direction is Direction.STRONG else -1.0
+    out_now = planted is not None and priced_out(planted)
+    out_before = original is not None and priced_out(original)
 
+    def value(row: dict[str, Any] | None, key: str) -> float | None:
+        return None if row is None or row.get(key) is None else float(row[key])
 
-def improvement(counts: npt.NDArray[np.float64], level: float = 0.95) -> tuple[float, float, float]:
-    """A card's improvement when bought over games' (n_a, w_a, n_b, w_b) rows: w_a/n_a -
-    w_b/n_b, with its interval at `level` by the delta method with the game as the unit (as
-    ab.look_at); NaNs while a group has no seat-game."""
-    n_a, w_a, n_b, w_b = counts.T
-    if n_a.sum() == 0 or n_b.sum() == 0 or len(n_a) < 2:
-        return math.nan, math.nan, math.nan
-    estimate, u = 0.0, np.zeros(len(n_a))
-    for c, w, n in ((1.0, w_a, n_a), (-1.0, w_b, n_b)):
-        rate = w.sum() / n.sum()
-        estimate += c * rate
-        u += c * (w - rate * n) / n.mean()
-    half = z_of(1 - level) * float(np.std(u, ddof=1)) / math.sqrt(len(u))
-    return estimate, estimate - half, estimate + half
+    e, lo, hi = value(planted, "effect"), value(planted, "low"), value(planted, "high")
+    e0, se, se0 = value(original, "effect"), value(planted, "se"), value(original, "se")
+    shift = shift_low = shift_high = None
+    if e is not None and e0 is not None and se is not None and se0 is not None:
+        half = z_of(1 - level) * math.hypot(se, se0)
+        shift, shift_low, shift_high = e - e0, e - e0 - half, e - e0 + half
+    used = planted is not None and not unused(planted)
+    beyond = lo is not None and hi is not None and (lo > band if sign > 0 else hi < -band)
+    moved = (
+        shift_low is not None
+        and shift_high is not None
+        and (shift_low > 0 if sign > 0 else shift_high < 0)
+    )
+    priced = sign < 0 and out_now and not out_before
+    return Truth(
+        e,
+        lo,
+        hi,
+        e0,
+        shift,
+        shift_low,
+        shift_high,
+        out_now,
+        bool(priced or (used and not out_now and beyond and moved)),
+    )
 
 
 def finite(x: float | None) -> float | None:
