@@ -41,6 +41,12 @@ from workbench.store import (
 
 DEFAULT_DB = "runs.duckdb"
 DEFAULT_GAMES = 1000
+DESIGN_GAMES = 6000
+"""The default games of a run of the randomised buying design: at 6,000 games a card's effect
+has a standard error of about 2 points (kings-crossing, two seats), so a report finds a card
+15 points beyond a +-5 band nearly always and the cards it names in one run are named again in
+another with the same content (about 5% flip; BENCHMARKS.md, "Verdicts by randomised
+buying"); at 1,000 games it misses a card 20 points off one time in four."""
 DEFAULT_AGENT = "heuristic"
 """The demo's agent (workbench demo): a fresh `simulate` plays as the demo does."""
 Opened = tuple[duckdb.DuckDBPyConnection, int, RunSpec, Prepared, WorkerPool | None]
@@ -77,7 +83,10 @@ def add_parser(subparsers: Any) -> None:
         f"split evenly (default: {DEFAULT_BOARD})",
     )
     parser.add_argument(
-        "--games", type=int, help=f"games in the run, 1 to {MAX_GAMES} (default: {DEFAULT_GAMES})"
+        "--games",
+        type=int,
+        help=f"games in the run, 1 to {MAX_GAMES} (default: {DEFAULT_GAMES}; "
+        f"{DESIGN_GAMES} with --design causal, what its verdicts need)",
     )
     parser.add_argument("--players", type=int, help="seats per game (default: the board's)")
     parser.add_argument(
@@ -139,7 +148,8 @@ def _per_seat(what: str, specs: tuple[str, ...], players: int) -> tuple[str, ...
 
 def new_spec(args: argparse.Namespace) -> tuple[RunSpec, Prepared]:
     """The run the arguments describe, with its setups loaded (all checks happen here)."""
-    games = DEFAULT_GAMES if args.games is None else args.games
+    design = DESIGNS[getattr(args, "design", None) or "own"]
+    games = args.games if args.games is not None else DESIGN_GAMES if design else DEFAULT_GAMES
     if games < 1:
         raise UsageError(f"--games must be at least 1, not {games}")
     if games > MAX_GAMES:
@@ -153,7 +163,6 @@ def new_spec(args: argparse.Namespace) -> tuple[RunSpec, Prepared]:
     boards = _names(args.board, (DEFAULT_BOARD,))
     if len(set(boards)) != len(boards):
         raise UsageError(f"--board names a board twice: {args.board}")
-    design = DESIGNS[getattr(args, "design", None) or "own"]
     if design is not None and args.agents is not None:
         raise UsageError(f"--design causal plays the {design} agent in every seat; drop --agents")
     agents = _names(args.agents, (design or DEFAULT_AGENT,))

@@ -236,8 +236,9 @@ def _card_verdicts_table(r: Run) -> Table:
         "coin; effect = win rate of the seats holding it forced minus banned, adjusted for "
         "the other cards' arms (95% interval, robust errors), n the seats holding it. Too "
         f"strong or too weak: beyond +-{100 * r.th.card_band:.0f} points (--threshold "
-        "card_band) after Holm's correction; fine: not, with the smallest effect the run "
-        "would have found; agents do not use it: the seats made to buy it hardly play it; "
+        "card_band) after Benjamini-Hochberg's correction; fine: not, with the smallest "
+        "effect the run would have found; agents do not use it: the seats made to buy it "
+        "hardly play it; "
         f"{verdicts.OBSERVATIONAL}: no design run of this setup exists, so the verdict is the "
         "confounded comparison of buyers and non-buyers.",
     )

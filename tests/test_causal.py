@@ -4,6 +4,7 @@ simulated runs, the verdicts, and the design agent's buying against its recorded
 
 from __future__ import annotations
 
+import argparse
 import math
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import polars as pl
 import pytest
 
 from app.cli import main
+from app.cmd_simulate import DEFAULT_GAMES, DESIGN_GAMES, new_spec
 from engine.agents.factorial import FactorialAgent, forced
 from engine.play import derive_seed, play_game
 from workbench.analysis.causal import MIN_ARM, estimate
@@ -25,6 +27,7 @@ from workbench.analysis.verdicts import (
     TOO_STRONG,
     TOO_WEAK,
     band_test,
+    bh_level,
     card_verdicts,
     causal_verdicts,
 )
@@ -144,7 +147,7 @@ def test_interval_covers_the_true_effect_at_its_stated_rate() -> None:
 
 
 def test_verdicts_from_effects() -> None:
-    """Holm over the judged cards, the band, usage and missing estimates."""
+    """Benjamini-Hochberg over the judged cards, the band, usage and missing estimates."""
     pool = pl.DataFrame(
         {
             "card": ["Strong", "Weak", "Even", "Unplayed", "Dear", "Rare", "Undrafted"],
@@ -194,8 +197,11 @@ def test_verdicts_from_effects() -> None:
     }
     assert set(v.get_column("estimator")) == {"randomised buying (run 3)"}
     even = v.filter(pl.col("card") == "Even").row(0, named=True)
-    # three cards judged: z at 0.05 / 6 plus z at 0.8, in standard errors, beyond the band
-    assert even["smallest_found"] == pytest.approx(0.05 + (2.394 + 0.8416) * 0.03, abs=1e-3)
+    # three cards judged, p = 2 sf(6.67), 2 sf(5) and 2 sf(0.33) = 0.739: the correction
+    # rejects the first two (p(2) <= 2 x 0.05 / 3), so it reached Weak's p, a z of 5; the
+    # smallest effect found is the band plus (5 + z at 0.8) standard errors
+    assert even["smallest_found"] == pytest.approx(0.05 + (5.0 + 0.8416) * 0.03, abs=1e-4)
+    assert even["bh"] == pytest.approx(0.739, abs=1e-3)
     assert "games of the design" in v.filter(pl.col("card") == "Rare").item(0, "why")
     assert "price keeps it out of play" in v.filter(pl.col("card") == "Dear").item(0, "why")
 
@@ -312,3 +318,35 @@ def test_the_demos_findings_name_an_estimator_for_every_verdict_and_judge_no_unu
     assert 'data-name="card_verdicts"' in page
     db, elsewhere = str(out / "demo.duckdb"), str(tmp_path / "r")
     assert main(["report", "--db", db, "--run", "2", "--causal-run", "1", "--out", elsewhere]) == 2
+
+
+def test_the_level_benjamini_hochberg_reached() -> None:
+    """p = 0.001, 0.02, 0.03, 0.5 against k x 0.05 / 4 = 0.0125, 0.025, 0.0375, 0.05: the
+    largest p(k) under its line is 0.03; with none under, the first step's 0.05 / m."""
+    assert bh_level([0.5, 0.03, 0.001, 0.02]) == pytest.approx(0.03)
+    assert bh_level([0.2, 0.5]) == pytest.approx(0.025)
+    assert bh_level([0.2, float("nan")]) == pytest.approx(0.05)
+
+
+def test_a_design_run_defaults_to_the_games_its_verdicts_need() -> None:
+    """--design causal without --games plays DESIGN_GAMES (6,000), the agents' own buying
+    simulate's 1,000; a --games given is kept either way."""
+
+    def games(design: str | None, given: int | None) -> int:
+        args = argparse.Namespace(
+            sets=None,
+            board=None,
+            games=given,
+            players=None,
+            agents=None,
+            drafters=None,
+            seed=None,
+            label=None,
+            design=design,
+        )
+        return new_spec(args)[0].games
+
+    assert (DEFAULT_GAMES, DESIGN_GAMES) == (1000, 6000)
+    assert games("causal", None) == 6000
+    assert games(None, None) == games("own", None) == 1000
+    assert games("causal", 300) == 300

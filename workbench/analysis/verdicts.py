@@ -2,9 +2,11 @@
 "Verdicts"; issue 32).
 
 With a design run (workbench/analysis/causal.py) the verdict rests on the card's causal effect:
-too strong or too weak when the effect lies beyond +-`card_band` after Holm's correction over
-the cards (the test is of "the effect lies inside the band", two-sided), fine when it does not,
-with the smallest effect the run could have found (80% power at the Holm-corrected level); "the
+too strong or too weak when the effect lies beyond +-`card_band` after Benjamini-Hochberg's
+correction over the cards (the test is of "the effect lies inside the band", two-sided; the
+same control of false discoveries as the observational verdict, card_findings.card_verdict),
+fine when it does not, with the smallest effect the run could have found (80% power at the
+level the correction reached); "the
 agents do not use it" when the seats made to buy it hardly ever play it (its worth is beyond
 what these agents show, so no verdict); no estimate when too few seats held it, with the games
 of the design that would give one. Without a design run the verdict is the observational
@@ -24,7 +26,7 @@ from workbench.analysis import card_findings, causal
 from workbench.analysis.causal import MIN_ARM
 from workbench.analysis.severity import Finding, Thresholds, num, pct, span
 from workbench.analysis.source import query, run_list
-from workbench.analysis.stats import ALPHA, holm
+from workbench.analysis.stats import ALPHA, benjamini_hochberg
 
 TOO_STRONG, TOO_WEAK, FINE = card_findings.TOO_STRONG, card_findings.TOO_WEAK, card_findings.FINE
 NOT_USED, NO_ESTIMATE = "agents do not use it", card_findings.NO_ESTIMATE
@@ -55,7 +57,7 @@ SCHEMA: dict[str, type[pl.DataType]] = {
     "n": pl.Int64,
     "severity": pl.String,
     "p": pl.Float64,
-    "holm": pl.Float64,
+    "bh": pl.Float64,
     "smallest_found": pl.Float64,
     "n_forced": pl.Int64,
     "n_banned": pl.Int64,
@@ -67,9 +69,9 @@ SCHEMA: dict[str, type[pl.DataType]] = {
 }
 """The verdict table (report table `card_verdicts`): one row per pool card with a buy price.
 `effect`, `low`, `high`: the estimate and its 95% interval (win-rate points as a share);
-`n`: the seats it rests on; `p`/`holm`: the test of "the effect lies within the band", raw
-and Holm-corrected over the cards; `smallest_found`: for a fine card, the effect the run finds
-with 80% power."""
+`n`: the seats it rests on; `p`/`bh`: the test of "the effect lies within the band", raw
+and Benjamini-Hochberg-adjusted over the cards (observational: of the improvement when
+bought); `smallest_found`: for a fine card, the effect the run finds with 80% power."""
 
 
 def band_test(effect: float, se: float, band: float) -> float:
@@ -82,12 +84,20 @@ def band_test(effect: float, se: float, band: float) -> float:
     return min(1.0, 2 * min(upper, lower))
 
 
-def smallest_found(se: float, band: float, tests: int, power: float = POWER) -> float:
-    """The effect beyond the band that the Holm-corrected test finds with `power`: the band
-    plus (z at ALPHA / (2 tests) + z at power) standard errors (Bonferroni's level, Holm's
-    first step)."""
-    z = stats.norm.isf(ALPHA / (2 * max(tests, 1))) + stats.norm.ppf(power)
+def smallest_found(se: float, band: float, level: float, power: float = POWER) -> float:
+    """The effect beyond the band that a test at `level` (two-sided) finds with `power`: the
+    band plus (z at level / 2 + z at power) standard errors."""
+    z = stats.norm.isf(level / 2) + stats.norm.ppf(power)
     return band + float(z) * se
+
+
+def bh_level(pvalues: Sequence[float], alpha: float = ALPHA) -> float:
+    """The raw p-value below which Benjamini-Hochberg's step-up rejects over these tests: the
+    largest p(k) with p(k) <= k alpha / m, or alpha / m (its first step) when none is."""
+    ordered = sorted(p for p in pvalues if not math.isnan(p))
+    m = len(ordered)
+    passed = [p for k, p in enumerate(ordered, 1) if p <= k * alpha / m]
+    return max(passed) if passed else alpha / max(m, 1)
 
 
 def causal_verdicts(
@@ -107,8 +117,9 @@ def causal_verdicts(
         and c in set(pool.get_column("card"))
     ]
     ps = [band_test(rows[c]["effect"], rows[c]["se"], band) for c in tested]
-    adjusted = dict(zip(tested, holm(ps), strict=True))
+    adjusted = dict(zip(tested, benjamini_hochberg(ps), strict=True))
     raw = dict(zip(tested, ps, strict=True))
+    level = bh_level(ps)
     out = []
     for card, set_name, kind in pool.select("card", "set", "type").iter_rows():
         r = rows.get(card)
@@ -121,7 +132,7 @@ def causal_verdicts(
             out.append({**base, **_not_used(r)})
         else:
             out.append(
-                {**base, **_judged(r, raw[card], adjusted[card], band, len(tested), th.strong_gain)}
+                {**base, **_judged(r, raw[card], adjusted[card], band, level, th.strong_gain)}
             )
     return pl.DataFrame(out, schema=SCHEMA)
 
@@ -204,7 +215,7 @@ def _not_used(r: dict[str, object]) -> dict[str, object]:
 
 
 def _judged(
-    r: dict[str, object], p: float, adjusted: float, band: float, tests: int, strong: float
+    r: dict[str, object], p: float, adjusted: float, band: float, level: float, strong: float
 ) -> dict[str, object]:
     effect, low, high = float(str(r["effect"])), float(str(r["low"])), float(str(r["high"]))
     se = float(str(r["se"]))
@@ -214,21 +225,21 @@ def _judged(
         why = (
             f"seats made to buy it win {pct(float(str(r['wr_forced'])))}, seats barred from "
             f"it {pct(float(str(r['wr_banned'])))}: {num(100 * effect, True)} points, beyond "
-            f"+-{100 * band:.0f} after Holm's correction (p {adjusted:.2g})"
+            f"+-{100 * band:.0f} after Benjamini-Hochberg's correction (q {adjusted:.2g})"
         )
         return {
             "verdict": verdict,
             "severity": "high" if sure else "medium",
             "p": p,
-            "holm": adjusted,
+            "bh": adjusted,
             "why": why,
         }
-    least = smallest_found(se, band, tests)
+    least = smallest_found(se, band, level)
     return {
         "verdict": FINE,
         "severity": "",
         "p": p,
-        "holm": adjusted,
+        "bh": adjusted,
         "smallest_found": least,
         "why": f"effect {num(100 * effect, True)} points; the run would have found one beyond "
         f"+-{100 * least:.0f} points (80% power)",
@@ -264,7 +275,7 @@ def observational_verdicts(table: pl.DataFrame, pool: pl.DataFrame) -> pl.DataFr
                 "n": r["in_store"] if r else 0,
                 "severity": "low" if verdict in (TOO_STRONG, TOO_WEAK, NO_ESTIMATE) else "",
                 "p": r["bought_gain_p"] if r else None,
-                "holm": r["bought_gain_holm"] if r else None,
+                "bh": r["bought_gain_bh"] if r else None,
                 "why": why,
             }
         )
@@ -356,8 +367,8 @@ def _fine(verdicts: pl.DataFrame, th: Thresholds) -> list[Finding]:
             "fine cards",
             "low",
             f"{fine.len()} of {verdicts.height} cards are fine by {CAUSAL}: none is beyond "
-            f"+-{100 * th.card_band:.0f} points after Holm's correction. The run would "
-            f"have found an effect beyond +-{100 * mid:.0f} points (median over them; "
+            f"+-{100 * th.card_band:.0f} points after Benjamini-Hochberg's correction. The run "
+            f"would have found an effect beyond +-{100 * mid:.0f} points (median over them; "
             f"{100 * lo:.0f} to {100 * hi:.0f}) with 80% power; smaller ones it cannot "
             "rule out (each card's figure is in the verdict table).",
             mid,
