@@ -110,7 +110,7 @@ def sections(
         labels = [p for p, _ in players]
         skill = stability.verdict_table(con, players)
         extra = stability_findings(skill, labels, "cards")
-    judged = verdicts.card_verdicts(con, runs, th, table, causal_runs)
+    judged = verdicts.card_verdicts(con, runs, th, table, causal_runs, drafts[0])
     r = Run(
         con,
         runs,

@@ -8,7 +8,7 @@ import polars as pl
 from reports import charts
 from reports.html import Chart, FindingList, Section, Table
 from reports.run import Run
-from workbench.analysis import drafted, findings, sets, severity, verdicts
+from workbench.analysis import card_evidence, drafted, findings, sets, severity, verdicts
 from workbench.analysis.source import query, run_list
 from workbench.analysis.stats import ALPHA, difference_summary
 
@@ -224,13 +224,39 @@ def _tests_note(table: pl.DataFrame) -> str:
 
 
 def _card_verdicts_table(r: Run) -> Table:
-    """Every pool card's verdict, its estimator, interval and the reason."""
+    """Every pool card's verdict, its estimator, interval and the reason, with the rest of the
+    evidence beside it (card_evidence.py)."""
+    evidence = r.card_verdicts.get_column("evidence")
+    whose = str(evidence[0]) if evidence.len() else card_evidence.OWN_PLAY
     return Table(
         "card_verdicts",
         "Verdict per card",
         r.card_verdicts,
-        {"wr_forced": "n_forced", "wr_banned": "n_banned"},
-        ["card", "set", "type", "verdict", "effect", "low", "high", "n", "estimator", "why"],
+        {
+            "wr_forced": "n_forced",
+            "wr_banned": "n_banned",
+            "wr_drafted": "drafted",
+            "first_pick": "seen_first",
+        },
+        [
+            "card",
+            "set",
+            "type",
+            "verdict",
+            "effect",
+            "low",
+            "high",
+            "n",
+            "estimator",
+            "wr_drafted",
+            "wr_base",
+            "first_pick",
+            "dmg_per_paid",
+            "dmg_curve",
+            "gain_per_paid",
+            "gain_curve",
+            "why",
+        ],
         f"{verdicts.CAUSAL}: the run played the randomised buying design (`simulate --design "
         "causal`): each card of a seat's store forced (bought, saved up for) or banned by a "
         "coin; effect = win rate of the seats holding it forced minus banned, adjusted for "
@@ -240,7 +266,13 @@ def _card_verdicts_table(r: Run) -> Table:
         "effect the run would have found; agents do not use it: the seats made to buy it "
         "hardly play it; "
         f"{verdicts.OBSERVATIONAL}: no design run of this setup exists, so the verdict is the "
-        "confounded comparison of buyers and non-buyers.",
+        "confounded comparison of buyers and non-buyers. "
+        f"The evidence beside the verdict is from {whose}; it informs, it does not decide: "
+        "wr_drafted, the win rate of the seats that drafted it (Wilson interval), against "
+        "wr_base, all seats' mean win rate; first_pick, its share of the first picks whose "
+        "pack held it; dmg_per_paid and gain_per_paid, the damage it dealt and the resource "
+        "its effects gained per resource paid for it (buy, play and upkeep), against "
+        "dmg_curve and gain_curve, their medians over its set's cards of its type.",
     )
 
 

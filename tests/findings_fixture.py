@@ -17,7 +17,8 @@ RUN = 1
 @dataclass
 class Game:
     """One game of two seats. `picks`: seat -> (card, pack as 'a|b|c'); `buys`: (seat, card,
-    round); `snaps`: snapshot rows as column -> value (the rest 0)."""
+    round); `snaps`: snapshot rows as column -> value (the rest 0); `events`: further events
+    after the buys, in order, as (seat, kind, card, target, amount, detail) in round 1."""
 
     winners: Sequence[int]
     rounds: int = 10
@@ -25,12 +26,13 @@ class Game:
     picks: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
     buys: Sequence[tuple[int, str, int]] = ()
     snaps: Sequence[dict[str, int]] = ()
+    events: Sequence[tuple[int, str, str, str, int, str]] = ()
 
 
 def build(
     path: Path,
     games: Sequence[Game],
-    cards: Sequence[tuple[str, str, int]] = (),
+    cards: Sequence[tuple[str, str, int] | tuple[str, str, int, str]] = (),
     board: str = "plain",
     victory: str = "vip",
     income: int = 2,
@@ -38,7 +40,8 @@ def build(
     agent: str = "heuristic",
 ) -> Path:
     """Run `run` (1 unless given; a second call adds another run to the file) on one two-seat
-    board with `cards` (name, set, buy price) in the pool, every seat played by `agent`."""
+    board with `cards` (name, set, buy price, and type: a spell unless given) in the pool,
+    every seat played by `agent`."""
     con = open_store(path)
     con.execute(
         "INSERT INTO runs VALUES (?, 'hand-made', 'finished', 1, ?, 2, 'A,B', ?, "
@@ -46,10 +49,10 @@ def build(
         [run, len(games), board, agent, agent],
     )
     blank = [None] * (len(TABLES["run_cards"]) - 7)
-    for name, set_, buy in cards:
+    for name, set_, buy, *kind in cards:
         con.execute(
             f"INSERT INTO run_cards VALUES ({', '.join('?' * len(TABLES['run_cards']))})",
-            [run, name, set_, "spell", True, 1, buy, *blank],
+            [run, name, set_, kind[0] if kind else "spell", True, 1, buy, *blank],
         )
     con.execute(
         f"""INSERT INTO run_boards (run_id, board_index, board, players, victory_kind,
@@ -82,6 +85,12 @@ def build(
                 picks.append([gid, n, 1, seat, card, pack])
         for seq, (seat, card, rnd) in enumerate(g.buys):
             events.append([gid, seq, rnd, rnd, "buy", seat, "buy", card, "", -1, -1, 1, "", -1, -1])
+        for seq, (seat, what, card, target, amount, detail) in enumerate(
+            g.events, start=len(g.buys)
+        ):
+            events.append(
+                [gid, seq, 1, 1, "main", seat, what, card, target, -1, -1, amount, detail, -1, -1]
+            )
         for row in g.snaps:
             snaps.append([gid, *(row.get(c, 0) for c in SNAPSHOT_COLUMNS)])
     for table, rows in (

@@ -276,7 +276,7 @@ def test_a_card_that_wins_by_itself_and_one_that_does_nothing_get_the_right_verd
     assert code == 0
     con = open_db(db)
     try:
-        v = card_verdicts(con, [1], Thresholds(), pl.DataFrame())
+        v = card_verdicts(con, [1], Thresholds())
     finally:
         con.close()
     got = {r["card"]: r for r in v.iter_rows(named=True)}

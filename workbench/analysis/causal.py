@@ -122,11 +122,13 @@ def _ols_hc2(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def has_design(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether the file has the `assignments` table (a file written before it existed has
-    no design runs)."""
+    no design runs). Asked of every database but the summaries' scratch one, which becomes
+    the current database once summary.ensure has attached it."""
     return bool(
         con.execute(
             "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'assignments' "
-            "AND database_name = current_database()"
+            "AND database_name <> ? AND NOT internal",
+            [summary.SCRATCH],
         ).fetchall()[0][0]
     )
 

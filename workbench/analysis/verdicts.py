@@ -11,6 +11,11 @@ agents do not use it" when the seats made to buy it hardly ever play it (its wor
 what these agents show, so no verdict); no estimate when too few seats held it, with the games
 of the design that would give one. Without a design run the verdict is the observational
 improvement when bought (card_findings.card_verdict), marked as such.
+
+Beside the verdict stands the rest of the evidence (card_evidence.py): the win rate when
+drafted against the base rate, the first-pick share and what the card did per resource paid
+against its set's curve, from the reported runs (the agents' own play, unless those runs
+played the design). They inform; they do not decide.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import duckdb
 import polars as pl
 from scipy import stats
 
-from workbench.analysis import card_findings, causal
+from workbench.analysis import card_evidence, card_findings, cards, causal
 from workbench.analysis.causal import MIN_ARM
 from workbench.analysis.severity import Finding, Thresholds, num, pct, span
 from workbench.analysis.source import query, run_list
@@ -66,12 +71,28 @@ SCHEMA: dict[str, type[pl.DataType]] = {
     "bought_forced": pl.Int64,
     "played_forced": pl.Int64,
     "why": pl.String,
+    **card_evidence.SCHEMA,
 }
 """The verdict table (report table `card_verdicts`): one row per pool card with a buy price.
 `effect`, `low`, `high`: the estimate and its 95% interval (win-rate points as a share);
 `n`: the seats it rests on; `p`/`bh`: the test of "the effect lies within the band", raw
 and Benjamini-Hochberg-adjusted over the cards (observational: of the improvement when
-bought); `smallest_found`: for a fine card, the effect the run finds with 80% power."""
+bought); `smallest_found`: for a fine card, the effect the run finds with 80% power.
+
+The evidence beside it, from the reported runs (card_evidence.py; counts 0 and rates NULL for
+a card they never drafted, saw or paid for):
+`evidence`: whose play it is, "agents' own play (run ...)" or "randomised buying design
+(run ...)" when the reported runs played the design;
+`drafted`: seat-games holding a drafted copy; `wr_drafted` (`_lo`, `_hi`): their win rate with
+its Wilson interval (cards.card_results' win rate in store; a draw is not a win);
+`wr_base`: the base rate, the mean win rate of all the runs' seats;
+`seen_first`: first picks of a pack round whose pack held it; `first_pick` (`_lo`, `_hi`): the
+share of those that took it (draft.card_picks' first-pick rate, Wilson);
+`paid`: resource paid for it, buy, play and upkeep (summary_cards.paid); `damage`: damage it
+dealt (cards.card_effects); `gained`: resource its effects gained (summary_damage.gained);
+`dmg_per_paid`, `gain_per_paid`: damage and gained per resource paid (NULL when nothing was
+paid); `dmg_curve`, `gain_curve`: the set's curve, the median of those ratios over the pool
+cards of the same set and type (the card included; cards never paid for do not count)."""
 
 
 def band_test(effect: float, se: float, band: float) -> float:
@@ -399,12 +420,16 @@ def card_verdicts(
     con: duckdb.DuckDBPyConnection,
     runs: Sequence[int],
     th: Thresholds,
-    table: pl.DataFrame,
+    table: pl.DataFrame | None = None,
     design: Sequence[int] | None = None,
+    picks: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """Every pool card of `runs` with its verdict: from the design runs `design` (default: the
     runs themselves if they played the design, else the file's design runs of the same setup,
-    causal.companion_runs), else observational from `table` (cards.card_table of `runs`)."""
+    causal.companion_runs), else observational from `table` (cards.card_table of `runs`);
+    beside it the evidence of `runs` (card_evidence.py, with `picks`: draft.card_picks of
+    `runs`). `table` and `picks` are computed when not given."""
+    table = cards.card_table(con, runs) if table is None else table
     design = list(design) if design else causal.companion_runs(con, runs)
     pool = query(
         con,
@@ -413,10 +438,13 @@ def card_verdicts(
             GROUP BY ALL ORDER BY card""",
     )
     if not design:
-        return observational_verdicts(table, pool)
-    games = int(
-        con.execute(f"SELECT count(*) FROM games WHERE run_id IN ({run_list(design)})").fetchall()[
-            0
-        ][0]
-    )
-    return causal_verdicts(causal.card_effects(con, design), pool, th, games, design)
+        judged = observational_verdicts(table, pool)
+    else:
+        games = int(
+            con.execute(
+                f"SELECT count(*) FROM games WHERE run_id IN ({run_list(design)})"
+            ).fetchall()[0][0]
+        )
+        judged = causal_verdicts(causal.card_effects(con, design), pool, th, games, design)
+    evidence = card_evidence.card_evidence(con, runs, pool, table, picks)
+    return judged.drop(*card_evidence.SCHEMA).join(evidence, on="card", how="left").select(*SCHEMA)

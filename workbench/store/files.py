@@ -77,8 +77,9 @@ def open_store(path: str | Path) -> duckdb.DuckDBPyConnection:
     for name in ("sweeps", "sweep_results", "failed_games", "assignments"):
         if tables and name not in tables:
             con.execute(f"CREATE TABLE {name} ({', '.join(f'{c} {ty}' for c, ty in TABLES[name])})")
-    # summary_cards' early_picks and early_bought came with summary version 2: older files
-    # gain them, empty (their older summaries are rebuilt on read, as summary.ensure says)
+    # summary columns that came later (early_picks and early_bought with summary version 2,
+    # paid and gained with 3): older files gain them, empty (their older summaries are
+    # rebuilt on read, as summary.ensure says)
     have = con.execute(
         "SELECT table_name, list(column_name) FROM duckdb_columns() "
         "WHERE database_name = current_database() GROUP BY ALL"

@@ -8,10 +8,10 @@ that shadows the file's tables for the session, so every figure comes from one d
 way.
 
 Per game: `summary_seats` (per seat: dominant set, set pair, economy totals), `summary_cards`
-(per seat and card seen or drafted: draft, buys, plays, buy chances, early picks bought),
-`summary_damage` (per card:
-damage dealt, deaths) and `summary_games` (lead changes, decided round). Per run: `summary_rounds`
-(sums per board, agent and round; a run built in chunks has a row per chunk, readers add them).
+(per seat and card seen or drafted: draft, buys, plays, buy chances, early picks bought,
+resource paid), `summary_damage` (per card: damage dealt, deaths, resource gained) and
+`summary_games` (lead changes, decided round). Per run: `summary_rounds` (sums per board,
+agent and round; a run built in chunks has a row per chunk, readers add them).
 """
 
 from __future__ import annotations
@@ -27,9 +27,10 @@ import duckdb
 
 from workbench.store.keys import GAME_ID_BASE
 
-SUMMARY_VERSION: Final = 2
+SUMMARY_VERSION: Final = 3
 """Bumped whenever a summary's definition changes: older summaries are then rebuilt on read.
-2 added summary_cards' early_picks and early_bought."""
+2 added summary_cards' early_picks and early_bought; 3 summary_cards' paid and
+summary_damage's gained (the resource a card cost and brought, analysis/verdicts.py)."""
 
 SCRATCH: Final = "workbench_summaries"
 """The database a reader attaches for summaries its file lacks (removed when it exits)."""
@@ -121,6 +122,7 @@ TABLES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("affordable_turns", "INTEGER"),
         ("early_picks", "INTEGER"),
         ("early_bought", "INTEGER"),
+        ("paid", "INTEGER"),
     ),
     "summary_damage": (
         ("game_id", "BIGINT"),
@@ -129,6 +131,7 @@ TABLES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
         ("hits", "BIGINT"),
         ("upkeep_deaths", "BIGINT"),
         ("deaths", "BIGINT"),
+        ("gained", "BIGINT"),
     ),
     "summary_games": (
         ("game_id", "BIGINT"),
@@ -194,13 +197,15 @@ def _seats(run: int, lo: int, hi: int) -> str:
 
 def _cards(run: int, lo: int, hi: int) -> str:
     """Per seat-game and card seen in a pack or drafted: the draft (analysis/draft.py), buys and
-    plays (analysis/cards.py), for cards of the run's pool with a buy price, the buy steps
-    with a copy in the store and those where its price was held (cards.buy_chances), and the
-    copies among the first EARLY_PICKS of a pack with those of them bought, the seat's buys of
-    the card credited to its earliest picks of it (analysis/drafted.py).
+    plays (analysis/cards.py), the resource the seat paid for it (its buy, play and paid upkeep
+    events' amounts: what engine/zones.pay charged, R7.2, R6.2, R5.3), for cards of the run's
+    pool with a buy price, the buy steps with a copy in the store and those where its price was
+    held (cards.buy_chances), and the copies among the first EARLY_PICKS of a pack with those of
+    them bought, the seat's buys of the card credited to its earliest picks of it
+    (analysis/drafted.py).
 
-    One aggregation over a union (packs unnested, picks, buys, plays) rather than joins: it is
-    the build's largest step, and an aggregation spills to disk where joins would not."""
+    One aggregation over a union (packs unnested, picks, buys, plays, upkeep) rather than joins:
+    it is the build's largest step, and an aggregation spills to disk where joins would not."""
     rng = _between("game_id", run, lo, hi)
     return f"""
     WITH {_seen_and_bought(rng)},
@@ -208,7 +213,7 @@ def _cards(run: int, lo: int, hi: int) -> str:
     {_early_copies()}
     SELECT game_id, player, card, picks, pick_sum, first_picks, seen, seen_first, last_seen,
            bought, first_bought, plays, c.turns, c.affordable, coalesce(e.early_picks, 0),
-           coalesce(e.early_bought, 0)
+           coalesce(e.early_bought, 0), paid
     FROM agg LEFT JOIN chances c USING (game_id, player, card)
     LEFT JOIN early e USING (game_id, player, card)
     """
@@ -224,24 +229,26 @@ def _seen_and_bought(rng: str) -> str:
         FROM picks p JOIN game_seats s ON s.game_id = p.game_id AND s.seat = p.player
         WHERE {rng.replace("game_id", "p.game_id")}
         WINDOW w AS (PARTITION BY p.game_id, p.player, p.pack_round)),
-    buys AS (SELECT game_id, player, card, round FROM events WHERE kind = 'buy' AND {rng}),
+    buys AS (SELECT game_id, player, card, round, amount FROM events
+             WHERE kind = 'buy' AND {rng}),
     rows AS (
         SELECT game_id, player, unnest(list_distinct(string_split(pack, '|'))) AS card,
                1 AS seen, first_of_pack AS seen_first, pick AS last_seen, 0 AS picks,
                0 AS pick_sum, 0 AS first_picks, 0 AS bought, NULL::INT AS first_bought,
-               0 AS plays FROM p
+               0 AS plays, 0 AS paid FROM p
         UNION ALL
-        SELECT game_id, player, card, 0, 0, NULL, 1, pick, first_of_pack, 0, NULL, 0 FROM p
+        SELECT game_id, player, card, 0, 0, NULL, 1, pick, first_of_pack, 0, NULL, 0, 0 FROM p
         UNION ALL
-        SELECT game_id, player, card, 0, 0, NULL, 0, 0, 0, 1, round, 0 FROM buys
+        SELECT game_id, player, card, 0, 0, NULL, 0, 0, 0, 1, round, 0, amount FROM buys
         UNION ALL
-        SELECT game_id, player, card, 0, 0, NULL, 0, 0, 0, 0, NULL, 1 FROM events
-        WHERE kind = 'play' AND {rng}),
+        SELECT game_id, player, card, 0, 0, NULL, 0, 0, 0, 0, NULL, (kind = 'play')::INT,
+               amount FROM events
+        WHERE (kind = 'play' OR (kind = 'upkeep' AND detail = 'paid')) AND {rng}),
     agg AS (
         SELECT game_id, player, card, sum(seen) AS seen, sum(seen_first) AS seen_first,
                max(last_seen) AS last_seen, sum(picks) AS picks, sum(pick_sum) AS pick_sum,
                sum(first_picks) AS first_picks, sum(bought) AS bought,
-               min(first_bought) AS first_bought, sum(plays) AS plays
+               min(first_bought) AS first_bought, sum(plays) AS plays, sum(paid) AS paid
         FROM rows GROUP BY ALL HAVING sum(seen) > 0 OR sum(picks) > 0)"""
 
 
@@ -292,7 +299,9 @@ def _early_copies() -> str:
 
 def _damage(run: int, lo: int, hi: int) -> str:
     """Per game and card: damage it dealt (the dealer found from the neighbouring events, as
-    analysis/cards.card_effects explains), units of it lost to refused upkeep, its deaths."""
+    analysis/cards.card_effects explains), units of it lost to refused upkeep, its deaths, and
+    the resource its effects gained (a `gain` other than income and discarding 2, R5.1, R8.6,
+    credited to the source of the latest `resolve`, as effect damage is)."""
     ev = _between("game_id", run, lo, hi)
     return f"""
     WITH dmg AS (
@@ -315,13 +324,19 @@ def _damage(run: int, lo: int, hi: int) -> str:
         ASOF LEFT JOIN resolves r ON d.game_id = r.game_id AND d.seq >= r.seq
         ASOF LEFT JOIN stops s ON d.game_id = s.game_id AND d.seq >= s.seq
         GROUP BY ALL),
+    gains AS (
+        SELECT g.game_id, r.source AS card, sum(g.amount) AS gained
+        FROM (SELECT game_id, seq, amount FROM events
+              WHERE kind = 'gain' AND detail NOT IN ('income', 'discard 2') AND {ev}) g
+        ASOF JOIN resolves r ON g.game_id = r.game_id AND g.seq >= r.seq
+        GROUP BY ALL),
     died AS (
         SELECT game_id, card, count(*) FILTER (WHERE detail = 'upkeep') AS upkeep_deaths,
                count(*) AS deaths
         FROM events WHERE kind = 'death' AND {ev} GROUP BY ALL)
     SELECT game_id, card, coalesce(damage_dealt, 0), coalesce(hits, 0),
-           coalesce(upkeep_deaths, 0), coalesce(deaths, 0)
-    FROM dealt FULL JOIN died USING (game_id, card)
+           coalesce(upkeep_deaths, 0), coalesce(deaths, 0), coalesce(gained, 0)
+    FROM dealt FULL JOIN died USING (game_id, card) FULL JOIN gains USING (game_id, card)
     WHERE card IS NOT NULL AND card <> ''
     """
 
