@@ -24,7 +24,8 @@ Scores: recall (a confirmed plant named the planted way), false alarms (cards th
 names that the unplanted run of the same seeds does not name that way, as a share of the cards
 named), tune's correction (|proposal - original cost|), games and CPU seconds per case; overall,
 per card type and per victory kind. Resumable: what is done is kept in --out (results.json,
-confirm/BOARD.json) and not done again; the case databases are deleted once scored (--keep-db).
+confirm/BOARD.json and CASE.json) and not done again; the case databases are deleted once
+scored (--keep-db).
 
 Usage (run under nice; 2 shared cores):
     nice -n 10 .venv/bin/python benchmarks/bench_recovery.py --cases 40 --workers 2 \\
@@ -273,29 +274,33 @@ def design_effects(
     return {"games": games, "cpu": round(cpu, 1), "cards": {r["card"]: r for r in rows}}
 
 
-def original_effects(out: Path, case: dict[str, Any], opts: argparse.Namespace) -> dict[str, Any]:
-    """The original content's design run of the case's board: played once per board and kept
-    in --out/confirm/BOARD.json."""
-    path = out / "confirm" / f"{case['board']}.json"
+def kept_effects(
+    out: Path, name: str, files: Sequence[Path], board: str, opts: argparse.Namespace
+) -> dict[str, Any]:
+    """The design run NAME (a board's original content, or a case's planted content), played
+    once and kept in --out/confirm/NAME.json, so that runs of the benchmark with other pipeline
+    settings can take the same truth (copy the folder; its games and seed must match)."""
+    path = out / "confirm" / f"{name}.json"
     if not path.is_file():
-        files = original_files(out, case["sets"])
-        made = design_effects(files, case["board"], out / "confirm" / case["board"], opts)
+        made = design_effects(files, board, out / "confirm" / name, opts)
+        made["seed"] = opts.seed + 1
         path.write_text(json.dumps(made, indent=1), encoding="utf-8")
-        print(
-            f"  original {case['board']}: {made['games']} design games, {made['cpu']:.0f} CPU s",
-            flush=True,
-        )
+        print(f"  truth {name}: {made['games']} design games, {made['cpu']:.0f} CPU s", flush=True)
     found: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    if (found["games"], found.get("seed", opts.seed + 1)) != (opts.confirm_games, opts.seed + 1):
+        raise SystemExit(
+            f"{path} holds {found['games']} games of seed {found.get('seed')}, not "
+            f"--confirm-games {opts.confirm_games} of seed {opts.seed + 1}: give another --out"
+        )
     return found
 
 
 def confirm(out: Path, case: dict[str, Any], opts: argparse.Namespace) -> dict[str, Any]:
-    """The randomised run that decides whether the plant is one (rc.confirmed)."""
+    """The randomised runs that decide whether the plant is one (rc.confirmed)."""
     plant = plant_of(case)
-    original = original_effects(out, case, opts)
-    planted = design_effects(
-        planted_files(out, case), case["board"], out / "cases" / case["id"], opts
-    )
+    board = case["board"]
+    original = kept_effects(out, board, original_files(out, case["sets"]), board, opts)
+    planted = kept_effects(out, case["id"], planted_files(out, case), board, opts)
     truth = rc.confirmed(
         planted["cards"].get(plant.card),
         original["cards"].get(plant.card),
