@@ -1050,3 +1050,25 @@ def test_names_that_only_share_letters_are_not_look_alikes(tmp_path: Path) -> No
     )
     assert validate([folder]).warnings == []
     assert validate([Path(__file__).resolve().parent.parent / "cardsets"]).warnings == []
+
+
+def test_simulate_prints_the_look_alike_warnings_validate_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 35: a run's card set with cards that print alike (Cyrillic В, full-width Ｂ) is
+    played, and `workbench simulate` warns of them as `workbench validate` does, line for line
+    (one producer, `card_sets.name_warnings` over `names.look_alikes`)."""
+    shipped = Path(__file__).resolve().parent.parent / "cardsets" / "iron-legion.csv"
+    with shipped.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    blank = [""] * (len(rows[0]) - 2)
+    rows += [[n, "spell", *blank] for n in ("Boom", "\u0412oom", "\uff22oom")]
+    legion = write_csv(tmp_path / "iron-legion.csv", rows)
+    assert main(["validate", str(legion)]) == 0
+    said = [line for line in capsys.readouterr().out.splitlines() if line.startswith("warning:")]
+    assert len(said) == 3 and all("looks like" in line for line in said)
+    db = tmp_path / "runs.duckdb"
+    args = ["--sets", f"{legion},tide-callers", "--games", "1", "--workers", "1"]
+    assert main(["simulate", *args, "--db", str(db)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert [line for line in err if line.startswith("warning:")] == said
