@@ -831,6 +831,14 @@ CORPUS: list[tuple[str, Callable[[Path], None], str, str]] = [
         "is drafted by the players (R3.1); remove the buy price or the keyword",
     ),
     (
+        "an intention with a buy price",
+        lambda f: _necro(f, ["Dread", "intention", 1, 4, "damage 2 to target unit"]),
+        "necro.csv",
+        ", row 2, column buy (D): '4': an intention is a spell of the Tyrant's own deck, played "
+        "by the game (R17.1), never drafted or bought by a player (R3.1, R7.3): remove the buy "
+        "price",
+    ),
+    (
         "the keyword tyrant on a spell",
         lambda f: _extra(f, ["Doom", "spell", None, None, "tyrant", None]),
         "extra.csv",
