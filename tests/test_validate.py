@@ -1065,7 +1065,7 @@ def test_simulate_prints_the_look_alike_warnings_validate_prints(
 ) -> None:
     """Issue 35: a run's card set with cards that print alike (Cyrillic В, full-width Ｂ) is
     played, and `workbench simulate` warns of them as `workbench validate` does, line for line
-    (one producer, `card_sets.name_warnings` over `names.look_alikes`)."""
+    (one producer, `names.look_alikes`, over the run's sets: `setup.name_warnings`)."""
     shipped = Path(__file__).resolve().parent.parent / "cardsets" / "iron-legion.csv"
     with shipped.open(encoding="utf-8", newline="") as f:
         rows = list(csv.reader(f))

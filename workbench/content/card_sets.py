@@ -25,7 +25,7 @@ from engine.cards import (
 from engine.keywords import CARD_TYPE_WORDS, parse_keywords, parse_modifiers
 from engine.language import parse_effects, parse_free_actions, parse_full_actions, parse_triggers
 from workbench.content.boards import BOARD_SHEETS, board_base
-from workbench.content.names import look_alikes, name_fault
+from workbench.content.names import name_fault
 from workbench.content.sheets import (
     SPREADSHEET_SUFFIXES,
     WORKBOOK_SUFFIXES,
@@ -444,20 +444,6 @@ def find_cardset(name: str) -> Path:
     return _named(
         name, CONTENT_DIR, [p for p in _spreadsheets(CONTENT_DIR) if not is_board(p)], "card set"
     )
-
-
-def name_warnings(sets: Sequence[str]) -> list[Problem]:
-    """`workbench validate`'s look-alike warnings (`names.look_alikes`, each at its cell) over
-    the cards of the sets a run is loaded with, named as `--sets` names them: a set file's
-    every set, a shipped set by its name alone (as `setup.load_setup` loads them). Clashes are
-    not this function's to report (`setup.load_setup` refuses them)."""
-    names: Names = {}
-    for name in sets:
-        path = find_cardset(name)
-        defined = read_cardsets(path).names
-        named = {k: v for k, v in defined.items() if v.set.casefold() == name.casefold()}
-        merge_names(names, defined if Path(name).is_file() or not named else named)
-    return look_alikes(names)
 
 
 def find_board(name: str) -> Path:

@@ -16,8 +16,7 @@ import pyarrow as pa
 from engine.cards import Card
 from engine.play import derive_seed, play_game
 from engine.state import GameConfig
-from workbench.content.card_sets import name_warnings
-from workbench.content.setup import content_hash, load_setup
+from workbench.content.setup import content_hash, load_setup, name_warnings
 from workbench.content.tables import Problem
 from workbench.content.variants import apply_change
 from workbench.play.agents import make_agent
@@ -58,7 +57,7 @@ class Prepared:
     files: tuple[str, ...]
     content_hash: str
     warnings: tuple[Problem, ...] = ()
-    """Card names that look alike (`card_sets.name_warnings`), as `workbench validate` warns."""
+    """Card names that look alike (`setup.name_warnings`), as `workbench validate` warns."""
 
 
 def prepare(spec: RunSpec) -> Prepared:
