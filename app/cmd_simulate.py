@@ -216,6 +216,8 @@ def _play(
     the run, 130 when interrupted (the complete games are kept either way)."""
     con, run_id, spec, prepared, pool = opened
     try:
+        for warning in prepared.warnings:  # as `workbench validate` prints them
+            err.print(f"warning: {warning}", markup=False, highlight=False)
         todo = missing_games(con, run_id, spec.games)
         if todo or load_run(con, run_id)[1] != "finished":  # killed after its last game
             set_execution(con, run_id, args.backend, args.workers)

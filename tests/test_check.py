@@ -1002,3 +1002,30 @@ def test_referee_a_tyrant_poisoned_to_death_at_its_activation_owes_no_intention(
     g = pos.game(phase="discard", advance=True)
     assert g.is_terminal() and t not in s.perms and g.returns() == [1.0, 1.0]
     assert refereed(g, cards) == []
+
+
+def test_referee_an_intentions_range_counts_from_every_permanent_of_the_tyrants_side() -> None:
+    """R17.1, R21.23 with R10.1: an intention is a spell, its effect the intention's and not
+    the Tyrant unit's, so "poison 1 to each enemy unit in range 1" counts from every permanent
+    of the Tyrant's side: it reaches the Soldier next to the Tyrant's Relic, 5 from the Tyrant,
+    and not the unit 2 from both. The referee used to measure from the Tyrant's unit, which
+    carries the intention out, and flagged it (found by the fuzzer, 100,000 games of seed 3503:
+    poison, panic and rage intentions)."""
+    soldier, relic = unit("Soldier", life=3), artifact("Relic")
+    miasma = intention("Miasma", eff("poison", 1, tgt("unit", "enemy", each=True, range_=1)))
+    cards = [soldier, relic, TYRANT_UNIT, miasma, IDLE]
+    b = ascii_board(". . . . . .\n. . . . . .", victory=Victory(VictoryKind.TYRANT, tyrant_goal=5))
+    pos = Position(b, cards)
+    t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
+    pos.put(relic, TYRANT, 5, 0, owner=TYRANT)
+    far = pos.put(soldier, 0, 5, 1)
+    near = pos.idle(0, 2, 1)
+    pos.deck(0, *[soldier] * 6)  # no shuffle the referee has not seen the cards for (R4.1)
+    s = pos.state
+    s.tyrant_deck.append(pos.card(miasma, TYRANT))  # no target: its marker at the Tyrant
+    s.active = 1
+    g = pos.game(phase="discard", advance=True)
+    _to_round(g, 3)  # played in round 1's Tyrant turn, carried out in round 2's
+    assert s.intentions_done == 1 and t in s.perms
+    assert [s.perms[c].markers[Marker.POISON] for c in (far, near)] == [1, 0]
+    assert refereed(g, cards) == []

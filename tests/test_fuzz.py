@@ -5,6 +5,7 @@ failure is written as spreadsheets that show it again, shrunk."""
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -160,6 +161,25 @@ def test_a_game_past_its_time_is_a_hang(configs):
         configs[1], 5, fuzz.agents_of("heuristic", configs[1].players), seconds=0.001
     )
     assert (outcome.kind, outcome.signature) == ("hang", "hang")
+
+
+def test_a_game_slowed_by_a_loaded_machine_is_no_hang(configs, monkeypatch: pytest.MonkeyPatch):
+    """The limit is CPU time: a game of well under a second of CPU, kept waiting 1.5 s (as a
+    loaded machine keeps a worker waiting), is no hang with a 1 s limit. Issue 35's run called
+    such a game a hang: 10 s of CPU took over 60 s of wall time under a load of 8."""
+    config = configs[3]
+    agents = fuzz.agents_of("random", config.players)
+    waits = [1.5]
+    checked = fuzz_play.check_decision
+
+    def slow(game: Game) -> list[str]:
+        if waits:
+            time.sleep(waits.pop())
+        return checked(game)
+
+    monkeypatch.setattr(fuzz_play, "check_decision", slow)
+    outcome = fuzz.play_checked(config, 3, agents, seconds=1.0)
+    assert outcome.kind == "ok" and not waits and outcome.cpu < 1.0
 
 
 def test_the_referee_judges_every_fuzzed_game(configs, monkeypatch: pytest.MonkeyPatch):

@@ -831,6 +831,14 @@ CORPUS: list[tuple[str, Callable[[Path], None], str, str]] = [
         "is drafted by the players (R3.1); remove the buy price or the keyword",
     ),
     (
+        "an intention with a buy price",
+        lambda f: _necro(f, ["Dread", "intention", 1, 4, "damage 2 to target unit"]),
+        "necro.csv",
+        ", row 2, column buy (D): '4': an intention is a spell of the Tyrant's own deck, played "
+        "by the game (R17.1), never drafted or bought by a player (R3.1, R7.3): remove the buy "
+        "price",
+    ),
+    (
         "the keyword tyrant on a spell",
         lambda f: _extra(f, ["Doom", "spell", None, None, "tyrant", None]),
         "extra.csv",
@@ -1050,3 +1058,25 @@ def test_names_that_only_share_letters_are_not_look_alikes(tmp_path: Path) -> No
     )
     assert validate([folder]).warnings == []
     assert validate([Path(__file__).resolve().parent.parent / "cardsets"]).warnings == []
+
+
+def test_simulate_prints_the_look_alike_warnings_validate_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 35: a run's card set with cards that print alike (Cyrillic В, full-width Ｂ) is
+    played, and `workbench simulate` warns of them as `workbench validate` does, line for line
+    (one producer, `names.look_alikes`, over the run's sets: `setup.name_warnings`)."""
+    shipped = Path(__file__).resolve().parent.parent / "cardsets" / "iron-legion.csv"
+    with shipped.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    blank = [""] * (len(rows[0]) - 2)
+    rows += [[n, "spell", *blank] for n in ("Boom", "\u0412oom", "\uff22oom")]
+    legion = write_csv(tmp_path / "iron-legion.csv", rows)
+    assert main(["validate", str(legion)]) == 0
+    said = [line for line in capsys.readouterr().out.splitlines() if line.startswith("warning:")]
+    assert len(said) == 3 and all("looks like" in line for line in said)
+    db = tmp_path / "runs.duckdb"
+    args = ["--sets", f"{legion},tide-callers", "--games", "1", "--workers", "1"]
+    assert main(["simulate", *args, "--db", str(db)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert [line for line in err if line.startswith("warning:")] == said

@@ -1,8 +1,8 @@
-"""Ranges (R10.1, R12.10, R21.17): every attack within the attacker's reach, measured with the
-referee's own formula; every effect with a range within it of its origin -- the source
-permanent's field, the field it left when it died or was sacrificed, or for a spell any
-permanent of its controller. A chosen target is measured as it stood when its action resolved,
-an `each` effect's matches when that effect began (R6.4).
+"""Ranges (R10.1, R12.10, R17.1, R21.17, R21.23): every attack within the attacker's reach,
+measured with the referee's own formula; every effect with a range within it of its origin --
+the source permanent's field, the field it left when it died or was sacrificed, or for a spell
+(an intention too, R17.1, R21.23) any permanent of its controller. A chosen target is measured
+as it stood when its action resolved, an `each` effect's matches when that effect began (R6.4).
 """
 
 from __future__ import annotations
@@ -70,13 +70,15 @@ def effect_lists(g: GameCheck) -> list[Sequence[Effect]]:
 
 def _origins(g: GameCheck) -> list[int]:
     """R10.1: a range has an origin -- the source permanent's field (where it stood if it has
-    left the board); a spell's ranges count from its controller's permanents."""
+    left the board); a spell's ranges count from its controller's permanents. An intention is
+    a spell (R17.1): the Tyrant's unit carries it out, but its effect is the intention's, not
+    the unit's (R21.23), so its ranges count from every permanent of the Tyrant's side."""
     r = g.resolving
     assert r is not None
-    src = g.piece(r.source)
+    src = g.piece(r.source) if r.kind != "intention" else None
     if src is not None and g.t.field_of(src) >= 0:
         return [g.t.field_of(src)]
-    if g.t.left_from.get(r.source, -1) >= 0:
+    if r.kind != "intention" and g.t.left_from.get(r.source, -1) >= 0:
         return [g.t.left_from[r.source]]
     return [
         g.t.field_of(p)

@@ -113,6 +113,8 @@ def _card(rec: Record, set_name: str, names: Names, refs: list[Ref]) -> Card | N
     armor, durability = (rec.count(c, most=COLUMN_LIMITS[c]) for c in ("armor", "durability"))
     keywords, effects, triggers, free, full, modifiers = _behaviour(rec)
     _tyrant_keyword(rec, ctype, buy, keywords, modifiers)
+    if ctype is CardType.INTENTION and buy is not None:
+        rec.fail("buy", INTENTION_PRICE)
     if armor is not None:
         if keywords.armor and keywords.armor != armor:
             rec.fail("armor", f"armor {armor} differs from 'armor {keywords.armor}' in keywords")
@@ -216,6 +218,12 @@ def _behaviour(rec: Record) -> _Behaviour:
 TYRANT_ONLY = (
     "the keyword tyrant marks the Tyrant's unit, the board's own side, which only a board "
     "places (owner tyrant; R17.1, R21.15)"
+)
+
+
+INTENTION_PRICE = (
+    "an intention is a spell of the Tyrant's own deck, played by the game (R17.1), never "
+    "drafted or bought by a player (R3.1, R7.3): remove the buy price"
 )
 
 

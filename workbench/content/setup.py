@@ -15,7 +15,16 @@ from engine.board import Board
 from engine.cards import CardSet
 from engine.state import GameConfig
 from workbench.content.boards import BOARD_PARTS, board_base, load_board
-from workbench.content.card_sets import find_board, find_cardset, load_cardsets, shipped_cardsets
+from workbench.content.card_sets import (
+    find_board,
+    find_cardset,
+    load_cardsets,
+    merge_names,
+    read_cardsets,
+    shipped_cardsets,
+)
+from workbench.content.names import look_alikes
+from workbench.content.tables import Names, Problem
 
 DEFAULT_SETS = ("iron-legion", "tide-callers")
 DEFAULT_BOARD = "kings-crossing"
@@ -95,6 +104,20 @@ def load_setup(
         tuple(str(f) for f in files),
         content_hash(sorted(set(files))),
     )
+
+
+def name_warnings(sets: Sequence[str]) -> list[Problem]:
+    """`workbench validate`'s look-alike warnings (`names.look_alikes`, each at its cell) over
+    the cards of the sets a run is loaded with, named as `--sets` names them: a set file's
+    every set, a shipped set by its name alone (as `load_setup` loads them). Clashes are
+    not this function's to report (`load_setup` refuses them)."""
+    names: Names = {}
+    for name in sets:
+        path = find_cardset(name)
+        defined = read_cardsets(path).names
+        named = {k: v for k, v in defined.items() if v.set.casefold() == name.casefold()}
+        merge_names(names, defined if Path(name).is_file() or not named else named)
+    return look_alikes(names)
 
 
 def content_hash(files: Sequence[str | Path], labels: Sequence[str] = ()) -> str:

@@ -16,7 +16,8 @@ import pyarrow as pa
 from engine.cards import Card
 from engine.play import derive_seed, play_game
 from engine.state import GameConfig
-from workbench.content.setup import content_hash, load_setup
+from workbench.content.setup import content_hash, load_setup, name_warnings
+from workbench.content.tables import Problem
 from workbench.content.variants import apply_change
 from workbench.play.agents import make_agent
 from workbench.store import (
@@ -55,6 +56,8 @@ class Prepared:
     params: dict[str, object]
     files: tuple[str, ...]
     content_hash: str
+    warnings: tuple[Problem, ...] = ()
+    """Card names that look alike (`setup.name_warnings`), as `workbench validate` warns."""
 
 
 def prepare(spec: RunSpec) -> Prepared:
@@ -86,6 +89,7 @@ def prepare(spec: RunSpec) -> Prepared:
         params,
         tuple(files),
         content_hash(sorted(files), [c.label() for c in spec.changes]),
+        tuple(name_warnings(spec.sets)),
     )
 
 
