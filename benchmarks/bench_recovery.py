@@ -92,8 +92,7 @@ def excluded_names() -> set[str]:
 
 
 def shipped() -> tuple[list[CardSet], dict[str, CardSet]]:
-    sets = shipped_cardsets()
-    return sets, {s.name: s for s in sets}
+    return (sets := shipped_cardsets()), {s.name: s for s in sets}
 
 
 def source_of(cardset: CardSet) -> Path:
@@ -379,29 +378,6 @@ def tune_case(out: Path, result: dict[str, Any], opts: argparse.Namespace) -> No
     result.update(games=result["games"] + games, cpu=round(result["cpu"] + cpu, 1))
 
 
-def line(r: dict[str, Any]) -> str:
-    c, plant = r["confirm"], plant_of(r)
-
-    def points(x: float | None) -> str:
-        return "n/a" if x is None else f"{100 * x:+.1f}"
-
-    truth = (
-        f"effect {points(c['effect'])} [{points(c['low'])}, {points(c['high'])}], "
-        f"shift {points(c['shift'])} [{points(c['shift_low'])}, {points(c['shift_high'])}]"
-        + (", priced out" if c["priced_out"] else "")
-    )
-    tune_text = ""
-    if r["tune"] is not None:
-        t = r["tune"]
-        tune_text = f"; tune {t['proposal']} (|d| {t['correction']})"
-    return (
-        f"{r['id']} {r['board']}: {plant.label()}: truth {truth} points: "
-        f"{'confirmed' if c['confirmed'] else 'not confirmed'}; named {r['named_count']}, "
-        f"recalled {'yes' if r['recalled'] else 'no'}, false alarms {len(r['false_alarms'])}"
-        f"{tune_text}; {r['games']:,} games, {r['cpu']:.0f} CPU s"
-    )
-
-
 # --- results -----------------------------------------------------------------------------------
 
 
@@ -512,7 +488,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             tune_case(opts.out, result, opts)
             tuned += 1
             save(opts.out, results)
-        print("  " + line(result), flush=True)
+        print("  " + rc.case_line(result, plant.label()), flush=True)
     done = [results["cases"][c["id"]] for c in cases if c["id"] in results["cases"]]
     table = rc.markdown(rc.summary([rc.case_result(r) for r in done]))
     (opts.out / "summary.md").write_text(table + "\n", encoding="utf-8")

@@ -54,6 +54,21 @@ def label(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> str:
     return f"{kind} (run {', '.join(map(str, runs))})"
 
 
+def _paid_and_gained(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+    """Per card, the resource paid for it (summary_cards.paid) and gained by its effects
+    (summary_damage.gained) in `runs`."""
+    summary.ensure(con, runs)
+    return query(
+        con,
+        f"""
+    WITH paid AS (SELECT card, sum(paid) AS paid FROM summary_cards
+                  WHERE {in_runs("game_id", runs)} GROUP BY card),
+    gained AS (SELECT card, sum(gained) AS gained FROM summary_damage
+               WHERE {in_runs("game_id", runs)} GROUP BY card)
+    SELECT card, paid, gained FROM paid FULL JOIN gained USING (card)""",
+    )
+
+
 def card_evidence(
     con: duckdb.DuckDBPyConnection,
     runs: Sequence[int],
@@ -66,19 +81,10 @@ def card_evidence(
     and `picks` (draft.card_picks) are computed when not given."""
     table = cards.card_table(con, runs) if table is None else table
     picks = draft.card_picks(con, runs) if picks is None else picks
-    summary.ensure(con, runs)
     base = con.execute(
         f"SELECT avg(won::INT) FROM game_seats WHERE run_id IN ({run_list(runs)})"
     ).fetchall()[0][0]
-    money = query(
-        con,
-        f"""
-    WITH paid AS (SELECT card, sum(paid) AS paid FROM summary_cards
-                  WHERE {in_runs("game_id", runs)} GROUP BY card),
-    gained AS (SELECT card, sum(gained) AS gained FROM summary_damage
-               WHERE {in_runs("game_id", runs)} GROUP BY card)
-    SELECT card, paid, gained FROM paid FULL JOIN gained USING (card)""",
-    )
+    money = _paid_and_gained(con, runs)
     drafted = table.select(
         "card",
         pl.col("in_store").alias("drafted"),

@@ -40,17 +40,9 @@ EARLY_PICKS = 3
 """The first picks of each pack (pack round) that count as early (analysis/drafted.py)."""
 
 FLOWS: Final = (
-    "income",
-    "card_gain",
-    "discard_gain",
-    "spend_buy",
-    "spend_play",
-    "spend_upkeep",
-    "spend_free",
-    "card_loss",
-    "upkeep_paid",
-    "upkeep_deaths",
-    "bought",
+    *("income", "card_gain", "discard_gain"),
+    *("spend_buy", "spend_play", "spend_upkeep", "spend_free", "card_loss"),
+    *("upkeep_paid", "upkeep_deaths", "bought"),
 )
 """Snapshot columns summed per seat-game (economy totals)."""
 

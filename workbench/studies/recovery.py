@@ -161,6 +161,31 @@ def case_result(r: dict[str, Any]) -> CaseResult:
     )
 
 
+def case_line(r: dict[str, Any], label: str) -> str:
+    """One scored case (bench_recovery's results) in a line: the plant (`label`), the truth,
+    the report's names and tune's proposal, the games and CPU."""
+    c = r["confirm"]
+
+    def points(x: float | None) -> str:
+        return "n/a" if x is None else f"{100 * x:+.1f}"
+
+    truth = (
+        f"effect {points(c['effect'])} [{points(c['low'])}, {points(c['high'])}], "
+        f"shift {points(c['shift'])} [{points(c['shift_low'])}, {points(c['shift_high'])}]"
+        + (", priced out" if c["priced_out"] else "")
+    )
+    tune_text = ""
+    if r["tune"] is not None:
+        t = r["tune"]
+        tune_text = f"; tune {t['proposal']} (|d| {t['correction']})"
+    return (
+        f"{r['id']} {r['board']}: {label}: truth {truth} points: "
+        f"{'confirmed' if c['confirmed'] else 'not confirmed'}; named {r['named_count']}, "
+        f"recalled {'yes' if r['recalled'] else 'no'}, false alarms {len(r['false_alarms'])}"
+        f"{tune_text}; {r['games']:,} games, {r['cpu']:.0f} CPU s"
+    )
+
+
 def _share(hits: int, total: int) -> str:
     return f"{hits}/{total} ({100 * hits / total:.0f}%)" if total else "-"
 
