@@ -4,13 +4,14 @@ how far; for each, search the cost (buy, play or upkeep, any card type) whose ef
 inside the band, and check that cost on fresh seeds.
 
 A probe is inside the band when its effect's 95% interval reaches into it (the run cannot
-tell the card from a balanced one there), so the proposal is the smallest move the runs
-cannot tell from balanced, not a value a noisy point estimate happened to land on (at 400
-games an effect's interval is about +-11 points, twice a +-5 band). The search (`search`)
-assumes only that a dearer cost does not make a card stronger. It steps
-the way the flag points by 1, 2, 4, 8... (a card priced out of play: straight to the floor)
-until the effect leaves the flag's side (or the cost reaches its floor or CAP), then halves the
-bracket towards the current cost. Every probe is a design run of the changed
+tell the card from a balanced one there). The search (`search`) assumes only that a dearer cost
+does not make a card stronger. It steps the way the flag points by 1, 2, 4, 8... (a card priced
+out of play: straight to the floor) until the effect leaves the flag's side (or the cost
+reaches its floor or CAP), then halves the bracket towards the current cost. The proposal is
+where the line through the probes nearest the band crosses its middle (`crossing`): at 400
+games an effect's interval is about +-11 points, twice a +-5 band, so the nearest value one
+probe cannot tell from balanced stops short of the fair cost, and a point estimate alone lands
+wherever the noise does. Every probe is a design run of the changed
 set on the judging run's seed (the same drafts' deals, seats and arms, so probes differ by the
 cost alone). A value whose effect lands inside the band is played again on a fresh seed; the
 proposal says whether that check agrees. When no cost in range gets inside the band (the effect
@@ -26,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import duckdb
+import numpy as np
 import polars as pl
 from rich.console import Console
 
@@ -45,6 +47,10 @@ PROBES = 10
 30 too dear for a fair 4 takes 9: 29, 28, 26, 22, 14, then halving)."""
 FRESH = 1_000_003
 """Added to the judging seed for the fresh check (seeds no probe used)."""
+FIT = 4
+"""Probes the line that places the proposal goes through (the nearest to the band)."""
+Z95 = 1.959964
+"""z of a 95% interval: a probe's standard error is its interval's width / (2 Z95)."""
 
 
 def flag(effects: pl.DataFrame, cards: list[str], band: tuple[float, float]) -> pl.DataFrame:
@@ -177,8 +183,41 @@ def search(
             far = value
             inside = value if s == 0 else inside
     if inside is not None:
-        return _check(measure, probes[inside], probes, band)
+        value = crossing(probes, inside, band, start.value, way, floor, cap)
+        return _check(measure, probes.get(value) or probes[inside], value, probes, band)
     return _missed(start, probes, near, far, way, band, floor, cap, budget)
+
+
+def crossing(
+    probes: dict[int, Probe],
+    inside: int,
+    band: tuple[float, float],
+    current: int,
+    way: int,
+    floor: int,
+    cap: int,
+    nearest: int = FIT,
+) -> int:
+    """The cost where the effect crosses the band's middle, read off the weighted least-squares
+    line through the `nearest` probes to `inside` (the nearest value whose interval reaches the
+    band; priced-out probes and those without an estimate left out, weights 1/se^2): one probe's
+    interval is about +-11 points at 400 games, so the nearest value it cannot tell from the band
+    stops short of the fair cost, and the line through several probes reads it closer. Rounded,
+    kept within floor and cap and on the flag's side of `current`; `inside` when the probes do
+    not show the effect falling as the cost rises."""
+    usable = [p for p in probes.values() if p.effect is not None and not p.priced_out]
+    near = sorted(usable, key=lambda p: (abs(p.value - inside), p.value))[:nearest]
+    if len({p.value for p in near}) < 2:
+        return inside
+    x = np.array([p.value for p in near], dtype=float)
+    y = np.array([float(p.effect or 0.0) for p in near])
+    se = np.array([max(((p.high or 0.0) - (p.low or 0.0)) / (2 * Z95), 1e-6) for p in near])
+    slope, icept = np.polyfit(x, y, 1, w=1 / se)  # polyfit weights the residuals: 1/se
+    if slope >= 0:
+        return inside
+    value = round(((band[0] + band[1]) / 2 - icept) / slope)
+    value = max(floor, min(cap, value))
+    return value if (value - current) * way > 0 else current + way
 
 
 def _ordered(probes: dict[int, Probe]) -> tuple[Probe, ...]:
@@ -229,18 +268,26 @@ def _missed(
 def _check(
     measure: Callable[[int, bool], Probe],
     p: Probe,
+    value: int,
     probes: dict[int, Probe],
     band: tuple[float, float],
 ) -> Outcome:
-    """A value inside the band, played again on fresh seeds."""
-    again = measure(p.value, True)
+    """The value found (`value`; `p` its probe, or the nearest one inside the band when the
+    line through the probes put it between them), played again on fresh seeds."""
+    again = measure(value, True)
     ok = side(again, band) == 0
+    found = (
+        f"{_effect(p)} at {p.value}"
+        if p.value == value
+        else f"{_effect(p)} at {p.value}; the line through the probes crosses the band's "
+        f"middle at {value}"
+    )
     return Outcome(
-        p.value,
+        value,
         True,
         ok,
         (*_ordered(probes), again),
-        f"{_effect(p)} at {p.value}; on fresh seeds {_effect(again)}"
+        f"{found}; on fresh seeds {_effect(again)}"
         + (", inside the band too" if ok else ", outside the band: not confirmed, more games"),
     )
 
