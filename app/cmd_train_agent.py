@@ -1,5 +1,5 @@
 """`workbench train-agent`: tune the heuristic agent's weights with optuna and write them as the
-`tuned` agent's data (workbench/training/train_agent.py; issue 16)."""
+`tuned` agent's data (workbench/training/train_agent.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`workbench train-agent --buying`: learn the valued agent's buy values from random buy steps
-and write them as its data (workbench/training/buy_values.py; issue 33)."""
+and write them as its data (workbench/training/buy_values.py)."""
 
 from __future__ import annotations
 

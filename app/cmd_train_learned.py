@@ -1,6 +1,6 @@
 """`workbench train-agent --learned`: record the teacher's (search:budget=16's) choices, fit the
 learned agent's model to them and write it as the `learned` agent's data
-(workbench/training/distill.py; issue 16)."""
+(workbench/training/distill.py)."""
 
 from __future__ import annotations
 

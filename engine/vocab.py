@@ -108,7 +108,7 @@ class BehaviourKind(StrEnum):
 
 
 class EventKind(StrEnum):
-    """The `kind` of an event (issue 3: every change of state emits one)."""
+    """The `kind` of an event (every change of state emits one)."""
 
     ACTIVATE = "activate"
     ANNOUNCE = "announce"

@@ -1,5 +1,5 @@
 """Variants of a setup: one card field or one board setting changed, or a card replaced by a
-plain baseline (cost sweeps, tuning and ablation, issue 8).
+plain baseline (cost sweeps, tuning and ablation).
 
 A variant is a description (`Change`) applied to a loaded setup; the spreadsheets are never
 touched. Applying the same change to the same setup always gives the same config, so variants
