@@ -1,4 +1,4 @@
-"""Generating fuzz cases (issue 20): random **valid** card sets and boards, as the text of the
+"""Generating fuzz cases: random **valid** card sets and boards, as the text of the
 spreadsheets a designer would type, loaded by the same loader as `workbench simulate`.
 
 A case is drawn by `random_cards` (the card language's own tables drive the choice of verbs,
