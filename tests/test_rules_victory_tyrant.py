@@ -423,8 +423,9 @@ def test_marker_waits_and_leaves_with_its_unit():
     assert s.tyrant_deck == [d1] and s.intentions_done == 0
     # seat 0's unit leaves the board: the marker goes, the card is discarded (R17.4)
     from engine.permanents import destroy
+    from engine.vocab import DestroyCause
 
-    destroy(s, s.perms[u], "test", 1)
+    destroy(s, s.perms[u], DestroyCause.DAMAGE, 1)
     assert s.marker_card == -1 and s.zone_of(d2) == "tyrant_discard"
 
 
