@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
+from app import training
 from app.cmd_train_buying import add_options as add_buying_options
+from app.training import agent_specs, at_least_one, out_file, progress, refused
 from app.workers import add_workers_option
 from engine.agents.weights import SPACE
-from workbench.play.agents import check_spec
 from workbench.training.train_agent import (
     BOARDS,
     decided,
@@ -112,11 +112,14 @@ def run(args: argparse.Namespace) -> int:
 
         return run_buying(args)
     out: Path = args.out or DEFAULT_OUT
-    problem = _bad_argument(args, out)
+    problem = (
+        at_least_one(args, "trials", "games", "confirm", "top")
+        or agent_specs(args, "against")
+        or out_file(out)
+    )
     if problem is not None:
-        print(f"error: {problem}", file=sys.stderr)
-        return 2
-    boards = [b.strip() for b in args.boards.split(",") if b.strip()]
+        return refused(problem)
+    boards = training.boards(args)
     names = [n.strip() for n in args.weights.split(",") if n.strip()] or list(SPACE)
     try:
         result = train(
@@ -129,11 +132,10 @@ def run(args: argparse.Namespace) -> int:
             boards,
             args.workers,
             names,
-            progress=lambda line: print(line, file=sys.stderr, flush=True),
+            progress=progress,
         )
     except (ValueError, LookupError, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+        return refused(e)
     write_module(
         out,
         module_text(
@@ -155,21 +157,6 @@ def run(args: argparse.Namespace) -> int:
     for b, c in result.confirmed.counts.items():
         print(f"  {b}: {decided(c)}")
     return 0
-
-
-def _bad_argument(args: argparse.Namespace, out: Path) -> str | None:
-    """The first bad argument in words, found before any game is played; None when all are
-    good."""
-    for name in ("trials", "games", "confirm", "top"):
-        if getattr(args, name) < 1:
-            return f"--{name} must be at least 1, not {getattr(args, name)}"
-    try:
-        check_spec(args.against)
-    except ValueError as e:
-        return f"--against: {e}"
-    if out.is_dir() or not out.parent.is_dir():
-        return f"--out {out}: must name a file in an existing folder"
-    return None
 
 
 def _command(args: argparse.Namespace, boards: list[str], names: list[str]) -> str:
