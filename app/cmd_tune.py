@@ -20,6 +20,7 @@ from reports import balance, html
 from reports.html import Section, Table
 from workbench.analysis import causal, verdicts
 from workbench.analysis.source import open_db, resolve_runs
+from workbench.content.card_sets import COSTS
 from workbench.content.proposals import Proposal, write_copy
 from workbench.content.setup import DEFAULT_SETS, load_setup
 from workbench.play.jobs import Job, create_prepared_run, prepare
@@ -39,7 +40,6 @@ from workbench.studies.tune import (
     tune_card,
 )
 
-FIELDS = ("buy", "play", "upkeep")
 DESIGN = "factorial"
 """The judging run's and every probe's agent: the randomised buying design."""
 
@@ -208,8 +208,8 @@ def _options(args: argparse.Namespace) -> tuple[tuple[float, float], list[str]]:
     """--band, and the --fields to search; UsageError for a bad one, before any game."""
     band = _band(args.band)
     fields = [f.strip() for f in args.fields.split(",") if f.strip()]
-    if not fields or not set(fields) <= set(FIELDS):
-        raise UsageError(f"--fields takes {', '.join(FIELDS)}, not {args.fields!r}")
+    if not fields or not set(fields) <= set(COSTS):
+        raise UsageError(f"--fields takes {', '.join(COSTS)}, not {args.fields!r}")
     if args.probes < 2:
         raise UsageError("--probes must be at least 2 (one probe and its fresh check)")
     return band, fields

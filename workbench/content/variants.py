@@ -17,21 +17,11 @@ from typing import Any
 
 from engine.board import Board, Victory
 from engine.cards import Card, CardType, Effect, Keywords, Modifiers
+from workbench.content.card_sets import COLUMN_LIMITS
 from workbench.content.setup import Setup
 
-CARD_FIELDS = (
-    "buy",
-    "play",
-    "upkeep",
-    "life",
-    "move",
-    "attack",
-    "range",
-    "durability",
-    "armor",
-    "copies",
-)
-"""Card fields a sweep may vary (`armor` is the keyword's number)."""
+CARD_FIELDS = tuple(COLUMN_LIMITS)
+"""Card fields a sweep may vary: every number column (`armor` is the keyword's number)."""
 
 BOARD_SETTINGS = (
     "income",
