@@ -21,6 +21,13 @@ from workbench.training.train_agent import (
 )
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "engine" / "agents" / "tuned.py"
+COUNTS = (
+    ("trials", 200, "optuna trials (default 200)"),
+    ("games", 20, "games a board in each trial (default 20)"),
+    ("confirm", 100, "games a board to confirm the best trials (default 100)"),
+    ("top", 5, "best trials confirmed on unseen seeds (default 5)"),
+)
+"""The search's counts (each at least 1): option, default, help."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -33,19 +40,8 @@ def add_parser(subparsers: Any) -> None:
         "unseen seeds against the hand-set weights, and write the winner to --out, the module "
         "the `tuned` agent loads.",
     )
-    parser.add_argument("--trials", type=int, default=200, help="optuna trials (default 200)")
-    parser.add_argument(
-        "--games", type=int, default=20, help="games a board in each trial (default 20)"
-    )
-    parser.add_argument(
-        "--confirm",
-        type=int,
-        default=100,
-        help="games a board to confirm the best trials (default 100)",
-    )
-    parser.add_argument(
-        "--top", type=int, default=5, help="best trials confirmed on unseen seeds (default 5)"
-    )
+    for name, default, text in COUNTS:
+        parser.add_argument(f"--{name}", type=int, default=default, help=text)
     parser.add_argument(
         "--against", default="heuristic", help="the opponent's agent spec (default heuristic)"
     )
@@ -75,13 +71,14 @@ def add_parser(subparsers: Any) -> None:
 
 def _add_learned_options(parser: Any) -> None:
     """The options of the `--learned` mode (app/cmd_train_learned.py), in a group of their own."""
-    learned = parser.add_argument_group(
-        "--learned",
+    learned = training.mode(
+        parser,
+        "learned",
         "instead of tuning weights, record the teacher's choices in games "
         "against --against (--games a board) and fit the `learned` agent's model to them "
         "(workbench/training/distill.py)",
+        "train the learned agent",
     )
-    learned.add_argument("--learned", action="store_true", help="train the learned agent")
     learned.add_argument(
         "--teacher",
         default="search:budget=16",
@@ -113,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         return run_buying(args)
     out: Path = args.out or DEFAULT_OUT
     problem = (
-        at_least_one(args, "trials", "games", "confirm", "top")
+        at_least_one(args, *(name for name, _, _ in COUNTS))
         or agent_specs(args, "against")
         or out_file(out)
     )

@@ -19,13 +19,14 @@ DEFAULT_OUT = Path(__file__).resolve().parents[1] / "engine" / "agents" / "buy_v
 def add_options(parser: Any) -> None:
     """The options of the `--buying` mode, in a group of their own (--games, --boards, --seed,
     --workers and --out are the command's own)."""
-    buying = parser.add_argument_group(
-        "--buying",
+    buying = training.mode(
+        parser,
+        "buying",
         "instead of tuning weights, learn the `valued` agent's buy values from buy steps "
         "taken at random (the explorer's, then the valued agent's own), --games games a board "
         "in each round (workbench/training/buy_values.py)",
+        "train the valued agent",
     )
-    buying.add_argument("--buying", action="store_true", help="train the valued agent")
     buying.add_argument(
         "--rounds", type=int, default=2, help="rounds of play and estimate (default 2)"
     )

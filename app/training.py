@@ -7,8 +7,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from workbench.play.agents import check_spec
+
+
+def mode(parser: Any, name: str, text: str, help_: str) -> Any:
+    """A mode's options in a group of their own, opened by the mode's flag `--NAME`."""
+    group = parser.add_argument_group(f"--{name}", text)
+    group.add_argument(f"--{name}", action="store_true", help=help_)
+    return group
 
 
 def at_least_one(args: argparse.Namespace, *names: str) -> str | None:
