@@ -5,39 +5,19 @@ intervals, where the looks go and why they stay valid), or until --max-games."""
 from __future__ import annotations
 
 import argparse
-import math
 import resource
 import time
 from typing import Any
 
-import duckdb
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-)
 
 from app.consoles import consoles
 from app.errors import UsageError, run_command
 from app.study_args import add_run_options, base_spec, int_list
 from workbench.content.variants import CARD_FIELDS
-from workbench.play.jobs import BATCH_GAMES, Job, Prepared, create_prepared_run, prepare
-from workbench.play.pool import WorkerPool
-from workbench.store import (
-    MAX_GAMES,
-    BatchWriter,
-    RunSpec,
-    finish_run,
-    open_store,
-    set_execution,
-)
+from workbench.store import MAX_GAMES
 from workbench.studies import ab
-from workbench.studies.abgames import Games
-from workbench.studies.study import Variant, record_results, variant_spec
-from workbench.studies.sweep import card_variants
+from workbench.studies.ab_study import Done, Plan, ab_study
 
 FIRST_LOOK = 1000
 LOOKS = 4
@@ -132,150 +112,16 @@ def metrics(args: argparse.Namespace) -> list[str]:
     return sorted(ab.METRICS) if args.metric == BOTH else [args.metric]
 
 
-def _create_run(
-    con: duckdb.DuckDBPyConnection,
-    spec: RunSpec,
-    prep: Prepared,
-    args: argparse.Namespace,
-    console: Console,
-) -> int:
-    """One value's run (with --store)."""
-    run_id = create_prepared_run(con, spec, prep, "local", args.workers)
-    set_execution(con, run_id, "local", args.workers)
-    console.print(f"run {run_id} = {spec.label}", highlight=False)
-    return run_id
-
-
-Done = tuple[list[list[ab.Look]], str, str, int, int]
-"""Every look, the labels of A and B, the games played per value and the study's id."""
-
-
 def run_ab(args: argparse.Namespace, console: Console) -> Done:
     """Play the study (into --db with --store) and record its answer."""
     values = check(args)
     base = base_spec(argparse.Namespace(**{**vars(args), "games": args.max_games}))
-    variants = card_variants(args.card, args.field, list(values))
-    specs = [variant_spec(base, "ab", v, i, False) for i, v in enumerate(variants)]
-    prepared = [prepare(s) for s in specs]  # a bad card or value costs no games
-    catalog = next(iter(prepared[0].configs.values())).catalog
-    card = catalog[args.card.casefold()].name
-    con = open_store(args.db)
-    try:
-        study = int(
-            con.execute("SELECT coalesce(max(sweep_id), 0) + 1 FROM sweeps").fetchall()[0][0]
-        )
-        runs = [
-            _create_run(con, s, p, args, console) if args.store else None
-            for s, p in zip(specs, prepared, strict=True)
-        ]
-        for v, run_id in zip(variants, runs, strict=True):
-            con.execute(
-                "INSERT INTO sweeps VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [study, "ab", run_id, card, args.field, v.value, v.label],
-            )
-        jobs = [Job(r or 0, s, p.configs) for r, s, p in zip(runs, specs, prepared, strict=True)]
-        found, played = _looks(con if args.store else None, jobs, card, args, console)
-        for run_id in runs:
-            if run_id is not None:
-                con.execute("UPDATE runs SET games = ? WHERE run_id = ?", [played, run_id])
-                finish_run(con, run_id)
-    finally:
-        con.close()
-    _record(args, study, card, variants, found[-1])
-    return found, variants[0].label, variants[1].label, played, study
-
-
-def _looks(
-    con: duckdb.DuckDBPyConnection | None,
-    jobs: list[Job],
-    card: str,
-    args: argparse.Namespace,
-    console: Console,
-) -> tuple[list[list[ab.Look]], int]:
-    """Look as ab.sequential places the looks, with a bar of the paired games inside a look
-    and each look printed as it closes; the looks and the games played per value (a few past
-    the last look: the workers play on while a look is computed)."""
-    writer = BatchWriter(con) if con is not None else None
-    chunk = max(1, min(BATCH_GAMES, args.first_look // (4 * args.workers)))
-    alphas = ab.look_alphas(args.looks, 1 - args.level)
-    start = time.perf_counter()
-    with WorkerPool(args.workers) as pool, _look_bar(console) as bar:
-        task = bar.add_task("", total=min(args.first_look, args.max_games), look=1)
-        store = writer.add if writer is not None else None
-
-        def advance(done: int, games: int) -> None:
-            bar.update(task, completed=done, total=games)
-
-        def closed(step: list[ab.Look]) -> None:
-            bar.console.print(_look_line(step, time.perf_counter() - start), highlight=False)
-            bar.reset(task, look=step[0].look + 1)
-
-        games = Games(pool.executor, args.workers, jobs, card, chunk, store, advance)
-        found = ab.sequential(
-            lambda n: games.upto(n, args.max_games),
-            metrics(args),
-            args.precision,
-            args.first_look,
-            args.max_games,
-            alphas,
-            closed,
-        )
-        bar.remove_task(task)
-        if writer is None:
-            for f in games.pending:
-                f.cancel()
-        else:
-            games.finish()
-            writer.flush()
-        pool.close(wait=True)  # the workers' CPU time counts in the answer's (cpu_seconds)
-    return found, games.played()
-
-
-def _look_bar(console: Console) -> Progress:
-    """The paired games of the look under way, on a terminal (gone when the look closes)."""
-    columns = (
-        TextColumn("[bold]ab[/] look {task.fields[look]}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("paired games"),
-        TimeElapsedColumn(),
+    plan = Plan(
+        metrics(args), args.precision, args.level, args.first_look, args.looks, args.max_games
     )
-    return Progress(*columns, console=console, transient=True, disable=not console.is_terminal)
-
-
-def _look_line(step: list[ab.Look], seconds: float) -> str:
-    """`look 2 closed: 4,210 paired games, improvement +0.7 [-0.6, +2.0] ± 1.3 points (at
-    0.96); 84.1 s`."""
-    metrics = "; ".join(
-        f"{look.metric} no estimate yet"
-        if math.isnan(look.estimate)
-        else f"{look.metric} {100 * look.estimate:+.1f} [{100 * look.low:+.1f}, "
-        f"{100 * look.high:+.1f}] ± {100 * look.half_width:.1f} points"
-        for look in step
+    return ab_study(
+        args.db, base, args.card, args.field, values, plan, args.store, args.workers, console
     )
-    first = step[0]
-    return (
-        f"look {first.look} closed: {first.games:,} paired games, {metrics} (at "
-        f"{1 - first.alpha:.4g}); {seconds:.1f} s"
-    )
-
-
-def _record(
-    args: argparse.Namespace, study: int, card: str, variants: list[Variant], last: list[ab.Look]
-) -> None:
-    """Store the last look's interval of every metric as the study's results, B minus A."""
-    rows = []
-    for look in last:
-        low, estimate, high = (
-            None if math.isnan(x) else x for x in (look.low, look.estimate, look.high)
-        )
-        note = (
-            f"{variants[1].label} minus {variants[0].label}; {look.games} paired games in "
-            f"{look.look} looks, seed {args.seed}; interval at {1 - look.alpha:.4g} (alpha "
-            f"spending, {args.level:g} over all looks)"
-        )
-        rows.append((card, f"ab:{look.metric}", estimate, low, high, note))
-    record_results(args.db, study, rows)
 
 
 def run(args: argparse.Namespace) -> int:

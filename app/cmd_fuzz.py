@@ -1,6 +1,6 @@
 """`workbench fuzz`: random valid card sets and boards, played with the engine's invariants checked
 at every decision (workbench/fuzz/); every new kind of failure is written as a spreadsheet pair
-and shrunk (issue 20).
+and shrunk.
 
 Game i of a run is fixed by (seed, i) alone, so a run interrupted at any moment continues with
 `--resume` to the same result; each finished game is one line of `progress.jsonl` in the output

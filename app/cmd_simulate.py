@@ -285,7 +285,7 @@ def _cause(exc: BaseException, db: str) -> str:
 
 def _start(args: argparse.Namespace) -> Opened:
     """A new run, checked, created and stored; its workers start once the arguments are
-    checked, so that they are ready for the first batch (issue 19: a 2-worker run waited for
+    checked, so that they are ready for the first batch (a 2-worker run waited for
     them)."""
     spec, prepared = new_spec(args)
     new = not os.path.exists(args.db)

@@ -13,13 +13,11 @@ from rich.console import Console
 from app.consoles import consoles
 from app.errors import UsageError, run_command
 from app.study_args import add_run_options, base_spec, int_list
-from reports import balance, design, html
-from workbench.analysis.source import open_db
+from reports import design
+from reports import sweep as sweep_page
 from workbench.content.variants import BOARD_SETTINGS, CARD_FIELDS
-from workbench.studies import findings as study_findings
 from workbench.studies.fairvalue import in_words
-from workbench.studies.study import record_results, run_study
-from workbench.studies.sweep import SweepResult, analyse, board_variants, card_variants, result_rows
+from workbench.studies.sweep import SweepResult, board_variants, card_variants, sweep_study
 
 
 def add_parser(subparsers: Any) -> None:
@@ -49,14 +47,6 @@ def add_parser(subparsers: Any) -> None:
     add_run_options(parser, explore=True)
 
 
-FINDINGS_INTRO = (
-    "What to look at first: where the fair value lies and how sure it is (high: "
-    "a closed 95% interval, an answer to act on; medium: one end open, with what "
-    "would close it; low: no estimate), and the values whose sample is too "
-    "small. n counts the observations behind the fit."
-)
-
-
 def sweep(args: argparse.Namespace, console: Console) -> SweepResult:
     """Run and analyse the sweep the arguments describe, record it and write the report."""
     if bool(args.board_setting) == bool(args.card or args.field):
@@ -73,46 +63,15 @@ def sweep(args: argparse.Namespace, console: Console) -> SweepResult:
             raise UsageError("a board setting needs numbers, not none")
         variants = board_variants(args.board_setting, [v for v in values if v is not None])
         card, field = "", args.board_setting
-    study = run_study(
-        args.db,
-        base,
-        "sweep",
-        card,
-        field,
-        variants,
-        args.workers,
-        console,
-        independent=args.independent,
+    study, res = sweep_study(
+        args.db, base, card, field, variants, args.target, args.independent, args.workers, console
     )
-    con = open_db(args.db)
-    try:
-        res = analyse(con, study, base.games, args.target, not args.independent)
-    finally:
-        con.close()
-    record_results(args.db, study.sweep_id, result_rows(res))
-    what = f"{card}.{field}" if card else f"board {field}"
-    found = study_findings.sweep_findings(res.fair, res.metrics, args.target, what, card, "sweep")
-    html.write(
-        Path(args.out),
-        f"Sweep {study.sweep_id}: {what}",
-        [
-            ("sweep", f"{study.sweep_id} in {args.db}, runs {', '.join(map(str, study.run_ids))}"),
-            (
-                "seeds",
-                "independent per value"
-                if args.independent
-                else f"shared: seed {base.seed} for every value (paired)",
-            ),
-        ],
-        [
-            balance.findings_list(
-                found, FINDINGS_INTRO, "No fair value and nothing else to report."
-            ),
-            design.sweep_section(
-                "sweep", f"Sweep of {what}", res.metrics, res.fair, args.target, card, what
-            ),
-        ],
+    seeds = (
+        "independent per value"
+        if args.independent
+        else f"shared: seed {base.seed} for every value (paired)"
     )
+    sweep_page.write_page(Path(args.out), args.db, study, res, card, field, args.target, seeds)
     return res
 
 

@@ -1,17 +1,17 @@
 """`workbench train-agent`: tune the heuristic agent's weights with optuna and write them as the
-`tuned` agent's data (workbench/training/train_agent.py; issue 16)."""
+`tuned` agent's data (workbench/training/train_agent.py)."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
+from app import training
 from app.cmd_train_buying import add_options as add_buying_options
+from app.training import agent_specs, at_least_one, out_file, progress, refused
 from app.workers import add_workers_option
 from engine.agents.weights import SPACE
-from workbench.play.agents import check_spec
 from workbench.training.train_agent import (
     BOARDS,
     decided,
@@ -21,6 +21,13 @@ from workbench.training.train_agent import (
 )
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "engine" / "agents" / "tuned.py"
+COUNTS = (
+    ("trials", 200, "optuna trials (default 200)"),
+    ("games", 20, "games a board in each trial (default 20)"),
+    ("confirm", 100, "games a board to confirm the best trials (default 100)"),
+    ("top", 5, "best trials confirmed on unseen seeds (default 5)"),
+)
+"""The search's counts (each at least 1): option, default, help."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -33,19 +40,8 @@ def add_parser(subparsers: Any) -> None:
         "unseen seeds against the hand-set weights, and write the winner to --out, the module "
         "the `tuned` agent loads.",
     )
-    parser.add_argument("--trials", type=int, default=200, help="optuna trials (default 200)")
-    parser.add_argument(
-        "--games", type=int, default=20, help="games a board in each trial (default 20)"
-    )
-    parser.add_argument(
-        "--confirm",
-        type=int,
-        default=100,
-        help="games a board to confirm the best trials (default 100)",
-    )
-    parser.add_argument(
-        "--top", type=int, default=5, help="best trials confirmed on unseen seeds (default 5)"
-    )
+    for name, default, text in COUNTS:
+        parser.add_argument(f"--{name}", type=int, default=default, help=text)
     parser.add_argument(
         "--against", default="heuristic", help="the opponent's agent spec (default heuristic)"
     )
@@ -75,13 +71,14 @@ def add_parser(subparsers: Any) -> None:
 
 def _add_learned_options(parser: Any) -> None:
     """The options of the `--learned` mode (app/cmd_train_learned.py), in a group of their own."""
-    learned = parser.add_argument_group(
-        "--learned",
+    learned = training.mode(
+        parser,
+        "learned",
         "instead of tuning weights, record the teacher's choices in games "
         "against --against (--games a board) and fit the `learned` agent's model to them "
         "(workbench/training/distill.py)",
+        "train the learned agent",
     )
-    learned.add_argument("--learned", action="store_true", help="train the learned agent")
     learned.add_argument(
         "--teacher",
         default="search:budget=16",
@@ -112,11 +109,14 @@ def run(args: argparse.Namespace) -> int:
 
         return run_buying(args)
     out: Path = args.out or DEFAULT_OUT
-    problem = _bad_argument(args, out)
+    problem = (
+        at_least_one(args, *(name for name, _, _ in COUNTS))
+        or agent_specs(args, "against")
+        or out_file(out)
+    )
     if problem is not None:
-        print(f"error: {problem}", file=sys.stderr)
-        return 2
-    boards = [b.strip() for b in args.boards.split(",") if b.strip()]
+        return refused(problem)
+    boards = training.boards(args)
     names = [n.strip() for n in args.weights.split(",") if n.strip()] or list(SPACE)
     try:
         result = train(
@@ -129,11 +129,10 @@ def run(args: argparse.Namespace) -> int:
             boards,
             args.workers,
             names,
-            progress=lambda line: print(line, file=sys.stderr, flush=True),
+            progress=progress,
         )
     except (ValueError, LookupError, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+        return refused(e)
     write_module(
         out,
         module_text(
@@ -155,21 +154,6 @@ def run(args: argparse.Namespace) -> int:
     for b, c in result.confirmed.counts.items():
         print(f"  {b}: {decided(c)}")
     return 0
-
-
-def _bad_argument(args: argparse.Namespace, out: Path) -> str | None:
-    """The first bad argument in words, found before any game is played; None when all are
-    good."""
-    for name in ("trials", "games", "confirm", "top"):
-        if getattr(args, name) < 1:
-            return f"--{name} must be at least 1, not {getattr(args, name)}"
-    try:
-        check_spec(args.against)
-    except ValueError as e:
-        return f"--against: {e}"
-    if out.is_dir() or not out.parent.is_dir():
-        return f"--out {out}: must name a file in an existing folder"
-    return None
 
 
 def _command(args: argparse.Namespace, boards: list[str], names: list[str]) -> str:

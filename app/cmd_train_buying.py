@@ -1,13 +1,14 @@
 """`workbench train-agent --buying`: learn the valued agent's buy values from random buy steps
-and write them as its data (workbench/training/buy_values.py; issue 33)."""
+and write them as its data (workbench/training/buy_values.py)."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
+from app import training
+from app.training import at_least_one, out_file, progress, refused
 from engine.agents.valued import unpack
 from workbench.training.buy_values import module_text, train
 from workbench.training.train_agent import write_module
@@ -18,13 +19,14 @@ DEFAULT_OUT = Path(__file__).resolve().parents[1] / "engine" / "agents" / "buy_v
 def add_options(parser: Any) -> None:
     """The options of the `--buying` mode, in a group of their own (--games, --boards, --seed,
     --workers and --out are the command's own)."""
-    buying = parser.add_argument_group(
-        "--buying",
+    buying = training.mode(
+        parser,
+        "buying",
         "instead of tuning weights, learn the `valued` agent's buy values from buy steps "
         "taken at random (the explorer's, then the valued agent's own), --games games a board "
         "in each round (workbench/training/buy_values.py)",
+        "train the valued agent",
     )
-    buying.add_argument("--buying", action="store_true", help="train the valued agent")
     buying.add_argument(
         "--rounds", type=int, default=2, help="rounds of play and estimate (default 2)"
     )
@@ -74,18 +76,16 @@ def load_values(
 
 def run(args: argparse.Namespace) -> int:
     """The `--buying` mode of train-agent."""
-    for name in ("games", "workers", "rounds"):
-        if getattr(args, name) < 1:
-            print(f"error: --{name} must be at least 1, not {getattr(args, name)}", file=sys.stderr)
-            return 2
-    if not 0.0 < args.explore <= 1.0 or args.prior < 0:
-        print("error: --explore must lie in (0, 1] and --prior be at least 0", file=sys.stderr)
-        return 2
     out: Path = args.out or DEFAULT_OUT
-    if out.is_dir() or not out.parent.is_dir():
-        print(f"error: --out {out}: must name a file in an existing folder", file=sys.stderr)
-        return 2
-    boards = [b.strip() for b in args.boards.split(",") if b.strip()]
+    shares = not 0.0 < args.explore <= 1.0 or args.prior < 0
+    problem = (
+        at_least_one(args, "games", "rounds")
+        or ("--explore must lie in (0, 1] and --prior be at least 0" if shares else None)
+        or out_file(out)
+    )
+    if problem is not None:
+        return refused(problem)
+    boards = training.boards(args)
     command = (
         f"workbench train-agent --buying --rounds {args.rounds} --games {args.games} "
         f"--explore {args.explore:g} --prior {args.prior:g} --boards {','.join(boards)} "
@@ -101,12 +101,11 @@ def run(args: argparse.Namespace) -> int:
             args.seed,
             boards,
             args.workers,
-            progress=lambda line: print(line, file=sys.stderr, flush=True),
+            progress=progress,
             done=lambda result: write_module(out, module_text(result, command)),
             start=start,
         )
     except (ValueError, LookupError, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+        return refused(e)
     print(f"wrote {out}: {sum(len(v) for v in result.values.values()):,} values")
     return 0

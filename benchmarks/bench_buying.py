@@ -1,4 +1,4 @@
-"""Which cards an agent buys, and the economy it runs (issue 33's proof): every seat of the
+"""Which cards an agent buys, and the economy it runs: every seat of the
 same games played (and drafted) by one agent, the default sets, on each board.
 
 Per agent and board:

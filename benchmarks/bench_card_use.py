@@ -1,5 +1,5 @@
-"""The heuristic's use of spells, equipment, artifacts and potions checked against search
-(issue 33 item 3): at action-phase decisions (R6.8) of real games where a non-unit card can be
+"""The heuristic's use of spells, equipment, artifacts and potions checked against search:
+at action-phase decisions (R6.8) of real games where a non-unit card can be
 played or a potion or equipment's free action used, what the heuristic chooses against what
 search chooses from the same position.
 

@@ -1,4 +1,4 @@
-"""Whose habit is the upkeep lock: the same seeds played by several agents (issue 16, item 4).
+"""Whose habit is the upkeep lock: the same seeds played by several agents.
 
 Each agent plays every seat (and drafts) of the same games, one run per agent in one DuckDB file
 (`workbench simulate`); the economy per round comes from the report's own definition

@@ -1,4 +1,4 @@
-"""Recovery of planted mispricings (issue 32 item 5): does the project's own pipeline name a
+"""Recovery of planted mispricings: does the project's own pipeline name a
 card that was made too cheap or too dear on purpose, and does tune put its cost back?
 
 Cases (benchmarks/recovery_cases.json, written by --make-cases from

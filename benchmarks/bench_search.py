@@ -1,4 +1,4 @@
-"""The speed of the search agent: decisions per second of `search:budget=16` (issue 16 item 2),
+"""The speed of the search agent: decisions per second of `search:budget=16`,
 and a hash of the games it played, so that a faster engine can be shown to play the same games.
 
 Plays fixed games: on each board `--games` games (seats swapped every other game, as in

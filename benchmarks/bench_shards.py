@@ -1,4 +1,4 @@
-"""One DuckDB writer against Parquet shards plus a bulk ingest (issue 19, docs/scale.md), on the
+"""One DuckDB writer against Parquet shards plus a bulk ingest (docs/scale.md), on the
 same games: the default setup, random agents (the most events a game). Events per second of
 
 - the writer: 16-game batches as workers build them, stored by store.BatchWriter (today's

@@ -1,4 +1,4 @@
-"""Conclusions that hold across skill (issue 16, item 5): do a fast agent and a strong one,
+"""Conclusions that hold across skill: do a fast agent and a strong one,
 playing the same seeds, rank the cards alike and give them the same verdict?
 
 Per board, the setup (sets + board) is played twice on the same seeds, every seat (and every

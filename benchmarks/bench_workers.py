@@ -1,5 +1,5 @@
-"""The whole `workbench simulate` command, 1 worker against 2 (issue 19: 2 workers at least 1.9x
-one): wall seconds from start to exit of `python -m app.cli simulate --games N --seed S
+"""The whole `workbench simulate` command, 1 worker against 2 (the bar: 2 workers at least
+1.9x one): wall seconds from start to exit of `python -m app.cli simulate --games N --seed S
 --workers 1|2`, the runs alternated (and alternated between the checkouts given with --tree, e.g.
 an old commit unpacked by `git archive`), medians, the ratio, the load average before every run,
 and each run's CPU seconds (its workers included). Wall-clock ratios mean something only on a

@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine.actions import Action
 from engine.state import GameState
 from engine.turn import end_buy_step
-from engine.vocab import EventKind
+from engine.vocab import EventKind, ResourceReason
 from engine.zones import pay
 
 
@@ -18,7 +18,7 @@ def buy(state: GameState, a: Action) -> None:
     seat, price = state.active, state.cards[a.card].buy or 0
     pl = state.players[seat]
     held = pl.resource
-    pay(state, seat, price, "buy")
+    pay(state, seat, price, ResourceReason.BUY)
     pl.store.remove(a.card)
     pl.discard.append(a.card)
     pl.bought = True

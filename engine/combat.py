@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.cards import CardType
 from engine.permanents import damage_at, deal_damage, max_range, profile
 from engine.state import GameState, Perm
-from engine.vocab import EventKind
+from engine.vocab import DamageCause, EventKind
 
 
 def combat(state: GameState, attacker: Perm, defender: Perm, player: int) -> tuple[int, int]:
@@ -25,8 +25,10 @@ def combat(state: GameState, attacker: Perm, defender: Perm, player: int) -> tup
         if d <= max_range(dprof):
             back = damage_at(dprof, d)
     a_card, d_card = state.cards[attacker.cid], state.cards[defender.cid]
-    taken = deal_damage(state, defender, dealt, a_card, player, "attack")
-    returned = deal_damage(state, attacker, back, d_card, defender.controller, "retaliation")
+    taken = deal_damage(state, defender, dealt, a_card, player, DamageCause.ATTACK)
+    returned = deal_damage(
+        state, attacker, back, d_card, defender.controller, DamageCause.RETALIATION
+    )
     state.emit(
         EventKind.COMBAT,
         player,

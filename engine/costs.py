@@ -12,7 +12,7 @@ from engine.permanents import destroy
 from engine.stack import announce
 from engine.state import GameState, StackItem
 from engine.victory import check_victory
-from engine.vocab import EventKind, StackKind
+from engine.vocab import DestroyCause, EventKind, ResourceReason, StackKind
 from engine.zones import pay
 
 
@@ -20,7 +20,7 @@ def play(state: GameState, a: Action) -> None:
     """R6.2, R6.4: pay the play cost, the card leaves the hand onto the stack."""
     seat = current_player(state)
     card = state.cards[a.card]
-    pay(state, seat, card.play or 0, "play")
+    pay(state, seat, card.play or 0, ResourceReason.PLAY)
     state.players[seat].hand.remove(a.card)
     state.emit(
         EventKind.PLAY, seat, a.card, permanent_target(a.target), a.field, amount=card.play or 0
@@ -33,12 +33,12 @@ def free(state: GameState, a: Action) -> None:
     seat = current_player(state)
     where = state.perm_field(state.perms[a.card])
     fa = free_action_of(state, a.card, a.index, where)
-    pay(state, seat, fa.cost.resource, "free action")
+    pay(state, seat, fa.cost.resource, ResourceReason.FREE_ACTION)
     item = StackItem(StackKind.FREE, seat, a.card, a.index, a.target, where)
     if fa.cost.discard:
         state.pending.append(DiscardChoice(seat, fa.cost.discard, a.card))
     if fa.cost.sacrifice and a.card in state.perms:
-        destroy(state, state.perms[a.card], "sacrificed", seat)
+        destroy(state, state.perms[a.card], DestroyCause.SACRIFICED, seat)
         check_victory(state)  # R19: a VIP or building paid as a cost is lost at once
         if state.winners is not None:
             return

@@ -11,7 +11,7 @@ from engine.choices import Decision, DiscardChoice, PlaceChoice
 from engine.permanents import destroy, place
 from engine.stack import after_resolution, announce
 from engine.state import GameState, StackItem
-from engine.vocab import StackKind
+from engine.vocab import DestroyCause, DiscardReason, StackKind
 from engine.zones import discard_from_hand
 
 
@@ -19,7 +19,7 @@ def answer(state: GameState, a: Action) -> None:
     """The player answers the first waiting decision."""
     pd = state.pending.pop(0)
     if isinstance(pd, DiscardChoice):
-        discard_from_hand(state, pd.player, a.card, "effect")
+        discard_from_hand(state, pd.player, a.card, DiscardReason.EFFECT)
         if pd.count > 1:
             state.pending.insert(0, replace(pd, count=pd.count - 1))
     elif isinstance(pd, PlaceChoice):
@@ -48,7 +48,7 @@ def settle(state: GameState) -> bool:
     pd = state.pending[0] if state.pending else None
     if isinstance(pd, PlaceChoice) and all(state.occ[f] >= 0 for f in pd.fields):
         state.pending.pop(0)
-        destroy(state, state.perms[pd.card], "no room to drop", pd.player, pd.origin)
+        destroy(state, state.perms[pd.card], DestroyCause.NO_ROOM_TO_DROP, pd.player, pd.origin)
         after_resolution(state)
         return True
     return False

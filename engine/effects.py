@@ -175,8 +175,9 @@ def push_origins(
     if state.cards[source].type.is_permanent:
         return []
     pushed: list[int] = []
+    table = verbs.VERBS
     for e in effects:
-        if e.verb == "push":
+        if table[e.verb].pushes:
             for t in effect_targets(state, player, source, e, chosen):
                 p = state.perms.get(t)
                 if p is not None and p.field >= 0:

@@ -1,6 +1,6 @@
 """Event records kept in columnar buffers (one list per column, no object per event).
 
-Every change of state emits one event (issue 3). The engine keeps them in memory; the workbench
+Every change of state emits one event. The engine keeps them in memory; the workbench
 turns the columns into Arrow batches. Plain lists cost about 100 ns per event; an object per
 event costs several times that and loads the garbage collector.
 """

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import actions as A
+from engine import verbs
 from engine.actions import Action
 from engine.behaviours import attackable, destinations, path_onto
 from engine.cards import Card, CardType, Effect, FreeAction
@@ -278,8 +279,9 @@ def _with_targets(
 
 def _pushes(effects: Sequence[Effect]) -> bool:
     """Whether one of `effects` pushes (a loop: a quarter of `any` over a generator's cost)."""
+    table = verbs.VERBS
     for e in effects:  # noqa: SIM110
-        if e.verb == "push":
+        if table[e.verb].pushes:
             return True
     return False
 

@@ -13,7 +13,7 @@ from engine.cards import Card, CardType, Keywords, Protection
 from engine.choices import PlaceChoice
 from engine.markers import Marker
 from engine.state import GameState, Perm
-from engine.vocab import EventKind
+from engine.vocab import DamageCause, DestroyCause, EventKind, LeaveReason
 
 DROP_FIELDS_RADIUS = 1
 """R11.6: a dropped permanent lands on an available field in range 1 of the stack's field."""
@@ -299,7 +299,12 @@ def relocate(state: GameState, p: Perm, field_: int) -> None:
 
 
 def deal_damage(
-    state: GameState, target: Perm, amount: int, source: Card | None, player: int, cause: str
+    state: GameState,
+    target: Perm,
+    amount: int,
+    source: Card | None,
+    player: int,
+    cause: DamageCause,
 ) -> int:
     """Damage after protection from X, armor, then protection markers (R11.4, R12.8, R13.5).
 
@@ -341,13 +346,16 @@ def is_defeated(state: GameState, p: Perm) -> bool:
     return solid is not None and p.damage > solid
 
 
-def destroy(state: GameState, p: Perm, cause: str, player: int, at: int = -1) -> None:
+def destroy(
+    state: GameState, p: Perm, cause: DestroyCause, player: int, at: int = -1, by: str | None = None
+) -> None:
     """R11.2: drop the stack (R11.6), remove markers, card to its owner's discard (tokens leave).
 
     Emits `death` for units (R12.2 "dies") and `destroy` for other permanents; the flow module
     turns `dies` into triggers by reading `state.dead`. The field it left is kept in
     `state.left_from` (R10.1, R14.1); `at` names it for a dropped permanent that stands nowhere.
-    Whoever destroys the Tyrant, by damage or otherwise, has defeated it (R21.15).
+    `by` names the card that destroyed it (`DestroyCause.BY_CARD`). Whoever destroys the
+    Tyrant, by damage or otherwise, has defeated it (R21.15).
     """
     cid = p.cid
     card = state.cards[cid]
@@ -367,7 +375,7 @@ def destroy(state: GameState, p: Perm, cause: str, player: int, at: int = -1) ->
         player,
         cid,
         field_=field_,
-        detail=cause,
+        detail=cause if by is None else f"{cause} {by}",
     )
     if state.marker_perm == cid:
         _intention_leaves(state)
@@ -398,7 +406,7 @@ def drop(state: GameState, p: Perm, origin: int, chooser: int, wear: bool = True
         p.durability -= 1
         state.emit(EventKind.DURABILITY, p.controller, p.cid, amount=-1)
         if p.durability < 1:
-            destroy(state, p, "durability", p.controller, origin)
+            destroy(state, p, DestroyCause.DURABILITY, p.controller, origin)
             return
     swimming = is_swimming(state, p)
     geo = state.config.geometry
@@ -412,7 +420,7 @@ def drop(state: GameState, p: Perm, origin: int, chooser: int, wear: bool = True
         else ()
     )
     if not options:
-        destroy(state, p, "no room to drop", chooser, origin)
+        destroy(state, p, DestroyCause.NO_ROOM_TO_DROP, chooser, origin)
     elif len(options) == 1 or chooser < 0:
         place(state, p, options[0])
     else:
@@ -427,6 +435,11 @@ def to_owner_discard(state: GameState, cid: int) -> None:
             state.tyrant_discard.append(cid)
             return
         state.out.append(cid)
-        state.emit(EventKind.LEAVE, owner, cid, detail="token" if state.token[cid] else "neutral")
+        state.emit(
+            EventKind.LEAVE,
+            owner,
+            cid,
+            detail=LeaveReason.TOKEN if state.token[cid] else LeaveReason.NEUTRAL,
+        )
         return
     state.players[owner].discard.append(cid)

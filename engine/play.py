@@ -1,7 +1,7 @@
 """Playing one whole game between agents: the draft with drafters, the match with agents.
 
 Every seat gets its own random generator seeded from (game seed, seat), so a game is the same
-whatever process plays it (issue 3: determinism).
+whatever process plays it (determinism).
 """
 
 from __future__ import annotations

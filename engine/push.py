@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.cards import CardType
 from engine.permanents import deal_damage, destroy, is_swimming, relocate, standing, terrain_ok
 from engine.state import GameState, Perm
-from engine.vocab import EventKind
+from engine.vocab import DamageCause, DestroyCause, EventKind, PushStop
 
 
 def push(state: GameState, origin: int, p: Perm, steps: int, player: int) -> None:
@@ -24,18 +24,20 @@ def push(state: GameState, origin: int, p: Perm, steps: int, player: int) -> Non
     for _ in range(steps):
         nxt = geo.push_step(origin, p.field)
         if nxt is None:
-            state.emit(EventKind.PUSH_STOP, player, p.cid, field_=p.field, detail="edge")
+            state.emit(EventKind.PUSH_STOP, player, p.cid, field_=p.field, detail=PushStop.EDGE)
             return
         occupant = state.occ[nxt]
         if occupant >= 0:
-            state.emit(EventKind.PUSH_STOP, player, p.cid, occupant, p.field, detail="collision")
+            state.emit(
+                EventKind.PUSH_STOP, player, p.cid, occupant, p.field, detail=PushStop.COLLISION
+            )
             if card.type is CardType.UNIT:
-                deal_damage(state, p, 1, state.cards[occupant], player, "collision")
+                deal_damage(state, p, 1, state.cards[occupant], player, DamageCause.COLLISION)
             return
         if not terrain_ok(state, card, swimming, nxt):
             state.emit(EventKind.PUSH, player, p.cid, field_=nxt, amount=1)
             relocate(state, p, nxt)
-            destroy(state, p, "pushed onto an unavailable field", player)
+            destroy(state, p, DestroyCause.PUSHED_OFF, player)
             return
         relocate(state, p, nxt)
         state.emit(EventKind.PUSH, player, p.cid, field_=nxt, amount=1)

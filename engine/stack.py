@@ -30,7 +30,7 @@ from engine.permanents import (
 )
 from engine.state import GameState, Perm, StackItem
 from engine.victory import check_victory
-from engine.vocab import EventKind, StackKind, UnitVerb
+from engine.vocab import DestroyCause, EventKind, ResourceReason, StackKind, UnitVerb
 from engine.zones import gain
 
 # --- the response windows and the action stack (R6.9, R21.6) --------------------------------
@@ -112,7 +112,11 @@ def check_deaths(state: GameState) -> None:
             return
         for p in doomed:
             if p.cid in state.perms:
-                cause = "poison" if p.markers[Marker.POISON] > p.damage else "damage"
+                cause = (
+                    DestroyCause.POISON
+                    if p.markers[Marker.POISON] > p.damage
+                    else DestroyCause.DAMAGE
+                )
                 destroy(state, p, cause, state.acting)
 
 
@@ -198,7 +202,7 @@ def _resolve_free(state: GameState, item: StackItem) -> None:
 
 def _resolve_convert(state: GameState, item: StackItem) -> None:
     """R8.6: discard 2 cards: gain 1 resource (the discards were the cost)."""
-    gain(state, item.player, 1, "discard 2")
+    gain(state, item.player, 1, ResourceReason.DISCARD_TWO)
 
 
 def _resolve_trigger(state: GameState, item: StackItem) -> None:

@@ -366,7 +366,7 @@ class GameState:
         amount: int = 0,
         detail: str = "",
     ) -> None:
-        """Record one event (issue 3: every change of state emits one) and count it in
+        """Record one event (every change of state emits one) and count it in
         `changes`, but a unit's activation and tapping, which change only whether the unit is
         activated or done for the turn."""
         if kind not in _STILL:

@@ -12,7 +12,7 @@ from engine.stack import after_resolution, queue_triggers
 from engine.state import GameState
 from engine.turn import set_phase, team_of
 from engine.victory import check_victory, end_game, score_capture_points, staff_holder
-from engine.vocab import EventKind, Phase
+from engine.vocab import DestroyCause, EventKind, Phase, ResourceReason
 from engine.zones import gain, lose, pay
 
 
@@ -36,9 +36,9 @@ def upkeep(state: GameState) -> None:
     fields_income = sum(board.fields[p.field].income for p in units if p.field >= 0)
     income = board.income + board.unit_income * len(units) + fields_income
     if income > 0:
-        gain(state, seat, income, "income")
+        gain(state, seat, income, ResourceReason.INCOME)
     elif income < 0:
-        lose(state, seat, -income, "income")
+        lose(state, seat, -income, ResourceReason.INCOME)
     check_victory(state)
     for cid in sorted(p.cid for p in state.perms.values() if p.controller == seat):
         queue_triggers(state, cid, "upkeep", seat)
@@ -74,7 +74,7 @@ def pay_upkeep(state: GameState, a: Action) -> None:
     cid = a.card
     seat = state.active
     up = state.cards[cid].upkeep or 0
-    pay(state, seat, up, "upkeep")
+    pay(state, seat, up, ResourceReason.UPKEEP)
     state.players[seat].upkeep_paid += up
     state.upkeep_due.remove(cid)
     state.emit(EventKind.UPKEEP, seat, cid, amount=up, detail="paid")
@@ -92,7 +92,7 @@ def refuse_upkeep(state: GameState, _: Action) -> None:
             EventKind.UPKEEP, seat, cid, amount=state.cards[cid].upkeep or 0, detail="refused"
         )
         pl.upkeep_deaths += 1
-        destroy(state, p, "upkeep", seat)
+        destroy(state, p, DestroyCause.UPKEEP, seat)
     state.upkeep_due.clear()
     after_resolution(state)
 

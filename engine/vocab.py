@@ -108,7 +108,7 @@ class BehaviourKind(StrEnum):
 
 
 class EventKind(StrEnum):
-    """The `kind` of an event (issue 3: every change of state emits one)."""
+    """The `kind` of an event (every change of state emits one)."""
 
     ACTIVATE = "activate"
     ANNOUNCE = "announce"
@@ -154,3 +154,94 @@ class EventKind(StrEnum):
     TRIGGER = "trigger"
     TURN = "turn"
     UPKEEP = "upkeep"
+
+
+class ResourceReason(StrEnum):
+    """Why a seat's resource changed: the `detail` of a gain, spend or lose event (R18), which
+    `engine.zones` also counts by (income, discarding, cards; buying, playing, upkeep)."""
+
+    INCOME = "income"
+    """R5.1: the board's income at upkeep (a negative income loses resource)."""
+    DISCARD_TWO = "discard 2"
+    """R8.6: two cards discarded for one resource."""
+    EFFECT = "effect"
+    """A card's `gain`."""
+    STEAL = "steal"
+    """Taken from an opponent (R19.2), as the stealer gains it."""
+    STOLEN = "stolen"
+    """Taken by an opponent (R19.2), as the robbed seat loses it."""
+    BURNED = "burned"
+    """Destroyed by an opponent's card (R19.2)."""
+    BUY = "buy"
+    """R7.1: a card's buy price."""
+    PLAY = "play"
+    """R6.4: a card's play cost."""
+    UPKEEP = "upkeep"
+    """R5.3: a permanent's upkeep."""
+    FREE_ACTION = "free action"
+    """R6.6: a free action's cost."""
+
+
+class DiscardReason(StrEnum):
+    """Why a hand card went to the discard pile: the `detail` of a discard event."""
+
+    EFFECT = "effect"
+    """A card's `discard` (the player's choice, one card at a time)."""
+    END_OF_TURN = "end of turn"
+    """R4.6: after buying."""
+
+
+class LeaveReason(StrEnum):
+    """Why a card left the game instead of reaching a discard pile: the `detail` of a leave
+    event."""
+
+    TOKEN = "token"
+    """R8.8: a token never reaches a pile."""
+    NEUTRAL = "neutral"
+    """A neutral permanent has no owner's pile."""
+    NO_ROOM = "no room"
+    """R8.8: a created permanent token with no field to enter never enters."""
+
+
+class DamageCause(StrEnum):
+    """What dealt damage: the `detail` of a damage or prevent event."""
+
+    ATTACK = "attack"
+    """R12.10: the attacker's damage to the defender."""
+    RETALIATION = "retaliation"
+    """R12.11: the defender's damage back."""
+    EFFECT = "effect"
+    """A card's `damage`."""
+    COLLISION = "collision"
+    """R14.3: a unit pushed onto an occupied field."""
+
+
+class DestroyCause(StrEnum):
+    """Why a permanent was destroyed: the `detail` of a death or destroy event (R11.2).
+    `BY_CARD` is followed by the destroying card's name ("destroyed by Bolt")."""
+
+    DAMAGE = "damage"
+    """R12.2: more damage than life."""
+    POISON = "poison"
+    """R13.2: more poison markers than life."""
+    SACRIFICED = "sacrificed"
+    """R11.3: by its controller, as a cost or an effect."""
+    UPKEEP = "upkeep"
+    """R5.3: its upkeep not paid."""
+    DURABILITY = "durability"
+    """R15.5: an equipment's durability ran out."""
+    NO_ROOM_TO_DROP = "no room to drop"
+    """R11.6: a dropped permanent with no free field around."""
+    PUSHED_OFF = "pushed onto an unavailable field"
+    """R14.4: pushed onto a free field it cannot stand on."""
+    BY_CARD = "destroyed by"
+    """A card's `destroy`."""
+
+
+class PushStop(StrEnum):
+    """Why a push ended early: the `detail` of a push_stop event (R14)."""
+
+    EDGE = "edge"
+    """R21.9: the board's edge, no damage."""
+    COLLISION = "collision"
+    """R14.3: an occupied field."""

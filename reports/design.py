@@ -165,16 +165,12 @@ def estimate_text(fair: FairValue) -> str:
     )
 
 
+CARD_METRICS = ("run_id", "seen", "pick_rate", "in_store", "buy_rate", "bought", "wr_bought")
+"""A card's metrics in a run, as every study's table shows them first."""
 CARD_COLUMNS = (
     "variant",
     "value",
-    "run_id",
-    "seen",
-    "pick_rate",
-    "in_store",
-    "buy_rate",
-    "bought",
-    "wr_bought",
+    *CARD_METRICS,
     "never_bought",
     "wr_never_bought",
     "bought_gain",

@@ -1,4 +1,4 @@
-"""Games recorded before a refactor, replayed after it (issue 18's proof that a change of the
+"""Games recorded before a refactor, replayed after it (the proof that a change of the
 code's shape changed no rule): the ladder's boards and seeds with every fast agent and drafter,
 and a few search games, stored event for event in `tests/data/golden_games.parquet`.
 

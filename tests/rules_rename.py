@@ -5,7 +5,7 @@
 `test_R7_1_R7_3_buy_at_price` becomes `@rules("R7.1", "R7.3")` over `test_buy_at_price`
 (`R15_` alone is the chapter `R15`). Parametrised tests keep their parameters under the new
 decorator. A file whose new names would clash is left unchanged and reported. Running it again
-changes nothing: it is for tests written in the old naming (before issue 18).
+changes nothing: it is for tests written in the old naming (chapter-and-line ids).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`workbench ab` (issue 19, item 4): paired rounds that stop when the difference is known to
+"""`workbench ab`: paired rounds that stop when the difference is known to
 ±precision, with intervals that stay valid under the repeated looks (alpha spending with a
 Bonferroni bound, workbench/studies/ab.py)."""
 
@@ -337,7 +337,7 @@ def test_an_unsettled_answer_says_why(look: ab.Look, why: str) -> None:
 
 
 def test_each_look_is_heard_as_it_closes_before_the_next_games_are_awaited() -> None:
-    """Issue 36 item 1: `workbench ab` printed every look at the end; now ab.sequential hands
+    """`workbench ab` once printed every look at the end; now ab.sequential hands
     each look over before it waits for the next look's games."""
     heard: list[str] = []
 
@@ -399,7 +399,7 @@ def test_ab_prints_each_look_with_its_games_interval_and_time(
 def test_a_difference_inside_the_precision_is_no_difference_that_matters(
     look: ab.Look, words: str
 ) -> None:
-    """Issue 36 item 1: +0.7 [+0.2, +1.3] at ±2 points is not "higher": the designer said a
+    """+0.7 [+0.2, +1.3] at ±2 points is not "higher": the designer said a
     difference that small does not matter (an equivalence reading); the sign stays beside.
     An interval that reaches past the precision on one side keeps its direction."""
     assert ab.answer(look, 0.02, "A", "B").startswith(words)

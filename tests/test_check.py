@@ -848,7 +848,7 @@ def test_referee_a_tyrant_intention_whose_marker_left_in_response_fizzles() -> N
     assert refereed(g, [big, tyrant, devour, kill, IDLE]) == []
 
 
-# --- planted in engine games: the Tyrant and paralysis (issue 31) ------------------------------
+# --- planted in engine games: the Tyrant and paralysis ----------------------------------------
 
 BEARER = unit(
     "Bearer",

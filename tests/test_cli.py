@@ -1,4 +1,4 @@
-"""The command line itself (issue 17, "The command line"): option values that start with a minus
+"""The command line itself: option values that start with a minus
 sign, help texts, agent and drafter specs refused before any game, what `simulate` says it
 played, and the README's instructions for the notebooks."""
 

@@ -1,4 +1,4 @@
-"""`sweep`, `tune` and `compare` explain themselves (issue 17): an open interval says what would
+"""`sweep`, `tune` and `compare` explain themselves: an open interval says what would
 close it, the x axis names the field swept, a misspelt card gets a "did you mean", `compare`
 says what changed and what moved significantly, and `tune` moves a cost the way its flag says or
 says why not."""
@@ -112,7 +112,7 @@ def test_the_sweep_charts_x_axis_names_the_field(monkeypatch: pytest.MonkeyPatch
         "The fair Dud.buy is 1.5 at a guess: its 95% interval reaches beyond the values swept "
         "(1 to 2) at both ends." in section.intro
     )
-    # issue 36 item 5: a rate panel drawn from 0.4 says so, the improvement's (0 inside) not
+    # a rate panel drawn from 0.4 says so, the improvement's (0 inside) not
     notes = [[t.get_text() for t in ax.texts] for ax in figures[0].axes]
     assert [n[0][:13] for n in notes[:3]] == ["y axis from 0"] * 3, notes
     assert notes[3] == []
@@ -157,7 +157,7 @@ def test_the_sweep_charts_x_axis_names_the_field(monkeypatch: pytest.MonkeyPatch
     ],
 )
 def test_a_fair_value_in_plain_words(fair: FairValue, words: str) -> None:
-    """Issue 36 item 5: the fair cost and its interval in a sentence, or why there is none."""
+    """The fair cost and its interval in a sentence, or why there is none."""
     assert in_words(fair, [1, 2, 3, 4], "Dud.buy", "the improvement when bought", 0.0) == words
 
 
@@ -286,7 +286,7 @@ def test_the_compare_page_opens_with_the_answers(two_runs: Path, tmp_path: Path)
 def test_compare_shows_the_improvement_when_bought_of_both_runs_and_its_change(
     two_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Issue 36 item 2: the report's balance measure per card in both runs, with its buyers,
+    """The report's balance measure per card in both runs, with its buyers,
     and its change with an interval, printed and on the page (the cards section's first
     table, its files keeping every column)."""
     capsys.readouterr()

@@ -1,4 +1,4 @@
-"""Messages are never hard-wrapped when the output is not a terminal (issue 36 item 10): a
+"""Messages are never hard-wrapped when the output is not a terminal: a
 suggested command or a path stays on one line, where a designer copies it, and a test that
 looks for a phrase finds it whatever the length of its temporary path."""
 

@@ -1,4 +1,4 @@
-"""Design studies (issue 8): paired variant runs, fair values, marked spreadsheet copies, and the
+"""Design studies: paired variant runs, fair values, marked spreadsheet copies, and the
 sweep / tune / ablate / skill commands end to end on a tiny constructed set."""
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ def test_an_xlsx_copy_marks_the_changed_cells_and_leaves_the_original_alone(tmp_
 
 
 def test_proposals_csv_neutralises_formula_injection(tmp_path: Path) -> None:
-    """Issue 20, OWASP's CSV injection advice, as for the report's exports: a text cell of
+    """OWASP's CSV injection advice, as for the report's exports: a text cell of
     proposals.csv starting with = + - @ tab or CR (a card or file the designer named so) is
     prefixed with ' so a spreadsheet program shows it instead of running it; the numbers stay
     numbers. The marked copy keeps the designer's own text. (A leading tab or CR never

@@ -1,4 +1,4 @@
-"""Proofs of the design studies (issue 8) on constructed sets where the right answer is known.
+"""Proofs of the design studies on constructed sets where the right answer is known.
 
 Both constructions are resource races (tests/data/tuning/race and long: the most resource after
 6 or 8 rounds wins, spells only), so a card's worth is plain arithmetic: a `gain G` spell

@@ -178,7 +178,7 @@ def test_kraken_finding_per_board(con: duckdb.DuckDBPyConnection) -> None:
         "x2 (drafted in 1 of 1 games, bought by 0 of 2 drafting seats, taken at pack 2.0, "
         "pick 1.0 on average)" in by_board["x2"].text
     )
-    # the board's drafted cards are all of them, not a sample: no interval (issue 36 item 11)
+    # the board's drafted cards are all of them, not a sample: no interval
     assert all(f.low is None and f.high is None for f in found)
     assert "%" not in by_board["x2"].text
     assert " on south" in by_board["x2"].text and " on north" in by_board["y1"].text

@@ -1,4 +1,4 @@
-"""The heuristic drafter drafts what its own agent will buy and play (R3, R5, R7; issue 16)."""
+"""The heuristic drafter drafts what its own agent will buy and play (R3, R5, R7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The engine's short cuts give the answers of the rules' plain reading (issue 16 item 2): a
+"""The engine's short cuts give the answers of the rules' plain reading: a
 move's destinations kept by the occupancy of the fields in range of its movement only (R10.3),
 the search listing them in order of cost, targets in a stack still veiled or protected by
 their equipment (R11.4, R21.11), and what each card type counts as (R8.4, R15.5, R15.8)."""

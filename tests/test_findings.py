@@ -171,7 +171,7 @@ def test_dead_cards_and_why(tmp_path: Path) -> None:
     # no randomised run checked them: the agents' habit, low at most
     assert {f.severity for f in dead.values()} == {"low"}
     assert {f.value for f in dead.values()} == {0.25}
-    # the pool's cards are all of them, not a sample: a count, no interval (issue 36 item 11)
+    # the pool's cards are all of them, not a sample: a count, no interval
     assert all(f.low is None and f.high is None and f.n == 4 for f in dead.values())
     con = open_db(path)
     table = findings.dead_cards(con, [1], findings.cards.card_table(con, [1]), Thresholds())

@@ -17,6 +17,7 @@ from engine.game import Game
 from engine.language import TRIGGER_EVENTS
 from engine.markers import Marker
 from engine.verbs import VERBS
+from engine.vocab import ResourceReason
 from engine.zones import gain
 from tests.builder import IDLE, Position, board
 from workbench import fuzz
@@ -207,7 +208,7 @@ def test_the_referee_takes_a_negative_income_as_far_as_the_resource_goes():
     pos = Position(b, [IDLE])
     pos.idle(0, 0, 0)
     pos.idle(1, 3, 0)
-    gain(pos.state, 0, 1, "setup")
+    gain(pos.state, 0, 1, ResourceReason.EFFECT)
     g = pos.game(phase="start", advance=True)
     s = g.state
     assert s.players[0].resource == 0

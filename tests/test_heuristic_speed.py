@@ -1,4 +1,4 @@
-"""The heuristic's shortcuts change its speed, never its scores (issue 16 item 2): the answers
+"""The heuristic's shortcuts change its speed, never its scores: the answers
 it keeps beyond one decision (a field's danger per enemy threats, a store card's value for
 money per weights) equal freshly computed ones, and a change of what they depend on is not
 served a stale answer. That whole games play as recorded is tests/test_golden_games.py."""

@@ -1,4 +1,4 @@
-"""Issue 20: what a designer (or a hostile but fair tester) types never breaks a command: every
+"""What a designer (or a hostile but fair tester) types never breaks a command: every
 bad input gets one clear line and exit 2 with nothing written, and a failing disk is named."""
 
 from __future__ import annotations
@@ -290,7 +290,7 @@ def test_out_naming_a_file_is_a_one_line_error_before_anything_is_written(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Issue 20: `--out` naming an existing file (not a folder) is refused in one line, exit 2,
+    """`--out` naming an existing file (not a folder) is refused in one line, exit 2,
     before any database or folder is created (the study commands used to play their runs
     first and then fail on the file with a traceback)."""
     monkeypatch.chdir(tmp_path)
@@ -371,7 +371,7 @@ def test_play_prints_no_terminal_escape_sequences_from_card_names(tmp_path: Path
     out = io.StringIO()
     code = cmd_play.run(play_args(tmp_path, "--sets", str(sets)), Script([], out), out)
     text = out.getvalue()
-    assert code == 2, text[-2000:]  # issue 35: such a name is refused, and shown escaped
+    assert code == 2, text[-2000:]  # such a name is refused, and shown escaped
     assert "cannot start the game" in text
     assert "Bolt\\x1b[2J\\x1b]0;owned\\x07\\x9b31m" in text
     assert not any(ch in text for ch in "\x1b\x07\x9b")
@@ -514,7 +514,7 @@ def test_csv_exports_neutralise_formula_injection_and_parquet_keeps_the_text(
     """OWASP's CSV injection advice: a text cell starting with = + - @ tab or CR is prefixed
     with ' so a spreadsheet program shows it instead of running it; numbers stay numbers.
     Parquet is typed data no program runs as a formula: its text is the name as it is
-    (issue 35: it carried the CSV's quote)."""
+    (it once carried the CSV's quote)."""
     hostile = {
         "b2": '=HYPERLINK("http://evil.example","x")',
         "a2": "@SUM(1+1)",
@@ -551,7 +551,7 @@ def test_report_of_cards_named_with_dollars(tmp_path: Path) -> None:
     assert main(["report", "--db", str(db), "--out", str(tmp_path / "report")]) == 0
 
 
-# --- issue 35 ---------------------------------------------------------------------------------
+# --- names a terminal would act on, files beyond their bounds, workers beyond the cores -----
 
 HOSTILE = {
     "a1": "Bolt\x1b[2J\x1b]0;owned\x07",
@@ -588,7 +588,7 @@ def run_all(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
 def test_no_command_prints_a_control_character_from_content(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Issue 35: every command, given a card set, a database and folders named with terminal
+    """Every command, given a card set, a database and folders named with terminal
     escapes, bidi and zero-width characters, prints them escaped (`\\x1b`), never as they are
     (check and compare printed them raw: the screen cleared, the window retitled)."""
     monkeypatch.chdir(tmp_path)
@@ -740,7 +740,7 @@ BOUND_ADVICE = (
 def test_a_workbook_past_its_rows_is_refused_at_the_bound(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Issue 35: a sheet is read within bounds; at 10,000 rows the same file loads."""
+    """A sheet is read within bounds; at 10,000 rows the same file loads."""
     assert validate([xlsx_of_rows(tmp_path / "fine.xlsx", 10_000)]).problems == []
     big = xlsx_of_rows(tmp_path / "big.xlsx", 10_001)
     assert main(["validate", str(big)]) == 2
@@ -817,7 +817,7 @@ def test_a_workbook_unpacking_beyond_its_bytes_is_refused_before_calamine_opens_
     ["simulate", "demo", "sweep", "tune", "ablate", "skill", "ab", "fuzz", "train-agent"],
 )
 def test_every_command_with_workers_lowers_them_to_the_cores(command: str) -> None:
-    """Issue 35: `--workers 100000` started over a thousand processes; every command that
+    """`--workers 100000` once started over a thousand processes; every command that
     takes --workers (one definition) is lowered to the cores with a note."""
     from app.workers import checked_workers, cores
 

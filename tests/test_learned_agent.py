@@ -1,4 +1,4 @@
-"""The learned agent (issue 16, distilling the search agent): its features, the model's fit, the
+"""The learned agent (distilling the search agent): its features, the model's fit, the
 agent playing every board deterministically, and `workbench train-agent --learned` end to end on
 a tiny budget."""
 

@@ -457,7 +457,7 @@ def test_empty_cost_is_none_and_zero_is_a_cost(tmp_path: Path) -> None:
             "row 2, column effect (C): 'create 1 Skeletn': unknown card 'Skeletn' (token)",
         ),
         ([["name", "type"], [None, "spell"]], "row 2, column name (A): missing card name"),
-        # issue 20: numbers beyond the bounds of docs/card-language.md (the store's INTEGER columns
+        # numbers beyond the bounds of docs/card-language.md (the store's INTEGER columns
         # overflowed at 3e9; 5e9 copies exhausted memory in `validate`)
         (
             [["name", "type", "copies"], ["X", "spell", "5000000000"]],
@@ -529,7 +529,7 @@ def test_empty_cost_is_none_and_zero_is_a_cost(tmp_path: Path) -> None:
             "the "
             "card language are at most 999",
         ),
-        # issue 20: silent ignores
+        # silent ignores
         (
             [["name", "type"], ["X", "spell", "stray"]],
             "row 2, column C: 'stray': a value in a column without a header: name the column in "
@@ -956,7 +956,7 @@ def test_bad_placements(tmp_path: Path) -> None:
     ]
 
 
-# --- boards: issue 20, hostile but fair -------------------------------------------------------
+# --- boards: hostile but fair ----------------------------------------------------------------
 
 KEYWORDED = [
     *CATALOG,

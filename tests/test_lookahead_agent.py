@@ -1,4 +1,4 @@
-"""The look-ahead agent (issue 16 item 1, "selective look-ahead on close calls"): it looks ahead
+"""The look-ahead agent ("selective look-ahead on close calls"): it looks ahead
 only on close calls, the look-ahead spares a unit the heuristic's choice loses to the answer,
 and it plays every board deterministically per seed."""
 

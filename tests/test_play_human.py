@@ -103,7 +103,7 @@ def test_quit_and_end_of_input_store_nothing(tmp_path: Path) -> None:
     assert code == 1 and "abandoned (quit)" in output
     code, output, db = play(tmp_path, ["1"], lambda _: None)
     assert code == 1 and "abandoned (the input ended)" in output
-    assert not db.exists()  # not even an empty database (issue 20)
+    assert not db.exists()  # not even an empty database
 
 
 def test_bad_arguments_exit_2(tmp_path: Path) -> None:

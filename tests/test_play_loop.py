@@ -1,4 +1,4 @@
-"""The play loop's shortcut changes its speed, never its games (issue 16 item 2, issue 19): a
+"""The play loop's shortcut changes its speed, never its games: a
 seat whose agent declares `engine.play.Passer` has its response-window passes (R21.6) applied
 without the legal actions being listed, and plays the game the full list gives it; an agent
 whose pass there is not certain (`eps` draws a random action) does not declare it."""

@@ -1,4 +1,4 @@
-"""The recovery benchmark's pieces (issue 32 item 5): the plant generator
+"""The recovery benchmark's pieces: the plant generator
 (workbench/studies/plants.py) on hand-made cards and a hand-made set, and the scoring
 (workbench/studies/recovery.py) on hand-made report tables whose figures are worked out here."""
 
@@ -187,7 +187,7 @@ def table(path: Path, header: str, *rows: str) -> None:
 
 
 def test_named_cards_read_as_the_findings_name_them(tmp_path: Path) -> None:
-    """Before issue 32's verdicts table: the cards table's verdict (improvement when bought
+    """Before the verdicts table: the cards table's verdict (improvement when bought
     past Benjamini-Hochberg), the dead cards and the Kraken-like ones as too weak."""
     tables = tmp_path / "tables"
     table(

@@ -1,4 +1,4 @@
-"""Report sections that tell how much a figure rests on (issue 36): the economy's late rounds,
+"""Report sections that tell how much a figure rests on: the economy's late rounds,
 played by the few games that last that long, greyed and named, and the boards compared."""
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def _boards(path: Path) -> Path:
 
 
 def test_the_boards_are_compared_in_one_table_with_intervals(tmp_path: Path) -> None:
-    """Issue 36 item 4, by hand: on "even" the seats (and the sets, one per seat) win 20 of
+    """By hand: on "even" the seats (and the sets, one per seat) win 20 of
     40 each, a spread of 0; on "lopsided" 30 and 10, a spread of 50 points. Lengths 10 and
     20 rounds; 0 and 8 of 40 games decided by the round limit (Wilson 0.0-8.8% and
     10.5-34.8%). One column per board, one row per measure, the victory condition first."""

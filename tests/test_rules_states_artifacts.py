@@ -155,7 +155,7 @@ def test_a_paralysed_unit_takes_no_free_action(source):
     Shieldbearer protecting a neighbour), nor those its equipped potion (R15.8) or its field
     (a shrine's "pay 1: heal 2", R9.3) grants it; another unit's free action still targets it.
     Once it has spent its move on the marker (R13.1) the free action is its own again. The
-    engine used to offer them all while paralysed (6 of 440 games, issue 31)."""
+    engine used to offer them all while paralysed (6 of 440 games)."""
     heal = FreeAction(Cost(resource=1), (eff("heal", 2, tgt("self")),))
     tonic = potion("Tonic", free=(FreeAction(Cost(sacrifice=True), (eff("gain", 2),)),))
     plain = board(". . . .\n. . . .")

@@ -383,7 +383,7 @@ def test_an_intention_played_in_a_tyrant_turn_waits_for_its_next_turn(answer):
     on the board when that turn began: the intention waits for the Tyrant's next turn, and the
     players get a round to answer. Unanswered, it is carried out then (4 damage > 3 life);
     answered by moving the marked unit away, the Tyrant only walks after it. The engine used to
-    carry it out at once (35 of 136 intentions in heuristic games, issue 31)."""
+    carry it out at once (35 of 136 intentions in heuristic games)."""
     pos = tyrant_position(goal=2, rows=". . . . . .\n. . . . . .")
     t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
     u = pos.put(SOLDIER, 0, 1, 0)
@@ -423,8 +423,9 @@ def test_marker_waits_and_leaves_with_its_unit():
     assert s.tyrant_deck == [d1] and s.intentions_done == 0
     # seat 0's unit leaves the board: the marker goes, the card is discarded (R17.4)
     from engine.permanents import destroy
+    from engine.vocab import DestroyCause
 
-    destroy(s, s.perms[u], "test", 1)
+    destroy(s, s.perms[u], DestroyCause.DAMAGE, 1)
     assert s.marker_card == -1 and s.zone_of(d2) == "tyrant_discard"
 
 

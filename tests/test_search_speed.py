@@ -1,4 +1,4 @@
-"""The search agent's shortcuts change its speed, never its decisions (issue 16 item 2): a
+"""The search agent's shortcuts change its speed, never its decisions: a
 stage-2 rollout from a position an earlier rollout of the turn started from (re-dealt the
 same, the same seed) takes that one's value, which is what a fresh rollout finds; the reach and
 goal-distance answers kept across states equal freshly computed ones; searching leaves the game

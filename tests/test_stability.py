@@ -1,4 +1,4 @@
-"""Verdicts across skill (issue 16, item 5): the rank correlations and verdict differences of
+"""Verdicts across skill: the rank correlations and verdict differences of
 benchmarks/bench_stability.py, `workbench skill` and `report --skill-run`, on a hand-made store
 whose per-card metrics are worked out below, and the findings' wording on constructed tables.
 

@@ -1,4 +1,4 @@
-"""The fast agent's extra games in a skill study (issue 16, item 5; bench_stability.py
+"""The fast agent's extra games in a skill study (bench_stability.py
 --fast-games): the extra run is pooled into the fast agent's runs only, found again from the
 database alone, checked for the study's setup, and the games per agent are said wherever the
 study is shown; the split halves and reliabilities stay right with runs of unequal length.

@@ -1,5 +1,5 @@
-"""A run's cards and boards read back from the database equal what was played (issue 5: a later
-edit of a spreadsheet never changes an old run; issue 9: replays need only the database)."""
+"""A run's cards and boards read back from the database equal what was played (a later
+edit of a spreadsheet never changes an old run; replays need only the database)."""
 
 from __future__ import annotations
 

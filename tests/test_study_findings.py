@@ -1,4 +1,4 @@
-"""The study pages' Findings (issue 17): compare, sweep, tune, ablate and skill each open with a
+"""The study pages' Findings: compare, sweep, tune, ablate and skill each open with a
 ranked list computed in workbench/studies/findings.py, tested here on hand-made inputs
 with known answers (the sentence, its numbers and its severity, and no finding when there is
 nothing to say)."""

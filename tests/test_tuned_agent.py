@@ -1,4 +1,4 @@
-"""The tunable heuristic (issue 16): weights that act on the decisions they name, the `tuned`
+"""The tunable heuristic: weights that act on the decisions they name, the `tuned`
 agent, and `workbench train-agent` end to end on a tiny budget."""
 
 from __future__ import annotations

@@ -127,7 +127,7 @@ def test_shipped_content_is_valid() -> None:
     assert [str(p) for p in report.problems] == []
 
 
-# --- issue 20: a malformed corpus, each refused with its place and nothing written -------------
+# --- a malformed corpus, each refused with its place and nothing written ----------------------
 
 
 def _map(folder: Path, rows: Sequence[Sequence[object]]) -> None:
@@ -816,7 +816,7 @@ CORPUS: list[tuple[str, Callable[[Path], None], str, str]] = [
         "boards/duel.placements.csv",
         ", row 3, column vip (E): 'maybe': write yes or no",
     ),
-    # --- issue 35 ---------------------------------------------------------------------------
+    # --- the Tyrant's keyword and unit, spreadsheet error values, walled-in areas ----------
     (
         "a drafted card with the keyword tyrant",
         lambda f: write_csv(
@@ -1013,14 +1013,14 @@ def test_malformed_content_is_refused_where_it_is_and_nothing_is_written(
 
 
 def test_the_malformed_corpus_has_at_least_60_cases() -> None:
-    """Issue 20: the corpus of malformed content stays at 60 cases or more, each its own."""
+    """The corpus of malformed content stays at 60 cases or more, each its own."""
     assert len(CORPUS) >= 60 and len({c[0] for c in CORPUS}) == len(CORPUS)
 
 
 def test_look_alike_names_are_warned_about_with_their_cells(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Issue 35: a Cyrillic В and a full-width Ｂ make cards that print like Boom; they are
+    """A Cyrillic В and a full-width Ｂ make cards that print like Boom; they are
     valid (exit 0) but each is named with its cell and its odd character."""
     folder = good_content(tmp_path / "content")
     write_csv(

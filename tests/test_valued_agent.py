@@ -1,4 +1,4 @@
-"""The valued agent (issue 33): buy steps by learned values, on hand-built positions with
+"""The valued agent: buy steps by learned values, on hand-built positions with
 hand-made value tables; the trainer's estimate on hand-made random buy steps."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Variants of a setup (issue 8): one change, nothing else touched, same change same config."""
+"""Variants of a setup: one change, nothing else touched, same change same config."""
 
 from __future__ import annotations
 

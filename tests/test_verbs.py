@@ -7,22 +7,24 @@ from __future__ import annotations
 import csv
 import math
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import engine.verbs
 from engine.actions import player_target
-from engine.agents.values import View, effect_value, effects_value
+from engine.agents.values import View, board_affinity, effect_value, effects_value, resource_gain
+from engine.board import VictoryKind
 from engine.cards import CardType, Effect, Side, Target, TargetKind
-from engine.effects import resolve
+from engine.effects import push_origins, resolve
 from engine.keywords import CARD_TYPE_WORDS, parse_keywords
 from engine.language import parse_effect
 from engine.verbs import VERBS, Registry, Verb
 from engine.verbs.board import DAMAGE, HEAL
 from engine.wording import render_effect
 from engine.words import LanguageError
-from tests.builder import Position, board, equipment, unit
+from tests.builder import Position, board, equipment, spell, unit
 from workbench.content.card_sets import load_cardsets
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "engine.md"
@@ -103,6 +105,36 @@ def test_docs_example_has_a_value_for_the_agents(drain: Verb) -> None:
     assert damage > 0 and heal > 0
     assert effect_value(view, leech, (DRAIN_2,), soldier) == damage + heal
     assert effects_value((DRAIN_2,)) == 2.0 * 2
+
+
+def test_a_verb_that_pushes_or_gains_says_so_on_its_entry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A new verb flagged `pushes` has its origin fields offered as push has (R14.1), one
+    flagged `gains` is counted as resource by the agents as gain is (R18.1, R19.2): the entry's
+    flags say it, not the verb's name. A spell pushing the enemy Soldier offers origin fields
+    with "shove" as with "push" (none with "damage"); "earn 2" brings 2 resource as "gain 2"
+    does, "steal 2" the 2 of the opponent's 3, every other verb none."""
+    shove = replace(VERBS["push"], name="shove", aliases=("schubse",))
+    earn = replace(VERBS["gain"], name="earn", aliases=("verdiene",))
+    monkeypatch.setattr(engine.verbs, "VERBS", Registry((*VERBS.values(), shove, earn)))
+    pos, _, soldier = _position()
+    (bolt,) = pos.hand(0, spell("Shove"))
+    enemy = Target(TargetKind.UNIT, Side.ENEMY, False, None)
+    origins = {
+        verb: push_origins(pos.state, 0, bolt, (Effect(verb, 1, enemy),), soldier)
+        for verb in ("push", "shove", "damage")
+    }
+    assert origins["shove"] == origins["push"] != [] and origins["damage"] == []
+    view = View(pos.state, 0)
+    every = engine.verbs.VERBS
+    gains = {v: resource_gain(view, bolt, (Effect(v, 2, Target()),), -1) for v in every}
+    assert gains == dict.fromkeys(every, 0) | {"gain": 2, "earn": 2, "steal": 2}
+    earning, gaining = (
+        board_affinity(spell(v, Effect(v, 1, Target())), VictoryKind.RESOURCE)
+        for v in ("earn", "gain")
+    )
+    assert earning == gaining == 3.0
 
 
 def _sample(verb: Verb) -> Effect:

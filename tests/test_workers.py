@@ -1,4 +1,4 @@
-"""Parallel efficiency (issue 19, item 5): the command imports only what it runs, workers start
+"""Parallel efficiency: the command imports only what it runs, workers start
 before they are needed and finish together, and none of it changes what a run stores."""
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def test_the_closing_summarys_interval_is_scipys_wilson_interval() -> None:
 
 
 def test_the_closing_summary_sets_each_seat_beside_its_even_share(tmp_path: Path) -> None:
-    """Issue 36 item 3: 100 games, seat 1 wins 30, seat 2 wins 50, 20 draws. An even game
+    """100 games, seat 1 wins 30, seat 2 wins 50, 20 draws. An even game
     gives each seat (1 - 0.2) / 2 = 40%, not 50%: seat 1 at 30% (21.9-39.6%) is behind and
     seat 2 at 50% (40.4-59.6%) ahead, each interval excluding 40% but not the band's edge
     (medium, as the report's seat finding says it); 38% of 100 would be even."""
@@ -206,7 +206,7 @@ def test_every_task_of_a_study_plays_the_objects_its_worker_has(
     with the job it unpickled first, and both values with the same object for every card they
     share (the card it loaded, engine.cards.interned) and one board geometry (the one loaded,
     engine.geometry.geometry_of), so the caches keyed by cards and geometries find them by
-    identity instead of comparing every field or starting afresh (issue 19)."""
+    identity instead of comparing every field or starting afresh."""
     played = _PLAYED
     played.clear()
     monkeypatch.setattr(abgames, "play_counts", _counts)

@@ -7,6 +7,7 @@ The agent itself, its upkeep, pending choices and discards are `engine.agents.he
 from __future__ import annotations
 
 from engine import actions as A
+from engine import verbs
 from engine.actions import Action
 from engine.agents.buy_policy import seat_income, upkeep_load
 from engine.agents.values import View, card_value, effect_value, exchange, perm_value, strike
@@ -146,7 +147,7 @@ def _permanent_worth(v: View, card: Card) -> float | None:
     if (
         v.kind is _RESOURCE
         and (card.play or 0) + 2 * up > 1
-        and not ({e.verb for t in card.triggers for e in t.effects} & {"gain", "steal"})
+        and not any(verbs.VERBS[e.verb].gains for t in card.triggers for e in t.effects)
         and v.my_units() >= 3
     ):
         return None

@@ -5,6 +5,7 @@ affordable next turn. The heuristic drafter projects the same policy (`engine.ag
 
 from __future__ import annotations
 
+from engine import verbs
 from engine.actions import Action
 from engine.agents.values import View, board_affinity, card_cost, card_value
 from engine.agents.weights import DEFAULT, Weights
@@ -64,11 +65,11 @@ def race_buy(card: Card, resource: float, target: int, round_: int, w: Weights =
     """The resource race (R19.2): buy only cheap cards that gain or steal, early and while far
     from the target (a unit's upkeep counted against it by `race_upkeep`); anything else scores
     below passing."""
-    verbs = {e.verb for e in card.effects} | {e.verb for t in card.triggers for e in t.effects}
+    used = {e.verb for e in card.effects} | {e.verb for t in card.triggers for e in t.effects}
     if (
         resource - (card.buy or 0) < 0.35 * target
         and round_ < 8
-        and (verbs & {"gain", "steal"})
+        and any(verbs.VERBS[v].gains for v in used)
         and (card.buy or 0) <= 4
     ):
         return 1.0 + card_value(card) / 10 - w.race_upkeep * (card.upkeep or 0)

@@ -6,8 +6,8 @@ heuristic agent drafting with it (engine/agents/registry.py).
 - `heuristic`: values a card by what its own agent will do with it (the model below): its
   numbers and its synergy with what it already holds (set concentration, cost curve, units vs
   support, equipment needs bodies, crew wants riders, swimmers want water).
-- `numbers`: the heuristic drafter before issue 16: a card's numbers, cost and the board's
-  victory condition, plus the same synergy; it drafts cards its agent never buys (Kraken), and
+- `numbers`: the older heuristic drafter: a card's numbers, cost and the board's victory
+  condition, plus the same synergy; it drafts cards its agent never buys (Kraken), and
   stays for comparison.
 - `ratings`: reads card ratings (name -> score, e.g. the win rate of seats whose drafted store
   held the card) and picks the best rated card; cards without a rating fall back to the

@@ -1,5 +1,5 @@
 """The learned agent: the heuristic agent with its action-phase choices re-ranked by a model
-fitted to the search agent's choices (issue 16, "distill search's choices into a learned
+fitted to the search agent's choices ("distill search's choices into a learned
 evaluation"; trained by `workbench train-agent --learned`, `workbench.training.distill`).
 
 At each decision of its own action phase (R6.8, the decisions the search agent searches) it

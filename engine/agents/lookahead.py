@@ -1,5 +1,5 @@
-"""The look-ahead agent: the heuristic agent that looks ahead on its close calls only (issue 16
-item 1, "selective look-ahead on close calls").
+"""The look-ahead agent: the heuristic agent that looks ahead on its close calls only
+("selective look-ahead on close calls").
 
 At a decision of its own action phase (R6.8) where the heuristic's best `width` actions score
 within `margin` of its best (`close_calls`), it decides between them as the search agent's
@@ -18,7 +18,7 @@ focus bound.
 Measured (BENCHMARKS.md "The look-ahead agent"): by default (focused, margin 1, the seat's
 turn only) 57% of decided games against the heuristic at about 0.62x its speed; looking at
 every close call and through the answer (`focus=0+horizon=1`) 70% at about a tenth of it.
-Neither reaches issue 16's bars (75% against the heuristic at 15 matches a second).
+Neither reaches the bars set for it (75% against the heuristic at 15 matches a second).
 
 Parameters (`lookahead:margin=1+width=2+horizon=0+focus=1`): `margin` how close to the
 heuristic's best score a candidate must be (default `MARGIN`), `width` the most candidates

@@ -8,6 +8,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
+from engine import verbs
 from engine.agents.held import Held
 from engine.board import VictoryKind
 from engine.cards import Card, CardType
@@ -32,7 +33,7 @@ def _spell_gain(card: Card) -> int:
     for a spell that costs more than it gains: the projection plays it as it comes round)."""
     if card.type is not CardType.SPELL:
         return 0
-    return sum(e.amount for e in card.effects if e.verb == "gain") - (card.play or 0)
+    return sum(e.amount for e in card.effects if _sure_gain(e.verb)) - (card.play or 0)
 
 
 def _upkeep_gain(card: Card) -> int:
@@ -42,8 +43,15 @@ def _upkeep_gain(card: Card) -> int:
         for t in card.triggers
         if t.event == "upkeep"
         for e in t.effects
-        if e.verb == "gain"
+        if _sure_gain(e.verb)
     )
+
+
+def _sure_gain(verb: str) -> bool:
+    """The verb brings its user its amount of resource (gain; a steal brings what the robbed
+    seat holds, which the projection cannot know)."""
+    entry = verbs.VERBS[verb]
+    return entry.gains and not entry.drains
 
 
 class Step(NamedTuple):

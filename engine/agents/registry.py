@@ -99,7 +99,7 @@ FACTORIES: dict[str, Factory] = {
     "factorial": FactorialAgent.from_params,  # the heuristic buying by a randomised design
     # drafters (they play the match as the heuristic agent when used as agents)
     "ratings": _ratings,
-    "numbers": _numbers,  # the heuristic drafter before issue 16 (card numbers alone)
+    "numbers": _numbers,  # the older heuristic drafter (card numbers alone)
 }
 
 

@@ -33,7 +33,7 @@ once while the gain of an advance came later, and budget 16 lost to budget 4 on 
 0-5 and 2-7 in trials. The best candidate wins; ties keep the heuristic's order. Other decisions
 (draft, response windows, upkeep, discards, buys) are the heuristic's.
 
-Speed (issue 16; `benchmarks/bench_search.py`, BENCHMARKS.md "Search speed"): the time goes to
+Speed (`benchmarks/bench_search.py`, BENCHMARKS.md "Search speed"): the time goes to
 the rollouts' steps, about half to the engine (legal actions, above all an activated unit's
 destinations; resolving) and half to the heuristic choosing (above all scoring an activated
 unit's moves). So the search plays fewer of them: stage 2 starts from stage 1's end of turn

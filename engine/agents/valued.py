@@ -1,5 +1,5 @@
 """The valued agent: the heuristic agent whose buy steps (R7) follow card values learned from
-what wins (issue 33), not the hand-set value for money.
+what wins, not the hand-set value for money.
 
 The values are data (`engine.agents.buy_values`, written by `workbench train-agent --buying`):
 per board and stage of the game (rounds 1-4, 5-9, 10 on), for each card name, how much buying

@@ -97,21 +97,22 @@ def card_cost(card: Card, upkeep_turns: float = DEFAULT.upkeep_turns) -> float:
 @lru_cache(maxsize=4096)
 def board_affinity(card: Card, kind: VictoryKind) -> float:
     """Extra value of a card for a victory condition (a pure function of both, cached)."""
-    verbs = {e.verb for e in card.effects}
+    table = verbs.VERBS
+    used = {e.verb for e in card.effects}
     for t in card.triggers:
-        verbs.update(e.verb for e in t.effects)
+        used.update(e.verb for e in t.effects)
     for fa in card.free_actions:
-        verbs.update(e.verb for e in fa.effects)
+        used.update(e.verb for e in fa.effects)
     bonus = 0.0
     if kind is VictoryKind.CAPTURE:
-        if "score" in verbs:
+        if any(table[v].scores for v in used):
             bonus += 4.0
         if card.type is CardType.UNIT:
             bonus += 1.0
     elif kind is VictoryKind.RESOURCE:
-        if verbs & {"gain", "steal"}:
+        if any(table[v].gains for v in used):
             bonus += 3.0
-        if "burn" in verbs:
+        if any(table[v].drains and not table[v].gains for v in used):
             bonus += 1.0
         bonus -= 2.0 * (card.upkeep or 0)
     elif kind is VictoryKind.BUILDINGS:
@@ -474,10 +475,14 @@ def resource_gain(v: View, source: int, effects: tuple[Effect, ...], target: int
     """The resource `effects` (with the chosen `target`) bring the seat: gains, and steals up to
     what the robbed seats hold."""
     got = 0
+    table = verbs.VERBS
     for e in effects:
-        if e.verb == "gain":
+        verb = table[e.verb]
+        if not verb.gains:
+            continue
+        if not verb.drains:
             got += e.amount
-        elif e.verb == "steal":
+        else:
             s = v.s
             targets = effect_targets(s, v.seat, source, e, target)
             seats = (

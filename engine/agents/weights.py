@@ -1,4 +1,4 @@
-"""The heuristic agent's numbers, in one place, so that they can be tuned (issue 16).
+"""The heuristic agent's numbers, in one place, so that they can be tuned.
 
 `Weights()` holds the hand-set numbers the heuristic agent has always played with (the agent
 `heuristic`); `engine.agents.tuned` holds a set found by `workbench train-agent` (the agent

@@ -19,14 +19,14 @@ from engine.verbs.entry import (
     perms,
     sign,
 )
-from engine.vocab import EventKind
+from engine.vocab import DamageCause, DestroyCause, EventKind
 
 
 def _damage(
     state: GameState, player: int, source: int, e: Effect, targets: list[int], origin: int
 ) -> None:
     for p in perms(state, targets):
-        deal_damage(state, p, e.amount, state.cards[source], player, "effect")
+        deal_damage(state, p, e.amount, state.cards[source], player, DamageCause.EFFECT)
 
 
 def _heal(
@@ -59,7 +59,7 @@ def _destroy(
     drops, R15.7) is not destroyed twice."""
     for p in perms(state, targets):
         if p.cid in state.perms:
-            destroy(state, p, "destroyed by " + state.cards[source].name, player)
+            destroy(state, p, DestroyCause.BY_CARD, player, by=state.cards[source].name)
 
 
 def _sacrifice(
@@ -68,7 +68,7 @@ def _sacrifice(
     """R11.3: only permanents the acting player controls can be sacrificed (each once)."""
     for p in perms(state, targets):
         if p.controller == player and p.cid in state.perms:
-            destroy(state, p, "sacrificed", player)
+            destroy(state, p, DestroyCause.SACRIFICED, player)
 
 
 def _repair(
@@ -145,7 +145,9 @@ DAMAGE = Verb("damage", ("schaden",), _damage, on_each(_damage_value), 1.5, PERM
 HEAL = Verb(
     "heal", ("heile", "heilen"), _heal, on_each(_heal_value), 0.5, PERMANENTS, TargetKind.SELF
 )
-PUSH = Verb("push", ("schieben", "schiebe"), _push, on_each(_push_value), 0.8, PERMANENTS)
+PUSH = Verb(
+    "push", ("schieben", "schiebe"), _push, on_each(_push_value), 0.8, PERMANENTS, pushes=True
+)
 DESTROY = Verb(
     "destroy",
     ("zerstöre", "zerstören"),

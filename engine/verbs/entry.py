@@ -85,6 +85,12 @@ class Verb:
     Worth: `value`, to an agent choosing among actions; `card_worth`, per point of its amount
     on a card whose targets are not known yet (the draft, the store); `hurts`: it harms what it
     acts on, so on `self` it counts against the card.
+    What the rest of the engine asks of a verb by what it does, not by its name: `pushes`: it
+    pushes from an origin, so a card that is no permanent offers its controller the origin
+    fields (R14.1); `gains`: it brings its user resource (R18.1), as much as its amount, or with
+    `drains` as much as the targets held; `drains`: it takes resource from the seats it targets
+    (R19.2: steal with `gains`, burn without); `scores`: it scores capture points (R19.3). The
+    agents read these to value a card on the resource race or the capture-points board.
     """
 
     name: str
@@ -99,6 +105,10 @@ class Verb:
     particles: tuple[str, ...] = ()
     own: bool = False
     hurts: bool = False
+    pushes: bool = False
+    gains: bool = False
+    drains: bool = False
+    scores: bool = False
 
     @property
     def takes_target(self) -> bool:

@@ -10,7 +10,7 @@ from engine.choices import DiscardChoice
 from engine.permanents import available, origins, put_onto_board
 from engine.state import GameState
 from engine.verbs.entry import PLAYERS, Appraiser, Value, Verb, seats
-from engine.vocab import EventKind
+from engine.vocab import EventKind, LeaveReason, ResourceReason
 from engine.zones import draw, gain, lose
 
 
@@ -25,23 +25,23 @@ def _gain(
     state: GameState, player: int, source: int, e: Effect, targets: list[int], origin: int
 ) -> None:
     if player >= 0:
-        gain(state, player, e.amount, "effect")
+        gain(state, player, e.amount, ResourceReason.EFFECT)
 
 
 def _steal(
     state: GameState, player: int, source: int, e: Effect, targets: list[int], origin: int
 ) -> None:
     for seat in seats(state, player, targets):
-        taken = lose(state, seat, e.amount, "stolen")
+        taken = lose(state, seat, e.amount, ResourceReason.STOLEN)
         if player >= 0:
-            gain(state, player, taken, "steal")
+            gain(state, player, taken, ResourceReason.STEAL)
 
 
 def _burn(
     state: GameState, player: int, source: int, e: Effect, targets: list[int], origin: int
 ) -> None:
     for seat in seats(state, player, targets):
-        lose(state, seat, e.amount, "burned")
+        lose(state, seat, e.amount, ResourceReason.BURNED)
 
 
 def _discard(
@@ -87,7 +87,7 @@ def _create(
         spot = next((f for f in near + zone if available(state, cid, f)), -1)
         if spot < 0:
             state.out.append(cid)
-            state.emit(EventKind.LEAVE, player, cid, detail="no room")
+            state.emit(EventKind.LEAVE, player, cid, detail=LeaveReason.NO_ROOM)
         else:
             put_onto_board(state, cid, player, spot)
             state.entered.append(cid)
@@ -135,13 +135,30 @@ def _robbery(share: float) -> Value:
 
 VERBS: tuple[Verb, ...] = (
     Verb("draw", ("ziehe", "ziehen"), _draw, _draw_value, 1.3),
-    Verb("gain", ("erhalte", "erhalten"), _gain, _gain_value, 1.0),
-    Verb("steal", ("stehle", "stehlen"), _steal, _robbery(2.0), 1.6, PLAYERS, TargetKind.OPPONENT),
+    Verb("gain", ("erhalte", "erhalten"), _gain, _gain_value, 1.0, gains=True),
     Verb(
-        "burn", ("vernichte", "vernichten"), _burn, _robbery(0.7), 0.7, PLAYERS, TargetKind.OPPONENT
+        "steal",
+        ("stehle", "stehlen"),
+        _steal,
+        _robbery(2.0),
+        1.6,
+        PLAYERS,
+        TargetKind.OPPONENT,
+        gains=True,
+        drains=True,
+    ),
+    Verb(
+        "burn",
+        ("vernichte", "vernichten"),
+        _burn,
+        _robbery(0.7),
+        0.7,
+        PLAYERS,
+        TargetKind.OPPONENT,
+        drains=True,
     ),
     Verb("discard", ("wirf", "abwerfen"), _discard, _discard_value, -0.8, particles=("ab",)),
     Verb("create", ("erzeuge", "erzeugen"), _create, _create_value, 2.5, card=True),
-    Verb("score", ("punkte",), _score, _score_value, 2.0),
+    Verb("score", ("punkte",), _score, _score_value, 2.0, scores=True),
 )
 """The verbs of this family, one entry each."""

@@ -17,8 +17,8 @@ from scipy import stats
 
 from workbench.analysis.source import query, run_list
 from workbench.analysis.stats import MIN_SAMPLE
+from workbench.content.card_sets import COSTS
 
-COSTS = ("buy", "play", "upkeep")
 OUTLIER_Z = 2.0
 """A card is flagged when its buy-rate residual is this many standard deviations off the line."""
 

@@ -1,4 +1,4 @@
-"""Drafted and never bought: do drafters take what their players use? (R3, R7; issue 16)
+"""Drafted and never bought: do drafters take what their players use? (R3, R7)
 
 A seat buys only from its own store (R7.1), so a drafted copy its seat never buys was a pick
 spent on nothing. Definitions (per game and seat; copies of a card are interchangeable, and a

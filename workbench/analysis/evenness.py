@@ -1,6 +1,6 @@
 """A win rate against its even share, judged as the report's seat and set findings judge it,
 with the standard library alone: `simulate`'s closing summary gives each seat this verdict
-without loading scipy, numpy or polars (issue 19). severity.two_sided is this judgement with
+without loading scipy, numpy or polars. severity.two_sided is this judgement with
 the report's thresholds."""
 
 from __future__ import annotations

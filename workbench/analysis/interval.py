@@ -1,6 +1,6 @@
 """The Wilson interval with the standard library alone: a run's closing summary (runner.summary)
 needs one interval per seat, not scipy, numpy and polars, whose import and exit cost every
-`simulate` most of a second (issue 19). stats.proportion_ci, scipy's, stays the reports' own."""
+`simulate` most of a second. stats.proportion_ci, scipy's, stays the reports' own."""
 
 from __future__ import annotations
 

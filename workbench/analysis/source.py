@@ -11,7 +11,7 @@ import duckdb
 import polars as pl
 
 from workbench.analysis.errors import AnalysisError as AnalysisError  # re-exported
-from workbench.store.files import unusable
+from workbench.store.files import NotAStore, OtherVersion, StoreError, open_read_only
 from workbench.store.keys import GAME_ID_BASE, READ_VERSIONS
 
 MEMORY_LIMIT = "1GB"
@@ -24,30 +24,23 @@ def open_db(path: str | Path) -> duckdb.DuckDBPyConnection:
     if not p.is_file():
         raise AnalysisError(f"{p}: no such database file")
     try:
-        con = duckdb.connect(str(p), read_only=True)
-    except duckdb.Error as exc:
-        raise AnalysisError(unusable(p, exc)) from exc
+        con = open_read_only(p, READ_VERSIONS)
+    except NotAStore:
+        raise AnalysisError(f"{p}: not a workbench database (no schema_info table)") from None
+    except OtherVersion as exc:
+        raise AnalysisError(
+            f"{p}: schema version {exc.version!r}, but this workbench reads versions "
+            f"{' and '.join(map(repr, READ_VERSIONS))}; re-run the simulation "
+            "with this workbench"
+        ) from None
+    except StoreError as exc:
+        raise AnalysisError(str(exc)) from exc
     # the bar would print over the command's output; Jupyter refuses the setting
     with contextlib.suppress(duckdb.Error):
         con.execute("SET enable_progress_bar = false")
     # 100,000-game runs must fit a 2 GB machine: DuckDB spills its aggregations beyond this
     con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
     con.execute(f"SET temp_directory = '{tempfile.gettempdir()}'")
-    tables = {
-        r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
-    }
-    if "schema_info" not in tables:
-        con.close()
-        raise AnalysisError(f"{p}: not a workbench database (no schema_info table)")
-    rows = con.execute("SELECT value FROM schema_info WHERE key = 'schema_version'").fetchall()
-    version = rows[0][0] if rows else None
-    if version not in READ_VERSIONS:
-        con.close()
-        raise AnalysisError(
-            f"{p}: schema version {version!r}, but this workbench reads versions "
-            f"{' and '.join(map(repr, READ_VERSIONS))}; re-run the simulation "
-            "with this workbench"
-        )
     return con
 
 

@@ -1,5 +1,5 @@
 """Verdicts across skill: whether what the report says about a card holds when the same setup is
-played by a stronger or weaker agent (issue 16: conclusions that hold across skill).
+played by a stronger or weaker agent (conclusions that hold across skill).
 
 A "player" is a label with the runs it played: one agent's run of a skill study
 (`workbench skill`, benchmarks/bench_stability.py), or a run given to `workbench report
@@ -41,7 +41,7 @@ STABLE, DIFFERS = "stable", "differs"
 ALL_SETS = "all"
 """The `set` of the correlation row over every card of the setup."""
 TARGET_RHO = 0.7
-"""Issue 16's bar for the rank correlation of improvement when bought across skill."""
+"""The bar for the rank correlation of improvement when bought across skill."""
 
 Player = tuple[str, Sequence[int]]
 """A label and the runs it played."""

@@ -1,5 +1,5 @@
 """A verdict for every card of the pool, with the estimator that supports it (DESIGN.md,
-"Verdicts"; issue 32).
+"Verdicts").
 
 With a design run (workbench/analysis/causal.py) the verdict rests on the card's causal effect:
 too strong or too weak when the effect lies beyond +-`card_band` after Benjamini-Hochberg's

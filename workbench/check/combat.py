@@ -10,10 +10,15 @@ from __future__ import annotations
 
 from engine.cards import Card, CardType, Protection
 from engine.markers import Marker
+from engine.vocab import DamageCause
 from workbench.check.core import GameCheck, Hook
 from workbench.check.ranges import effect_lists, reach
 from workbench.check.table import Piece
 
+COMBAT = (DamageCause.ATTACK, DamageCause.RETALIATION)
+"""The damage a combat deals (R12.10, R12.11)."""
+OUTSIDE_COMBAT = (DamageCause.EFFECT, DamageCause.COLLISION)
+"""The damage from a card's effect or a push (R14.3), which protection meets outside combat."""
 _COMPARE = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__, "=": int.__eq__}
 
 
@@ -89,7 +94,7 @@ def _combat(g: GameCheck, i: int) -> None:
     j = i - 1
     while j >= 0 and g.ev.game_id[j] == g.info.game_id:
         kind, cid = g.ev.kind[j], g.ev.card_id[j]
-        if kind == "damage" and g.ev.detail[j] in ("attack", "retaliation") and cid in taken:
+        if kind == "damage" and g.ev.detail[j] in COMBAT and cid in taken:
             taken[cid] += g.ev.amount[j]
         elif kind == "marker" and g.ev.detail[j] == Marker.PROTECTION and cid in spent:
             spent[cid] -= g.ev.amount[j]
@@ -125,7 +130,7 @@ def _combat(g: GameCheck, i: int) -> None:
 
 def _prevent(g: GameCheck, i: int) -> None:
     """R13.5, R21.20: outside combat, markers prevent only what armor left, one per point."""
-    if g.ev.detail[i] not in ("effect", "collision"):
+    if g.ev.detail[i] not in OUTSIDE_COMBAT:
         return
     p = g.piece(g.ev.card_id[i])
     if p is None:
@@ -156,16 +161,16 @@ def _damage(g: GameCheck, i: int) -> None:
     collision (R14.3: 1 damage)."""
     detail = g.ev.detail[i]
     p = g.piece(g.ev.card_id[i])
-    if p is None or detail not in ("effect", "collision"):
+    if p is None or detail not in OUTSIDE_COMBAT:
         return
-    if detail == "collision":
+    if detail == DamageCause.COLLISION:
         amounts = {1}
     else:
         amounts = {e.amount for effects in effect_lists(g) for e in effects if e.verb == "damage"}
     if len(amounts) != 1:
         return
     raw = amounts.pop()
-    source = g.resolving_card if detail == "effect" else None
+    source = g.resolving_card if detail == DamageCause.EFFECT else None
     want = hit(g, p, raw, source, p.markers[Marker.PROTECTION])
     if want != (g.ev.amount[i], 0):
         g.flag(

@@ -7,10 +7,13 @@ defeated at once, and only then (R12.2, R13.2).
 from __future__ import annotations
 
 from engine.markers import Marker
+from engine.vocab import DestroyCause
 from workbench.check.core import GameCheck, Hook
 from workbench.check.table import Piece
 from workbench.check.turn import SLOW_VERBS
 
+DEFEATS = (DestroyCause.DAMAGE, DestroyCause.POISON)
+"""A permanent destroyed for these was defeated (R12.2, R13.2)."""
 ON_ACTIVATION = {Marker.POISON: 1, Marker.PANIC: -1, Marker.RAGE: -1}
 """A marker that changes when its unit is activated, and the change (its rule: `Marker.rule`)."""
 
@@ -117,7 +120,7 @@ def _leaves(g: GameCheck, i: int) -> None:
     if p is None:
         return
     g.defeated.discard(p.cid)
-    if g.ev.detail[i] in ("damage", "poison") and not defeated(g, p):
+    if g.ev.detail[i] in DEFEATS and not defeated(g, p):
         g.flag(
             "R12.2",
             f"{g.name(p.cid)} was destroyed with {p.damage} damage and "

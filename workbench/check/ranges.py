@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from engine.cards import Effect
 from engine.markers import Marker
+from engine.vocab import DamageCause, DestroyCause
 from workbench.check.core import GameCheck, Hook
 
 EFFECT_VERBS = {m.value: m.verb for m in Marker}
@@ -92,11 +93,11 @@ def _verb(g: GameCheck, i: int) -> str:
     if kind == "marker":
         return EFFECT_VERBS.get(detail, "") if g.ev.amount[i] > 0 else ""
     if kind in ("damage", "prevent"):
-        return "damage" if detail == "effect" else ""
+        return "damage" if detail == DamageCause.EFFECT else ""
     if kind in ("push", "push_stop"):
         return "push"
     if kind in ("death", "destroy"):
-        return "destroy" if detail.startswith("destroyed by") else ""
+        return "destroy" if detail.startswith(DestroyCause.BY_CARD) else ""
     if kind == "durability":
         return "repair" if g.ev.amount[i] > 0 else ""
     return kind if kind == "heal" else ""

@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import duckdb
 
+from engine.vocab import DiscardReason, ResourceReason
 from workbench.check.core import GameCheck, Hook, Violation
 
-PAID_FOR = {"play": "play", "buy": "buy", "upkeep": "upkeep"}
+PAID_FOR: dict[str, str] = {
+    ResourceReason.PLAY: "play",
+    ResourceReason.BUY: "buy",
+    ResourceReason.UPKEEP: "upkeep",
+}
 """A `spend` event's reason -> the event kind that must follow it (the thing paid for)."""
 
 
@@ -61,7 +66,7 @@ def balances(con: duckdb.DuckDBPyConnection, low: int, high: int) -> list[Violat
     return out
 
 
-def _paid_before(g: GameCheck, i: int, reason: str, rule: str, what: str) -> None:
+def _paid_before(g: GameCheck, i: int, reason: ResourceReason, rule: str, what: str) -> None:
     """The cost of `what` (the event's amount) was spent right before it."""
     cost = g.ev.amount[i]
     j = i - 1
@@ -84,16 +89,16 @@ def _play(g: GameCheck, i: int) -> None:
         g.flag("R6.2", f"{name} has no play cost but was played")
     elif g.ev.amount[i] != card.play:
         g.flag("R6.2", f"{name} was played for {g.ev.amount[i]}; its play cost is {card.play}")
-    _paid_before(g, i, "play", "R6.4", name)
+    _paid_before(g, i, ResourceReason.PLAY, "R6.4", name)
 
 
 def _buy(g: GameCheck, i: int) -> None:
-    _paid_before(g, i, "buy", "R7.1", g.ev.card[i])
+    _paid_before(g, i, ResourceReason.BUY, "R7.1", g.ev.card[i])
 
 
 def _upkeep(g: GameCheck, i: int) -> None:
     if g.ev.detail[i] == "paid":
-        _paid_before(g, i, "upkeep", "R5.3", f"{g.name(g.ev.card_id[i])}'s upkeep")
+        _paid_before(g, i, ResourceReason.UPKEEP, "R5.3", f"{g.name(g.ev.card_id[i])}'s upkeep")
 
 
 def _spend(g: GameCheck, i: int) -> None:
@@ -117,13 +122,13 @@ def _convert_announced(g: GameCheck, i: int) -> None:
 def _discarded(g: GameCheck, i: int) -> None:
     """The cost of the seat's latest convert is paid right after it is announced."""
     pending = g.converts.get(g.ev.player[i])
-    if pending and g.ev.detail[i] == "effect":
+    if pending and g.ev.detail[i] == DiscardReason.EFFECT:
         pending[-1] += 1
 
 
 def _gain(g: GameCheck, i: int) -> None:
     """R8.6: discard 2 cards: gain 1 resource (the last announced convert resolves first)."""
-    if g.ev.detail[i] != "discard 2":
+    if g.ev.detail[i] != ResourceReason.DISCARD_TWO:
         return
     seat = g.ev.player[i]
     pending = g.converts.get(seat)

@@ -28,7 +28,8 @@ from workbench.check import (
 )
 from workbench.check.core import APPLY, Events, GameCheck, GameInfo, Hook, Violation
 from workbench.check.table import Table
-from workbench.store.files import unusable
+from workbench.store.files import NotAStore, OtherVersion, StoreError
+from workbench.store.files import open_read_only as store_read_only
 from workbench.store.keys import GAME_ID_BASE, READ_VERSIONS
 from workbench.store.stored import stored_board, stored_cards
 
@@ -91,25 +92,16 @@ def open_read_only(path: Path) -> duckdb.DuckDBPyConnection:
     if not path.is_file():
         raise CheckError(f"no database file {path}")
     try:
-        con = duckdb.connect(str(path), read_only=True)
-    except duckdb.Error as exc:
-        raise CheckError(unusable(path, exc)) from exc
-    tables = {
-        r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
-    }
-    if "schema_info" not in tables:
-        con.close()
-        raise CheckError(f"{path} is not a workbench store (no schema_info table)")
-    rows = con.execute("SELECT value FROM schema_info WHERE key = 'schema_version'").fetchall()
-    version = rows[0][0] if rows else "none"
-    if version not in READ_VERSIONS:
-        con.close()
+        return store_read_only(path, READ_VERSIONS)
+    except NotAStore:
+        raise CheckError(f"{path} is not a workbench store (no schema_info table)") from None
+    except OtherVersion as exc:
         raise CheckError(
-            f"{path} has store schema version {version}; check reads versions "
-            f"{' and '.join(READ_VERSIONS)} only (events need their card ids): "
-            "simulate again"
-        )
-    return con
+            f"{path} has store schema version {exc.named}; check reads versions "
+            f"{' and '.join(READ_VERSIONS)} only (events need their card ids): simulate again"
+        ) from None
+    except StoreError as exc:
+        raise CheckError(str(exc)) from exc
 
 
 def check_store(path: Path, run: int | None = None) -> Report:

@@ -10,6 +10,7 @@ import duckdb
 
 from engine.board import TYRANT
 from engine.markers import Marker
+from engine.vocab import ResourceReason
 from workbench.check.core import GameCheck, Hook, Violation
 from workbench.check.table import Piece
 
@@ -114,7 +115,7 @@ def _upkeep_start(g: GameCheck, i: int) -> None:
 
 
 def _income(g: GameCheck, i: int) -> None:
-    if g.ev.detail[i] == "income" and g.ev.phase[i] == "upkeep":
+    if g.ev.detail[i] == ResourceReason.INCOME and g.ev.phase[i] == "upkeep":
         g.income_got += g.ev.amount[i] if g.ev.kind[i] == "gain" else -g.ev.amount[i]
 
 

@@ -80,23 +80,26 @@ _CARD_COLUMNS = aliases(
         "notes": ("notizen", "note"),
     }
 )
+CARD_COLUMNS = tuple(dict.fromkeys(_CARD_COLUMNS.values()))
+"""Every column a card set may have, by its English name, in the docs' order."""
+COSTS = ("buy", "play", "upkeep")
+"""A card's costs: its buy price (R7.1), play cost (R6.4) and upkeep (R5.3)."""
 COLUMN_LIMITS = {
-    "copies": 99,
-    "buy": 99,
-    "play": 99,
-    "upkeep": 99,
+    **dict.fromkeys(COSTS, 99),
     "life": 999,
     "move": 99,
     "attack": 999,
     "range": 99,
-    "armor": 99,
     "durability": 999,
+    "armor": 99,
+    "copies": 99,
 }
-"""The largest value of each number column (docs/card-language.md): far beyond any playable card,
-well inside the store's INTEGER columns and a game's memory."""
+"""The number columns and the largest value of each (docs/card-language.md): far beyond any
+playable card, well inside the store's INTEGER columns and a game's memory."""
 LANGUAGE_LIMIT = 999
 """The largest number in a card-language cell (`damage N`, `crew N`, `+N attack`, ...)."""
-_LANGUAGE_COLUMNS = ("keywords", "effect", "trigger", "free action", "full action", "modifiers")
+LANGUAGE_COLUMNS = ("keywords", "effect", "trigger", "free action", "full action", "modifiers")
+"""The columns written in the card language (docs/card-language.md)."""
 
 _CARD_TYPES = aliases({t.value: words for t, words in CARD_TYPE_WORDS.items()})
 """The `type` column's words: the card language's table (R8.4)."""
@@ -203,7 +206,7 @@ def _behaviour(rec: Record) -> _Behaviour:
     full = rec.parse("full action", parse_full_actions) or ()
     modifiers = rec.parse("modifiers", parse_modifiers) or Modifiers()
     for column, spec in zip(
-        _LANGUAGE_COLUMNS, (keywords, effects, triggers, free, full, modifiers), strict=True
+        LANGUAGE_COLUMNS, (keywords, effects, triggers, free, full, modifiers), strict=True
     ):
         too_large = [n for n in _numbers(spec) if abs(n) > LANGUAGE_LIMIT]
         if too_large:

@@ -1,4 +1,4 @@
-"""Card names a designer can tell apart (issue 35): boards and effects find cards by name, and
+"""Card names a designer can tell apart: boards and effects find cards by name, and
 every command prints them.
 
 A name is one line of characters that show: a line break, a control character, a bidi control

@@ -1,5 +1,5 @@
 """Variants of a setup: one card field or one board setting changed, or a card replaced by a
-plain baseline (cost sweeps, tuning and ablation, issue 8).
+plain baseline (cost sweeps, tuning and ablation).
 
 A variant is a description (`Change`) applied to a loaded setup; the spreadsheets are never
 touched. Applying the same change to the same setup always gives the same config, so variants
@@ -17,21 +17,11 @@ from typing import Any
 
 from engine.board import Board, Victory
 from engine.cards import Card, CardType, Effect, Keywords, Modifiers
+from workbench.content.card_sets import COLUMN_LIMITS
 from workbench.content.setup import Setup
 
-CARD_FIELDS = (
-    "buy",
-    "play",
-    "upkeep",
-    "life",
-    "move",
-    "attack",
-    "range",
-    "durability",
-    "armor",
-    "copies",
-)
-"""Card fields a sweep may vary (`armor` is the keyword's number)."""
+CARD_FIELDS = tuple(COLUMN_LIMITS)
+"""Card fields a sweep may vary: every number column (`armor` is the keyword's number)."""
 
 BOARD_SETTINGS = (
     "income",

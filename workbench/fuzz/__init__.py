@@ -1,4 +1,4 @@
-"""Fuzzing with content a designer could type (issue 20): random valid card sets and boards,
+"""Fuzzing with content a designer could type: random valid card sets and boards,
 played by random and heuristic agents with the engine's invariants checked at every decision; a
 failing case is shrunk to a small spreadsheet pair (card set + board, CSV) a developer opens.
 

@@ -1,4 +1,4 @@
-"""Generating fuzz cases (issue 20): random **valid** card sets and boards, as the text of the
+"""Generating fuzz cases: random **valid** card sets and boards, as the text of the
 spreadsheets a designer would type, loaded by the same loader as `workbench simulate`.
 
 A case is drawn by `random_cards` (the card language's own tables drive the choice of verbs,
@@ -17,31 +17,17 @@ from pathlib import Path
 from typing import cast
 
 from engine.state import GameConfig
+from workbench.content import card_sets
 from workbench.content.setup import load_setup
 from workbench.fuzz.random_boards import draw_board
 from workbench.fuzz.random_cards import Generator
 
-CARD_COLUMNS = (
-    "name",
-    "type",
-    "copies",
-    "buy",
-    "play",
-    "upkeep",
-    "life",
-    "move",
-    "attack",
-    "range",
-    "durability",
-    "keywords",
-    "effect",
-    "trigger",
-    "free action",
-    "full action",
-    "modifiers",
+CARD_COLUMNS = tuple(
+    c for c in card_sets.CARD_COLUMNS if c not in ("set", "armor", "text", "notes")
 )
-"""The card-set columns a case writes (docs/card-language.md)."""
-BEHAVIOUR_COLUMNS = ("keywords", "effect", "trigger", "free action", "full action", "modifiers")
+"""The card-set columns a case writes (docs/card-language.md): not the set (the file names it),
+armor (drawn as the keyword) or a designer's text and notes."""
+BEHAVIOUR_COLUMNS = card_sets.LANGUAGE_COLUMNS
 PLACEMENT_COLUMNS = ("card", "owner", "x", "y", "vip")
 
 

@@ -1,4 +1,4 @@
-"""Playing a fuzzed game with checks (issue 20): the engine's invariants at every decision, a
+"""Playing a fuzzed game with checks: the engine's invariants at every decision, a
 clone against the original now and then, and at the end the referee of `workbench check`, the
 text picture, the game stored as `simulate` stores it and replayed from its seed. What a game
 found is an `Outcome` with a signature that names the failure without its numbers.

@@ -1,4 +1,4 @@
-"""Drawing a fuzz case's board (issue 20): every terrain, field mark and victory kind, 2-4
+"""Drawing a fuzz case's board: every terrain, field mark and victory kind, 2-4
 players, teams and the Tyrant, with the cards the board needs drawn by `random_cards`."""
 
 from __future__ import annotations

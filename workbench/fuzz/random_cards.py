@@ -1,4 +1,4 @@
-"""Drawing a fuzz case's cards (issue 20): card rows as a designer would type them, their
+"""Drawing a fuzz case's cards: card rows as a designer would type them, their
 behaviour drawn as specs from the card language's own tables (`engine/language.py`, the verb
 registry `engine/verbs`) and written with `engine.wording`, so a new verb is fuzzed at once."""
 
@@ -180,8 +180,8 @@ class Generator:
             k = replace(k, solid=self.n(1, 6))
         if kind == "unit" and self.chance(0.1):
             k = replace(k, moves_on=self.terrains())
-        # the players' own cards carry every keyword validation lets them have (issue 35:
-        # `tyrant` is the Tyrant's alone and refused on them)
+        # the players' own cards carry every keyword validation lets them have
+        # (`tyrant` is the Tyrant's alone and refused on them)
         if kind in ("unit", "artifact") and self.chance(0.05):
             k = replace(k, building=True)
         if kind in ("equipment", "potion") and self.chance(0.08):

@@ -1,4 +1,4 @@
-"""Shrinking a failing fuzz case (issue 20): fewer players, placements, cards (the pool kept big
+"""Shrinking a failing fuzz case: fewer players, placements, cards (the pool kept big
 enough to draft), scenario keys, map rows and columns, behaviour cells and their pieces, as long
 as the same failure (its signature) shows.
 """

@@ -136,7 +136,7 @@ def play_each(
     board), in order: the game, or if it raised, its failure (seed, board, traceback).
 
     A game that raises is kept as a failed game and the others go on: one crash found by odd
-    content must not cost the rest of a run (issue 20)."""
+    content must not cost the rest of a run."""
     spec = job.spec
     for i in indices:
         board, rotation = spec.board_of(i), spec.rotation_of(i)

@@ -73,7 +73,7 @@ def _play_pickled(job: bytes, indices: Sequence[int]) -> Batch:
 
 class WorkerPool:
     """Worker processes that can live for a whole study and serve every run and round of it,
-    so a study pays the start-up once, not once per variant or round (issue 19); one worker
+    so a study pays the start-up once, not once per variant or round; one worker
     plays in this process. The workers start when the pool is made, so they start while this
     process sets up; until all have, this process plays the last (smallest) batches itself. A
     batch carries its job pickled (once per run), unpickled once per worker.

@@ -33,7 +33,7 @@ class PlayedGame:
 
 @dataclass(frozen=True)
 class FailedGame:
-    """A game that raised: where it was in the run and what went wrong (issue 20)."""
+    """A game that raised: where it was in the run and what went wrong."""
 
     index: int
     board: str

@@ -8,6 +8,7 @@ import datetime as dt
 import functools
 import hashlib
 import os
+from collections.abc import Collection
 from importlib import metadata
 from pathlib import Path
 
@@ -20,6 +21,27 @@ from workbench.store.schema import TABLES, ddl
 
 class StoreError(Exception):
     """A database that cannot be used: unwritable, not DuckDB, another schema, unknown run."""
+
+
+class NotAStore(StoreError):
+    """A DuckDB file without the workbench's `schema_info` table; `tables` are what it has."""
+
+    def __init__(self, tables: set[str]) -> None:
+        super().__init__(f"not a workbench store (it has {', '.join(sorted(tables))})")
+        self.tables = tables
+
+
+class OtherVersion(StoreError):
+    """A workbench store of a schema version this workbench does not read (None: none stored)."""
+
+    def __init__(self, version: str | None) -> None:
+        super().__init__(f"store schema version {version}")
+        self.version = version
+
+    @property
+    def named(self) -> str:
+        """The version as the messages print it ("none" for none)."""
+        return "none" if self.version is None else self.version
 
 
 @functools.cache
@@ -91,32 +113,47 @@ def open_store(path: str | Path) -> duckdb.DuckDBPyConnection:
     return con
 
 
-def _check_existing(path: Path) -> None:
-    """Read-only look first, so a foreign or newer file is never touched."""
+def open_read_only(
+    path: str | Path, versions: Collection[str], empty: bool = False
+) -> duckdb.DuckDBPyConnection:
+    """Open a store so that nothing can be written, refusing a file DuckDB will not open
+    (StoreError, `unusable`'s line), one without the workbench's tables (NotAStore) and one of
+    a schema version not in `versions` (OtherVersion); `empty`: a DuckDB file with no table at
+    all passes (a new store in the making). Each caller words the refusal for its command."""
     try:
         con = duckdb.connect(str(path), read_only=True)
     except duckdb.Error as exc:
         raise StoreError(unusable(path, exc)) from exc
-    try:
-        tables = {
-            r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
-        }
-        if not tables:
-            return
-        if "schema_info" not in tables:
-            raise StoreError(
-                f"{path} is a DuckDB file but not a workbench store "
-                f"(no schema_info table; it has {', '.join(sorted(tables))})"
-            )
-        rows = con.execute("SELECT value FROM schema_info WHERE key = 'schema_version'").fetchall()
-        version = rows[0][0] if rows else "none"
-        if version != SCHEMA_VERSION:
-            raise StoreError(
-                f"{path} has store schema version {version}; this workbench "
-                f"reads and writes version {SCHEMA_VERSION} only"
-            )
-    finally:
+    tables = {
+        r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+    }
+    if empty and not tables:
+        return con
+    if "schema_info" not in tables:
         con.close()
+        raise NotAStore(tables)
+    rows = con.execute("SELECT value FROM schema_info WHERE key = 'schema_version'").fetchall()
+    version = rows[0][0] if rows else None
+    if version not in versions:
+        con.close()
+        raise OtherVersion(version)
+    return con
+
+
+def _check_existing(path: Path) -> None:
+    """Read-only look first, so a foreign or newer file is never touched."""
+    try:
+        open_read_only(path, (SCHEMA_VERSION,), empty=True).close()
+    except NotAStore as exc:
+        raise StoreError(
+            f"{path} is a DuckDB file but not a workbench store "
+            f"(no schema_info table; it has {', '.join(sorted(exc.tables))})"
+        ) from None
+    except OtherVersion as exc:
+        raise StoreError(
+            f"{path} has store schema version {exc.named}; this workbench "
+            f"reads and writes version {SCHEMA_VERSION} only"
+        ) from None
 
 
 def _create(con: duckdb.DuckDBPyConnection) -> None:

@@ -2,7 +2,7 @@
 
 The spreadsheets may have changed since (or be gone); `run_cards` and `run_boards` keep every
 number and the behaviour in the card language, so a stored game can be rebuilt from the database
-alone (replays, issue 9) and an old run never changes.
+alone (replays) and an old run never changes.
 """
 
 from __future__ import annotations

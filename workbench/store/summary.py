@@ -25,6 +25,7 @@ from typing import Final
 
 import duckdb
 
+from engine.vocab import DamageCause, DestroyCause, PushStop
 from workbench.store.keys import GAME_ID_BASE
 
 SUMMARY_VERSION: Final = 3
@@ -305,11 +306,13 @@ def _damage(run: int, lo: int, hi: int) -> str:
         SELECT game_id, seq, card AS source FROM events WHERE kind = 'resolve' AND {ev}),
     stops AS (
         SELECT game_id, seq, target AS occupant FROM events
-        WHERE kind = 'push_stop' AND detail = 'collision' AND {ev}),
+        WHERE kind = 'push_stop' AND detail = '{PushStop.COLLISION}' AND {ev}),
     dealt AS (
         SELECT d.game_id,
-               CASE d.detail WHEN 'attack' THEN c.attacker WHEN 'retaliation' THEN c.defender
-                   WHEN 'effect' THEN r.source WHEN 'collision' THEN s.occupant END AS card,
+               CASE d.detail WHEN '{DamageCause.ATTACK}' THEN c.attacker
+                   WHEN '{DamageCause.RETALIATION}' THEN c.defender
+                   WHEN '{DamageCause.EFFECT}' THEN r.source
+                   WHEN '{DamageCause.COLLISION}' THEN s.occupant END AS card,
                sum(d.amount) AS damage_dealt, count(*) AS hits
         FROM dmg d
         ASOF LEFT JOIN combats c ON d.game_id = c.game_id AND d.seq <= c.seq
@@ -323,7 +326,8 @@ def _damage(run: int, lo: int, hi: int) -> str:
         ASOF JOIN resolves r ON g.game_id = r.game_id AND g.seq >= r.seq
         GROUP BY ALL),
     died AS (
-        SELECT game_id, card, count(*) FILTER (WHERE detail = 'upkeep') AS upkeep_deaths,
+        SELECT game_id, card,
+               count(*) FILTER (WHERE detail = '{DestroyCause.UPKEEP}') AS upkeep_deaths,
                count(*) AS deaths
         FROM events WHERE kind = 'death' AND {ev} GROUP BY ALL)
     SELECT game_id, card, coalesce(damage_dealt, 0), coalesce(hits, 0),

@@ -10,14 +10,21 @@ whose result changed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import duckdb
 import numpy as np
+import polars as pl
+from rich.console import Console
 from scipy import stats
 
-from workbench.analysis.source import in_runs, query
+from workbench.analysis.source import in_runs, open_db, query
+from workbench.content.variants import Change
+from workbench.store import RunSpec
 from workbench.store.keys import GAME_ID_BASE
 from workbench.studies.fairvalue import BOOTSTRAP, LEVEL
+from workbench.studies.study import Study, Variant, record_results, run_study
+from workbench.studies.sweep import card_metrics
 
 
 @dataclass(frozen=True)
@@ -85,3 +92,41 @@ def ablate(
         gained,
         lost,
     )
+
+
+@dataclass(frozen=True)
+class AblationStudy:
+    """A played ablation: the stored study, the change, and the card's metrics in both runs."""
+
+    study: Study
+    result: Ablation
+    metrics: pl.DataFrame
+
+
+def ablation_study(
+    db: str | Path, base: RunSpec, card: str, workers: int, console: Console
+) -> AblationStudy:
+    """Play `card` and its baseline on the same seeds (`workbench ablate`) and record the
+    change in the study's results."""
+    variants = [Variant("original"), Variant("baseline", (Change(card=card, baseline=True),))]
+    st = run_study(db, base, "ablate", card, "baseline", variants, workers, console)
+    with open_db(db) as con:
+        result = ablate(con, st.run_ids[0], st.run_ids[1], card)
+        metrics = card_metrics(con, st, card)
+    record_results(
+        db,
+        st.sweep_id,
+        [
+            (
+                card,
+                "ablation_win_rate_change",
+                result.change,
+                result.low,
+                result.high,
+                f"{result.seats} seat-games: win rate {result.with_card:.3f} with the card, "
+                f"{result.with_baseline:.3f} with the baseline; results changed in "
+                f"{result.gained + result.lost} (sign test p = {result.p_value:.3g})",
+            )
+        ],
+    )
+    return AblationStudy(st, result, metrics)

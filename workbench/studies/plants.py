@@ -1,5 +1,5 @@
-"""Planted mispricings for the recovery benchmark (issue 32 item 5,
-benchmarks/bench_recovery.py): one card of a shipped set made too cheap or too strong, or too
+"""Planted mispricings for the recovery benchmark
+(benchmarks/bench_recovery.py): one card of a shipped set made too cheap or too strong, or too
 dear or too weak, by a large or a moderate step of its buy price, play cost, upkeep or one
 number of its effects, written as a CSV copy of the set with that one cell changed.
 

@@ -1,4 +1,4 @@
-"""Scoring the recovery benchmark (issue 32 item 5, benchmarks/bench_recovery.py): which cards
+"""Scoring the recovery benchmark (benchmarks/bench_recovery.py): which cards
 a report's tables name and which way, whether a planted card is named the planted way (recall),
 the cards named in a planted run that the unplanted run of the same seeds does not name (false
 alarms), how far tune's proposal lands from the original cost (correction), and the summary by
@@ -6,7 +6,7 @@ plant size, card type and victory kind.
 
 A report names a card when its verdicts table (`tables/card_verdicts.csv` or `verdicts.csv`: a
 `card` and a `verdict` column) gives it a verdict that points one way; a report without that
-table is read as the report before issue 32 wrote it: the cards table's verdict
+table is read as reports were read before there was one: the cards table's verdict
 (analysis/card_findings.card_verdict, the one the Findings use), and the dead and the
 Kraken-like (drafted, never bought) cards as too weak, as the Findings list them.
 """

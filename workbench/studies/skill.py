@@ -9,12 +9,18 @@ the study also says, per card, whether the report's verdict on it holds for ever
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+
 import duckdb
 import polars as pl
+from rich.console import Console
 
 from workbench.analysis.findings import card_verdict
+from workbench.analysis.source import open_db
 from workbench.analysis.stability import verdict_table
-from workbench.studies.study import Study, Variant
+from workbench.store import RunSpec
+from workbench.studies.study import Study, Variant, record_results, run_study
 from workbench.studies.sweep import card_metrics
 
 
@@ -46,3 +52,41 @@ def skill_verdicts(con: duckdb.DuckDBPyConnection, study: Study) -> pl.DataFrame
     """Every card of the setup: the report's verdict with each agent of the study and whether
     it is the same for all (stability.verdict_table; the agents are the study's labels)."""
     return verdict_table(con, [(v.label, [run]) for v, run in study.runs])
+
+
+@dataclass(frozen=True)
+class SkillStudy:
+    """A played skill study: the stored study, its agents (weakest first), the studied card
+    per agent (`skill_table`) and every card's verdicts across them (`skill_verdicts`)."""
+
+    study: Study
+    agents: list[str]
+    table: pl.DataFrame
+    verdicts: pl.DataFrame
+
+
+def skill_study(
+    db: str | Path, base: RunSpec, card: str, agents: list[str], workers: int, console: Console
+) -> SkillStudy:
+    """Play the setup once per agent on the same seeds (`workbench skill`) and record the
+    card's improvement when bought per agent in the study's results."""
+    st = run_study(db, base, "skill", card, "agents", agent_variants(agents), workers, console)
+    with open_db(db) as con:
+        table = skill_table(con, st, card)
+        verdicts = skill_verdicts(con, st)
+    record_results(
+        db,
+        st.sweep_id,
+        [
+            (
+                card,
+                f"bought_gain@{r['agent']}",
+                r["bought_gain"],
+                r["bought_gain_lo"],
+                r["bought_gain_hi"],
+                f"run {r['run_id']}",
+            )
+            for r in table.iter_rows(named=True)
+        ],
+    )
+    return SkillStudy(st, agents, table, verdicts)

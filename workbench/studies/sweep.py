@@ -6,14 +6,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import duckdb
 import polars as pl
+from rich.console import Console
 
 from workbench.analysis import cards, draft, shape
 from workbench.analysis.sets import win_rates
+from workbench.analysis.source import open_db
 from workbench.analysis.stats import with_gain_ci as with_gain_ci
 from workbench.content.variants import Change
+from workbench.store import RunSpec
 from workbench.studies.fairvalue import (
     Counts,
     FairValue,
@@ -21,7 +25,7 @@ from workbench.studies.fairvalue import (
     fair_value,
     first_player_counts,
 )
-from workbench.studies.study import Study, Variant
+from workbench.studies.study import Study, Variant, record_results, run_study
 
 
 def card_variants(card: str, field: str, values: Sequence[int | None]) -> list[Variant]:
@@ -164,3 +168,25 @@ def result_rows(
             )
         )
     return rows
+
+
+def sweep_study(
+    db: str | Path,
+    base: RunSpec,
+    card: str,
+    field: str,
+    variants: list[Variant],
+    target: float,
+    independent: bool,
+    workers: int,
+    console: Console,
+) -> tuple[Study, SweepResult]:
+    """Play one run per variant (`workbench sweep`: a card's `field`, or a board setting when
+    `card` is empty), analyse it against `target` and record the result."""
+    study = run_study(
+        db, base, "sweep", card, field, variants, workers, console, independent=independent
+    )
+    with open_db(db) as con:
+        res = analyse(con, study, base.games, target, not independent)
+    record_results(db, study.sweep_id, result_rows(res))
+    return study, res

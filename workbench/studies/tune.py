@@ -1,4 +1,4 @@
-"""Tuning a set by causal effects (issue 32 item 4): flag the cards whose effect in a run of the
+"""Tuning a set by causal effects: flag the cards whose effect in a run of the
 randomised buying design (workbench/analysis/causal.py) lies wholly outside a band, ranked by
 how far; for each, search the cost (buy, play or upkeep, any card type) whose effect falls
 inside the band, and check that cost on fresh seeds.

@@ -1,4 +1,4 @@
-"""Learning the valued agent's buy values from what wins (issue 33): `workbench train-agent
+"""Learning the valued agent's buy values from what wins: `workbench train-agent
 --buying` (app/cmd_train_buying.py) writes them as `engine/agents/buy_values.py`.
 
 A buy step (R7) offers the cards of the seat's store it can afford, one per name, and passing.

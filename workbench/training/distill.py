@@ -1,4 +1,4 @@
-"""Distilling the search agent into the fast `learned` agent (issue 16, item 1's second route).
+"""Distilling the search agent into the fast `learned` agent.
 
 Three steps, each a function here, run together by `workbench train-agent --learned`:
 1. `record_game`: a teacher (by default search:budget=16) plays an opponent (the heuristic) on

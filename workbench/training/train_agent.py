@@ -1,4 +1,4 @@
-"""Training the fast agent (issue 16): optuna searches the heuristic agent's weights
+"""Training the fast agent: optuna searches the heuristic agent's weights
 (`engine.agents.weights.SPACE`) for the set that scores best against an opponent over every
 shipped board, and the result is written as data the `tuned` agent loads (`engine.agents.tuned`).
 
