@@ -166,7 +166,7 @@ def test_a_game_past_its_time_is_a_hang(configs):
 
 def test_a_game_slowed_by_a_loaded_machine_is_no_hang(configs, monkeypatch: pytest.MonkeyPatch):
     """The limit is CPU time: a game of well under a second of CPU, kept waiting 1.5 s (as a
-    loaded machine keeps a worker waiting), is no hang with a 1 s limit. Issue 35's run called
+    loaded machine keeps a worker waiting), is no hang with a 1 s limit. A fuzz run called
     such a game a hang: 10 s of CPU took over 60 s of wall time under a load of 8."""
     config = configs[3]
     agents = fuzz.agents_of("random", config.players)

@@ -1063,7 +1063,7 @@ def test_names_that_only_share_letters_are_not_look_alikes(tmp_path: Path) -> No
 def test_simulate_prints_the_look_alike_warnings_validate_prints(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Issue 35: a run's card set with cards that print alike (Cyrillic В, full-width Ｂ) is
+    """A run's card set with cards that print alike (Cyrillic В, full-width Ｂ) is
     played, and `workbench simulate` warns of them as `workbench validate` does, line for line
     (one producer, `names.look_alikes`, over the run's sets: `setup.name_warnings`)."""
     shipped = Path(__file__).resolve().parent.parent / "cardsets" / "iron-legion.csv"

@@ -1,4 +1,4 @@
-"""The evidence set beside each card's verdict (issue 32, item 2): how the seats that drafted
+"""The evidence set beside each card's verdict: how the seats that drafted
 it fared against the run's base rate, how often it was first-picked, and what it did per
 resource paid for it against the set's curve.
 

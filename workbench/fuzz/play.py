@@ -33,8 +33,7 @@ AGENT_MIXES = ("random", "heuristic", "mixed")
 GAME_SECONDS = 60.0
 """A game that has used this much CPU time without ending (guards notwithstanding) is a hang.
 CPU time, not wall time: on a loaded machine a long but finite game took more than 60 s of wall
-time and was called a hang (issue 35's 100,000-game run, 10 s of CPU under a load of 8 on two
-cores)."""
+time and was called a hang (a fuzz run's game, 10 s of CPU under a load of 8 on two cores)."""
 
 
 def check_decision(game: Game) -> list[str]:
