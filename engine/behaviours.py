@@ -52,11 +52,8 @@ def destinations(state: GameState, p: Perm) -> dict[int, tuple[int, ...]]:
     kept = _REACH.table(geo)
     found = kept.get(key)
     if found is None:
-        terrain = _TERRAIN.table(geo)
-        walkable = terrain.get((swimming, only))
-        if walkable is None:
-            walkable = terrain[swimming, only] = _walkable(state, card, swimming, only)
-        passable = list(walkable)  # right in the region, where alone the search looks
+        # right in the region, where alone the search looks
+        passable = list(_walkable_of(state, card, swimming, only))
         for f, is_free in zip(region, free, strict=True):
             if not is_free:
                 passable[f] = False
@@ -78,6 +75,17 @@ def _walkable(
         terrain_ok(state, card, swimming, f) and (only is None or field.terrain.value in only)
         for f, field in enumerate(state.config.board.fields)
     )
+
+
+def _walkable_of(
+    state: GameState, card: Card, swimming: bool, only: frozenset[str] | None
+) -> tuple[bool, ...]:
+    """`_walkable`, kept per board."""
+    terrain = _TERRAIN.table(state.config.geometry)
+    walkable = terrain.get((swimming, only))
+    if walkable is None:
+        walkable = terrain[swimming, only] = _walkable(state, card, swimming, only)
+    return walkable
 
 
 class KeptAnswers:
@@ -120,20 +128,28 @@ def path_onto(state: GameState, p: Perm, dest: int) -> tuple[int, ...] | None:
     """The cheapest path of `p` onto the crew unit on `dest` (R10.3, R12.9): the last step onto
     it counts against the movement too; None when it is out of reach, or when no crew unit
     with room for `p` stands there (any more: a response may have destroyed it). The direct
-    step is a path as well."""
+    step is a path as well.
+
+    Its own search over free fields with the crew unit's field as the one more to end on: the
+    path `destinations` keeps for a field next to it is one cheapest path, and the cheapest
+    onto the crew unit may arrive there by another of the same cost whose diagonal steps leave
+    the last one costing 1, not 2 (R10.3)."""
     base = state.perms.get(state.occ[dest])
     if base is None or not can_take_rider(state, base, p):
         return None
     geo = state.config.geometry
     here = state.perm_field(p)
-    mv = movement(state, p)
-    best: tuple[int, tuple[int, ...]] | None = None
-    for path in ((), *destinations(state, p).values()):
-        if geo.dist(path[-1] if path else here, dest) <= 1:
-            cost = geo.path_cost(here, (*path, dest))
-            if cost <= mv and (best is None or (cost, path) < best):
-                best = (cost, path)
-    return None if best is None else (*best[1], dest)
+    move = movement(state, p)
+    if geo.dist(here, dest) > move:  # a path costs at least the range distance (R10.1)
+        return None
+    card = state.cards[p.cid]
+    passable = list(_walkable_of(state, card, is_swimming(state, p), card.keywords.moves_on))
+    occ = state.occ
+    for f in geo.in_range_fields(here, move):
+        if occ[f] >= 0:
+            passable[f] = False
+    passable[dest] = True  # the rider's field is its crew unit's, whatever the terrain (R11.5)
+    return geo.reach(here, move, passable).get(dest)
 
 
 def attackable(state: GameState, attacker: Perm, target: Perm) -> bool:

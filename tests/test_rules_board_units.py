@@ -984,3 +984,24 @@ def test_boarding_a_crew_unit_takes_the_cheapest_whole_move():
     assert pos.perm(s).under == w
     (move,) = events(g.state, "move")
     assert move[5] == "1,2 1,1"
+
+
+@rules("R10.3", "R12.9", "R6.4")
+def test_boarding_a_crew_unit_counts_the_diagonal_steps_of_the_whole_path():
+    """R10.3: from (0,0) onto the wagon at (3,3) with movement 4 the path (1,1), (2,2), (3,3)
+    costs 1 + 2 + 1 = 4. Another path of cost 3 reaches (2,2), (1,0), (2,1), (2,2), but with
+    one diagonal step, so its step onto the wagon costs 2 (total 5): a search that keeps one
+    path per field and adds the last step found no way, left the boarding out of the legal
+    actions and refused it when it resolved (fuzz game 62,333 of seed 3504, R6.4)."""
+    runner = unit("Runner", life=3, move=4, attack=1)
+    wagon = crew(2)
+    pos = Position(OPEN5, [wagon, runner])
+    w = pos.put(wagon, 0, 3, 3)
+    s = pos.put(runner, 0, 0, 0)
+    g = pos.game()
+    act(g, "activate", s)
+    assert f"move c{s} @3,3" in legal(g)
+    act(g, "move", s, field=pos.f(3, 3))
+    assert pos.perm(s).under == w
+    (move,) = events(g.state, "move")
+    assert move[5] == "1,1 2,2 3,3"
