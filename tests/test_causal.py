@@ -198,9 +198,9 @@ def test_verdicts_from_effects() -> None:
     assert set(v.get_column("estimator")) == {"randomised buying (run 3)"}
     even = v.filter(pl.col("card") == "Even").row(0, named=True)
     # three cards judged, p = 2 sf(6.67), 2 sf(5) and 2 sf(0.33) = 0.739: the correction
-    # rejects the first two (p(2) <= 2 x 0.05 / 3), so it reached Weak's p, a z of 5; the
-    # smallest effect found is the band plus (5 + z at 0.8) standard errors
-    assert even["smallest_found"] == pytest.approx(0.05 + (5.0 + 0.8416) * 0.03, abs=1e-4)
+    # rejects the first two (p(2) <= 2 x 0.05 / 3), so Even would join them at p <= 3 x 0.05 / 3
+    # = 0.05, a z of 1.96; the smallest effect found is the band plus (1.96 + z at 0.8) se
+    assert even["smallest_found"] == pytest.approx(0.05 + (1.959964 + 0.8416) * 0.03, abs=1e-4)
     assert even["bh"] == pytest.approx(0.739, abs=1e-3)
     assert "games of the design" in v.filter(pl.col("card") == "Rare").item(0, "why")
     assert "price keeps it out of play" in v.filter(pl.col("card") == "Dear").item(0, "why")
@@ -321,11 +321,14 @@ def test_the_demos_findings_name_an_estimator_for_every_verdict_and_judge_no_unu
 
 
 def test_the_level_benjamini_hochberg_reached() -> None:
-    """p = 0.001, 0.02, 0.03, 0.5 against k x 0.05 / 4 = 0.0125, 0.025, 0.0375, 0.05: the
-    largest p(k) under its line is 0.03; with none under, the first step's 0.05 / m."""
-    assert bh_level([0.5, 0.03, 0.001, 0.02]) == pytest.approx(0.03)
+    """p = 0.001, 0.02, 0.03, 0.5 against k x 0.05 / 4 = 0.0125, 0.025, 0.0375, 0.05: three
+    rejected, so another card would be at rank 4: 4 x 0.05 / 4 = 0.05; p = 0.004, 0.5: one
+    rejected (0.004 <= 0.025), the next at 2 x 0.05 / 2; none rejected: the first step's
+    0.05 / m."""
+    assert bh_level([0.5, 0.03, 0.001, 0.02]) == pytest.approx(0.05)
+    assert bh_level([0.004, 0.5]) == pytest.approx(0.05)
     assert bh_level([0.2, 0.5]) == pytest.approx(0.025)
-    assert bh_level([0.2, float("nan")]) == pytest.approx(0.05)
+    assert bh_level([0.2, 0.3, 0.4, float("nan")]) == pytest.approx(0.05 / 3)
 
 
 def test_a_design_run_defaults_to_the_games_its_verdicts_need() -> None:

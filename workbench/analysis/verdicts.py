@@ -113,12 +113,13 @@ def smallest_found(se: float, band: float, level: float, power: float = POWER) -
 
 
 def bh_level(pvalues: Sequence[float], alpha: float = ALPHA) -> float:
-    """The raw p-value below which Benjamini-Hochberg's step-up rejects over these tests: the
-    largest p(k) with p(k) <= k alpha / m, or alpha / m (its first step) when none is."""
+    """The raw p-value at which Benjamini-Hochberg's step-up would also reject a card it did not
+    reject: with R rejections among m tests, (R + 1) alpha / m (the card would join them at
+    rank R + 1); alpha / m, its first step, when it rejects none."""
     ordered = sorted(p for p in pvalues if not math.isnan(p))
-    m = len(ordered)
-    passed = [p for k, p in enumerate(ordered, 1) if p <= k * alpha / m]
-    return max(passed) if passed else alpha / max(m, 1)
+    m = max(len(ordered), 1)
+    rejected = max((k for k, p in enumerate(ordered, 1) if p <= k * alpha / m), default=0)
+    return min(1.0, (rejected + 1) * alpha / m)
 
 
 def causal_verdicts(
