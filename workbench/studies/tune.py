@@ -33,7 +33,9 @@ from rich.console import Console
 
 from workbench.analysis import causal, verdicts
 from workbench.analysis.source import open_db
+from workbench.analysis.stats import LEVEL
 from workbench.store import RunSpec
+from workbench.studies.ab import z_of
 from workbench.studies.study import Study, record_results, run_study
 from workbench.studies.sweep import card_variants
 
@@ -49,8 +51,6 @@ FRESH = 1_000_003
 """Added to the judging seed for the fresh check (seeds no probe used)."""
 FIT = 4
 """Probes the line that places the proposal goes through (the nearest to the band)."""
-Z95 = 1.959964
-"""z of a 95% interval: a probe's standard error is its interval's width / (2 Z95)."""
 
 
 def flag(effects: pl.DataFrame, cards: list[str], band: tuple[float, float]) -> pl.DataFrame:
@@ -188,6 +188,10 @@ def search(
     return _missed(start, probes, near, far, way, band, floor, cap, budget)
 
 
+Z_LEVEL = z_of(1 - LEVEL)
+"""z of the probes' intervals (causal.estimate's LEVEL): a standard error is the width / 2z."""
+
+
 def crossing(
     probes: dict[int, Probe],
     inside: int,
@@ -211,7 +215,7 @@ def crossing(
         return inside
     x = np.array([p.value for p in near], dtype=float)
     y = np.array([float(p.effect or 0.0) for p in near])
-    se = np.array([max(((p.high or 0.0) - (p.low or 0.0)) / (2 * Z95), 1e-6) for p in near])
+    se = np.array([max(((p.high or 0.0) - (p.low or 0.0)) / (2 * Z_LEVEL), 1e-6) for p in near])
     slope, icept = np.polyfit(x, y, 1, w=1 / se)  # polyfit weights the residuals: 1/se
     if slope >= 0:
         return inside
