@@ -1004,6 +1004,38 @@ def test_referee_a_tyrant_poisoned_to_death_at_its_activation_owes_no_intention(
     assert refereed(g, cards) == []
 
 
+def test_referee_an_intentions_chosen_target_is_measured_when_it_is_carried_out() -> None:
+    """R6.4 with R10.1, R17.3: the intention's target is the unit its marker is on, announced
+    with the Tyrant's full action; "push 3 to target enemy unit in range 1, poison 1 to target
+    enemy unit in range 1" pushes the marked Soldier 3 away from the Tyrant and still poisons
+    it, as a player's action does: the target was in range when the action resolved, its
+    effects are carried out at once. The referee used to measure the poison from where the
+    push had left the unit, as if an intention had no chosen target (found by the fuzzer,
+    seed 3505 game 19,410: "push 1 to each enemy permanent in range 5, rage 2 to target enemy
+    unit in range 2")."""
+    shove = intention(
+        "Shove",
+        eff("push", 3, tgt("unit", "enemy", range_=1)),
+        eff("poison", 1, tgt("unit", "enemy", range_=1)),
+    )
+    b = ascii_board(". . . . . .\n. . . . . .", victory=Victory(VictoryKind.TYRANT, tyrant_goal=5))
+    cards = [SOLDIER, TYRANT_UNIT, shove, IDLE]
+    pos = Position(b, cards)
+    t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
+    u = pos.put(SOLDIER, 0, 1, 0)
+    pos.idle(0, 5, 1)
+    pos.deck(0, *[SOLDIER] * 6)  # no shuffle the referee has not seen the cards for (R4.1)
+    s = pos.state
+    s.tyrant_deck.append(pos.card(shove, TYRANT))
+    s.active = 1
+    g = pos.game(phase="discard", advance=True)
+    _to_round(g, 3)  # played in round 1's Tyrant turn, carried out in round 2's
+    assert s.intentions_done == 1 and t in s.perms and u in s.perms
+    p = s.perms[u]
+    assert p.field == pos.f(4, 0) and p.markers[Marker.POISON] == 1
+    assert refereed(g, cards) == []
+
+
 def test_referee_an_intentions_range_counts_from_every_permanent_of_the_tyrants_side() -> None:
     """R17.1, R21.23 with R10.1: an intention is a spell, its effect the intention's and not
     the Tyrant unit's, so "poison 1 to each enemy unit in range 1" counts from every permanent

@@ -152,6 +152,17 @@ def _effect(g: GameCheck, i: int) -> None:
     _judge(g, verb, p.cid, g.reach_from.setdefault(verb, _origins(g)), here, radius)
 
 
+def _carried_out(g: GameCheck, i: int) -> None:
+    """R17.3 with R6.4: the Tyrant's full action names no target when announced; its target is
+    the unit the intention's marker is on, which the `intention carried out` event names, and
+    its ranges are checked then, as a chosen target's are when an action resolves."""
+    r = g.resolving
+    if g.ev.detail[i] != "intention carried out" or r is None or r.kind != "intention":
+        return
+    g.resolving = r._replace(target=g.ev.target_id[i])
+    _aim(g, i)
+
+
 BEFORE: dict[str, list[Hook]] = {
     "combat": [_combat],
     **{
@@ -169,4 +180,4 @@ BEFORE: dict[str, list[Hook]] = {
         )
     },
 }
-AFTER: dict[str, list[Hook]] = {"resolve": [_aim]}
+AFTER: dict[str, list[Hook]] = {"resolve": [_aim], "marker": [_carried_out]}
