@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from reports import balance, html
-from workbench.analysis import causal
 from workbench.analysis.findings import Thresholds
+from workbench.analysis.runs import Runs, design_runs
 from workbench.analysis.source import AnalysisError, open_db, resolve_runs
 from workbench.analysis.stability import setup_difference
 
@@ -118,7 +118,8 @@ def write_report(
     causal_runs: list[int] | None = None,
 ) -> Path:
     """Write the report and return the page's path; AnalysisError for a bad db or run, a
-    skill run of another setup, or a causal run of another setup or without the design."""
+    skill run of another setup, or a causal run of another setup or without the design. One
+    context reads every run the page shows (analysis/runs.py)."""
     con = open_db(db)
     try:
         chosen = resolve_runs(con, runs)
@@ -137,7 +138,7 @@ def write_report(
             Path(out),
             title,
             balance.run_summary(con, shown),
-            balance.sections(con, chosen, th, others, design),
+            balance.sections(Runs(con, chosen, th, design, others)),
         )
     finally:
         con.close()
@@ -148,7 +149,7 @@ def _causal_runs(con: Any, chosen: list[int], wanted: list[int]) -> list[int]:
     runs = resolve_runs(con, wanted) if wanted else []
     for r in runs:
         why = setup_difference(con, chosen, [r])
-        if why is None and not causal.design_runs(con, [r]):
+        if why is None and not design_runs(con, [r]):
             why = "it did not play the randomised design (no assignments)"
         if why is not None:
             raise AnalysisError(

@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from workbench.analysis.economy import per_round
+from workbench.analysis.runs import Runs
 from workbench.analysis.source import in_runs, open_db, query
 
 WINDOWS = ((1, 4), (5, 9), (10, 99))
@@ -113,7 +114,7 @@ def main() -> None:
     print("| agent | rounds | income | upkeep paid | upkeep share | turns buying | unspent |")
     print("|---|---|---|---|---|---|---|")
     for agent in agents:
-        for (lo, hi), w in zip(WINDOWS, windows(per_round(con, [runs[agent]])), strict=True):
+        for (lo, hi), w in zip(WINDOWS, windows(per_round(Runs(con, [runs[agent]]))), strict=True):
             if w:
                 span = f"{lo}-{hi}" if hi < 99 else f"{lo}+"
                 print(
@@ -128,7 +129,7 @@ def main() -> None:
         seats = query(
             con, f"SELECT count(*) AS n FROM game_seats WHERE {in_runs('game_id', [run])}"
         )["n"][0]
-        buys = per_round(con, [run])["buys"].sum()
+        buys = per_round(Runs(con, [run]))["buys"].sum()
         print(f"| {agent} | {seats} | {buys / seats:.1f} |")
 
 

@@ -62,6 +62,7 @@ from engine.agents.registry import make_agent
 from engine.play import derive_seed
 from workbench.analysis import stability
 from workbench.analysis.findings import NO_ESTIMATE
+from workbench.analysis.runs import Runs
 from workbench.analysis.source import open_db, query, run_list
 from workbench.analysis.stats import MIN_SAMPLE
 from workbench.content.setup import DEFAULT_BOARD, DEFAULT_SETS
@@ -196,9 +197,10 @@ def analyse(con: duckdb.DuckDBPyConnection, sweeps: Sequence[int], min_sample: i
     its games; the strong agent plays only the study's seeds."""
     runs, extras = pooled_runs(con, sweeps)
     (fast, runs_a), (strong, runs_b) = runs.items()
-    a, b = (stability.card_verdicts(con, r, None, min_sample) for r in (runs_a, runs_b))
+    both = Runs(con, [*runs_a, *runs_b])
+    a, b = (stability.card_verdicts(both.of(r), None, min_sample) for r in (runs_a, runs_b))
     corr = stability.rank_correlations(a, b)
-    table = stability.verdict_table(con, [(fast, runs_a), (strong, runs_b)])
+    table = stability.verdict_table(both, [(fast, runs_a), (strong, runs_b)])
     judged = {
         p: int((table.get_column(f"verdict@{p}") != NO_ESTIMATE).sum()) for p in (fast, strong)
     }
@@ -210,9 +212,9 @@ def analyse(con: duckdb.DuckDBPyConnection, sweeps: Sequence[int], min_sample: i
         "strong": strong,
         "runs": {fast: runs_a, strong: runs_b},
         "min_sample": min_sample,
-        "reliability": stability.noise_ceilings(con, runs, size["games"], min_sample),
+        "reliability": stability.noise_ceilings(both, runs, size["games"], min_sample),
         "halves": stability.split_halves(
-            con, (fast, runs_a), (strong, runs_b), min_sample=min_sample
+            both, (fast, runs_a), (strong, runs_b), min_sample=min_sample
         ),
         "cards": table.height,
         "judged": judged,

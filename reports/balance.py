@@ -16,10 +16,10 @@ import duckdb
 
 from reports.costs_economy import costs_section, economy_section
 from reports.html import Chart, FindingList, Section, Table
-from reports.run import Run
 from reports.sets_cards import cards_section, draft_section, sets_section
 from reports.shape_boards import boards_section, shape_section
-from workbench.analysis import cards, draft, drafted, findings, stability, verdicts
+from workbench.analysis import findings, stability
+from workbench.analysis.runs import Runs
 from workbench.analysis.source import query, run_list
 from workbench.studies.findings import stability_findings
 
@@ -83,57 +83,23 @@ def findings_section(found: Sequence[findings.Finding], th: findings.Thresholds)
     )
 
 
-def sections(
-    con: duckdb.DuckDBPyConnection,
-    runs: Sequence[int],
-    th: findings.Thresholds | None = None,
-    skill_runs: Sequence[int] = (),
-    causal_runs: Sequence[int] = (),
-) -> list[Section]:
-    """Every section of the report, in reading order, the findings first. `skill_runs`: runs
-    of the same setup played by other agents; each card's verdict is set beside its verdict
-    there (stability.verdict_table). `causal_runs`: the design runs whose causal effects judge
-    the cards (default: found in the file, verdicts.card_verdicts)."""
-    th = th or findings.Thresholds()
-    counts = query(
-        con,
-        f"""
-        SELECT (SELECT count(DISTINCT board) FROM games WHERE run_id IN ({run_list(runs)})),
-               count(DISTINCT agent), count(DISTINCT drafter)
-        FROM game_seats WHERE run_id IN ({run_list(runs)})""",
-    ).row(0)
-    table = cards.card_table(con, runs)
-    drafts = draft.draft_tables(con, runs)
-    skill, labels, extra = None, [], []
-    if skill_runs:
-        players = stability.players_of(con, [runs, *([s] for s in skill_runs)])
-        labels = [p for p, _ in players]
-        skill = stability.verdict_table(con, players)
+def sections(r: Runs) -> list[Section]:
+    """Every section of the report on the context's runs, in reading order, the findings
+    first. With `r.skill` (runs of the same setup played by other agents) each card's verdict
+    is set beside its verdict there (stability.across_skill); `r.design` judges the cards
+    (verdicts.card_verdicts)."""
+    skill = stability.across_skill(r)
+    extra = []
+    if skill is not None:
+        labels = [p for p, _ in stability.skill_players(r)]
         extra = stability_findings(skill, labels, "cards")
-    judged = verdicts.card_verdicts(con, runs, th, table, causal_runs, drafts[0])
-    r = Run(
-        con,
-        runs,
-        int(counts[0]),
-        int(counts[1]),
-        int(counts[2]),
-        table,
-        findings.dead_cards(con, runs, table, th, drafts[0]),
-        drafts,
-        drafted.card_shares(con, runs, th.kraken_drafted, th.kraken_bought),
-        th,
-        judged,
-        skill,
-        labels,
-    )
-    found = findings.findings(con, runs, th, table, r.dead, r.shares, extra, judged)
     return [
-        findings_section(found, th),
+        findings_section(findings.findings(r, extra), r.th),
         sets_section(r),
         cards_section(r),
         costs_section(r),
         draft_section(r),
-        economy_section(r, th),
+        economy_section(r),
         shape_section(r),
         boards_section(r),
     ]

@@ -13,6 +13,7 @@ import polars as pl
 from reports import balance, html
 from reports.html import Section, Table
 from workbench.analysis import compare, shape
+from workbench.analysis.runs import Runs
 from workbench.analysis.severity import num
 from workbench.analysis.source import open_db, resolve_runs
 from workbench.analysis.stats import ALPHA, difference_summary
@@ -74,12 +75,15 @@ FINDINGS_INTRO = (
 
 
 def compare_runs(con: Any, base: int, cand: int) -> Comparison:
-    """The changes, the significant differences and every section, the answers first."""
-    cards = compare.card_metrics(con, base, cand)
-    effects = compare.card_effects(con, base, cand)
-    set_df = compare.set_metrics(con, base, cand)
-    seat_df = compare.seat_metrics(con, base, cand).with_columns(pl.col("seat") + 1)
-    changes = compare.content_changes(con, base, cand)
+    """The changes, the significant differences and every section, the answers first (one
+    context over both runs, each side narrowed from it)."""
+    both = Runs(con, [base, cand])
+    b, c = both.of([base]), both.of([cand])
+    cards = compare.card_metrics(b, c)
+    effects = compare.card_effects(b, c)
+    set_df = compare.set_metrics(b, c)
+    seat_df = compare.seat_metrics(b, c).with_columns(pl.col("seat") + 1)
+    changes = compare.content_changes(b, c)
     sig = compare.significant(
         [
             ("card", cards, ["card"]),
@@ -117,7 +121,7 @@ def compare_runs(con: Any, base: int, cand: int) -> Comparison:
             ),
             _answers(base, changes, sig, tests),
             *_rate_sections(cards, effects, set_df, seat_df),
-            _shape_section(con, base, cand),
+            _shape_section(b, c),
         ],
         effects,
     )
@@ -230,10 +234,10 @@ def _effects_table(effects: pl.DataFrame) -> Table:
     )
 
 
-def _shape_section(con: Any, base: int, cand: int) -> Section:
+def _shape_section(base: Runs, cand: Runs) -> Section:
     """Length, draws, round-limit stops and leads of both runs."""
     shapes = pl.concat(
-        [shape.summary(con, [r]).with_columns(pl.lit(r).alias("run")) for r in (base, cand)],
+        [shape.summary(r).with_columns(pl.lit(r.runs[0]).alias("run")) for r in (base, cand)],
         how="vertical_relaxed",
     )
     return Section(

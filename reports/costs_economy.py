@@ -9,8 +9,8 @@ import polars as pl
 
 from reports import charts
 from reports.html import Chart, FindingList, Section, Table
-from reports.run import Run
-from workbench.analysis import costs, economy, findings
+from workbench.analysis import cards, costs, economy, findings
+from workbench.analysis.runs import Runs
 from workbench.analysis.stats import MIN_SAMPLE
 
 PRICING_COLUMNS = (
@@ -51,9 +51,9 @@ USES = (
 )
 
 
-def costs_section(r: Run) -> Section:
-    curve = costs.cost_curve(r.con, r.runs)
-    priced = costs.price_check(costs.pool_cards(r.con, r.runs), r.cards)
+def costs_section(r: Runs) -> Section:
+    curve = costs.cost_curve(r)
+    priced = costs.price_check(costs.pool_cards(r), cards.card_table(r))
     return Section(
         "costs",
         "Cost curves",
@@ -118,8 +118,8 @@ def _cost_charts(curve: pl.DataFrame, priced: pl.DataFrame) -> list[Chart]:
     ]
 
 
-def economy_section(r: Run, th: findings.Thresholds) -> Section:
-    rounds = economy.per_round(r.con, r.runs)
+def economy_section(r: Runs) -> Section:
+    rounds = economy.per_round(r)
     return Section(
         "economy",
         "Resource economy",
@@ -131,7 +131,7 @@ def economy_section(r: Run, th: findings.Thresholds) -> Section:
         "(estimated from the units at the end of the previous turn) and income "
         "fields. Buying is measured at the buy step: the share of player-turns that "
         "buy a card, and the resource and store cards held then.",
-        [*_per_round(rounds, th), *_per_board_and_agent(r), _totals_table(r)],
+        [*_per_round(rounds, r.th), *_per_board_and_agent(r), _totals_table(r)],
     )
 
 
@@ -210,11 +210,11 @@ def spans(values: Sequence[int]) -> str:
     return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
 
 
-def _per_board_and_agent(r: Run) -> list[Table | Chart | FindingList]:
+def _per_board_and_agent(r: Runs) -> list[Table | Chart | FindingList]:
     """Buying per round by board and spending per round by agent, when the run has several."""
     items: list[Table | Chart | FindingList] = []
     if r.boards > 1:
-        by_board = economy.per_round(r.con, r.runs, ["board"])
+        by_board = economy.per_round(r, ["board"])
         items += [
             Chart(
                 "Buying per round, by board",
@@ -231,7 +231,7 @@ def _per_board_and_agent(r: Run) -> list[Table | Chart | FindingList]:
             Table("economy_board", "Economy per round and board", by_board, {"buy_share": "turns"}),
         ]
     if r.agents > 1:
-        by_agent = economy.per_round(r.con, r.runs, ["agent"])
+        by_agent = economy.per_round(r, ["agent"])
         items += [
             Chart(
                 "Spending per round, by agent",
@@ -250,12 +250,12 @@ def _per_board_and_agent(r: Run) -> list[Table | Chart | FindingList]:
     return items
 
 
-def _totals_table(r: Run) -> Table:
+def _totals_table(r: Runs) -> Table:
     """Whole-game means per player, overall and per board and agent when there are several."""
-    parts = [economy.totals(r.con, r.runs).rename({"scope": "group"})]
+    parts = [economy.totals(r).rename({"scope": "group"})]
     for key, many in (("board", r.boards), ("agent", r.agents)):
         if many > 1:
-            parts.append(economy.totals(r.con, r.runs, [key]).rename({key: "group"}))
+            parts.append(economy.totals(r, [key]).rename({key: "group"}))
     return Table(
         "economy_totals",
         "Whole game, per player",

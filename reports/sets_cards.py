@@ -7,8 +7,18 @@ import polars as pl
 
 from reports import charts
 from reports.html import Chart, FindingList, Section, Table
-from reports.run import Run
-from workbench.analysis import card_evidence, drafted, findings, sets, severity, verdicts
+from workbench.analysis import (
+    card_evidence,
+    cards,
+    draft,
+    drafted,
+    findings,
+    sets,
+    severity,
+    stability,
+    verdicts,
+)
+from workbench.analysis.runs import Runs
 from workbench.analysis.source import query, run_list
 from workbench.analysis.stats import ALPHA, difference_summary
 
@@ -46,8 +56,8 @@ def seats_from_1(df: pl.DataFrame) -> pl.DataFrame:
     return df.with_columns(pl.col("seat") + 1) if "seat" in df.columns else df
 
 
-def sets_section(r: Run) -> Section:
-    seat = seats_from_1(sets.win_rates(r.con, r.runs, ["board", "seat"]))
+def sets_section(r: Runs) -> Section:
+    seat = seats_from_1(sets.win_rates(r, ["board", "seat"]))
     even = (
         float(seat.get_column("wins").sum()) / float(seat.get_column("seats").sum())
         if r.boards == 1 and seat.height
@@ -55,7 +65,7 @@ def sets_section(r: Run) -> Section:
     )
     items = [*_by_seat(r, seat, even), *_by_set(r, even)]
     if r.agents > 1:
-        items.append(Table("agents", "By agent", sets.win_rates(r.con, r.runs, ["agent"]), WIN))
+        items.append(Table("agents", "By agent", sets.win_rates(r, ["agent"]), WIN))
     return Section(
         "sets",
         "Seats, sets and agents",
@@ -70,7 +80,7 @@ def sets_section(r: Run) -> Section:
     )
 
 
-def _by_seat(r: Run, seat: pl.DataFrame, even: float | None) -> list[Table | Chart | FindingList]:
+def _by_seat(r: Runs, seat: pl.DataFrame, even: float | None) -> list[Table | Chart | FindingList]:
     """Win rate by seat, and the first player against the others when the first player is not
     always the same seat (else the seat table says it)."""
     label = (pl.col("board") + ": seat " if r.boards > 1 else pl.lit("seat ")) + pl.col(
@@ -97,15 +107,15 @@ def _by_seat(r: Run, seat: pl.DataFrame, even: float | None) -> list[Table | Cha
                              WHERE run_id IN ({run_list(r.runs)})""",
     ).item()
     if starts > 1:
-        first = sets.win_rates(r.con, r.runs, ["board", "first"])
+        first = sets.win_rates(r, ["board", "first"])
         items.append(Table("first_player", "First player against the others", first, WIN))
     return items
 
 
-def _by_set(r: Run, even: float | None) -> list[Table | Chart | FindingList]:
+def _by_set(r: Runs, even: float | None) -> list[Table | Chart | FindingList]:
     """Win rate by dominant set and by pair of sets, and by victory condition when some boards
     (not each its own) share one."""
-    dom = sets.win_rates(r.con, r.runs, [*r.by_board, "dominant"])
+    dom = sets.win_rates(r, [*r.by_board, "dominant"])
     dom_label = (pl.col("board") + ": " if r.boards > 1 else pl.lit("")) + pl.col(
         "dominant"
     ).fill_null("?")
@@ -123,7 +133,7 @@ def _by_set(r: Run, even: float | None) -> list[Table | Chart | FindingList]:
             ),
         ),
         Table("sets_dominant", "By dominant set", dom, WIN),
-        Table("sets_pair", "By pair of sets", sets.win_rates(r.con, r.runs, ["pair"]), WIN),
+        Table("sets_pair", "By pair of sets", sets.win_rates(r, ["pair"]), WIN),
     ]
     kinds = query(
         r.con,
@@ -135,21 +145,22 @@ def _by_set(r: Run, even: float | None) -> list[Table | Chart | FindingList]:
             Table(
                 "sets_victory",
                 "By victory condition and dominant set",
-                sets.win_rates(r.con, r.runs, ["victory", "dominant"]),
+                sets.win_rates(r, ["victory", "dominant"]),
                 WIN,
             )
         )
     return items
 
 
-def cards_section(r: Run) -> Section:
-    table = r.cards
+def cards_section(r: Runs) -> Section:
+    table = cards.card_table(r)
     show = list(CARD_COLUMNS)
     skill: list[Table | Chart | FindingList] = []
-    if r.verdicts is not None:
-        table = table.join(r.verdicts.select("card", "across_skill"), on="card", how="left")
+    across = stability.across_skill(r)
+    if across is not None:
+        table = table.join(across.select("card", "across_skill"), on="card", how="left")
         show.append("across_skill")
-        skill.append(_verdicts_table(r, r.verdicts))
+        skill.append(_verdicts_table(r, across))
     return Section(
         "cards",
         "Cards in play",
@@ -168,7 +179,7 @@ def cards_section(r: Run) -> Section:
                 table,
                 CARD_RATES,
                 show,
-                _tests_note(r.cards),
+                _tests_note(cards.card_table(r)),
                 {"bought_gain_significant": "bought_gain"},
             ),
             _dead_cards_table(r),
@@ -223,15 +234,16 @@ def _tests_note(table: pl.DataFrame) -> str:
     )
 
 
-def _card_verdicts_table(r: Run) -> Table:
+def _card_verdicts_table(r: Runs) -> Table:
     """Every pool card's verdict, its estimator, interval and the reason, with the rest of the
     evidence beside it (card_evidence.py)."""
-    evidence = r.card_verdicts.get_column("evidence")
+    judged = verdicts.card_verdicts(r)
+    evidence = judged.get_column("evidence")
     whose = str(evidence[0]) if evidence.len() else card_evidence.OWN_PLAY
     return Table(
         "card_verdicts",
         "Verdict per card",
-        r.card_verdicts,
+        judged,
         {
             "wr_forced": "n_forced",
             "wr_banned": "n_banned",
@@ -276,7 +288,7 @@ def _card_verdicts_table(r: Run) -> Table:
     )
 
 
-def _verdicts_table(r: Run, skill: pl.DataFrame) -> Table:
+def _verdicts_table(r: Runs, skill: pl.DataFrame) -> Table:
     """Each card's verdict in the reported runs and in each --skill-run."""
     return Table(
         "verdicts",
@@ -286,7 +298,11 @@ def _verdicts_table(r: Run, skill: pl.DataFrame) -> Table:
         [
             "card",
             "set",
-            *(c for p in r.players for c in (f"verdict@{p}", f"bought_gain@{p}")),
+            *(
+                c
+                for p, _ in stability.skill_players(r)
+                for c in (f"verdict@{p}", f"bought_gain@{p}")
+            ),
             "across_skill",
         ],
         "The report's verdict on each card (too strong or too weak when its improvement "
@@ -297,7 +313,7 @@ def _verdicts_table(r: Run, skill: pl.DataFrame) -> Table:
     )
 
 
-def _dead_cards_table(r: Run) -> Table:
+def _dead_cards_table(r: Runs) -> Table:
     note = (
         f"Pool cards bought by fewer than the rare-buy share of the players who "
         f"drafted them, and why: {findings.NEVER_DRAFTED} (drafters pass them in every "
@@ -309,19 +325,19 @@ def _dead_cards_table(r: Run) -> Table:
     return Table(
         "dead_cards",
         "Cards rarely or never bought, and why",
-        r.dead,
+        findings.dead_cards(r),
         {"buy_rate": "in_store"},
         note=note,
     )
 
 
-def _drafted_tables(r: Run) -> list[Table]:
+def _drafted_tables(r: Runs) -> list[Table]:
     """Drafted and never bought: per set (and board), and per card with the Kraken-like."""
     return [
         Table(
             "drafted_sets",
             "Drafted and never bought, per set" + (" and board" if r.boards > 1 else ""),
-            drafted.set_shares(r.con, r.runs),
+            drafted.set_shares(r),
             {"never_bought_share": "picks", "early_never_bought_share": "early_picks"},
             [
                 *r.by_board,
@@ -342,7 +358,7 @@ def _drafted_tables(r: Run) -> list[Table]:
         Table(
             "drafted_cards",
             "Drafted and never bought, per card" + (" and board" if r.boards > 1 else ""),
-            r.shares.sort(["kraken", "seats_drafted"], descending=True),
+            drafted.card_shares(r).sort(["kraken", "seats_drafted"], descending=True),
             {"bought_share": "seats_drafted"},
             [
                 *r.by_board,
@@ -369,8 +385,8 @@ def _drafted_tables(r: Run) -> list[Table]:
     ]
 
 
-def draft_section(r: Run) -> Section:
-    per_card, per_set, by_drafter = r.drafts
+def draft_section(r: Runs) -> Section:
+    per_card, per_set = draft.card_picks(r), draft.set_picks(r)
     rates = {"pick_rate": "seen", "first_pick_rate": "seen_first"}
     show = ["card", "set", "seen", "picks", "pick_rate", "ata", "alsa", "first_pick_rate"]
     items: list[Table | Chart | FindingList] = [
@@ -394,7 +410,7 @@ def draft_section(r: Run) -> Section:
             Table(
                 "draft_by_drafter",
                 "Picks per card and drafter",
-                by_drafter,
+                draft.card_picks(r, by_drafter=True),
                 rates,
                 ["card", "drafter", "seen", "picks", "pick_rate", "ata", "alsa"],
             )

@@ -7,16 +7,16 @@ import polars as pl
 
 from reports import charts
 from reports.html import Chart, FindingList, Section, Table
-from reports.run import Run
 from workbench.analysis import board_balance, sets, shape
+from workbench.analysis.runs import Runs
 from workbench.analysis.source import query, run_list
 
 
-def shape_section(r: Run) -> Section:
-    summary = shape.summary(r.con, r.runs)
+def shape_section(r: Runs) -> Section:
+    summary = shape.summary(r)
     if r.boards == 1:
         summary = summary.filter(pl.col("board") != "all")
-    lengths = shape.lengths(r.con, r.runs)
+    lengths = shape.lengths(r)
     return Section(
         "shape",
         "Game shape",
@@ -41,22 +41,20 @@ def shape_section(r: Run) -> Section:
                 summary,
                 {"draw_rate": "games", "round_limit_rate": "games"},
             ),
-            Table(
-                "endings", "How games ended", shape.endings(r.con, r.runs), {"share": "board_games"}
-            ),
+            Table("endings", "How games ended", shape.endings(r), {"share": "board_games"}),
             Table("lengths", "Games per length", lengths),
         ],
     )
 
 
-def boards_section(r: Run) -> Section:
+def boards_section(r: Runs) -> Section:
     items: list[Table | Chart | FindingList] = [Table("boards", "Rules of each board", _rules(r))]
     if r.boards > 1:
         items.append(
             Table(
                 "boards_compared",
                 "Boards compared",
-                board_balance.table(board_balance.balances(r.con, r.runs)),
+                board_balance.table(board_balance.balances(r)),
                 note="One column per board. Seat spread: the highest seat win rate minus the "
                 "lowest; set spread: the same over the sets that dominate a store (mixed stores "
                 "left out); both in points with a 95% bootstrap interval over the board's "
@@ -93,7 +91,7 @@ def boards_section(r: Run) -> Section:
     )
 
 
-def _rules(r: Run) -> pl.DataFrame:
+def _rules(r: Runs) -> pl.DataFrame:
     """Each board's victory condition, income, round limit, size and seats, as the run stored
     them."""
     return query(
@@ -109,14 +107,14 @@ def _rules(r: Run) -> pl.DataFrame:
     )
 
 
-def _side_by_side(r: Run) -> pl.DataFrame:
+def _side_by_side(r: Runs) -> pl.DataFrame:
     """One row per board: seat balance, the first player's win rate, length and draws, and the
     most common ending, so boards compare at a glance."""
     return (
-        sets.seat_balance(r.con, r.runs)
+        sets.seat_balance(r)
         .join(_first_player(r), on="board", how="left")
         .join(
-            shape.summary(r.con, r.runs).select(
+            shape.summary(r).select(
                 "board",
                 "games",
                 "mean_rounds",
@@ -132,10 +130,10 @@ def _side_by_side(r: Run) -> pl.DataFrame:
     )
 
 
-def _first_player(r: Run) -> pl.DataFrame:
+def _first_player(r: Runs) -> pl.DataFrame:
     """The first player's win rate per board, with its interval."""
     return (
-        sets.win_rates(r.con, r.runs, ["board", "first"])
+        sets.win_rates(r, ["board", "first"])
         .filter(pl.col("first"))
         .select(
             "board",
@@ -146,9 +144,9 @@ def _first_player(r: Run) -> pl.DataFrame:
     )
 
 
-def _main_ending(r: Run) -> pl.DataFrame:
+def _main_ending(r: Runs) -> pl.DataFrame:
     """The most common way games end on each board, with its share of the board's games."""
-    ends = shape.endings(r.con, r.runs)
+    ends = shape.endings(r)
     top_end = ends.sort("games", descending=True).group_by("board", maintain_order=True).first()
     return top_end.select(
         "board",

@@ -18,6 +18,7 @@ import pytest
 from app.cli import main
 from tests.test_cli_studies import DUEL, TINY
 from workbench.analysis import cards
+from workbench.analysis.runs import Runs
 from workbench.play.jobs import Job, prepare
 from workbench.store import load_run
 from workbench.studies import ab, abgames
@@ -226,7 +227,7 @@ def test_ab_stores_with_store_and_prints_the_answer(
         results = con.execute("SELECT quantity, estimate FROM sweep_results ORDER BY 1").fetchall()
         assert [q for q, _ in results] == ["ab:improvement", "ab:win_rate"]
         gains = [
-            cards.card_results(con, [r[0]])
+            cards.card_results(Runs(con, [r[0]]))
             .filter(pl.col("card") == "Footman")
             .get_column("bought_gain")
             .item()

@@ -28,7 +28,7 @@ import polars as pl
 import pytest
 
 from tests.findings_fixture import Game, build
-from workbench.analysis.severity import Thresholds
+from workbench.analysis.runs import Runs
 from workbench.analysis.source import open_db
 from workbench.analysis.verdicts import NO_ESTIMATE, OBSERVATIONAL, SCHEMA, card_verdicts
 
@@ -103,7 +103,7 @@ def _games() -> list[Game]:
 def verdicts(tmp_path: Path) -> dict[str, dict[str, object]]:
     con = open_db(build(tmp_path / "e.duckdb", _games(), CARDS))
     try:
-        v = card_verdicts(con, [1], Thresholds())
+        v = card_verdicts(Runs(con, [1]))
     finally:
         con.close()
     assert dict(v.schema) == SCHEMA
@@ -191,7 +191,7 @@ def test_a_design_run_labels_its_evidence_as_the_designs(tmp_path: Path) -> None
     con.close()
     con = open_db(path)
     try:
-        v = card_verdicts(con, [1], Thresholds())
+        v = card_verdicts(Runs(con, [1]))
     finally:
         con.close()
     assert set(v.get_column("evidence")) == {"randomised buying design (run 1)"}

@@ -18,6 +18,7 @@ from engine.agents.factorial import FactorialAgent, forced
 from engine.play import derive_seed, play_game
 from workbench.analysis.causal import MIN_ARM, estimate
 from workbench.analysis.findings import findings
+from workbench.analysis.runs import Runs
 from workbench.analysis.severity import Thresholds
 from workbench.analysis.source import open_db
 from workbench.analysis.verdicts import (
@@ -276,7 +277,7 @@ def test_a_card_that_wins_by_itself_and_one_that_does_nothing_get_the_right_verd
     assert code == 0
     con = open_db(db)
     try:
-        v = card_verdicts(con, [1], Thresholds())
+        v = card_verdicts(Runs(con, [1]))
     finally:
         con.close()
     got = {r["card"]: r for r in v.iter_rows(named=True)}
@@ -306,7 +307,7 @@ def test_the_demos_findings_name_an_estimator_for_every_verdict_and_judge_no_unu
     unused = set(v.filter(pl.col("verdict") == NOT_USED).get_column("card"))
     con = open_db(out / "demo.duckdb")
     try:
-        found = findings(con, [1], Thresholds(), verdicts=v)
+        found = findings(Runs(con, [1]))
     finally:
         con.close()
     for f in found:

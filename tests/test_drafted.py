@@ -30,6 +30,7 @@ import pytest
 from tests.test_metrics import check_rate, row
 from workbench.analysis import drafted
 from workbench.analysis.findings import Thresholds, kraken_findings
+from workbench.analysis.runs import Runs
 from workbench.analysis.source import open_db
 from workbench.store import open_store, summary
 
@@ -95,7 +96,7 @@ def test_never_bought_share_per_set_and_board(con: duckdb.DuckDBPyConnection) ->
     1 bought (g1 s0); early g0 s0 pick 3, g1 s0 pick 1, g1 s1 pick 3: 2 of 3 never bought.
     South, X: 4 picks, 1 bought (s1's x1); early s0 picks 1 and 3, s1 pick 3: none bought.
     South, Y: 2 picks, s1's bought; early: s1 pick 1, bought."""
-    df = drafted.set_shares(con, [1])
+    df = drafted.set_shares(Runs(con, [1]))
     expected = {
         ("north", "X"): (8, 5, 5, 2),
         ("north", "Y"): (4, 3, 3, 2),
@@ -141,7 +142,7 @@ def test_per_card_counts_and_kraken_like(con: duckdb.DuckDBPyConnection) -> None
     """Per card and board by hand; Kraken-like at drafted >= 50% of games and bought by at
     most 30% of drafting seats: north y1 (1 of 4 seats) and south x2 (0 of 2), not north x1
     or x2 (1 of 3 seats is 33%); at the defaults (25%, 2%) only south x2."""
-    df = drafted.card_shares(con, [1], drafted=0.5, bought=0.3)
+    df = drafted.card_shares(Runs(con, [1], Thresholds(kraken_drafted=0.5, kraken_bought=0.3)))
     assert df.height == len(CARDS)
     for (board, card), (games, g_drafted, s_drafted, s_bought, picks, copies, ata) in CARDS.items():
         r: dict[str, Any] = row(df, board=board, card=card)
@@ -159,9 +160,9 @@ def test_per_card_counts_and_kraken_like(con: duckdb.DuckDBPyConnection) -> None
         check_rate(r, "bought_share", s_bought, s_drafted)
     like = drafted.kraken_like(df)
     assert like.select("board", "card").rows() == [("north", "y1"), ("south", "x2")]  # by ATA
-    assert drafted.kraken_like(drafted.card_shares(con, [1])).select("board", "card").rows() == [
-        ("south", "x2")
-    ]
+    assert drafted.kraken_like(drafted.card_shares(Runs(con, [1]))).select(
+        "board", "card"
+    ).rows() == [("south", "x2")]
 
 
 def test_kraken_finding_per_board(con: duckdb.DuckDBPyConnection) -> None:
@@ -169,7 +170,7 @@ def test_kraken_finding_per_board(con: duckdb.DuckDBPyConnection) -> None:
     drafting seats (high with a minimum sample of 2); north's y1 is bought by 1 of 4 (medium).
     Each says how many of the board's drafted cards (3) are Kraken-like."""
     th = Thresholds(kraken_drafted=0.5, kraken_bought=0.3, min_sample=2)
-    found = kraken_findings(drafted.card_shares(con, [1], th.kraken_drafted, th.kraken_bought), th)
+    found = kraken_findings(drafted.card_shares(Runs(con, [1], th)), th)
     by_board = {f.subject: f for f in found}
     assert set(by_board) == {"y1", "x2"}
     assert (by_board["x2"].severity, by_board["y1"].severity) == ("high", "medium")
@@ -193,7 +194,7 @@ def test_kraken_finding_says_what_randomised_buying_thinks_of_the_cards(
     """With causal verdicts (x2 fine, y1 too weak) each finding counts the cards randomised
     buying finds worth buying: the agents' habit, not the cards'."""
     th = Thresholds(kraken_drafted=0.5, kraken_bought=0.3, min_sample=2)
-    shares = drafted.card_shares(con, [1], th.kraken_drafted, th.kraken_bought)
+    shares = drafted.card_shares(Runs(con, [1], th))
     found = {f.subject: f for f in kraken_findings(shares, th, {"x2": "fine", "y1": "too weak"})}
     assert found["x2"].text.endswith(
         "Randomised buying finds 1 of these 1 fine or too strong: leaving them unbought is the "

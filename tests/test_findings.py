@@ -10,15 +10,16 @@ import pytest
 
 from app.cli import main
 from tests.findings_fixture import Game, build
-from workbench.analysis import findings
+from workbench.analysis import cards, findings
 from workbench.analysis.findings import Finding, Thresholds
+from workbench.analysis.runs import Runs
 from workbench.analysis.source import open_db
 
 
 def found(path: Path, kind: str, th: Thresholds | None = None) -> list[Finding]:
     con = open_db(path)
     try:
-        return [f for f in findings.findings(con, [1], th) if f.kind == kind]
+        return [f for f in findings.findings(Runs(con, [1], th)) if f.kind == kind]
     finally:
         con.close()
 
@@ -174,7 +175,7 @@ def test_dead_cards_and_why(tmp_path: Path) -> None:
     # the pool's cards are all of them, not a sample: a count, no interval
     assert all(f.low is None and f.high is None and f.n == 4 for f in dead.values())
     con = open_db(path)
-    table = findings.dead_cards(con, [1], findings.cards.card_table(con, [1]), Thresholds())
+    table = findings.dead_cards(Runs(con, [1]))
     con.close()
     assert dict(table.select("card", "reason").rows()) == {
         "never": findings.NEVER_DRAFTED,
@@ -210,10 +211,13 @@ def test_a_finding_over_many_cards_names_every_one_of_them() -> None:
     )
 
 
-def test_with_randomised_verdicts_dead_cards_count_only_the_worthless(tmp_path: Path) -> None:
-    """The same run judged by a (hand-made) design run: 'dear' is too weak by randomised
-    buying, 'passed' fine with an interval reaching +10 points, 'never' not used by the
-    agents. Only 'dear' stays a dead card, now high (a randomised buyer confirms it)."""
+def test_with_randomised_verdicts_dead_cards_count_only_the_worthless(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same run judged by a (hand-made) design run, its verdicts read in place of the
+    context's: 'dear' is too weak by randomised buying, 'passed' fine with an interval reaching
+    +10 points, 'never' not used by the agents. Only 'dear' stays a dead card, now high (a
+    randomised buyer confirms it)."""
     path = build(tmp_path / "d.duckdb", dead_games(), DEAD_CARDS)
     est = "randomised buying (run 9)"
     judged = pl.DataFrame(
@@ -233,9 +237,10 @@ def test_with_randomised_verdicts_dead_cards_count_only_the_worthless(tmp_path: 
         pl.lit("why").alias("why"),
         pl.lit(None, pl.Float64).alias("smallest_found"),
     )
+    monkeypatch.setattr(findings, "card_verdicts", lambda r: judged)
     con = open_db(path)
     try:
-        got = findings.findings(con, [1], Thresholds(), verdicts=judged)
+        got = findings.findings(Runs(con, [1]))
     finally:
         con.close()
     dead = [f for f in got if f.kind == "dead card"]
@@ -253,7 +258,7 @@ def test_a_card_bought_in_its_store_is_not_dead(tmp_path: Path) -> None:
     con = open_db(path)
     chances = {
         r[0]: r[1:]
-        for r in findings.cards.buy_chances(con, [1])
+        for r in cards.buy_chances(Runs(con, [1]))
         .select("card", "store_turns", "affordable_turns")
         .rows()
     }

@@ -12,6 +12,7 @@ import pytest
 
 from tests.test_metrics_fixture import build
 from workbench.analysis import cards, costs, draft, economy, sets, shape
+from workbench.analysis.runs import Runs
 from workbench.analysis.source import AnalysisError, open_db, resolve_runs
 from workbench.store import open_store
 
@@ -45,7 +46,7 @@ def check_rate(r: dict[str, Any], name: str, k: int, n: int) -> None:
 
 
 def test_card_picks(con: duckdb.DuckDBPyConnection) -> None:
-    df = draft.card_picks(con, [1])
+    df = draft.card_picks(Runs(con, [1]))
     expected = {  # seen, picks, ata, alsa, seen first, first picks
         "a1": (5, 4, 5 / 4, 6 / 5, 4, 3),
         "a2": (4, 4, 1.0, 1.0, 4, 4),
@@ -67,11 +68,11 @@ def test_card_picks(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def test_picks_by_drafter_and_set(con: duckdb.DuckDBPyConnection) -> None:
-    by = draft.card_picks(con, [1], by_drafter=True)
+    by = draft.card_picks(Runs(con, [1]), by_drafter=True)
     # b1 for seat 0 ("random"): seen at pick 1 of all four games, taken once (game 1)
     check_rate(row(by, card="b1", drafter="random"), "pick_rate", 1, 4)
     check_rate(row(by, card="b1", drafter="heuristic"), "pick_rate", 3, 3)
-    per_set = draft.set_picks(con, [1])
+    per_set = draft.set_picks(Runs(con, [1]))
     a, b = row(per_set, set="A"), row(per_set, set="B")
     check_rate(a, "pick_rate", 8, 9)
     check_rate(b, "pick_rate", 8, 15)
@@ -81,7 +82,7 @@ def test_picks_by_drafter_and_set(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def test_card_results(con: duckdb.DuckDBPyConnection) -> None:
-    df = cards.card_results(con, [1])
+    df = cards.card_results(Runs(con, [1]))
     a1 = row(df, card="a1")
     check_rate(a1, "wr_in_store", 3, 4)
     check_rate(a1, "wr_bought", 2, 2)
@@ -106,42 +107,42 @@ def test_card_results(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def test_card_effects(con: duckdb.DuckDBPyConnection) -> None:
-    df = cards.card_effects(con, [1])
+    df = cards.card_effects(Runs(con, [1]))
     # a1's attack deals 2, b1 strikes back 1, b2's effect deals 3, a collision with a2 deals 1
     dealt = dict(zip(df.get_column("card"), df.get_column("damage_dealt"), strict=True))
     assert dealt == {"a1": 2, "b1": 1, "b2": 3, "a2": 1}
     assert row(df, card="a2")["upkeep_deaths"] == 1
     assert row(df, card="a1")["upkeep_deaths"] == 0
     assert row(df, card="a1")["deaths"] == 1
-    table = cards.card_table(con, [1])
+    table = cards.card_table(Runs(con, [1]))
     assert row(table, card="a1")["damage_per_play"] == pytest.approx(2 / 2)
 
 
 def test_set_win_rates(con: duckdb.DuckDBPyConnection) -> None:
-    dom = sets.win_rates(con, [1], ["dominant"])
+    dom = sets.win_rates(Runs(con, [1]), ["dominant"])
     check_rate(row(dom, dominant="A"), "win_rate", 1, 1)
     check_rate(row(dom, dominant="B"), "win_rate", 0, 1)
     check_rate(row(dom, dominant="mixed"), "win_rate", 2, 6)
-    pair = sets.win_rates(con, [1], ["pair"])
+    pair = sets.win_rates(Runs(con, [1]), ["pair"])
     check_rate(row(pair, pair="A + B"), "win_rate", 2, 6)
     check_rate(row(pair, pair="A"), "win_rate", 1, 1)
-    seat = sets.win_rates(con, [1], ["seat"])
+    seat = sets.win_rates(Runs(con, [1]), ["seat"])
     check_rate(row(seat, seat=0), "win_rate", 2, 4)
     check_rate(row(seat, seat=1), "win_rate", 1, 4)
-    first = sets.win_rates(con, [1], ["first"])
+    first = sets.win_rates(Runs(con, [1]), ["first"])
     check_rate(row(first, first=True), "win_rate", 2, 4)
-    agent = sets.win_rates(con, [1], ["agent"])
+    agent = sets.win_rates(Runs(con, [1]), ["agent"])
     check_rate(row(agent, agent="heuristic"), "win_rate", 1, 4)
-    board = sets.win_rates(con, [1], ["board", "dominant"])
+    board = sets.win_rates(Runs(con, [1]), ["board", "dominant"])
     assert row(board, board="plain", dominant="mixed")["seats"] == 6
-    bal = row(sets.seat_balance(con, [1]), board="plain")
+    bal = row(sets.seat_balance(Runs(con, [1])), board="plain")
     assert bal["balance"] == pytest.approx(1 - (0.5 - 0.25))
     with pytest.raises(ValueError):
-        sets.win_rates(con, [1], ["colour"])
+        sets.win_rates(Runs(con, [1]), ["colour"])
 
 
 def test_cost_curves(con: duckdb.DuckDBPyConnection) -> None:
-    curve = costs.cost_curve(con, [1])
+    curve = costs.cost_curve(Runs(con, [1]))
     got = {(r["set"], r["kind"], r["cost"]): r["cards"] for r in curve.iter_rows(named=True)}
     assert got == {
         ("A", "buy", 2): 1,
@@ -154,12 +155,12 @@ def test_cost_curves(con: duckdb.DuckDBPyConnection) -> None:
         ("B", "play", 1): 1,
         ("B", "play", 3): 1,
     }
-    pool = costs.pool_cards(con, [1])
+    pool = costs.pool_cards(Runs(con, [1]))
     assert "coin" not in pool.get_column("name").to_list()
     assert row(pool, name="a1")["stats_per_buy"] == pytest.approx(6 / 3)
     assert row(pool, name="a2")["stats_per_buy"] == pytest.approx(4 / 2)
     assert row(pool, name="b1")["stats"] == 0
-    check = costs.price_check(pool, cards.card_results(con, [1]))
+    check = costs.price_check(pool, cards.card_results(Runs(con, [1])))
     # four seats per card is below MIN_SAMPLE: no fit, no flags, but the numbers are there
     assert check.get_column("pricing").to_list() == [""] * 4
     assert row(check, card="a1")["buy_rate"] == pytest.approx(0.5)
@@ -185,7 +186,7 @@ def test_price_check_flags_outliers() -> None:
 
 
 def test_economy_per_round(con: duckdb.DuckDBPyConnection) -> None:
-    df = economy.per_round(con, [1])
+    df = economy.per_round(Runs(con, [1]))
     r1, r2 = row(df, round=1), row(df, round=2)
     assert r1["turns"] == 4 and r2["turns"] == 4
     assert (r1["income"], r1["income_base"], r1["income_units"], r1["held"]) == (2, 2, 0, 2)
@@ -218,20 +219,20 @@ def test_economy_per_round(con: duckdb.DuckDBPyConnection) -> None:
         )
     )
     assert (r2["upkeep_share"], r2["buys"], r2["buy_share"]) == pytest.approx((1 / 9, 2, 0.5))
-    by_agent = economy.per_round(con, [1], ["agent"])
+    by_agent = economy.per_round(Runs(con, [1]), ["agent"])
     assert row(by_agent, agent="random", round=2)["spend_buy"] == pytest.approx(1.5)
-    assert row(economy.per_round(con, [1], ["board"]), board="plain", round=2)["turns"] == 4
-    tot = row(economy.totals(con, [1], ["agent"]), agent="random")
+    assert row(economy.per_round(Runs(con, [1]), ["board"]), board="plain", round=2)["turns"] == 4
+    tot = row(economy.totals(Runs(con, [1]), ["agent"]), agent="random")
     # seat 0: g0 income 5, buys 3; g1 income 4, buys 0 -> means over the two games
     assert (tot["income"], tot["spend_buy"], tot["final_resource"]) == pytest.approx(
         (4.5, 1.5, 2.5)
     )
     with pytest.raises(ValueError):
-        economy.per_round(con, [1], ["seat"])
+        economy.per_round(Runs(con, [1]), ["seat"])
 
 
 def test_game_shape(con: duckdb.DuckDBPyConnection) -> None:
-    lead = shape.leads(con, [1])
+    lead = shape.leads(Runs(con, [1]))
     g0, g1 = row(lead, game_id=1 * 10**9), row(lead, game_id=1 * 10**9 + 1)
     # g0: seat 0 leads rounds 1 and 2 and wins in round 3; g1: seat 0 then seat 1, who wins
     assert (g0["lead_changes"], g0["decided_round"], g0["decided_at"]) == (
@@ -240,7 +241,7 @@ def test_game_shape(con: duckdb.DuckDBPyConnection) -> None:
         pytest.approx(1 / 3),
     )
     assert (g1["lead_changes"], g1["decided_round"], g1["decided_at"]) == (1, 2, 1.0)
-    summ = row(shape.summary(con, [1]), board="all")
+    summ = row(shape.summary(Runs(con, [1])), board="all")
     assert (summ["games"], summ["draws"], summ["round_limit"], summ["guard_stopped"]) == (
         4,
         1,
@@ -251,16 +252,16 @@ def test_game_shape(con: duckdb.DuckDBPyConnection) -> None:
     check_rate(summ, "draw_rate", 1, 4)
     assert summ["mean_lead_changes"] == pytest.approx(0.5)
     assert summ["mean_decided_at"] == pytest.approx((1 / 3 + 1) / 2)
-    assert row(shape.summary(con, [1]), board="plain")["games"] == 4
-    ends = shape.endings(con, [1])
+    assert row(shape.summary(Runs(con, [1])), board="plain")["games"] == 4
+    ends = shape.endings(Runs(con, [1]))
     check_rate(row(ends, reason="capture points"), "share", 3, 4)
-    lengths = {r["rounds"]: r["games"] for r in shape.lengths(con, [1]).iter_rows(named=True)}
+    lengths = {r["rounds"]: r["games"] for r in shape.lengths(Runs(con, [1])).iter_rows(named=True)}
     assert lengths == {2: 1, 3: 1, 4: 1, 5: 1}
 
 
 def test_two_runs_pool(con: duckdb.DuckDBPyConnection) -> None:
     """Runs analysed together add their samples (run 2 repeats run 1's games)."""
-    check_rate(row(cards.card_results(con, [1, 2]), card="a1"), "wr_in_store", 6, 8)
+    check_rate(row(cards.card_results(Runs(con, [1, 2])), card="a1"), "wr_in_store", 6, 8)
 
 
 def test_clear_errors(tmp_path: Path) -> None:

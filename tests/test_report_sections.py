@@ -13,6 +13,7 @@ from reports.html import Chart, Table
 from tests.findings_fixture import Game, build
 from tests.test_report import CHROMIUM, SCREENSHOTS, chromium
 from workbench.analysis import board_balance, economy
+from workbench.analysis.runs import Runs
 from workbench.analysis.severity import Thresholds
 from workbench.analysis.source import open_db
 
@@ -38,7 +39,7 @@ def test_the_economys_rounds_below_the_minimum_sample_are_grey_and_named(tmp_pat
     fewer than 30: every per-round chart names them as grey, and the table gives the turns."""
     con = open_db(build(tmp_path / "e.duckdb", _lasting(20, 3) + _lasting(10, 6)))
     try:
-        rounds = economy.per_round(con, [1])
+        rounds = economy.per_round(Runs(con, [1]))
     finally:
         con.close()
     assert rounds.select("round", "turns").rows() == [
@@ -87,7 +88,7 @@ def test_the_boards_are_compared_in_one_table_with_intervals(tmp_path: Path) -> 
     10.5-34.8%). One column per board, one row per measure, the victory condition first."""
     con = open_db(_boards(tmp_path / "b.duckdb"))
     try:
-        found = board_balance.balances(con, [1, 2])
+        found = board_balance.balances(Runs(con, [1, 2]))
     finally:
         con.close()
     even, lopsided = found
@@ -117,7 +118,7 @@ def test_the_boards_are_compared_in_one_table_with_intervals(tmp_path: Path) -> 
     # the same run gives the same intervals
     con = open_db(tmp_path / "b.duckdb")
     try:
-        again = board_balance.balances(con, [1, 2])
+        again = board_balance.balances(Runs(con, [1, 2]))
     finally:
         con.close()
     assert again[1].seats.low == lopsided.seats.low

@@ -48,6 +48,7 @@ from app.cmd_report import write_report
 from tests.findings_fixture import Game, build
 from workbench.analysis import cards, stability
 from workbench.analysis.findings import Thresholds, card_findings, card_verdict
+from workbench.analysis.runs import Runs
 from workbench.analysis.source import AnalysisError, open_db
 from workbench.studies import findings as sf
 
@@ -112,9 +113,9 @@ def record_study(con: duckdb.DuckDBPyConnection) -> None:
 
 def test_card_verdicts_are_the_reports_and_match_the_hand_worked_metrics(store: Path) -> None:
     con = open_db(store)
-    fast = stability.card_verdicts(con, [1])
-    strong = stability.card_verdicts(con, [2])
-    table = cards.card_table(con, [1])
+    fast = stability.card_verdicts(Runs(con, [1]))
+    strong = stability.card_verdicts(Runs(con, [2]))
+    table = cards.card_table(Runs(con, [1]))
     con.close()
     a1 = fast.row(by_predicate=pl.col("card") == "A1", named=True)
     assert (a1["in_store"], a1["wr_in_store"], a1["buy_rate"]) == (40, 0.5, 0.5)
@@ -153,8 +154,8 @@ def test_a_metric_from_fewer_observations_than_min_sample_is_not_ranked(store: P
     +.8 +.2 -.65 (ranks 3 2 1), strong +.4 +.6 -.67 (2 3 1): sum d^2 = 2, rho = 1 - 12/24 = .5.
     In store (fast / strong): A4 16/5 and B3 8/6 drop out of the other metrics."""
     con = open_db(store)
-    fast = stability.card_verdicts(con, [1], min_sample=10)
-    corr = stability.rank_correlations(fast, stability.card_verdicts(con, [2], min_sample=10))
+    fast = stability.card_verdicts(Runs(con, [1]), min_sample=10)
+    corr = stability.rank_correlations(fast, stability.card_verdicts(Runs(con, [2]), min_sample=10))
     con.close()
     b1 = fast.filter(pl.col("card") == "B1").row(0, named=True)
     assert b1["bought_gain"] is None and b1["wr_in_store"] == pytest.approx(14 / 25)
@@ -170,7 +171,7 @@ def test_a_metric_from_fewer_observations_than_min_sample_is_not_ranked(store: P
 def test_rank_correlations_per_set_match_the_hand_worked_ranks(store: Path) -> None:
     con = open_db(store)
     corr = stability.rank_correlations(
-        stability.card_verdicts(con, [1]), stability.card_verdicts(con, [2])
+        stability.card_verdicts(Runs(con, [1])), stability.card_verdicts(Runs(con, [2]))
     )
     con.close()
     got = {(r["set"], r["metric"]): r for r in corr.iter_rows(named=True)}
@@ -198,7 +199,7 @@ def test_rank_correlations_per_set_match_the_hand_worked_ranks(store: Path) -> N
 
 def test_verdict_table_names_the_cards_whose_verdict_differs(store: Path) -> None:
     con = open_db(store)
-    table = stability.verdict_table(con, [(FAST, [1]), (STRONG, [2])])
+    table = stability.verdict_table(Runs(con, [1, 2]), [(FAST, [1]), (STRONG, [2])])
     con.close()
     assert dict(table.select("card", "across_skill").iter_rows()) == {
         "A1": f"differs: too strong with {FAST}; fine with {STRONG}",
@@ -272,8 +273,8 @@ def test_reliability_compares_a_runs_even_and_odd_games(tmp_path: Path) -> None:
     games = [g for pair in zip(even, odd, strict=True) for g in pair]
     db = build(tmp_path / "halves.duckdb", games, [(c, "Gamma", 2) for c in HALVES])
     con = open_db(db)
-    halves = [stability.card_verdicts(con, [1], h) for h in (0, 1)]
-    reliability = stability.reliability(con, [1])
+    halves = [stability.card_verdicts(Runs(con, [1]), h) for h in (0, 1)]
+    reliability = stability.reliability(Runs(con, [1]))
     con.close()
     assert [dict(h.select("card", "bought_gain").iter_rows()) for h in halves] == [
         pytest.approx({"C1": 0.8, "C2": 0.4, "C3": 0.0, "C4": -0.4}),
@@ -381,7 +382,7 @@ def test_split_halves_compare_each_agents_halves_with_its_own_and_the_others(
         games = [g for pair in zip(even, odd, strict=True) for g in pair]
         build(tmp_path / "h.duckdb", games, [(c, "Gamma", 2) for c in HALVES], run=run, agent=agent)
     con = open_db(tmp_path / "h.duckdb")
-    rows = stability.split_halves(con, (FAST, [1]), (STRONG, [2]))
+    rows = stability.split_halves(Runs(con, [1, 2]), (FAST, [1]), (STRONG, [2]))
     con.close()
     assert [(r["compared"], r["seeds"], r["cards"]) for r in rows] == [
         (f"{FAST} even ~ {FAST} odd", "other", 4),

@@ -35,6 +35,7 @@ import pytest
 
 from tests.findings_fixture import Game, build
 from tests.test_stability import FAST, HALVES, STRONG, bench, holder_games, record_study
+from workbench.analysis.runs import Runs
 from workbench.analysis.source import open_db
 from workbench.analysis.stability import split_halves
 
@@ -152,8 +153,8 @@ def test_split_halves_say_which_seeds_and_how_many_games_each_half_holds(tmp_pat
     agent's seeds only for the study's games. rho as worked out above (ranks of the halves)."""
     db = study(tmp_path / "h.duckdb")
     con = open_db(db)
-    plain = split_halves(con, (FAST, [1]), (STRONG, [2]))
-    pooled = split_halves(con, (FAST, [1, 3]), (STRONG, [2]))
+    plain = split_halves(Runs(con, [1, 2, 3]), (FAST, [1]), (STRONG, [2]))
+    pooled = split_halves(Runs(con, [1, 2, 3]), (FAST, [1, 3]), (STRONG, [2]))
     con.close()
     assert [(r["seeds"], r["games"]) for r in plain] == [
         ("other", [40, 40]),

@@ -13,6 +13,7 @@ import pytest
 
 from app.cli import main
 from workbench.analysis import cards, draft, drafted, economy, sets, shape
+from workbench.analysis.runs import Runs
 from workbench.analysis.source import in_runs, open_db, query, run_list
 from workbench.analysis.stats import with_rate
 from workbench.store.summary import EARLY_PICKS, SCRATCH, SUMMARY_VERSION, TABLES
@@ -47,19 +48,26 @@ def figures(path: Path) -> tuple[dict[str, pl.DataFrame], bool]:
     con = open_db(path)
     try:
         out = {
-            "cards": cards.card_table(con, [1]),
-            "chances": cards.buy_chances(con, [1]),
+            "cards": cards.card_table(Runs(con, [1])),
+            "chances": cards.buy_chances(Runs(con, [1])),
             "draft": pl.concat(
-                [d.select("seen", "picks", "ata", "alsa") for d in draft.draft_tables(con, [1])]
+                [
+                    d.select("seen", "picks", "ata", "alsa")
+                    for d in (
+                        draft.card_picks(Runs(con, [1])),
+                        draft.set_picks(Runs(con, [1])),
+                        draft.card_picks(Runs(con, [1]), by_drafter=True),
+                    )
+                ]
             ),
-            "sets": sets.win_rates(con, [1], ["seat", "dominant", "pair", "agent"]),
-            "rounds": economy.per_round(con, [1], ["agent"]),
-            "round_sums": economy.round_sums(con, [1]),
-            "finals": economy.final_sums(con, [1]),
-            "totals": economy.totals(con, [1], ["board", "agent"]),
-            "leads": shape.leads(con, [1]),
-            "drafted_sets": drafted.set_shares(con, [1]),
-            "drafted_cards": drafted.card_shares(con, [1]),
+            "sets": sets.win_rates(Runs(con, [1]), ["seat", "dominant", "pair", "agent"]),
+            "rounds": economy.per_round(Runs(con, [1]), ["agent"]),
+            "round_sums": economy.round_sums(Runs(con, [1])),
+            "finals": economy.final_sums(Runs(con, [1])),
+            "totals": economy.totals(Runs(con, [1]), ["board", "agent"]),
+            "leads": shape.leads(Runs(con, [1])),
+            "drafted_sets": drafted.set_shares(Runs(con, [1])),
+            "drafted_cards": drafted.card_shares(Runs(con, [1])),
         }
         scratch = (
             con.execute(
@@ -126,8 +134,8 @@ def test_two_readers_of_one_file_in_one_process_both_see_the_rebuilt_summaries(
     con.close()
     first, second = open_db(copy), open_db(copy)
     try:
-        a = cards.card_results(first, [1])
-        b = cards.card_results(second, [1])
+        a = cards.card_results(Runs(first, [1]))
+        b = cards.card_results(Runs(second, [1]))
     finally:
         first.close()
         second.close()
@@ -162,7 +170,10 @@ def test_drafted_tables_equal_the_event_level_definition(db: Path) -> None:
     per copy when the summary is built) equal the old queries over picks and buy events."""
     con = open_db(db)
     try:
-        sets_new, cards_new = drafted.set_shares(con, [1]), drafted.card_shares(con, [1])
+        sets_new, cards_new = (
+            drafted.set_shares(Runs(con, [1])),
+            drafted.card_shares(Runs(con, [1])),
+        )
         old = _picks_from_events([1])
         sets_old = query(
             con,

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import duckdb
 import polars as pl
 
 from workbench.analysis import sets
+from workbench.analysis.runs import Runs
 from workbench.analysis.severity import (
     Finding,
     Thresholds,
@@ -33,34 +33,32 @@ def _even_shares(rates: pl.DataFrame, keys: Sequence[str]) -> dict[tuple[object,
     }
 
 
-def seat_findings(
-    con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thresholds
-) -> list[Finding]:
+def seat_findings(r: Runs) -> list[Finding]:
     """Per board, the seat furthest from the even share, when outside the band; the first
     player's advantage too where the first player is not always the same seat."""
-    rates = sets.win_rates(con, runs, ["board", "seat"])
+    rates = sets.win_rates(r, ["board", "seat"])
     even = _even_shares(rates, ["board"])
-    fixed = _fixed_first_seats(con, runs)
+    fixed = _fixed_first_seats(r)
     out = []
     for board, rows in rates.group_by("board", maintain_order=True):
         name = str(board[0])
-        out += _worst_seat(name, rows, even[(name,)], fixed.get(name), len(even), th)
-    first = sets.win_rates(con, runs, ["board", "first"]).filter(pl.col("first"))
-    for r in first.iter_rows(named=True):
-        if r["board"] not in fixed:
-            out += _first_player(r, even[(r["board"],)], len(even), th)
+        out += _worst_seat(name, rows, even[(name,)], fixed.get(name), len(even), r.th)
+    first = sets.win_rates(r, ["board", "first"]).filter(pl.col("first"))
+    for row in first.iter_rows(named=True):
+        if row["board"] not in fixed:
+            out += _first_player(row, even[(row["board"],)], len(even), r.th)
     return out
 
 
-def _fixed_first_seats(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> dict[str, int]:
+def _fixed_first_seats(r: Runs) -> dict[str, int]:
     """Board -> its first player's seat, for the boards where it is always the same one (there
     the first player's advantage is that seat's)."""
     starts = query(
-        con,
+        r.con,
         f"""SELECT board, min(first_player) AS lo, max(first_player) AS hi
-                           FROM games WHERE run_id IN ({run_list(runs)}) GROUP BY ALL""",
+                           FROM games WHERE run_id IN ({run_list(r.runs)}) GROUP BY ALL""",
     )
-    return {r["board"]: r["lo"] for r in starts.iter_rows(named=True) if r["lo"] == r["hi"]}
+    return {s["board"]: s["lo"] for s in starts.iter_rows(named=True) if s["lo"] == s["hi"]}
 
 
 def _worst_seat(
@@ -156,20 +154,19 @@ def _group_findings(
     return out
 
 
-def set_findings(
-    con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thresholds
-) -> list[Finding]:
+def set_findings(r: Runs) -> list[Finding]:
     """Win rate by dominant set outside the band (per board when the run has several), and per
     victory condition when the boards have more than one."""
+    th = r.th
     boards = query(
-        con,
+        r.con,
         f"""SELECT count(DISTINCT board) AS n, count(DISTINCT victory_kind) AS k
-                           FROM run_boards WHERE run_id IN ({run_list(runs)})""",
+                           FROM run_boards WHERE run_id IN ({run_list(r.runs)})""",
     ).row(0)
     out: list[Finding] = []
     if boards[0] > 1:
         out += _group_findings(
-            sets.win_rates(con, runs, ["board", "dominant"]),
+            sets.win_rates(r, ["board", "dominant"]),
             ["board", "dominant"],
             ["board"],
             "set",
@@ -177,12 +174,10 @@ def set_findings(
             " on {board}",
         )
     else:
-        out += _group_findings(
-            sets.win_rates(con, runs, ["dominant"]), ["dominant"], [], "set", th, ""
-        )
+        out += _group_findings(sets.win_rates(r, ["dominant"]), ["dominant"], [], "set", th, "")
     if 1 < boards[1] < boards[0]:  # with one board per condition it repeats the split by board
         out += _group_findings(
-            sets.win_rates(con, runs, ["victory", "dominant"]),
+            sets.win_rates(r, ["victory", "dominant"]),
             ["victory", "dominant"],
             ["victory"],
             "victory",

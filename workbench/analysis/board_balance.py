@@ -17,16 +17,15 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import duckdb
 import numpy as np
 import numpy.typing as npt
 import polars as pl
 
 from workbench.analysis import sets
+from workbench.analysis.runs import Runs
 from workbench.analysis.severity import Finding, Thresholds, num
 from workbench.analysis.source import query, run_list
 from workbench.analysis.stats import LEVEL, mean_ci, proportion_ci
-from workbench.store import summary
 
 REPLICATES = 1000
 """Bootstrap replicates of a spread."""
@@ -115,10 +114,11 @@ def _matrix(rows: pl.DataFrame, group: str) -> tuple[Array, Array]:
     return wins, n
 
 
-def balances(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> list[BoardBalance]:
+def balances(r: Runs) -> list[BoardBalance]:
     """Every board's balance, in board order."""
-    summary.ensure(con, runs)
-    seats = query(con, f"SELECT game_id, board, seat, won, dominant FROM ({sets._seat_sets(runs)})")
+    seats = query(
+        r.con, f"SELECT game_id, board, seat, won, dominant FROM ({sets._seat_sets(r.runs)})"
+    )
     seats = seats.with_columns(
         pl.when(pl.col("dominant").is_in(["mixed", "?"]))
         .then(None)
@@ -126,27 +126,27 @@ def balances(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> list[BoardB
         .alias("dominant")
     )
     games = query(
-        con,
+        r.con,
         f"""SELECT g.board, any_value(coalesce(b.victory_kind, '?')) AS victory,
                    count(*) AS games, sum(g.rounds) AS total, sum(g.rounds * g.rounds) AS squares,
                    count(*) FILTER (WHERE g.reason LIKE 'round limit%') AS round_limit
             FROM games g LEFT JOIN run_boards b ON b.run_id = g.run_id AND b.board = g.board
-            WHERE g.run_id IN ({run_list(runs)}) GROUP BY g.board ORDER BY g.board""",
+            WHERE g.run_id IN ({run_list(r.runs)}) GROUP BY g.board ORDER BY g.board""",
     )
     rng = np.random.default_rng(SEED)
     out = []
-    for r in games.iter_rows(named=True):
-        rows = seats.filter(pl.col("board") == r["board"])
-        limit = int(r["round_limit"])
+    for row in games.iter_rows(named=True):
+        rows = seats.filter(pl.col("board") == row["board"])
+        limit = int(row["round_limit"])
         out.append(
             BoardBalance(
-                r["board"],
-                r["victory"],
-                int(r["games"]),
+                row["board"],
+                row["victory"],
+                int(row["games"]),
                 spread(*_matrix(rows, "seat"), rng),
                 spread(*_matrix(rows, "dominant"), rng),
-                mean_ci(int(r["games"]), float(r["total"]), float(r["squares"])),
-                (limit, *proportion_ci(limit, int(r["games"]))),
+                mean_ci(int(row["games"]), float(row["total"]), float(row["squares"])),
+                (limit, *proportion_ci(limit, int(row["games"]))),
             )
         )
     return out
@@ -185,14 +185,9 @@ def table(found: Sequence[BoardBalance]) -> pl.DataFrame:
     )
 
 
-def board_findings(
-    con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thresholds
-) -> list[Finding]:
+def board_findings(r: Runs) -> list[Finding]:
     """The report's finding on its boards' balance (more_balanced), when it has several."""
-    boards = query(
-        con, f"SELECT count(DISTINCT board) AS n FROM games WHERE run_id IN ({run_list(runs)})"
-    ).item()
-    return more_balanced(balances(con, runs), th) if boards > 1 else []
+    return more_balanced(balances(r), r.th) if r.boards > 1 else []
 
 
 def more_balanced(found: Sequence[BoardBalance], th: Thresholds) -> list[Finding]:

@@ -11,14 +11,11 @@ from the summary tables' resource paid and gained (workbench/store/summary.py).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import duckdb
 import polars as pl
 
-from workbench.analysis import cards, causal, draft
+from workbench.analysis import cards, draft
+from workbench.analysis.runs import Runs, design_runs
 from workbench.analysis.source import in_runs, query, run_list
-from workbench.store import summary
 
 OWN_PLAY = "agents' own play"
 DESIGN = "randomised buying design"
@@ -48,44 +45,35 @@ RATIOS = (("damage", "dmg_per_paid", "dmg_curve"), ("gained", "gain_per_paid", "
 """What a card did, its amount per resource paid and the curve that amount is set against."""
 
 
-def label(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> str:
-    """Whose play the evidence shows: the design's when `runs` played it, else the agents'."""
-    kind = DESIGN if causal.design_runs(con, runs) else OWN_PLAY
-    return f"{kind} (run {', '.join(map(str, runs))})"
+def label(r: Runs) -> str:
+    """Whose play the evidence shows: the design's when the runs played it, else the agents'."""
+    kind = DESIGN if design_runs(r.con, r.runs) else OWN_PLAY
+    return f"{kind} (run {', '.join(map(str, r.runs))})"
 
 
-def _paid_and_gained(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+def _paid_and_gained(r: Runs) -> pl.DataFrame:
     """Per card, the resource paid for it (summary_cards.paid) and gained by its effects
-    (summary_damage.gained) in `runs`."""
-    summary.ensure(con, runs)
+    (summary_damage.gained) in the runs."""
     return query(
-        con,
+        r.con,
         f"""
     WITH paid AS (SELECT card, sum(paid) AS paid FROM summary_cards
-                  WHERE {in_runs("game_id", runs)} GROUP BY card),
+                  WHERE {in_runs("game_id", r.runs)} GROUP BY card),
     gained AS (SELECT card, sum(gained) AS gained FROM summary_damage
-               WHERE {in_runs("game_id", runs)} GROUP BY card)
+               WHERE {in_runs("game_id", r.runs)} GROUP BY card)
     SELECT card, paid, gained FROM paid FULL JOIN gained USING (card)""",
     )
 
 
-def card_evidence(
-    con: duckdb.DuckDBPyConnection,
-    runs: Sequence[int],
-    pool: pl.DataFrame,
-    table: pl.DataFrame | None = None,
-    picks: pl.DataFrame | None = None,
-) -> pl.DataFrame:
-    """Every card of `pool` (card, set, type) with its evidence columns from `runs`: counts 0
-    and rates NULL for a card they never drafted, saw or paid for. `table` (cards.card_table)
-    and `picks` (draft.card_picks) are computed when not given."""
-    table = cards.card_table(con, runs) if table is None else table
-    picks = draft.card_picks(con, runs) if picks is None else picks
-    base = con.execute(
-        f"SELECT avg(won::INT) FROM game_seats WHERE run_id IN ({run_list(runs)})"
+def card_evidence(r: Runs, pool: pl.DataFrame) -> pl.DataFrame:
+    """Every card of `pool` (card, set, type) with its evidence columns from the runs: counts 0
+    and rates NULL for a card they never drafted, saw or paid for."""
+    picks = draft.card_picks(r)
+    base = r.con.execute(
+        f"SELECT avg(won::INT) FROM game_seats WHERE run_id IN ({run_list(r.runs)})"
     ).fetchall()[0][0]
-    money = _paid_and_gained(con, runs)
-    drafted = table.select(
+    money = _paid_and_gained(r)
+    drafted = cards.card_table(r).select(
         "card",
         pl.col("in_store").alias("drafted"),
         pl.col("wr_in_store").alias("wr_drafted"),
@@ -107,7 +95,7 @@ def card_evidence(
         .join(first, on="card", how="left")
         .with_columns(
             pl.col("drafted", "seen_first", "paid", "damage", "gained").fill_null(0),
-            pl.lit(label(con, runs)).alias("evidence"),
+            pl.lit(label(r)).alias("evidence"),
             pl.lit(base, pl.Float64).alias("wr_base"),
         )
         .with_columns(

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import duckdb
 import polars as pl
 
 from workbench.analysis import cards, draft, drafted
+from workbench.analysis.runs import Runs, cached
 from workbench.analysis.severity import Finding, Thresholds, num, on_board, pct, span
 from workbench.analysis.stats import ALPHA
 
@@ -76,26 +76,21 @@ WHY = {
 """The reasons a card is not bought, as the dead-card table names them and as findings say it."""
 
 
-def dead_cards(
-    con: duckdb.DuckDBPyConnection,
-    runs: Sequence[int],
-    table: pl.DataFrame,
-    th: Thresholds,
-    picks: pl.DataFrame | None = None,
-) -> pl.DataFrame:
-    """Pool cards with a buy price that are never or rarely bought, and why: never drafted;
-    drafted but (almost) never affordable at a buy step while in the store; or affordable but
-    passed. `chances` is the sample behind the verdict (packs seen, or store turns). `table` is
-    cards.card_table, `picks` draft.card_picks (computed when not given: it unnests every
-    pack, the report's dearest query)."""
-    picks = (draft.card_picks(con, runs) if picks is None else picks).select(
-        "card", "seen", "picks"
-    )
-    chances = cards.buy_chances(con, runs)
+@cached
+def dead_cards(r: Runs) -> pl.DataFrame:
+    """Pool cards with a buy price that are never or rarely bought (`rare_buy` of the context's
+    thresholds), and why: never drafted; drafted but (almost) never affordable at a buy step
+    while in the store; or affordable but passed. `chances` is the sample behind the verdict
+    (packs seen, or store turns)."""
+    th = r.th
+    picks = draft.card_picks(r).select("card", "seen", "picks")
+    chances = cards.buy_chances(r)
     df = (
         chances.join(picks, on="card", how="left")
         .join(
-            table.select("card", "in_store", "bought", "buy_rate", "buy_rate_lo", "buy_rate_hi"),
+            cards.card_table(r).select(
+                "card", "in_store", "bought", "buy_rate", "buy_rate_lo", "buy_rate_hi"
+            ),
             on="card",
             how="left",
         )

@@ -13,26 +13,21 @@ the player bought or passed (snapshots.buy_resource) reaches its buy price.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import duckdb
 import polars as pl
 
+from workbench.analysis.runs import Runs, cached
 from workbench.analysis.source import in_runs, query, run_list
 from workbench.analysis.stats import with_difference_tests, with_gain_ci, with_rate
-from workbench.store import summary
 
 
-def card_results(
-    con: duckdb.DuckDBPyConnection, runs: Sequence[int], half: int | None = None
-) -> pl.DataFrame:
+def card_results(r: Runs, half: int | None = None) -> pl.DataFrame:
     """Per card: win rates (+CI) in store, bought, played, never bought; buy rate, turn bought.
     `half` 0 or 1 keeps the games of even or odd id only (the split halves of a run whose
     agreement measures how far the run's own noise lets its card order repeat, stability.py)."""
-    summary.ensure(con, runs)
+    runs = r.runs
     halves = "" if half is None else f"AND c.game_id % 2 = {int(half)}"
     df = query(
-        con,
+        r.con,
         f"""
     WITH base AS (
         SELECT c.card, s.won::INT AS won, c.bought > 0 AS is_bought,
@@ -72,7 +67,7 @@ def card_results(
     )
 
 
-def card_effects(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+def card_effects(r: Runs) -> pl.DataFrame:
     """Per card: units of it lost to refused upkeep, damage it dealt, times it died.
 
     Damage events name the damaged card; the dealer is found from its neighbours (ASOF joins,
@@ -81,21 +76,21 @@ def card_effects(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.Data
     to the source of the latest `resolve`, a `collision` to the occupant of the latest
     `push_stop`.
     """
-    summary.ensure(con, runs)
     return query(
-        con,
+        r.con,
         f"""
     SELECT card, sum(damage_dealt) AS damage_dealt, sum(hits) AS hits,
            sum(upkeep_deaths) AS upkeep_deaths, sum(deaths) AS deaths
-    FROM summary_damage WHERE {in_runs("game_id", runs)} GROUP BY card ORDER BY card
+    FROM summary_damage WHERE {in_runs("game_id", r.runs)} GROUP BY card ORDER BY card
     """,
     )
 
 
-def card_table(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+@cached
+def card_table(r: Runs) -> pl.DataFrame:
     """card_results with card_effects beside it (damage per play: dealt / plays)."""
-    res = card_results(con, runs)
-    eff = card_effects(con, runs)
+    res = card_results(r)
+    eff = card_effects(r)
     return (
         res.join(eff, on="card", how="left")
         .with_columns(
@@ -110,13 +105,13 @@ def card_table(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFr
     )
 
 
-def buy_chances(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+def buy_chances(r: Runs) -> pl.DataFrame:
     """Per pool card with a buy price: set, buy, store_turns (player-turns whose buy step had a copy
     in the store) and affordable_turns (of those, the ones with enough resource: the run's own
     price, counted per game in workbench/store/summary.py)."""
-    summary.ensure(con, runs)
+    runs = r.runs
     return query(
-        con,
+        r.con,
         f"""
     WITH price AS (
         SELECT name AS card, any_value("set") AS "set", max(buy) AS buy FROM run_cards

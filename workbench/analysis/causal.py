@@ -13,8 +13,9 @@ arms are independent coins). Its standard errors are heteroskedasticity-robust (
 one randomised comparison equals Neyman's conservative variance). Lin (2013), "Agnostic notes
 on regression adjustments to experimental data", Annals of Applied Statistics 7(1).
 
-`estimate` works on plain frames (a test builds them by hand); `card_effects` reads them from
-the store; `design_runs` and `companion_runs` find the runs that played the design.
+`estimate` works on plain frames (a test builds them by hand); `effects` reads them from the
+store for the design runs of a context (runs.py finds them: `design_runs`, `companion_runs`);
+`card_effects` does it on a bare connection.
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
+from workbench.analysis.runs import Runs
 from workbench.analysis.source import in_runs, query, run_list
 from workbench.analysis.stats import LEVEL
-from workbench.store import summary
 
 MIN_ARM = 10
 """Seats in each arm before a card's effect is estimated at all."""
@@ -120,58 +121,13 @@ def _ols_hc2(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return coef, se
 
 
-def has_design(con: duckdb.DuckDBPyConnection) -> bool:
-    """Whether the file has the `assignments` table (a file written before it existed has
-    no design runs). Asked of every database but the summaries' scratch one, which becomes
-    the current database once summary.ensure has attached it."""
-    return bool(
-        con.execute(
-            "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'assignments' "
-            "AND database_name <> ? AND NOT internal",
-            [summary.SCRATCH],
-        ).fetchall()[0][0]
-    )
-
-
-def design_runs(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> list[int]:
-    """Those of `runs` whose games carry the design's arms."""
-    if not runs or not has_design(con):
-        return []
-    return [
-        int(r[0])
-        for r in con.execute(
-            f"SELECT DISTINCT run_id FROM assignments WHERE run_id IN ({run_list(runs)}) ORDER BY 1"
-        ).fetchall()
-    ]
-
-
-def companion_runs(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> list[int]:
-    """The design runs that can judge the cards of `runs`: `runs` themselves if they played
-    the design, else every other run of the file that did, with the same sets, boards and
-    content (runs.content_hash: the same cards, numbers and changes)."""
-    own = design_runs(con, runs)
-    if own or not has_design(con):
-        return own
-    found = con.execute(
-        f"""SELECT DISTINCT r.run_id FROM runs r
-            JOIN runs me ON me.sets = r.sets AND me.boards = r.boards
-                        AND me.content_hash = r.content_hash
-            WHERE me.run_id IN ({run_list(runs)}) AND r.run_id NOT IN ({run_list(runs)})
-              AND r.run_id IN (SELECT DISTINCT run_id FROM assignments)
-            ORDER BY 1"""
-    ).fetchall()
-    return [int(r[0]) for r in found]
-
-
-def design_frames(
-    con: duckdb.DuckDBPyConnection, runs: Sequence[int]
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """`estimate`'s inputs for the design runs `runs`: (seats, arms), the arms with each
+def design_frames(r: Runs) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """`estimate`'s inputs for the design runs `r.runs`: (seats, arms), the arms with each
     seat's buys and plays of the card (summary_cards) for what the agents do with it."""
-    summary.ensure(con, runs)
+    runs = r.runs
     ids = run_list(runs)
     seats = query(
-        con,
+        r.con,
         f"""SELECT s.game_id, s.seat, s.won::INT AS won,
                    g.board || ':' || ((s.seat - g.first_player + g.players) % g.players)
                        AS stratum
@@ -180,7 +136,7 @@ def design_frames(
             ORDER BY 1, 2""",
     )
     arms = query(
-        con,
+        r.con,
         f"""SELECT a.game_id, a.seat, a.card, (a.arm = 'forced')::INT AS forced,
                    coalesce(c.bought, 0) AS bought, coalesce(c.plays, 0) AS plays
             FROM assignments a
@@ -203,11 +159,17 @@ def usage(arms: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def card_effects(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
-    """Every card's causal effect in the design runs `runs` (`estimate`), with what the forced
+def effects(r: Runs) -> pl.DataFrame:
+    """Every card's causal effect in the design runs `r.runs` (`estimate`), with what the forced
     seats did with it (`usage`)."""
-    seats, arms = design_frames(con, runs)
+    seats, arms = design_frames(r)
     effects = estimate(seats, arms.select("game_id", "seat", "card", "forced"))
     return effects.join(usage(arms), on="card", how="left").with_columns(
         pl.col("bought_forced", "played_forced").fill_null(0)
     )
+
+
+def card_effects(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+    """`effects` of the design runs `runs` on a bare connection, in a context of their own (for
+    a study or a benchmark that wants the effects alone)."""
+    return effects(Runs(con, runs))

@@ -13,12 +13,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import duckdb
 import polars as pl
 from scipy import stats
 
 from workbench.analysis import cards, draft, sets
-from workbench.analysis.source import query
+from workbench.analysis.runs import Runs
+from workbench.analysis.source import query, run_list
 from workbench.analysis.stats import (
     ALPHA,
     LEVEL,
@@ -33,28 +33,6 @@ from workbench.store.schema import columns
 CARD_COLUMNS = columns("run_cards", "run_id", "name")
 BOARD_COLUMNS = columns("run_boards", "run_id", "board_index", "board", "file", "content_hash")
 RUN_COLUMNS = ("sets", "boards", "games", "players", "agents", "drafters", "seed")
-
-
-def card_changes(con: duckdb.DuckDBPyConnection, base: int, cand: int) -> pl.DataFrame:
-    """Per card whose data differs: added, removed, or changed with 'column: old -> new'."""
-    diffs = " || ".join(
-        f"""CASE WHEN b."{c}" IS DISTINCT FROM c."{c}" THEN '{c}: ' || coalesce(b."{c}"::VARCHAR,
-        '-') || ' -> ' || coalesce(c."{c}"::VARCHAR, '-') || '; ' ELSE '' END"""
-        for c in CARD_COLUMNS
-    )
-    return query(
-        con,
-        f"""
-        SELECT coalesce(b.name, c.name) AS card, coalesce(c."set", b."set") AS "set",
-               CASE WHEN b.name IS NULL THEN 'added' WHEN c.name IS NULL THEN 'removed'
-                    ELSE 'changed' END AS change,
-               CASE WHEN b.name IS NULL OR c.name IS NULL THEN '' ELSE rtrim({diffs}, '; ')
-               END AS what
-        FROM (SELECT * FROM run_cards WHERE run_id = {int(base)}) b
-        FULL JOIN (SELECT * FROM run_cards WHERE run_id = {int(cand)}) c ON b.name = c.name
-        WHERE b.name IS NULL OR c.name IS NULL OR ({diffs}) <> ''
-        ORDER BY card""",
-    )
 
 
 def _side_by_side(
@@ -85,14 +63,12 @@ CARD_METRICS = (
 )
 
 
-def card_metrics(con: duckdb.DuckDBPyConnection, base: int, cand: int) -> pl.DataFrame:
+def card_metrics(base: Runs, cand: Runs) -> pl.DataFrame:
     """Per card: win rate in store, win rate when bought, buy rate and pick rate, both runs."""
-    res = _side_by_side(
-        cards.card_results(con, [base]), cards.card_results(con, [cand]), ["card"], CARD_METRICS
-    )
+    res = _side_by_side(cards.card_results(base), cards.card_results(cand), ["card"], CARD_METRICS)
     picks = _side_by_side(
-        draft.card_picks(con, [base]),
-        draft.card_picks(con, [cand]),
+        draft.card_picks(base),
+        draft.card_picks(cand),
         ["card"],
         [("pick_rate", "picks", "seen")],
     )
@@ -105,13 +81,13 @@ cards.card_results, each with `_lo` and `_hi`. The improvement when bought now; 
 per card can join as a second entry and gets the same columns, tests and page column."""
 
 
-def card_effects(con: duckdb.DuckDBPyConnection, base: int, cand: int) -> pl.DataFrame:
+def card_effects(base: Runs, cand: Runs) -> pl.DataFrame:
     """Per card, for each effect E of EFFECTS with sample size N: E_base, E_cand (each with
     _lo, _hi), N_base, N_cand, E_change with its interval (_lo, _hi), its p-value, Holm and
     BH over the cards, and E_change_significant (Holm < ALPHA)."""
     sides = []
     for run, side in ((base, "base"), (cand, "cand")):
-        res = cards.card_results(con, [run])
+        res = cards.card_results(run)
         sides.append(
             res.select(
                 "card",
@@ -178,21 +154,21 @@ def rate_change_interval(rate_a: float, n_a: int, rate_b: float, n_b: int) -> tu
     )
 
 
-def set_metrics(con: duckdb.DuckDBPyConnection, base: int, cand: int) -> pl.DataFrame:
+def set_metrics(base: Runs, cand: Runs) -> pl.DataFrame:
     """Win rate by dominant set in both runs."""
     return _side_by_side(
-        sets.win_rates(con, [base], ["dominant"]),
-        sets.win_rates(con, [cand], ["dominant"]),
+        sets.win_rates(base, ["dominant"]),
+        sets.win_rates(cand, ["dominant"]),
         ["dominant"],
         [("win_rate", "wins", "seats")],
     )
 
 
-def seat_metrics(con: duckdb.DuckDBPyConnection, base: int, cand: int) -> pl.DataFrame:
+def seat_metrics(base: Runs, cand: Runs) -> pl.DataFrame:
     """Win rate by board and seat in both runs."""
     return _side_by_side(
-        sets.win_rates(con, [base], ["board", "seat"]),
-        sets.win_rates(con, [cand], ["board", "seat"]),
+        sets.win_rates(base, ["board", "seat"]),
+        sets.win_rates(cand, ["board", "seat"]),
         ["board", "seat"],
         [("win_rate", "wins", "seats")],
     )
@@ -234,14 +210,15 @@ def _long_changes(
     return rows
 
 
-def content_changes(con: duckdb.DuckDBPyConnection, base: int, cand: int) -> pl.DataFrame:
-    """Everything that differs between two runs' stored spreadsheets and settings, one row per
-    field: cards added, removed or changed (run_cards), board settings (run_boards, matched by
-    position) and the run's own settings (agents, seed, games...). Columns: what (card, board,
-    run), name, field, base, candidate, change."""
+def content_changes(base: Runs, cand: Runs) -> pl.DataFrame:
+    """Everything that differs between two runs' stored spreadsheets and settings (one run
+    each), one row per field: cards added, removed or changed (run_cards), board settings
+    (run_boards, matched by position) and the run's own settings (agents, seed, games...).
+    Columns: what (card, board, run), name, field, base, candidate, change."""
 
-    def rows(table: str, run: int, order: str) -> pl.DataFrame:
-        return query(con, f"SELECT * FROM {table} WHERE run_id = {int(run)} ORDER BY {order}")
+    def rows(table: str, run: Runs, order: str) -> pl.DataFrame:
+        ids = run_list(run.runs)
+        return query(run.con, f"SELECT * FROM {table} WHERE run_id IN ({ids}) ORDER BY {order}")
 
     out = _long_changes(
         rows("run_cards", base, "name"),

@@ -9,12 +9,10 @@ price predicts; cards far above the line are bought more than their price sugges
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import duckdb
 import polars as pl
 from scipy import stats
 
+from workbench.analysis.runs import Runs
 from workbench.analysis.source import query, run_list
 from workbench.analysis.stats import MIN_SAMPLE
 from workbench.content.card_sets import COSTS
@@ -23,15 +21,15 @@ OUTLIER_Z = 2.0
 """A card is flagged when its buy-rate residual is this many standard deviations off the line."""
 
 
-def pool_cards(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+def pool_cards(r: Runs) -> pl.DataFrame:
     """The draftable cards of the runs (run_cards, in_pool), one row per name (latest run)."""
     return query(
-        con,
+        r.con,
         f"""
         SELECT * EXCLUDE (run_id, in_pool),
                coalesce(life, 0) + coalesce(attack, 0) + coalesce(move, 0) + coalesce(range, 0)
                + coalesce(armor, 0) + coalesce(durability, 0) AS stats
-        FROM run_cards WHERE in_pool AND run_id IN ({run_list(runs)})
+        FROM run_cards WHERE in_pool AND run_id IN ({run_list(r.runs)})
         QUALIFY row_number() OVER (PARTITION BY name ORDER BY run_id DESC) = 1
         ORDER BY "set", name""",
     ).with_columns(
@@ -42,9 +40,9 @@ def pool_cards(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFr
     )
 
 
-def cost_curve(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+def cost_curve(r: Runs) -> pl.DataFrame:
     """Per set, cost kind and value: distinct cards and copies (cards without that cost skip)."""
-    cards = pool_cards(con, runs)
+    cards = pool_cards(r)
     parts = [
         cards.filter(pl.col(c).is_not_null())
         .group_by("set", pl.col(c).alias("cost"))

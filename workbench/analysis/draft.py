@@ -13,29 +13,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import duckdb
 import polars as pl
 
+from workbench.analysis.runs import Runs, cached
 from workbench.analysis.source import in_runs, query, run_list
 from workbench.analysis.stats import with_rate
-from workbench.store import summary
 
 
-def _sums(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
-    """Additive sums per card, set and drafter, so coarser levels roll up without rescanning.
+@cached
+def _sums(r: Runs) -> pl.DataFrame:
+    """Additive sums per card, set and drafter, so coarser levels roll up without rescanning
+    (one pass per context, whatever it rolls up to).
 
     Read from the per-game summary (workbench/store/summary.py), where every pack is unnested once.
     """
-    summary.ensure(con, runs)
     return query(
-        con,
+        r.con,
         f"""
     WITH names AS (
-        SELECT DISTINCT name, "set" FROM run_cards WHERE run_id IN ({run_list(runs)})),
+        SELECT DISTINCT name, "set" FROM run_cards WHERE run_id IN ({run_list(r.runs)})),
     c AS (
         SELECT c.*, s.drafter
         FROM summary_cards c JOIN game_seats s ON s.game_id = c.game_id AND s.seat = c.seat
-        WHERE {in_runs("c.game_id", runs)})
+        WHERE {in_runs("c.game_id", r.runs)})
     SELECT card, coalesce(n."set", '?') AS "set", drafter, sum(seen) AS seen,
            sum(picks) AS picks, sum(pick_sum) AS pick_sum, sum(last_seen) AS last_sum,
            count(last_seen) AS last_n, sum(seen_first) AS seen_first,
@@ -65,27 +65,11 @@ def _roll_up(sums: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
     return with_rate(df, "first_picks", "seen_first", "first_pick_rate")
 
 
-def card_picks(
-    con: duckdb.DuckDBPyConnection, runs: Sequence[int], by_drafter: bool = False
-) -> pl.DataFrame:
+def card_picks(r: Runs, by_drafter: bool = False) -> pl.DataFrame:
     """Per card (and drafter): seen, picks, pick_rate (+CI), ata, alsa, first_pick_rate (+CI)."""
-    return _roll_up(_sums(con, runs), ["card", "set", "drafter"] if by_drafter else ["card", "set"])
+    return _roll_up(_sums(r), ["card", "set", "drafter"] if by_drafter else ["card", "set"])
 
 
-def set_picks(
-    con: duckdb.DuckDBPyConnection, runs: Sequence[int], by_drafter: bool = False
-) -> pl.DataFrame:
+def set_picks(r: Runs, by_drafter: bool = False) -> pl.DataFrame:
     """The same per set: a set's cards pooled (ALSA: the last sighting of each of its cards)."""
-    return _roll_up(_sums(con, runs), ["set", "drafter"] if by_drafter else ["set"])
-
-
-def draft_tables(
-    con: duckdb.DuckDBPyConnection, runs: Sequence[int]
-) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
-    """Per card, per set and per card and drafter from a single pass (for the report)."""
-    sums = _sums(con, runs)
-    return (
-        _roll_up(sums, ["card", "set"]),
-        _roll_up(sums, ["set"]),
-        _roll_up(sums, ["card", "set", "drafter"]),
-    )
+    return _roll_up(_sums(r), ["set", "drafter"] if by_drafter else ["set"])

@@ -18,21 +18,21 @@ copy when the summary is built), never from the picks and events:
   pack (`ata_in_pack`), read from the picks (pick 12 of three packs of 10 is pack 2, pick 2, not
   a late pick);
 - Kraken-like (after the demo's Kraken, drafted in 200 of 300 games and bought in none): drafted
-  in at least `KRAKEN_DRAFTED` of the board's games and bought in at most `KRAKEN_BOUGHT` of
-  the seat-games it was drafted in. In a draft that deals every pack out (R3.3: the default
-  setups), every dealt card is drafted by someone, so this list is as much about what the agent
-  buys as about the drafter; the drafter's part shows in the card's ATA (taken early or as a
-  leftover) and in the early picks' share above. These two thresholds are the report's
-  `kraken_drafted` and `kraken_bought` (findings.Thresholds takes its defaults from here).
+  in at least `kraken_drafted` of the board's games and bought in at most `kraken_bought` of
+  the seat-games it was drafted in (the context's thresholds, severity.Thresholds). In a draft
+  that deals every pack out (R3.3: the default setups), every dealt card is drafted by
+  someone, so this list is as much about what the agent buys as about the drafter; the
+  drafter's part shows in the card's ATA (taken early or as a leftover) and in the early
+  picks' share above.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import duckdb
 import polars as pl
 
+from workbench.analysis.runs import Runs, cached
 from workbench.analysis.source import in_runs, query, run_list
 from workbench.analysis.stats import with_rate
 from workbench.store import summary
@@ -40,10 +40,6 @@ from workbench.store import summary
 EARLY_PICKS = summary.EARLY_PICKS
 """The first picks of each pack (pack round) that count as early (defined where the per-game
 summaries count them)."""
-KRAKEN_DRAFTED = 0.25
-"""A card drafted in at least this share of the games on a board ..."""
-KRAKEN_BOUGHT = 0.02
-"""... and bought by its drafter in at most this share of those games is Kraken-like."""
 
 
 def _seats(runs: Sequence[int]) -> str:
@@ -61,14 +57,13 @@ def _seats(runs: Sequence[int]) -> str:
     WHERE c.picks > 0 AND g.run_id IN ({run_list(runs)}) AND {in_runs("c.game_id", runs)}"""
 
 
-def set_shares(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+def set_shares(r: Runs) -> pl.DataFrame:
     """Per board and set: picks, never_bought, never_bought_share (+CI); early_picks,
     early_never_bought, early_never_bought_share (+CI)."""
-    summary.ensure(con, runs)
     df = query(
-        con,
+        r.con,
         f"""
-    WITH d AS ({_seats(runs)})
+    WITH d AS ({_seats(r.runs)})
     SELECT board, "set", sum(picks) AS picks, sum(picks - copies) AS never_bought,
            sum(early_picks) AS early_picks, sum(early_picks - early_bought) AS early_never_bought
     FROM d GROUP BY ALL ORDER BY board, "set"
@@ -78,23 +73,18 @@ def set_shares(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFr
     return with_rate(df, "early_never_bought", "early_picks", "early_never_bought_share")
 
 
-def card_shares(
-    con: duckdb.DuckDBPyConnection,
-    runs: Sequence[int],
-    drafted: float = KRAKEN_DRAFTED,
-    bought: float = KRAKEN_BOUGHT,
-) -> pl.DataFrame:
+@cached
+def card_shares(r: Runs) -> pl.DataFrame:
     """Per board and card: games (on the board), games_drafted (games in which a seat drafted
     it), seats_drafted (seat-games), seats_bought (of those, the ones whose seat bought a copy),
     bought_share (+CI), picks, copies_bought, ata, ata_pack, ata_in_pack and `kraken`
-    (Kraken-like at the given thresholds)."""
-    summary.ensure(con, runs)
+    (Kraken-like at the context's thresholds)."""
     df = query(
-        con,
+        r.con,
         f"""
-    WITH seat AS ({_seats(runs)}),
+    WITH seat AS ({_seats(r.runs)}),
     n AS (SELECT board, count(*) AS games FROM games
-          WHERE run_id IN ({run_list(runs)}) GROUP BY ALL)
+          WHERE run_id IN ({run_list(r.runs)}) GROUP BY ALL)
     SELECT board, card, "set", any_value(n.games) AS games,
            count(DISTINCT game_id) AS games_drafted, count(*) AS seats_drafted,
            count(*) FILTER (WHERE copies > 0) AS seats_bought, sum(picks) AS picks,
@@ -103,28 +93,28 @@ def card_shares(
     """,
     )
     df = with_rate(df, "seats_bought", "seats_drafted", "bought_share").join(
-        _pack_and_pick(con, runs), on=["board", "card"], how="left"
+        _pack_and_pick(r), on=["board", "card"], how="left"
     )
     return df.with_columns(
         (
-            (pl.col("games_drafted") >= drafted * pl.col("games"))
-            & (pl.col("seats_bought") <= bought * pl.col("seats_drafted"))
+            (pl.col("games_drafted") >= r.th.kraken_drafted * pl.col("games"))
+            & (pl.col("seats_bought") <= r.th.kraken_bought * pl.col("seats_drafted"))
         ).alias("kraken")
     )
 
 
-def _pack_and_pick(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+def _pack_and_pick(r: Runs) -> pl.DataFrame:
     """Per board and card: the mean pack round of its picks and their mean place in the pack
     (1: the seat's first pick of that pack)."""
     return query(
-        con,
+        r.con,
         f"""
     WITH p AS (
         SELECT game_id, card, pack_round,
                pick - min(pick) OVER (PARTITION BY game_id, player, pack_round) + 1 AS in_pack
-        FROM picks WHERE {in_runs("game_id", runs)})
+        FROM picks WHERE {in_runs("game_id", r.runs)})
     SELECT g.board, p.card, avg(p.pack_round) AS ata_pack, avg(p.in_pack) AS ata_in_pack
-    FROM p JOIN games g USING (game_id) WHERE g.run_id IN ({run_list(runs)}) GROUP BY ALL
+    FROM p JOIN games g USING (game_id) WHERE g.run_id IN ({run_list(r.runs)}) GROUP BY ALL
     """,
     )
 

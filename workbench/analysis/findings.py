@@ -24,10 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import duckdb
 import polars as pl
 
-from workbench.analysis import cards, drafted
+from workbench.analysis import drafted
 from workbench.analysis.balance_findings import seat_findings, set_findings
 from workbench.analysis.board_balance import board_findings
 from workbench.analysis.card_findings import (
@@ -48,6 +47,7 @@ from workbench.analysis.play_findings import (
     economy_findings,
     shape_findings,
 )
+from workbench.analysis.runs import Runs
 from workbench.analysis.severity import SEVERITIES, Finding, Thresholds
 from workbench.analysis.source import query, run_list
 from workbench.analysis.verdicts import card_verdicts, verdict_findings, worthless
@@ -79,59 +79,42 @@ __all__ = [
 # --- all of them ----------------------------------------------------------------------------
 
 
-def findings(
-    con: duckdb.DuckDBPyConnection,
-    runs: Sequence[int],
-    th: Thresholds | None = None,
-    table: pl.DataFrame | None = None,
-    dead: pl.DataFrame | None = None,
-    shares: pl.DataFrame | None = None,
-    extra: Sequence[Finding] = (),
-    verdicts: pl.DataFrame | None = None,
-) -> list[Finding]:
-    """Every finding, ranked: by severity, agent caveats first, then by how far beyond its
-    threshold. `table` (cards.card_table), `dead` (dead_cards), `shares` (drafted.card_shares
-    at the thresholds of `th`) and `verdicts` (verdicts.card_verdicts) are computed when not
-    given; `extra` are ranked with them (the verdicts across skill of `report --skill-run`).
-    With causal verdicts the dead-card findings count only the cards the randomised buyer
-    also finds worthless (verdicts.worthless)."""
-    th = th or Thresholds()
-    table = cards.card_table(con, runs) if table is None else table
-    dead = dead_cards(con, runs, table, th) if dead is None else dead
-    verdicts = card_verdicts(con, runs, th, table) if verdicts is None else verdicts
+def findings(r: Runs, extra: Sequence[Finding] = ()) -> list[Finding]:
+    """Every finding on the runs at the context's thresholds, ranked: by severity, agent caveats
+    first, then by how far beyond its threshold; `extra` are ranked with them (the verdicts
+    across skill of `report --skill-run`). With causal verdicts the dead-card findings count
+    only the cards the randomised buyer also finds worthless (verdicts.worthless)."""
+    th = r.th
+    verdicts = card_verdicts(r)
+    dead = dead_cards(r)
     causal = verdicts.get_column("estimator").str.starts_with("randomised").any()
     if causal:
         dead = dead.filter(pl.col("card").is_in(sorted(worthless(verdicts))))
-    shares = (
-        drafted.card_shares(con, runs, th.kraken_drafted, th.kraken_bought)
-        if shares is None
-        else shares
-    )
     pool = (
         query(
-            con,
+            r.con,
             f"""SELECT DISTINCT name FROM run_cards WHERE in_pool AND buy IS NOT NULL
-                         AND run_id IN ({run_list(runs)})""",
+                         AND run_id IN ({run_list(r.runs)})""",
         )
         .get_column("name")
         .to_list()
     )
     found = [
-        *seat_findings(con, runs, th),
-        *set_findings(con, runs, th),
-        *board_findings(con, runs, th),
+        *seat_findings(r),
+        *set_findings(r),
+        *board_findings(r),
         *verdict_findings(verdicts, th),
         *dead_card_findings(dead, len(pool), th, bool(causal)),
         *kraken_findings(
-            shares,
+            drafted.card_shares(r),
             th,
             dict(zip(verdicts.get_column("card"), verdicts.get_column("verdict"), strict=True))
             if causal
             else None,
         ),
-        *economy_findings(con, runs, th),
-        *shape_findings(con, runs, th),
-        *agent_findings(con, runs, th, pool),
+        *economy_findings(r),
+        *shape_findings(r),
+        *agent_findings(r, pool),
         *extra,
     ]
     # a caveat about the agents qualifies every other finding: it leads its severity

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-import duckdb
 import polars as pl
 
 from workbench.analysis import economy, sets
+from workbench.analysis.runs import Runs
 from workbench.analysis.severity import (
     Finding,
     Thresholds,
@@ -49,18 +49,17 @@ class _Rounds(NamedTuple):
     total: int
 
 
-def economy_findings(
-    con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thresholds
-) -> list[Finding]:
+def economy_findings(r: Runs) -> list[Finding]:
     """Per board: the round from which upkeep eats income (stall), from which buying stops, and
     resource that piles up over the rounds (runaway) or is left unused at the end."""
-    sums = economy.round_sums(con, runs)
-    finals = {r["board"]: r for r in economy.final_sums(con, runs).iter_rows(named=True)}
+    th = r.th
+    sums = economy.round_sums(r)
+    finals = {row["board"]: row for row in economy.final_sums(r).iter_rows(named=True)}
     kinds = dict(
         query(
-            con,
+            r.con,
             f"""SELECT board, any_value(victory_kind) FROM run_boards
-                               WHERE run_id IN ({run_list(runs)}) GROUP BY ALL""",
+                               WHERE run_id IN ({run_list(r.runs)}) GROUP BY ALL""",
         ).rows()
     )
     boards = sums.get_column("board").n_unique()
@@ -210,27 +209,26 @@ def _held(
 # --- game shape ---------------------------------------------------------------------------------
 
 
-def shape_findings(
-    con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thresholds
-) -> list[Finding]:
+def shape_findings(r: Runs) -> list[Finding]:
     """Per board: games decided by the round limit, draws, action-guard stops, very short games."""
+    th = r.th
     games = query(
-        con,
+        r.con,
         f"""
         SELECT board, count(*) AS games,
                count(*) FILTER (WHERE reason LIKE 'round limit%') AS round_limit,
                count(*) FILTER (WHERE draw) AS draws,
                count(*) FILTER (WHERE guard_stopped) AS guard,
                count(*) FILTER (WHERE rounds <= {int(th.short_rounds)}) AS short
-        FROM games WHERE run_id IN ({run_list(runs)}) GROUP BY ALL ORDER BY board""",
+        FROM games WHERE run_id IN ({run_list(r.runs)}) GROUP BY ALL ORDER BY board""",
     )
     boards = games.height
     checks = _shape_checks(th)
     out = []
-    for r in games.iter_rows(named=True):
-        n = r["games"]
+    for row in games.iter_rows(named=True):
+        n = row["games"]
         for col, limit, kind, text in checks:
-            k = r[col]
+            k = row[col]
             lo, hi = proportion_ci(k, n)
             sev = beyond(k / n, lo, hi, limit, n, th)
             if sev is not None:
@@ -240,7 +238,7 @@ def shape_findings(
                         sev,
                         text.format(
                             share=pct(k / n).capitalize(),
-                            on=on_board(r["board"], boards),
+                            on=on_board(row["board"], boards),
                             span=span(lo, hi, n),
                         ),
                         k / n,
@@ -248,7 +246,7 @@ def shape_findings(
                         hi,
                         n,
                         "shape",
-                        r["board"],
+                        row["board"],
                         k / n - limit,
                     )
                 )
@@ -286,54 +284,51 @@ def _shape_checks(th: Thresholds) -> tuple[tuple[str, float, str, str], ...]:
 # --- agents ---------------------------------------------------------------------------------
 
 
-def agent_findings(
-    con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thresholds, pool: Sequence[str]
-) -> list[Finding]:
+def agent_findings(r: Runs, pool: Sequence[str]) -> list[Finding]:
     """Caveats: the agent furthest from an even share when the run mixes agents (the verdicts
     mix strong and weak play), and cards whose improvement when bought points opposite ways for
     different agents in a skill study of the same database (`workbench skill`)."""
-    out = _mixed_agents(con, runs, th)
+    out = _mixed_agents(r)
     if not pool:
         return out
-    return out + _skill_flips(con, pool)
+    return out + _skill_flips(r, pool)
 
 
-def _mixed_agents(
-    con: duckdb.DuckDBPyConnection, runs: Sequence[int], th: Thresholds
-) -> list[Finding]:
+def _mixed_agents(r: Runs) -> list[Finding]:
     """The agent furthest from an even share, if outside the band, when the runs mix agents."""
-    rates = sets.win_rates(con, runs, ["agent"])
+    th = r.th
+    rates = sets.win_rates(r, ["agent"])
     if rates.height <= 1:
         return []
     fair = float(rates.get_column("wins").sum()) / float(rates.get_column("seats").sum())
-    r = max(rates.iter_rows(named=True), key=lambda r: furthest(r["win_rate"], fair))
-    sev = two_sided(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"], fair, r["seats"], th)
+    row = max(rates.iter_rows(named=True), key=lambda x: furthest(x["win_rate"], fair))
+    sev = two_sided(row["win_rate"], row["win_rate_lo"], row["win_rate_hi"], fair, row["seats"], th)
     if sev is None:
         return []
     return [
         Finding(
             "agent",
             sev,
-            f"Agent {r['agent']} wins {pct(r['win_rate'])} of its seats "
-            f"{span(r['win_rate_lo'], r['win_rate_hi'], r['seats'])} against an even "
+            f"Agent {row['agent']} wins {pct(row['win_rate'])} of its seats "
+            f"{span(row['win_rate_lo'], row['win_rate_hi'], row['seats'])} against an even "
             f"{pct(fair)}: the verdicts mix strong and weak play.",
-            r["win_rate"],
-            r["win_rate_lo"],
-            r["win_rate_hi"],
-            r["seats"],
+            row["win_rate"],
+            row["win_rate_lo"],
+            row["win_rate_hi"],
+            row["seats"],
             "sets",
-            r["agent"],
-            abs(r["win_rate"] - fair) - th.band,
+            row["agent"],
+            abs(row["win_rate"] - fair) - th.band,
         )
     ]
 
 
-def _skill_flips(con: duckdb.DuckDBPyConnection, pool: Sequence[str]) -> list[Finding]:
+def _skill_flips(r: Runs, pool: Sequence[str]) -> list[Finding]:
     """Pool cards whose improvement when bought is significantly positive with one agent and
     significantly negative with another in a skill study stored in the same database."""
     names = ", ".join("'" + c.replace("'", "''") + "'" for c in pool)
     skill = query(
-        con,
+        r.con,
         f"""
         SELECT r.sweep_id, r.card, v.variant AS agent, r.estimate, r.low, r.high, g.n
         FROM sweep_results r JOIN sweeps v ON v.sweep_id = r.sweep_id AND v.kind = 'skill'

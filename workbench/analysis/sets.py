@@ -9,17 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import duckdb
 import polars as pl
 
+from workbench.analysis.runs import Runs
 from workbench.analysis.source import query, run_list
 from workbench.analysis.stats import with_rate
-from workbench.store import summary
 
 
 def _seat_sets(runs: Sequence[int]) -> str:
-    """SQL: one row per seat-game with its dominant set and set pair (workbench/store/summary.py;
-    call summary.ensure first)."""
+    """SQL: one row per seat-game with its dominant set and set pair (workbench/store/summary.py's
+    summary_seats)."""
     return f"""
     SELECT s.game_id, s.seat, s.agent, s.won::INT AS won, g.board,
            coalesce(b.victory_kind, '?') AS victory, s.seat = g.first_player AS first,
@@ -31,28 +30,25 @@ def _seat_sets(runs: Sequence[int]) -> str:
     """
 
 
-def win_rates(
-    con: duckdb.DuckDBPyConnection, runs: Sequence[int], by: Sequence[str]
-) -> pl.DataFrame:
+def win_rates(r: Runs, by: Sequence[str]) -> pl.DataFrame:
     """Win rate (+CI) of seat-games grouped by any of: dominant, pair, board, victory (the
     board's victory kind), seat, first, agent."""
     allowed = {"dominant", "pair", "board", "victory", "seat", "first", "agent"}
     if not by or not set(by) <= allowed:
         raise ValueError(f"group by a non-empty subset of {sorted(allowed)}, not {list(by)}")
     keys = ", ".join(by)
-    summary.ensure(con, runs)
     df = query(
-        con,
+        r.con,
         f"""
-        SELECT {keys}, count(*) AS seats, sum(won) AS wins FROM ({_seat_sets(runs)})
+        SELECT {keys}, count(*) AS seats, sum(won) AS wins FROM ({_seat_sets(r.runs)})
         GROUP BY ALL ORDER BY ALL""",
     )
     return with_rate(df, "wins", "seats", "win_rate")
 
 
-def seat_balance(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+def seat_balance(r: Runs) -> pl.DataFrame:
     """Per board: seat win rates and Ludii's balance, one minus the largest gap between seats."""
-    seats = win_rates(con, runs, ["board", "seat"])
+    seats = win_rates(r, ["board", "seat"])
     return (
         seats.group_by("board")
         .agg(
@@ -67,7 +63,6 @@ def seat_balance(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.Data
     )
 
 
-def store_sets(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+def store_sets(r: Runs) -> pl.DataFrame:
     """Per seat-game: dominant set and pair (for notebooks that slice further)."""
-    summary.ensure(con, runs)
-    return query(con, _seat_sets(runs))
+    return query(r.con, _seat_sets(r.runs))

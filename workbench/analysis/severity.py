@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from workbench.analysis import drafted
 from workbench.analysis.evenness import BAND, EPS, MIN_SAMPLE, beyond_band
 
 SEVERITIES = ("high", "medium", "low")
@@ -46,9 +45,9 @@ class Thresholds:
     """A game of at most this many rounds is very short ..."""
     short_games: float = 0.05
     """... and more very short games than this share is a finding."""
-    kraken_drafted: float = drafted.KRAKEN_DRAFTED
+    kraken_drafted: float = 0.25
     """A card drafted in at least this share of a board's games ..."""
-    kraken_bought: float = drafted.KRAKEN_BOUGHT
+    kraken_bought: float = 0.02
     """... and bought in at most this share of the seat-games it was drafted in is Kraken-like
     (drafted and never bought, workbench.analysis.drafted)."""
     min_sample: int = MIN_SAMPLE

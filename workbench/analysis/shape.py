@@ -11,45 +11,42 @@ the game's rounds (near 0: decided early; 1: only at the end).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import duckdb
 import polars as pl
 
+from workbench.analysis.runs import Runs
 from workbench.analysis.source import in_runs, query, run_list
 from workbench.analysis.stats import with_rate
-from workbench.store.summary import ensure as ensure_summaries
 
 
-def lengths(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+def lengths(r: Runs) -> pl.DataFrame:
     """Games per board and number of rounds (the length distribution)."""
     return query(
-        con,
+        r.con,
         f"""SELECT board, rounds, count(*) AS games FROM games
-                       WHERE run_id IN ({run_list(runs)}) GROUP BY ALL ORDER BY ALL""",
+                       WHERE run_id IN ({run_list(r.runs)}) GROUP BY ALL ORDER BY ALL""",
     )
 
 
-def endings(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+def endings(r: Runs) -> pl.DataFrame:
     """Per board and ending reason: games, and their share of the board's games."""
     df = query(
-        con,
+        r.con,
         f"""
         SELECT board, reason, count(*) AS games,
                sum(count(*)) OVER (PARTITION BY board) AS board_games
-        FROM games WHERE run_id IN ({run_list(runs)}) GROUP BY board, reason
+        FROM games WHERE run_id IN ({run_list(r.runs)}) GROUP BY board, reason
         ORDER BY board, games DESC
         """,
     )
     return with_rate(df, "games", "board_games", "share")
 
 
-def leads(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+def leads(r: Runs) -> pl.DataFrame:
     """Per game with snapshots: lead changes, decided round and decided_at (the per-game
     summary of workbench/store/summary.py)."""
-    ensure_summaries(con, runs)
+    runs = r.runs
     return query(
-        con,
+        r.con,
         f"""
     SELECT g.game_id, g.board, g.rounds, l.lead_changes, l.decided_round,
            l.decided_round / greatest(g.rounds, 1) AS decided_at
@@ -60,10 +57,10 @@ def leads(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
     )
 
 
-def summary(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame:
+def summary(r: Runs) -> pl.DataFrame:
     """Per board (and 'all'): games, rounds, draws, round-limit and guard stops (+CI), leads."""
     games = query(
-        con,
+        r.con,
         f"""
         SELECT * REPLACE (coalesce(board, 'all') AS board) FROM (
             SELECT board, count(*) AS games, avg(rounds) AS mean_rounds,
@@ -71,10 +68,10 @@ def summary(con: duckdb.DuckDBPyConnection, runs: Sequence[int]) -> pl.DataFrame
                    count(*) FILTER (WHERE draw) AS draws,
                    count(*) FILTER (WHERE reason LIKE 'round limit%') AS round_limit,
                    count(*) FILTER (WHERE guard_stopped) AS guard_stopped
-            FROM games WHERE run_id IN ({run_list(runs)}) GROUP BY ROLLUP (board))
+            FROM games WHERE run_id IN ({run_list(r.runs)}) GROUP BY ROLLUP (board))
         ORDER BY board IS NULL, board""",
     )
-    lead = leads(con, runs)
+    lead = leads(r)
     per_board = pl.concat(
         [
             lead.group_by("board").agg(

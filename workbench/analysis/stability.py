@@ -23,7 +23,8 @@ import polars as pl
 from scipy import stats
 
 from workbench.analysis import cards
-from workbench.analysis.findings import NO_ESTIMATE, card_verdict
+from workbench.analysis.card_findings import NO_ESTIMATE, card_verdict
+from workbench.analysis.runs import Runs, cached
 from workbench.analysis.source import query, run_list
 from workbench.analysis.stats import LEVEL
 
@@ -47,18 +48,13 @@ Player = tuple[str, Sequence[int]]
 """A label and the runs it played."""
 
 
-def card_verdicts(
-    con: duckdb.DuckDBPyConnection,
-    runs: Sequence[int],
-    half: int | None = None,
-    min_sample: int = 0,
-) -> pl.DataFrame:
+def card_verdicts(r: Runs, half: int | None = None, min_sample: int = 0) -> pl.DataFrame:
     """Per card of the runs (of one `half` of their games, cards.card_results): its set,
     METRICS, in_store, bought and the report's verdict. A metric resting on fewer than
     `min_sample` observations (SAMPLE) is left out (null): the report greys such a figure and
     rates any finding from it low (MIN_SAMPLE), and in a rank order an improvement when bought
     from a handful of buys, mostly noise, would weigh as much as one from thousands."""
-    t = cards.card_results(con, runs, half)
+    t = cards.card_results(r, half)
     verdicts = [
         card_verdict(g, q)
         for g, q in zip(
@@ -109,13 +105,13 @@ def verdict_text(verdicts: dict[str, str]) -> str:
     return f"not judged with {', '.join(missing)}" if missing else STABLE
 
 
-def verdict_table(con: duckdb.DuckDBPyConnection, players: Sequence[Player]) -> pl.DataFrame:
+def verdict_table(r: Runs, players: Sequence[Player]) -> pl.DataFrame:
     """One row per card any player holds: card, set, `verdict@LABEL` and `bought_gain@LABEL`
-    per player, and `across_skill` (verdict_text). A card a player never drafted has no
-    estimate there."""
+    per player (each player's runs among those `r` ensured), and `across_skill`
+    (verdict_text). A card a player never drafted has no estimate there."""
     table: pl.DataFrame | None = None
     for label, runs in players:
-        v = card_verdicts(con, runs).select(
+        v = card_verdicts(r.of(runs)).select(
             "card",
             "set",
             pl.col("verdict").alias(f"verdict@{label}"),
@@ -131,6 +127,19 @@ def verdict_table(con: duckdb.DuckDBPyConnection, players: Sequence[Player]) -> 
         for r in table.iter_rows(named=True)
     ]
     return table.with_columns(pl.Series("across_skill", texts, dtype=pl.String)).sort("set", "card")
+
+
+@cached
+def skill_players(r: Runs) -> list[Player]:
+    """The context's runs and each of its `skill` runs as players, the context's first."""
+    return players_of(r.con, [r.runs, *([s] for s in r.skill)])
+
+
+@cached
+def across_skill(r: Runs) -> pl.DataFrame | None:
+    """The verdict_table of the context's runs against each of its `skill` runs (report
+    --skill-run), None without them."""
+    return verdict_table(r, skill_players(r)) if r.skill else None
 
 
 def unstable(table: pl.DataFrame) -> pl.DataFrame:
@@ -189,9 +198,7 @@ def rank_correlations(a: pl.DataFrame, b: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def reliability(
-    con: duckdb.DuckDBPyConnection, runs: Sequence[int], min_sample: int = 0
-) -> dict[str, float | None]:
+def reliability(r: Runs, min_sample: int = 0) -> dict[str, float | None]:
     """Per metric of METRICS: how well the runs' own card order repeats, over all cards (with
     `min_sample` observations in each half, card_verdicts).
 
@@ -202,13 +209,11 @@ def reliability(
     every run's games (within one game of it), so each is half of the whole and the formula
     carries r to all of the runs' games. 0 when the halves' orders do not agree at all
     (r <= 0), None when they have no r (fewer than 3 cards, or a constant metric)."""
-    halves = rank_correlations(
-        card_verdicts(con, runs, 0, min_sample), card_verdicts(con, runs, 1, min_sample)
-    )
+    halves = rank_correlations(card_verdicts(r, 0, min_sample), card_verdicts(r, 1, min_sample))
     out: dict[str, float | None] = {}
-    for r in halves.filter(pl.col("set") == ALL_SETS).iter_rows(named=True):
-        rho = r["rho"]
-        out[r["metric"]] = None if rho is None else 2 * rho / (1 + rho) if rho > 0 else 0.0
+    for row in halves.filter(pl.col("set") == ALL_SETS).iter_rows(named=True):
+        rho = row["rho"]
+        out[row["metric"]] = None if rho is None else 2 * rho / (1 + rho) if rho > 0 else 0.0
     return out
 
 
@@ -217,14 +222,15 @@ HALVES = ("even", "odd")
 
 
 def split_halves(
-    con: duckdb.DuckDBPyConnection,
+    r: Runs,
     a: Player,
     b: Player,
     metric: str = "bought_gain",
     min_sample: int = 0,
 ) -> list[dict[str, object]]:
     """Spearman's rho of `metric` over all cards between every two of the four halves of two
-    players' runs (a skill study's, whose runs play the same seeds): each player's halves
+    players' runs (a skill study's, whose runs play the same seeds, among those `r` ensured):
+    each player's halves
     against each other (how well its own order repeats), and each half of one against each of
     the other's. `seeds` says whether the two halves played the same seeds, other ones, or
     partly the same (a fast agent's extra games are on seeds of their own); `games` each
@@ -235,8 +241,8 @@ def split_halves(
     seeds = {}
     for label, runs in (a, b):
         for i, h in enumerate(HALVES):
-            half[label, h] = card_verdicts(con, runs, i, min_sample)
-            seeds[label, h] = half_seeds(con, runs, i)
+            half[label, h] = card_verdicts(r.of(runs), i, min_sample)
+            seeds[label, h] = half_seeds(r.of(runs), i)
     pairs = [
         ((a[0], "even"), (a[0], "odd")),
         ((b[0], "even"), (b[0], "odd")),
@@ -262,12 +268,12 @@ def split_halves(
     return rows
 
 
-def half_seeds(con: duckdb.DuckDBPyConnection, runs: Sequence[int], half: int) -> list[int]:
+def half_seeds(r: Runs, half: int) -> list[int]:
     """The seeds of the runs' games of even (`half` 0) or odd (1) id, one per game: the halves
     card_results splits by (game_id % 2 is the game index's parity within each run)."""
+    ids = run_list(r.runs)
     rows = query(
-        con,
-        f"SELECT seed FROM games WHERE run_id IN ({run_list(runs)}) AND game_id % 2 = {int(half)}",
+        r.con, f"SELECT seed FROM games WHERE run_id IN ({ids}) AND game_id % 2 = {int(half)}"
     )
     return [int(s) for s in rows.get_column("seed")]
 
@@ -337,15 +343,16 @@ def setup_difference(
 
 
 def noise_ceilings(
-    con: duckdb.DuckDBPyConnection,
+    r: Runs,
     runs: dict[str, list[int]],
     games: dict[str, int],
     min_sample: int,
 ) -> list[dict[str, object]]:
     """Per metric over all cards: each run's reliability, the ceiling on their correlation, and
-    the games each run would need for a reliability of TARGET_RHO."""
+    the games each run would need for a reliability of TARGET_RHO (the runs among those `r`
+    ensured)."""
     fast, strong = runs
-    rel = {p: reliability(con, r, min_sample) for p, r in runs.items()}
+    rel = {p: reliability(r.of(ids), min_sample) for p, ids in runs.items()}
     return [
         {
             "metric": m,

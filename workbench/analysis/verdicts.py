@@ -23,12 +23,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import duckdb
 import polars as pl
 from scipy import stats
 
 from workbench.analysis import card_evidence, card_findings, cards, causal
 from workbench.analysis.causal import MIN_ARM
+from workbench.analysis.runs import Runs, cached
 from workbench.analysis.severity import Finding, Thresholds, num, pct, span
 from workbench.analysis.source import query, run_list
 from workbench.analysis.stats import ALPHA, benjamini_hochberg
@@ -417,35 +417,26 @@ def worthless(verdicts: pl.DataFrame) -> set[str]:
     )
 
 
-def card_verdicts(
-    con: duckdb.DuckDBPyConnection,
-    runs: Sequence[int],
-    th: Thresholds,
-    table: pl.DataFrame | None = None,
-    design: Sequence[int] | None = None,
-    picks: pl.DataFrame | None = None,
-) -> pl.DataFrame:
-    """Every pool card of `runs` with its verdict: from the design runs `design` (default: the
-    runs themselves if they played the design, else the file's design runs of the same setup,
-    causal.companion_runs), else observational from `table` (cards.card_table of `runs`);
-    beside it the evidence of `runs` (card_evidence.py, with `picks`: draft.card_picks of
-    `runs`). `table` and `picks` are computed when not given."""
-    table = cards.card_table(con, runs) if table is None else table
-    design = list(design) if design else causal.companion_runs(con, runs)
+@cached
+def card_verdicts(r: Runs) -> pl.DataFrame:
+    """Every pool card of the runs with its verdict: from the context's design runs
+    (`r.design`: the runs themselves if they played the design, else the file's design runs of
+    the same setup, unless others were given), else observational from cards.card_table;
+    beside it the evidence of the runs (card_evidence.py)."""
     pool = query(
-        con,
+        r.con,
         f"""SELECT name AS card, any_value("set") AS "set", any_value(type) AS type
-            FROM run_cards WHERE in_pool AND buy IS NOT NULL AND run_id IN ({run_list(runs)})
+            FROM run_cards WHERE in_pool AND buy IS NOT NULL AND run_id IN ({run_list(r.runs)})
             GROUP BY ALL ORDER BY card""",
     )
-    if not design:
-        judged = observational_verdicts(table, pool)
+    if not r.design:
+        judged = observational_verdicts(cards.card_table(r), pool)
     else:
         games = int(
-            con.execute(
-                f"SELECT count(*) FROM games WHERE run_id IN ({run_list(design)})"
+            r.con.execute(
+                f"SELECT count(*) FROM games WHERE run_id IN ({run_list(r.design)})"
             ).fetchall()[0][0]
         )
-        judged = causal_verdicts(causal.card_effects(con, design), pool, th, games, design)
-    evidence = card_evidence.card_evidence(con, runs, pool, table, picks)
+        judged = causal_verdicts(causal.effects(r.of(r.design)), pool, r.th, games, r.design)
+    evidence = card_evidence.card_evidence(r, pool)
     return judged.drop(*card_evidence.SCHEMA).join(evidence, on="card", how="left").select(*SCHEMA)

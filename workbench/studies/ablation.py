@@ -18,6 +18,7 @@ import polars as pl
 from rich.console import Console
 from scipy import stats
 
+from workbench.analysis.runs import Runs
 from workbench.analysis.source import in_runs, open_db, query
 from workbench.content.variants import Change
 from workbench.store import RunSpec
@@ -112,7 +113,7 @@ def ablation_study(
     st = run_study(db, base, "ablate", card, "baseline", variants, workers, console)
     with open_db(db) as con:
         result = ablate(con, st.run_ids[0], st.run_ids[1], card)
-        metrics = card_metrics(con, st, card)
+        metrics = card_metrics(Runs(con, st.run_ids), st, card)
     record_results(
         db,
         st.sweep_id,

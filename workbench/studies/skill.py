@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import duckdb
 import polars as pl
 from rich.console import Console
 
 from workbench.analysis.findings import card_verdict
+from workbench.analysis.runs import Runs
 from workbench.analysis.source import open_db
 from workbench.analysis.stability import verdict_table
 from workbench.store import RunSpec
@@ -28,10 +28,10 @@ def agent_variants(agents: list[str]) -> list[Variant]:
     return [Variant(a, agents=(a,), value=i) for i, a in enumerate(agents)]
 
 
-def skill_table(con: duckdb.DuckDBPyConnection, study: Study, card: str) -> pl.DataFrame:
+def skill_table(r: Runs, study: Study, card: str) -> pl.DataFrame:
     """Per agent: the card's pick rate, buy rate, win rates, improvement when bought and the
-    report's verdict on it in that agent's run."""
-    t = card_metrics(con, study, card).rename({"variant": "agent"})
+    report's verdict on it in that agent's run (`r`: a context over the study's runs)."""
+    t = card_metrics(r, study, card).rename({"variant": "agent"})
     return t.with_columns(
         pl.Series(
             "verdict",
@@ -48,10 +48,10 @@ def skill_table(con: duckdb.DuckDBPyConnection, study: Study, card: str) -> pl.D
     )
 
 
-def skill_verdicts(con: duckdb.DuckDBPyConnection, study: Study) -> pl.DataFrame:
+def skill_verdicts(r: Runs, study: Study) -> pl.DataFrame:
     """Every card of the setup: the report's verdict with each agent of the study and whether
     it is the same for all (stability.verdict_table; the agents are the study's labels)."""
-    return verdict_table(con, [(v.label, [run]) for v, run in study.runs])
+    return verdict_table(r, [(v.label, [run]) for v, run in study.runs])
 
 
 @dataclass(frozen=True)
@@ -72,8 +72,9 @@ def skill_study(
     card's improvement when bought per agent in the study's results."""
     st = run_study(db, base, "skill", card, "agents", agent_variants(agents), workers, console)
     with open_db(db) as con:
-        table = skill_table(con, st, card)
-        verdicts = skill_verdicts(con, st)
+        r = Runs(con, st.run_ids)
+        table = skill_table(r, st, card)
+        verdicts = skill_verdicts(r, st)
     record_results(
         db,
         st.sweep_id,

@@ -13,6 +13,7 @@ import polars as pl
 from rich.console import Console
 
 from workbench.analysis import cards, draft, shape
+from workbench.analysis.runs import Runs
 from workbench.analysis.sets import win_rates
 from workbench.analysis.source import open_db
 from workbench.analysis.stats import with_gain_ci as with_gain_ci
@@ -46,12 +47,13 @@ def board_variants(setting: str, values: Sequence[int]) -> list[Variant]:
     ]
 
 
-def card_metrics(con: duckdb.DuckDBPyConnection, study: Study, card: str) -> pl.DataFrame:
-    """Per variant: the card's pick rate, buy rate, win rates and improvement when bought."""
+def card_metrics(r: Runs, study: Study, card: str) -> pl.DataFrame:
+    """Per variant: the card's pick rate, buy rate, win rates and improvement when bought (`r`:
+    a context over the study's runs)."""
     rows = []
     for v, run in study.runs:
-        res = cards.card_results(con, [run]).filter(pl.col("card") == card)
-        picks = draft.card_picks(con, [run]).filter(pl.col("card") == card)
+        res = cards.card_results(r.of([run])).filter(pl.col("card") == card)
+        picks = draft.card_picks(r.of([run])).filter(pl.col("card") == card)
         if res.height == 0 or picks.height == 0:
             res = res.clear(1)
             picks = picks.clear(1)
@@ -71,11 +73,12 @@ def card_metrics(con: duckdb.DuckDBPyConnection, study: Study, card: str) -> pl.
     return with_gain_ci(pl.concat(rows, how="vertical_relaxed"))
 
 
-def board_metrics(con: duckdb.DuckDBPyConnection, study: Study) -> pl.DataFrame:
-    """Per variant: first-player win rate, draws, game length."""
+def board_metrics(r: Runs, study: Study) -> pl.DataFrame:
+    """Per variant: first-player win rate, draws, game length (`r`: a context over the study's
+    runs)."""
     rows = []
     for v, run in study.runs:
-        first = win_rates(con, [run], ["first"])
+        first = win_rates(r.of([run]), ["first"])
         lead = (
             first.filter(pl.col("first"))
             .select(
@@ -92,7 +95,7 @@ def board_metrics(con: duckdb.DuckDBPyConnection, study: Study) -> pl.DataFrame:
             pl.col("win_rate_lo").alias("others_win_rate_lo"),
             pl.col("win_rate_hi").alias("others_win_rate_hi"),
         )
-        summ = shape.summary(con, [run]).filter(pl.col("board") == "all").drop("board")
+        summ = shape.summary(r.of([run])).filter(pl.col("board") == "all").drop("board")
         rows.append(
             pl.concat(
                 [
@@ -136,13 +139,14 @@ def analyse(
     """Metrics per variant and the fair value (card: improvement when bought; board setting:
     the first player's advantage)."""
     values = [v.value if v.value is not None else 0 for v, _ in study.runs]
+    r = Runs(con, study.run_ids)
     if study.card:
         counts = card_counts(con, study.run_ids, study.card, games)
-        metrics = card_metrics(con, study, study.card)
+        metrics = card_metrics(r, study, study.card)
         quantity = "fair_value"
     else:
         counts = first_player_counts(con, study.run_ids, games)
-        metrics = board_metrics(con, study)
+        metrics = board_metrics(r, study)
         quantity = "first_player_neutral_value"
     return SweepResult(study, metrics, fair_value(values, counts, target, paired), counts, quantity)
 

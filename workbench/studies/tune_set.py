@@ -13,6 +13,7 @@ from rich.console import Console
 
 from engine.cards import Card
 from workbench.analysis import causal, verdicts
+from workbench.analysis.runs import companion_runs
 from workbench.analysis.source import open_db, resolve_runs
 from workbench.content.proposals import Proposal, write_copy
 from workbench.content.setup import load_setup
@@ -91,7 +92,7 @@ def judging_run(db: str | Path, run: int) -> tuple[RunSpec, int]:
     companion (a design run of the same setup); with the spec the probes play."""
     with open_db(db) as con:
         resolve_runs(con, [run])
-        design = causal.companion_runs(con, [run])
+        design = companion_runs(con, [run])
         if not design:
             raise ValueError(
                 f"run {run} did not play the randomised buying design and the file "
