@@ -37,6 +37,7 @@ from tests.builder import (
     act,
     artifact,
     eff,
+    equipment,
     intention,
     play_out,
     potion,
@@ -637,6 +638,41 @@ def test_referee_an_each_effect_acts_on_what_was_in_range_when_it_began() -> Non
     assert mine not in g.state.perms and theirs not in g.state.perms
     assert g.state.active == 0 and g.state.phase == "main"
     assert refereed(g, [soldier, relic, purge, IDLE]) == []
+
+
+def test_referee_an_each_effect_measures_a_dropped_equipment_where_it_was_when_it_began() -> None:
+    """R6.4 with R10.1, R11.6: the Wave entering at (0, 0) pushes each friendly permanent in
+    range 1 of it, the Soldier next to it and the Float the Soldier carries among them. The
+    Soldier is pushed into deep water and destroyed; the Float, a swimmer, drops where it died,
+    two fields from the Wave, and is then pushed on as one of the effect's matches (onto land,
+    where a swimmer is destroyed, R9.5): the matches were fixed when the effect began. The
+    referee used to measure the Float from where it dropped (found by the fuzzer, seed 3506
+    game 31,639: a unit's "push 3 to each friendly permanent in range 1")."""
+    soldier = unit("Soldier", life=3)
+    wave = unit(
+        "Wave",
+        life=3,
+        play=0,
+        effects=(eff("push", 1, tgt("permanent", "friendly", each=True, range_=1)),),
+    )
+    float_ = equipment("Float", durability=3, keywords=Keywords(swimming=True))
+    cards = [soldier, wave, float_, IDLE]
+    pos = Position(ascii_board("0 . ~ . . .\n. . . . . ."), cards)  # (0, 0): seat 0 deploys
+    mine = pos.put(soldier, 0, 1, 0)
+    fl = pos.stack_on(mine, float_)
+    pos.idle(0, 5, 1)
+    pos.idle(1, 3, 1)
+    (w,) = pos.hand(0, wave)
+    pos.deck(0, *[soldier] * 6)  # no shuffle the referee has not seen the cards for (R4.1)
+    pos.state.active = 1
+    g = pos.game(phase="discard", advance=True)  # seat 0's turn, as the referee sees it begin
+    act(g, "play", w, field=pos.f(0, 0))
+    s = g.state
+    assert mine not in s.perms and fl not in s.perms
+    ev = s.events
+    seen = list(zip(ev.kind, ev.card_id, strict=True))
+    assert seen.index((EventKind.PLACE, fl)) < seen.index((EventKind.PUSH, fl))  # dropped, pushed
+    assert refereed(g, cards) == []
 
 
 def test_referee_a_push_is_measured_where_its_target_stood_when_it_began() -> None:

@@ -119,6 +119,9 @@ class GameCheck:
     touched: dict[tuple[str, int], int] = field(default_factory=dict)
     """ranges: per verb, the permanents the resolving action reached, with the field each
     stood on when that verb's effect first reached it."""
+    began: dict[str, dict[int, int]] = field(default_factory=dict)
+    """ranges: per verb, the field of every permanent when that verb's effect began (R6.4: an
+    `each` effect's matches are fixed then, wherever a drop or a push carries them after)."""
     reach_from: dict[str, list[int]] = field(default_factory=dict)
     """ranges: per verb, the fields the resolving action's ranges counted from when that
     verb's effect began (R6.4, R10.1)."""
@@ -398,7 +401,7 @@ def _resolve(g: GameCheck, i: int) -> None:
     item = g.stack.pop() if g.stack else None
     g.resolving = item
     g.resolving_card = _card(g, i)
-    g.touched, g.reach_from, g.aimed = {}, {}, None
+    g.touched, g.began, g.reach_from, g.aimed = {}, {}, {}, None
     if item is not None and item.kind == "card":
         card = _card(g, i)
         if card is not None and not card.is_permanent:

@@ -129,14 +129,17 @@ def _effect(g: GameCheck, i: int) -> None:
     """Every permanent an effect reaches lay within the effect's range of its origin: the
     action's chosen target when the action resolved (R6.4: announced with it, its effects
     carried out at once, so an earlier effect that moves the target or destroys the permanent
-    the range counted from does not take it out of range), an `each` effect's matches when
-    that effect began, so a later step of a push or a later destruction of the same effect is
-    not measured again from a table it has already changed."""
+    the range counted from does not take it out of range), an `each` effect's matches where
+    they stood when that effect began, so a later step of a push, a later destruction of the
+    same effect, or an equipment that dropped where its pushed carrier died (R11.6) is not
+    measured again on a table the effect has already changed."""
     verb = _verb(g, i)
     p, r = g.piece(g.ev.card_id[i]), g.resolving
     if not verb or p is None or r is None:
         return
-    here = g.touched.setdefault((verb, p.cid), g.t.field_of(p))
+    began = g.began.setdefault(verb, {q.cid: g.t.field_of(q) for q in g.t.pieces.values()})
+    at_start = began.get(p.cid, -1)
+    here = g.touched.setdefault((verb, p.cid), at_start if at_start >= 0 else g.t.field_of(p))
     specs = [e.target for effects in effect_lists(g) for e in effects if e.verb == verb]
     if not specs or any(t.range is None for t in specs) or here < 0:
         return
