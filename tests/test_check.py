@@ -910,16 +910,19 @@ def _to_round(g: Game, r: int) -> None:
         g.apply(next(a for a in g.legal_actions() if a.kind in ("pass", "end")))
 
 
-def _tyrant_game(*cards: Card, rounds: int = 1) -> tuple[Game, Position, int, int]:
-    """The Tyrant next to a Soldier, Devour on top of its deck, played through `rounds` rounds
-    from the last seat's discard step: (game, position, the Tyrant, the Soldier)."""
+def _tyrant_game(
+    *cards: Card, rounds: int = 1, intention: Card = DEVOUR
+) -> tuple[Game, Position, int, int]:
+    """The Tyrant next to a Soldier, `intention` (Devour) on top of its deck, played through
+    `rounds` rounds from the last seat's discard step: (game, position, the Tyrant, the
+    Soldier)."""
     b = ascii_board(". . . . .\n. . . . .", victory=Victory(VictoryKind.TYRANT, tyrant_goal=5))
-    pos = Position(b, [SOLDIER, TYRANT_UNIT, DEVOUR, IDLE, *cards])
+    pos = Position(b, [SOLDIER, TYRANT_UNIT, intention, IDLE, *cards])
     t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
     u = pos.put(SOLDIER, 0, 1, 0)
     pos.idle(0, 4, 1)
     pos.deck(0, *[SOLDIER] * 6)  # no shuffle the referee has not seen the cards for (R4.1)
-    pos.state.tyrant_deck.append(pos.card(DEVOUR, TYRANT))
+    pos.state.tyrant_deck.append(pos.card(intention, TYRANT))
     pos.state.active = 1
     g = pos.game(phase="discard", advance=True)
     _to_round(g, 1 + rounds)
@@ -1054,22 +1057,13 @@ def test_referee_an_intentions_chosen_target_is_measured_when_it_is_carried_out(
         eff("push", 3, tgt("unit", "enemy", range_=1)),
         eff("poison", 1, tgt("unit", "enemy", range_=1)),
     )
-    b = ascii_board(". . . . . .\n. . . . . .", victory=Victory(VictoryKind.TYRANT, tyrant_goal=5))
-    cards = [SOLDIER, TYRANT_UNIT, shove, IDLE]
-    pos = Position(b, cards)
-    t = pos.put(TYRANT_UNIT, TYRANT, 0, 0, owner=TYRANT)
-    u = pos.put(SOLDIER, 0, 1, 0)
-    pos.idle(0, 5, 1)
-    pos.deck(0, *[SOLDIER] * 6)  # no shuffle the referee has not seen the cards for (R4.1)
-    s = pos.state
-    s.tyrant_deck.append(pos.card(shove, TYRANT))
-    s.active = 1
-    g = pos.game(phase="discard", advance=True)
-    _to_round(g, 3)  # played in round 1's Tyrant turn, carried out in round 2's
+    # played in round 1's Tyrant turn, carried out in round 2's
+    g, pos, t, u = _tyrant_game(rounds=2, intention=shove)
+    s = g.state
     assert s.intentions_done == 1 and t in s.perms and u in s.perms
     p = s.perms[u]
     assert p.field == pos.f(4, 0) and p.markers[Marker.POISON] == 1
-    assert refereed(g, cards) == []
+    assert refereed(g, [SOLDIER, TYRANT_UNIT, shove, IDLE]) == []
 
 
 def test_referee_an_intentions_range_counts_from_every_permanent_of_the_tyrants_side() -> None:

@@ -137,11 +137,13 @@ def _effect(g: GameCheck, i: int) -> None:
     p, r = g.piece(g.ev.card_id[i]), g.resolving
     if not verb or p is None or r is None:
         return
+    specs = [e.target for effects in effect_lists(g) for e in effects if e.verb == verb]
+    if not specs or any(t.range is None for t in specs):
+        return
     began = g.began.setdefault(verb, {q.cid: g.t.field_of(q) for q in g.t.pieces.values()})
     at_start = began.get(p.cid, -1)
     here = g.touched.setdefault((verb, p.cid), at_start if at_start >= 0 else g.t.field_of(p))
-    specs = [e.target for effects in effect_lists(g) for e in effects if e.verb == verb]
-    if not specs or any(t.range is None for t in specs) or here < 0:
+    if here < 0:
         return
     chosen = [t.range or 0 for t in specs if t.is_chosen]
     if chosen and p.cid == r.target and g.aimed is not None:
