@@ -400,6 +400,10 @@ def test_the_search_finds_the_price_whose_effect_is_inside_the_band() -> None:
     assert out.proposed == 7 and out.reached and out.confirmed
     assert [p.value for p in out.probes if not p.fresh] == [1, 2, 3, 5, 6, 7, 9]
     assert [p.value for p in out.probes if p.fresh] == [7]
+    # +0.01 (+0.005 to +0.015) on fresh seeds: the whole interval inside +-0.05
+    assert out.note.endswith(
+        "on fresh seeds effect +1.0 points (+0.5 to +1.5), inside the band too"
+    )
 
 
 def test_a_too_weak_card_is_searched_downwards_to_its_floor_and_no_further() -> None:
@@ -448,6 +452,9 @@ def test_the_proposal_is_where_the_line_through_the_probes_crosses_the_band() ->
     assert out.proposed == 4 and out.confirmed
     assert [p.value for p in out.probes if p.fresh] == [4]
     assert "crosses the band's middle at 4" in out.note
+    # 0.00 (-0.11 to +0.11) on fresh seeds reaches into the band and out of it: not "inside"
+    assert "inside the band too" not in out.note
+    assert "not told apart from the band (its interval reaches beyond it)" in out.note
 
 
 def test_noisy_probes_put_the_proposal_within_one_of_the_fair_cost() -> None:

@@ -291,9 +291,21 @@ def _check(
         True,
         ok,
         (*_ordered(probes), again),
-        f"{found}; on fresh seeds {_effect(again)}"
-        + (", inside the band too" if ok else ", outside the band: not confirmed, more games"),
+        f"{found}; on fresh seeds {_effect(again)}, {_fresh_words(again, band)}",
     )
+
+
+def _fresh_words(p: Probe, band: tuple[float, float]) -> str:
+    """What the fresh-seed check says: inside the band only when the whole interval is; an
+    interval that reaches into the band and out of it cannot tell the card from a balanced one
+    (side 0) and is said so."""
+    if side(p, band) != 0:
+        return "outside the band: not confirmed, more games"
+    low = p.low if p.low is not None else p.effect
+    high = p.high if p.high is not None else p.effect
+    if low is not None and high is not None and band[0] <= low and high <= band[1]:
+        return "inside the band too"
+    return "not told apart from the band (its interval reaches beyond it): more games to be sure"
 
 
 def _effect(p: Probe) -> str:
