@@ -4,33 +4,37 @@ card that was made too cheap or too dear on purpose, and does tune put its cost 
 Cases (benchmarks/recovery_cases.json, written by --make-cases from
 workbench/studies/plants.py): one card of a shipped set per case, of every card type, made
 stronger or weaker by a large or a moderate step of its buy price, play cost, upkeep or one
-effect number, on a board of every victory kind (each board with two of the shipped sets:
-BOARDS). Cards named in the unit tests' tuning data (tests/data/tuning) are never planted.
+effect number; only cards the truth of the original content finds inside the band (in_band),
+never a card of the unit tests' tuning data (tests/data/tuning). PER_RUN cases share a run:
+their plants go into one copy of one set of a board (each board with two of the shipped sets:
+BOARDS; the boards in turn, so every victory kind).
 
-Per case, with the pipeline's default settings (the CLI, as a designer runs it):
+Per run, with the pipeline's default settings (the CLI, as a designer runs it):
 - `workbench simulate --design causal` + `workbench report` on the planted copy of the sets
   (--pipeline own: simulate with the agents' own buying, the observational verdicts), and once
   per board on the unplanted sets with the same seed; the report's `tables/card_verdicts.csv`
   says which cards it names and which way (workbench/studies/recovery.py);
-- `workbench tune` on the first --tune-cases cases whose plant is a large cost plant;
+- `workbench tune --fields FIELD` on the planted set, once per cost field of its large cost
+  plants, while fewer than --tune-cases of them are tuned;
 - the truth: a large run of the randomised buying design (`simulate --design causal`,
   --confirm-games games, seed --seed + 1) on the planted content, and once per board on the
-  original content: the plant counts only where the planted card's causal effect lies beyond
+  original content: a plant counts only where the planted card's causal effect lies beyond
   the verdicts' band the planted way with its whole 95% interval and moved that way from the
   original card's effect (recovery.confirmed). Its games, seed and estimates are kept with the
   case.
 
 Scores: recall (a confirmed plant named the planted way), false alarms (cards the planted run
-names that the unplanted run of the same seeds does not name that way, as a share of the cards
-named), tune's correction (|proposal - original cost|), games and CPU seconds per case; overall,
-per card type and per victory kind. Resumable: what is done is kept in --out (results.json,
-confirm/BOARD.json and CASE.json) and not done again; the case databases are deleted once
-scored (--keep-db).
+names that the unplanted run of the same seeds does not name that way, the run's plants aside,
+as a share of the cards named), tune's correction (|proposal - original cost|), games and CPU
+seconds per run; overall, per card type and per victory kind. Resumable: what is done is kept
+in --out (results.json, confirm/BOARD.json and RUN.json) and not done again; the run databases
+are deleted once scored (--keep-db).
 
-Usage (run under nice; 2 shared cores):
-    nice -n 10 .venv/bin/python benchmarks/bench_recovery.py --cases 40 --workers 2 \\
+Usage (2 shared cores):
+    .venv/bin/python benchmarks/bench_recovery.py --cases 40 --confirm-games 4000 --workers 2 \\
         --out /tmp/recovery
-    ... --make-cases 60 --seed 32: write benchmarks/recovery_cases.json anew
+    ... --make-cases 40 --seed 1 --confirm-games 4000 --out /tmp/recovery: write
+    benchmarks/recovery_cases.json anew (playing the original content's truth if --out lacks it)
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ import duckdb
 from engine.cards import CardSet
 from workbench.analysis import causal
 from workbench.analysis.severity import Thresholds
+from workbench.analysis.verdicts import priced_out, unused
 from workbench.content.card_sets import shipped_cardsets
 from workbench.content.setup import load_setup
 from workbench.studies import plants as pl
@@ -99,47 +104,94 @@ def source_of(cardset: CardSet) -> Path:
     return Path(cardset.source.split("#")[0])
 
 
-def make_cases(count: int, seed: int, scratch: Path) -> dict[str, Any]:
-    """`count` cases: case i plants plants.slot(i)'s kind on board i mod 7, in that board's
-    sets; each plant written once to check that a cell carries it."""
-    catalog, by_name = shipped()
-    excluded = excluded_names()
-    taken: set[tuple[str, str]] = set()
-    boards = list(BOARDS)
-    cases = []
-    for i in range(count):
-        board = boards[i % len(boards)]
-        sets = BOARDS[board]
-        cards = [c for s in sets for c in by_name[s].cards]
-        while True:
-            plant = pl.choose_plant(i, cards, seed, taken, excluded)
-            if plant is None:
-                raise SystemExit(f"case {i}: no card of {pl.slot(i)} in {sets}")
-            taken.add((plant.card, plant.field))
-            home = by_name[plant.set]
-            try:
-                target = scratch / str(i) / f"{home.name}.csv"
-                pl.write_planted(source_of(home), home, plant, target, catalog)
+PER_RUN = 4
+"""Cases planted together in one copy of one set (each on its own card): a run of the pipeline
+and of the truth serves them all, so 40 cases cost 10 runs. The design randomises each card's
+purchases on its own, so the truth of each plant is read off the one run."""
+
+
+def in_band(row: dict[str, Any] | None, band: float) -> bool:
+    """Whether the original card is one the truth finds fine: its effect inside the band, its
+    forced seats playing it (verdicts.unused) and not priced out. Only such cards are planted,
+    so that a plant, when it is one, makes a card the report should newly name."""
+    if row is None or row.get("effect") is None or unused(row) or priced_out(row):
+        return False
+    return abs(float(row["effect"])) <= band
+
+
+def run_plants(
+    j: int, count: int, seed: int, home: CardSet, excluded: set[str], scratch: Path
+) -> list[pl.Plant]:
+    """Run j's plants on `home`'s cards (cases PER_RUN * j onwards, at most `count`): case i
+    takes slot(i)'s kind, or the next type that has a card to plant; each card once; the copy
+    with all of them written once to check that cells carry them."""
+    catalog, _ = shipped()
+    plants: list[pl.Plant] = []
+    for i in range(PER_RUN * j, min(count, PER_RUN * (j + 1))):
+        skip = excluded | {p.card.casefold() for p in plants}
+        taken: set[tuple[str, str]] = set()
+        kinds = [pl.TYPES[(i + k) % len(pl.TYPES)] for k in range(len(pl.TYPES))]
+        for kind in kinds:
+            plant = pl.choose_plant(i, home.cards, seed, taken, skip, kind)
+            while plant is not None:
+                taken.add((plant.card, plant.field))
+                try:
+                    pl.write_planted(
+                        source_of(home),
+                        home,
+                        [*plants, plant],
+                        scratch / f"{home.name}.csv",
+                        catalog,
+                    )
+                    break
+                except ValueError:
+                    plant = pl.choose_plant(i, home.cards, seed, taken, skip, kind)
+            if plant is not None:
+                plants.append(plant)
                 break
-            except ValueError:
-                continue
+        else:
+            raise SystemExit(f"case {i}: no card of {home.name} to plant")
+    return plants
+
+
+def make_cases(count: int, seed: int, out: Path, opts: argparse.Namespace) -> dict[str, Any]:
+    """`count` cases, PER_RUN to a run: run j on board j mod 7, planted in the first of the
+    board's sets on the board's first round of runs and in the second on the next; only cards
+    the truth of the original content (a design run kept in --out, played here if missing)
+    finds inside the band, and no card of the unit tests' tuning data."""
+    _, by_name = shipped()
+    band = Thresholds().card_band
+    boards = list(BOARDS)
+    cases: list[dict[str, Any]] = []
+    for j in range(-(-count // PER_RUN)):
+        board = boards[j % len(boards)]
+        sets = BOARDS[board]
+        home = by_name[sets[(j // len(boards)) % len(sets)]]
+        truth = kept_effects(out, board, original_files(out, sets), board, opts)["cards"]
+        fine = {c.name.casefold() for c in home.cards if in_band(truth.get(c.name), band)}
+        excluded = excluded_names() | {c.name.casefold() for c in home.cards} - fine
+        plants = run_plants(j, count, seed, home, excluded, out / "scratch" / str(j))
         victory = load_setup(sets, board).board.victory.kind.value
-        cases.append(
-            {
-                "id": f"c{i + 1:02d}",
-                "board": board,
-                "victory": victory,
-                "sets": list(sets),
-                "plant": {
-                    **asdict(plant),
-                    "size": plant.size.value,
-                    "direction": plant.direction.value,
-                },
-            }
-        )
+        for plant in plants:
+            cases.append(
+                {
+                    "id": f"c{len(cases) + 1:02d}",
+                    "run": f"r{j + 1:02d}",
+                    "board": board,
+                    "victory": victory,
+                    "sets": list(sets),
+                    "plant": {
+                        **asdict(plant),
+                        "size": plant.size.value,
+                        "direction": plant.direction.value,
+                    },
+                    "original_effect": truth[plant.card]["effect"],
+                }
+            )
     return {
         "seed": seed,
-        "made_by": f"bench_recovery.py --make-cases {count} --seed {seed}",
+        "made_by": f"bench_recovery.py --make-cases {count} --seed {seed} "
+        f"--confirm-games {opts.confirm_games}",
         "cases": cases,
     }
 
@@ -147,6 +199,14 @@ def make_cases(count: int, seed: int, scratch: Path) -> dict[str, Any]:
 def plant_of(case: dict[str, Any]) -> pl.Plant:
     p = dict(case["plant"])
     return pl.Plant(**{**p, "size": pl.Size(p["size"]), "direction": pl.Direction(p["direction"])})
+
+
+def runs_of(cases: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The cases by run, in order."""
+    runs: dict[str, list[dict[str, Any]]] = {}
+    for case in cases:
+        runs.setdefault(case["run"], []).append(case)
+    return runs
 
 
 # --- content -----------------------------------------------------------------------------------
@@ -164,18 +224,21 @@ def original_files(out: Path, sets: Sequence[str]) -> list[Path]:
     return paths
 
 
-def planted_files(out: Path, case: dict[str, Any]) -> list[Path]:
-    """The case's sets: the planted copy of the plant's set, the other as the original copy."""
+def planted_files(out: Path, run: Sequence[dict[str, Any]]) -> list[Path]:
+    """A run's sets: the planted copy of the set its plants are in, the other as the original
+    copy."""
     catalog, by_name = shipped()
-    plant = plant_of(case)
+    plants = [plant_of(c) for c in run]
+    (home,) = {p.set for p in plants}
+    first = run[0]
     paths = []
-    for name, original in zip(case["sets"], original_files(out, case["sets"]), strict=True):
-        if name != plant.set:
+    for name, original in zip(first["sets"], original_files(out, first["sets"]), strict=True):
+        if name != home:
             paths.append(original)
             continue
-        target = out / "content" / case["id"] / f"{name}.csv"
+        target = out / "content" / first["run"] / f"{name}.csv"
         if not target.is_file():
-            pl.write_planted(source_of(by_name[name]), by_name[name], plant, target, catalog)
+            pl.write_planted(source_of(by_name[name]), by_name[name], plants, target, catalog)
         paths.append(target)
     return paths
 
@@ -230,14 +293,20 @@ def simulate_report(
 
 
 def tune(
-    files: Sequence[Path], plant_file: Path, board: str, folder: Path, opts: argparse.Namespace
+    files: Sequence[Path],
+    plant_file: Path,
+    board: str,
+    field: str,
+    folder: Path,
+    opts: argparse.Namespace,
 ) -> tuple[int, float]:
-    """`workbench tune` on the planted set (default settings, --band BAND); games, CPU s."""
+    """`workbench tune --fields FIELD` on the planted set (default settings otherwise, --band
+    BAND); games, CPU s."""
     folder.mkdir(parents=True, exist_ok=True)
     db, log = folder / "tune.duckdb", folder / "log.txt"
     db.unlink(missing_ok=True)
     args = ["tune", "--set", str(plant_file), "--sets", ",".join(map(str, files))]
-    args += ["--board", board, "--band", BAND, "--seed", str(opts.seed)]
+    args += ["--board", board, "--band", BAND, "--fields", field, "--seed", str(opts.seed)]
     args += ["--workers", str(opts.workers), "--db", str(db), "--out", str(folder / "out")]
     args += [] if opts.tune_games is None else ["--games", str(opts.tune_games)]
     cpu = cli([*args, *opts.tune_arg], log)
@@ -294,28 +363,33 @@ def kept_effects(
     return found
 
 
-def confirm(out: Path, case: dict[str, Any], opts: argparse.Namespace) -> dict[str, Any]:
-    """The randomised runs that decide whether the plant is one (rc.confirmed)."""
-    plant = plant_of(case)
-    board = case["board"]
-    original = kept_effects(out, board, original_files(out, case["sets"]), board, opts)
-    planted = kept_effects(out, case["id"], planted_files(out, case), board, opts)
-    truth = rc.confirmed(
-        planted["cards"].get(plant.card),
-        original["cards"].get(plant.card),
-        plant.direction,
-        Thresholds().card_band,
-    )
-    return {
-        "agents": "factorial",
-        "games": planted["games"],
-        "seed": opts.seed + 1,
-        **asdict(truth),
-        "cpu": planted["cpu"],
-    }
+def confirm(out: Path, run: Sequence[dict[str, Any]], opts: argparse.Namespace) -> dict[str, Any]:
+    """The randomised runs that decide whether each of the run's plants is one (rc.confirmed),
+    by case id; the planted content's design run is the run's."""
+    first = run[0]
+    board = first["board"]
+    original = kept_effects(out, board, original_files(out, first["sets"]), board, opts)
+    planted = kept_effects(out, first["run"], planted_files(out, run), board, opts)
+    found = {}
+    for case in run:
+        plant = plant_of(case)
+        truth = rc.confirmed(
+            planted["cards"].get(plant.card),
+            original["cards"].get(plant.card),
+            plant.direction,
+            Thresholds().card_band,
+        )
+        found[case["id"]] = {
+            "agents": "factorial",
+            "games": planted["games"],
+            "seed": opts.seed + 1,
+            **asdict(truth),
+            "cpu": planted["cpu"],
+        }
+    return found
 
 
-# --- one case ----------------------------------------------------------------------------------
+# --- one run of cases ----------------------------------------------------------------------------
 
 
 def unplanted(out: Path, board: str, results: dict[str, Any], opts: argparse.Namespace) -> rc.Named:
@@ -338,44 +412,72 @@ def unplanted(out: Path, board: str, results: dict[str, Any], opts: argparse.Nam
     return {c: frozenset(pl.Direction(x) for x in w) for c, w in done["named"].items()}
 
 
-def run_case(
-    out: Path, case: dict[str, Any], results: dict[str, Any], opts: argparse.Namespace
-) -> dict[str, Any]:
-    plant = plant_of(case)
+def run_cases(
+    out: Path, run: Sequence[dict[str, Any]], results: dict[str, Any], opts: argparse.Namespace
+) -> list[dict[str, Any]]:
+    """Play and score one run's cases: the truth, the unplanted run of the board, the pipeline
+    on the planted copy; each case keeps the run's names, games and CPU."""
     start = time.perf_counter()
-    truth = confirm(out, case, opts)
-    before = unplanted(out, case["board"], results, opts)
-    files = planted_files(out, case)
-    folder = out / "cases" / case["id"]
-    named, games, cpu = simulate_report(files, case["board"], folder, opts)
-    score = rc.score(plant.card, plant.direction, named, before)
-    result: dict[str, Any] = {
-        **case,
-        "confirm": truth,
-        "named": {c: sorted(w) for c, w in named.items()},
-        "recalled": score.recalled,
-        "named_before": score.named_before,
-        "named_count": score.named,
-        "false_alarms": list(score.false_alarms),
-        "tune": None,
-    }
-    result.update(games=games, cpu=round(cpu, 1), wall=round(time.perf_counter() - start, 1))
-    return result
+    truth = confirm(out, run, opts)
+    first = run[0]
+    before = unplanted(out, first["board"], results, opts)
+    files = planted_files(out, run)
+    folder = out / "cases" / first["run"]
+    named, games, cpu = simulate_report(files, first["board"], folder, opts)
+    wall = round(time.perf_counter() - start, 1)
+    planted = [plant_of(c).card for c in run]
+    scored = []
+    for case in run:
+        plant = plant_of(case)
+        score = rc.score(plant.card, plant.direction, named, before, planted)
+        scored.append(
+            {
+                **case,
+                "confirm": truth[case["id"]],
+                "named": {c: sorted(w) for c, w in named.items()},
+                "recalled": score.recalled,
+                "named_before": score.named_before,
+                "named_count": score.named,
+                "false_alarms": list(score.false_alarms),
+                "tune": None,
+                "games": games,
+                "cpu": round(cpu, 1),
+                "wall": wall,
+            }
+        )
+    return scored
 
 
-def tune_case(out: Path, result: dict[str, Any], opts: argparse.Namespace) -> None:
-    """Run tune on a scored case (confirmed or not: the summary counts the confirmed)."""
-    plant, files = plant_of(result), planted_files(out, result)
-    folder = out / "cases" / result["id"] / "tune"
-    games, cpu = tune(files, files[result["sets"].index(plant.set)], result["board"], folder, opts)
-    proposed = rc.proposal(folder / "out" / "proposals.csv", plant.card, plant.field)
-    result["tune"] = {
-        "proposal": proposed,
-        "correction": None if proposed is None else abs(proposed - plant.old),
-        "games": games,
-        "cpu": round(cpu, 1),
-    }
-    result.update(games=result["games"] + games, cpu=round(result["cpu"] + cpu, 1))
+def tuned_cases(run: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The run's cases tune is scored on: large plants of a cost (an effect plant has no
+    original cost for tune to return to)."""
+    return [c for c in run if (p := plant_of(c)).field in pl.COSTS and p.size is pl.Size.LARGE]
+
+
+def tune_run(out: Path, scored: Sequence[dict[str, Any]], opts: argparse.Namespace) -> None:
+    """Run tune on a scored run's planted set, once per cost field its tuned cases planted
+    (`--fields FIELD`, the cost a designer would search for them); each tuned case (confirmed
+    or not: the summary counts the confirmed) gets the proposal for its card and field, and
+    the cases of the run share the cost."""
+    files = planted_files(out, scored)
+    first = scored[0]
+    plant_file = files[first["sets"].index(plant_of(first).set)]
+    for field in dict.fromkeys(plant_of(r).field for r in tuned_cases(scored)):
+        folder = out / "cases" / first["run"] / f"tune-{field}"
+        games, cpu = tune(files, plant_file, first["board"], field, folder, opts)
+        for result in tuned_cases(scored):
+            plant = plant_of(result)
+            if plant.field != field:
+                continue
+            proposed = rc.proposal(folder / "out" / "proposals.csv", plant.card, field)
+            result["tune"] = {
+                "proposal": proposed,
+                "correction": None if proposed is None else abs(proposed - plant.old),
+                "games": games,
+                "cpu": round(cpu, 1),
+            }
+        for result in scored:
+            result.update(games=result["games"] + games, cpu=round(result["cpu"] + cpu, 1))
 
 
 # --- results -----------------------------------------------------------------------------------
@@ -433,10 +535,10 @@ def options(argv: Sequence[str] | None) -> argparse.Namespace:
         "simulate with the agents' own buying + report (the observational verdicts)",
     )
     parser.add_argument(
-        "--confirm-games", type=int, default=6000, help="games of each design run for the truth"
+        "--confirm-games", type=int, default=4000, help="games of each design run for the truth"
     )
     parser.add_argument(
-        "--tune-cases", type=int, default=12, help="tune on this many large cost plants"
+        "--tune-cases", type=int, default=40, help="tune on at most this many large cost plants"
     )
     parser.add_argument("--tune-games", type=int, help="tune --games (default: tune's own)")
     parser.add_argument("--seed", type=int, default=1)
@@ -465,7 +567,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     opts = options(argv)
     if opts.make_cases:
         scratch = opts.out / "scratch"
-        made = make_cases(opts.make_cases, opts.seed, scratch)
+        opts.out.mkdir(parents=True, exist_ok=True)
+        made = make_cases(opts.make_cases, opts.seed, opts.out, opts)
         shutil.rmtree(scratch, ignore_errors=True)
         CASES.write_text(json.dumps(made, indent=1) + "\n", encoding="utf-8")
         print(f"{len(made['cases'])} cases written to {CASES}")
@@ -476,19 +579,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = load(opts.out, settings)
     results.setdefault("runs", []).append({"commit": commit(), "argv": sys.argv[1:]})
     tuned = sum(r["tune"] is not None for r in results["cases"].values())
-    for k, case in enumerate(cases, 1):
-        plant = plant_of(case)
-        print(f"[{k}/{len(cases)}] {case['id']} {case['board']}: {plant.label()}", flush=True)
-        if case["id"] not in results["cases"]:
-            results["cases"][case["id"]] = run_case(opts.out, case, results, opts)
+    for k, run in enumerate(runs_of(cases).values(), 1):
+        print(f"[run {k}] {run[0]['run']} {run[0]['board']}:", flush=True)
+        for case in run:
+            print(f"  {case['id']}: {plant_of(case).label()}", flush=True)
+        if any(c["id"] not in results["cases"] for c in run):
+            for result in run_cases(opts.out, run, results, opts):
+                results["cases"][result["id"]] = result
             save(opts.out, results)
-        result = results["cases"][case["id"]]
-        cost_large = plant.field in pl.COSTS and plant.size is pl.Size.LARGE
-        if cost_large and result["tune"] is None and tuned < opts.tune_cases:
-            tune_case(opts.out, result, opts)
-            tuned += 1
+        scored = [results["cases"][c["id"]] for c in run]
+        tunable = [r for r in tuned_cases(scored) if r["tune"] is None]
+        if tunable and tuned < opts.tune_cases:
+            tune_run(opts.out, scored, opts)
+            tuned += len(tunable)
             save(opts.out, results)
-        print("  " + rc.case_line(result, plant.label()), flush=True)
+        for result in scored:
+            print("  " + rc.case_line(result, plant_of(result).label()), flush=True)
     done = [results["cases"][c["id"]] for c in cases if c["id"] in results["cases"]]
     table = rc.markdown(rc.summary([rc.case_result(r) for r in done]))
     (opts.out / "summary.md").write_text(table + "\n", encoding="utf-8")

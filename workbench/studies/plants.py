@@ -1,10 +1,10 @@
 """Planted mispricings for the recovery benchmark
-(benchmarks/bench_recovery.py): one card of a shipped set made too cheap or too strong, or too
-dear or too weak, by a large or a moderate step of its buy price, play cost, upkeep or one
-number of its effects, written as a CSV copy of the set with that one cell changed.
+(benchmarks/bench_recovery.py): cards of a shipped set made too cheap or too strong, or too
+dear or too weak, by a large or a moderate step of their buy price, play cost, upkeep or one
+number of their effects, written as a CSV copy of the set with those cells changed.
 
-The copy is checked by loading it: every other card must load as in the original, and the
-planted card must differ only in the planted number. Whether a plant really moves the card's
+The copy is checked by loading it: every other card must load as in the original, and each
+planted card must differ only in its planted number. Whether a plant really moves the card's
 worth the planted way is not assumed here: the benchmark confirms it by randomised play.
 """
 
@@ -44,10 +44,12 @@ FIELDS = (*COSTS, EFFECT)
 """What a plant changes: a cost column, or one number of the card's effects (`effect`)."""
 
 STEP = {
-    Size.LARGE: {"buy": 3, "play": 2, "upkeep": 2, EFFECT: 2},
+    Size.LARGE: {"buy": 4, "play": 2, "upkeep": 2, EFFECT: 2},
     Size.MODERATE: dict.fromkeys(FIELDS, 1),
 }
-"""How far a plant moves the number, by size and field."""
+"""How far a plant moves the number, by size and field. A large buy step is 4: with one
+purchase a turn, a price moved by 3 left the causal effect of the cards planted so (c01-c03 of
+BENCHMARKS.md's first recovery run) inside the noise of two 4,000-game runs."""
 LOWEST = {"buy": 1, "play": 0, "upkeep": 0, EFFECT: 1}
 """The smallest value a planted number may take (a buy price of 0 is no price at all)."""
 
@@ -188,12 +190,13 @@ class Slot:
     direction: Direction
 
 
-def slot(i: int) -> Slot:
+def slot(i: int, kind: CardType | None = None) -> Slot:
     """Case i's kind, spread so that any first few cases mix the kinds: the type cycles with
     period 5, the size with period 2 and the direction with period 4 (each type meets every
     size and direction within 20 cases), the field per type in TYPE_FIELDS' order (the others
-    after it, for a card that cannot take the first)."""
-    kind = TYPES[i % len(TYPES)]
+    after it, for a card that cannot take the first). `kind` replaces the type (for a set
+    without a card of case i's own type to plant)."""
+    kind = TYPES[i % len(TYPES)] if kind is None else kind
     fields = TYPE_FIELDS[kind]
     first = (i // len(TYPES)) % len(fields)
     return Slot(
@@ -205,13 +208,18 @@ def slot(i: int) -> Slot:
 
 
 def choose_plant(
-    i: int, cards: Sequence[Card], seed: int, taken: set[tuple[str, str]], excluded: set[str]
+    i: int,
+    cards: Sequence[Card],
+    seed: int,
+    taken: set[tuple[str, str]],
+    excluded: set[str],
+    kind: CardType | None = None,
 ) -> Plant | None:
-    """Case i's plant among `cards` (the board's sets): slot(i)'s type, size and direction, the
-    first of its fields some card allows, the card drawn by a seeded draw among those; never a
-    (card, field) in `taken` nor a card named in `excluded` (casefolded). None if no card of
-    the type allows any of its fields."""
-    want = slot(i)
+    """Case i's plant among `cards`: slot(i, kind)'s type, size and direction, the first of its
+    fields some card allows, the card drawn by a seeded draw among those; never a (card, field)
+    in `taken` nor a card named in `excluded` (casefolded). None if no card of the type allows
+    any of its fields."""
+    want = slot(i, kind)
     rng = random.Random(f"{seed}:{i}")
     for field in want.fields:
         options = [
@@ -288,26 +296,36 @@ def _candidates(rows: list[list[Cell]], plant: Plant) -> Iterable[list[list[Cell
 
 
 def write_planted(
-    source: Path, original: CardSet, plant: Plant, target: Path, catalog: Sequence[CardSet]
+    source: Path,
+    original: CardSet,
+    plants: Sequence[Plant],
+    target: Path,
+    catalog: Sequence[CardSet],
 ) -> Path:
-    """Write `original` (read from `source`) to the CSV `target` with the plant's cell changed
-    and check it by loading it against `catalog`: every other card as in `original`, the
-    planted one changed only in its planted number. ValueError if no cell carries the plant."""
+    """Write `original` (read from `source`) to the CSV `target` with each plant's cell changed
+    (the plants on different cards) and check it by loading it against `catalog`: every other
+    card as in `original`, each planted one changed only in its planted number. ValueError
+    naming the plant if no cell carries it."""
     rows = set_rows(source, original.name)
     before = {c.name: c for c in original.cards}
-    for copy in _candidates(rows, plant):
-        write_rows(copy, target)
-        try:
-            (loaded,) = load_cardsets(target, catalog)
-        except (ValueError, ValidationError):
-            continue
-        after = {c.name: c for c in loaded.cards}
-        same = all(after.get(n) == c for n, c in before.items() if n != plant.card)
-        whole = same and len(after) == len(before) and plant.card in after
-        if whole and is_planted(before[plant.card], after[plant.card], plant):
-            return target
-    target.unlink(missing_ok=True)
-    raise ValueError(f"{source}: no cell carries the plant {plant.label()}")
+    expected = dict(before)
+    for plant in plants:
+        for copy in _candidates(rows, plant):
+            write_rows(copy, target)
+            try:
+                (loaded,) = load_cardsets(target, catalog)
+            except (ValueError, ValidationError):
+                continue
+            after = {c.name: c for c in loaded.cards}
+            same = all(after.get(n) == c for n, c in expected.items() if n != plant.card)
+            whole = same and len(after) == len(before) and plant.card in after
+            if whole and is_planted(before[plant.card], after[plant.card], plant):
+                rows, expected[plant.card] = copy, after[plant.card]
+                break
+        else:
+            target.unlink(missing_ok=True)
+            raise ValueError(f"{source}: no cell carries the plant {plant.label()}")
+    return write_rows(rows, target)
 
 
 def write_original(

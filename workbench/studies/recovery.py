@@ -91,7 +91,7 @@ class CaseScore:
     """A planted run's report against the unplanted one: the planted card named the planted
     way (and whether the unplanted run named it so too: a report that names every card too
     weak recalls every plant made weaker), how many cards the planted run names, and those of
-    them (planted card aside) named in a way the unplanted run does not name them."""
+    them (the run's planted cards aside) named in a way the unplanted run does not name them."""
 
     recalled: bool
     named: int
@@ -99,13 +99,23 @@ class CaseScore:
     named_before: bool = False
 
 
-def score(card: str, direction: Direction, planted: Named, unplanted: Named) -> CaseScore:
-    """Recall and false alarms of one case (card names compared casefolded)."""
+def score(
+    card: str,
+    direction: Direction,
+    planted: Named,
+    unplanted: Named,
+    others: Iterable[str] = (),
+) -> CaseScore:
+    """Recall and false alarms of one case (card names compared casefolded); `others`: the
+    cards planted in the same run besides `card`, never false alarms."""
     key = card.casefold()
+    skip = {key, *(c.casefold() for c in others)}
     before = {c.casefold(): w for c, w in unplanted.items()}
     ways = {c.casefold(): w for c, w in planted.items()}
     alarms = sorted(
-        c for c, w in planted.items() if c.casefold() != key and w - before.get(c.casefold(), set())
+        c
+        for c, w in planted.items()
+        if c.casefold() not in skip and w - before.get(c.casefold(), set())
     )
     recalled = direction in ways.get(key, frozenset())
     return CaseScore(
@@ -128,7 +138,9 @@ def proposal(proposals: Path, card: str, field: str) -> int | None:
 class CaseResult:
     """What the summary needs of one scored case. `confirmed`: the randomised run moved the
     planted card's effect the planted way; `correction`: |tune's proposal - original cost|, None
-    when tune ran and proposed nothing for the planted field; `tuned`: whether tune ran."""
+    when tune ran and proposed nothing for the planted field; `tuned`: whether tune ran.
+    `named`, `false_alarms`, `games` and `cpu` are the whole run's, which the cases planted in
+    one run (`run`) share: the summary counts each run once."""
 
     type: str
     victory: str
@@ -141,6 +153,7 @@ class CaseResult:
     correction: int | None
     games: int
     cpu: float
+    run: str = ""
 
 
 def case_result(r: dict[str, Any]) -> CaseResult:
@@ -158,6 +171,7 @@ def case_result(r: dict[str, Any]) -> CaseResult:
         r["tune"]["correction"] if tuned else None,
         r["games"],
         r["cpu"],
+        r.get("run", r["id"]),
     )
 
 
@@ -194,14 +208,16 @@ def summary_row(group: str, cases: Sequence[CaseResult]) -> dict[str, str]:
     """One line of the summary: recall on confirmed large and moderate plants (and the plants
     named the planted way, confirmed or not), false alarms as a share of the cards named, tune
     within 1 of the original on confirmed large plants that tune ran on, and the pipeline's
-    median games and CPU seconds per case."""
+    median games and CPU seconds per run (the names, alarms and costs of a run counted once
+    however many of its cases the group holds)."""
     sure = [c for c in cases if c.confirmed]
     large = [c for c in sure if c.size is Size.LARGE]
     moderate = [c for c in sure if c.size is Size.MODERATE]
     tuned = [c for c in large if c.tuned]
     close = [c for c in tuned if c.correction is not None and c.correction <= 1]
-    named = sum(c.named for c in cases)
-    alarms = sum(c.false_alarms for c in cases)
+    runs = list({c.run or str(i): c for i, c in enumerate(cases)}.values())
+    named = sum(c.named for c in runs)
+    alarms = sum(c.false_alarms for c in runs)
 
     def median(values: Iterable[float]) -> str:
         got = list(values)
@@ -216,8 +232,9 @@ def summary_row(group: str, cases: Sequence[CaseResult]) -> dict[str, str]:
         "named, any plant": _share(sum(c.recalled for c in cases), len(cases)),
         "false alarms": _share(alarms, named),
         "tune within 1 (large)": _share(len(close), len(tuned)),
-        "games/case": median(c.games for c in cases),
-        "CPU s/case": median(c.cpu for c in cases),
+        "runs": str(len(runs)),
+        "games/run": median(c.games for c in runs),
+        "CPU s/run": median(c.cpu for c in runs),
     }
 
 
