@@ -272,6 +272,14 @@ def games_in(db: Path) -> int:
         con.close()
 
 
+def simulate(
+    files: Sequence[Path], board: str, db: Path, seed: int, opts: argparse.Namespace
+) -> list[str]:
+    """`workbench simulate` of these sets on the board into `db`, with the seed and workers."""
+    args = ["simulate", "--sets", ",".join(map(str, files)), "--board", board, "--db", str(db)]
+    return [*args, "--seed", str(seed), "--workers", str(opts.workers)]
+
+
 def simulate_report(
     files: Sequence[Path], board: str, folder: Path, opts: argparse.Namespace
 ) -> tuple[rc.Named, int, float]:
@@ -279,8 +287,7 @@ def simulate_report(
     folder.mkdir(parents=True, exist_ok=True)
     db, log = folder / "run.duckdb", folder / "log.txt"
     db.unlink(missing_ok=True)
-    sim = ["simulate", "--sets", ",".join(map(str, files)), "--board", board, "--db", str(db)]
-    sim += ["--seed", str(opts.seed), "--workers", str(opts.workers), *opts.simulate_arg]
+    sim = [*simulate(files, board, db, opts.seed, opts), *opts.simulate_arg]
     sim += ["--design", "causal"] if opts.pipeline == "causal" else []
     cpu = cli([*sim, *([] if opts.games is None else ["--games", str(opts.games)])], log)
     for more in opts.simulate:  # more runs into the same file, e.g. a designed one
@@ -328,9 +335,8 @@ def design_effects(
     folder.mkdir(parents=True, exist_ok=True)
     db, log = folder / "truth.duckdb", folder / "truth.txt"
     db.unlink(missing_ok=True)
-    args = ["simulate", "--sets", ",".join(map(str, files)), "--board", board, "--db", str(db)]
-    args += ["--design", "causal", "--games", str(opts.confirm_games)]
-    cpu = cli([*args, "--seed", str(opts.seed + 1), "--workers", str(opts.workers)], log)
+    args = [*simulate(files, board, db, opts.seed + 1, opts), "--design", "causal"]
+    cpu = cli([*args, "--games", str(opts.confirm_games)], log)
     con = duckdb.connect(str(db))
     try:
         rows = causal.card_effects(con, [1]).to_dicts()
