@@ -309,9 +309,22 @@ def result(
     victory: str = "vip",
     games: int = 100,
     run: str = "",
+    field: str = "buy",
 ) -> rc.CaseResult:
     return rc.CaseResult(
-        kind, victory, size, confirmed, recalled, named, alarms, tuned, correction, games, 10.0, run
+        kind,
+        victory,
+        size,
+        confirmed,
+        recalled,
+        named,
+        alarms,
+        tuned,
+        correction,
+        games,
+        10.0,
+        run,
+        field,
     )
 
 
@@ -328,7 +341,7 @@ def test_summary_figures_worked_out_by_hand() -> None:
         result(L, True, True, 5, 1, correction=None, tuned=True, games=100, run="r1"),
         result(L, True, False, 6, 2, kind="spell", victory="resource", games=200, run="r2"),
         result(L, False, True, 5, 0, correction=0, tuned=True, games=400, run="r3"),
-        result(M, True, True, 0, 0, kind="spell", games=500, run="r4"),
+        result(M, True, True, 0, 0, kind="spell", games=500, run="r4", field="effect"),
         result(M, True, False, 0, 0, games=600, run="r5"),
     ]
     rows = rc.summary(cases)
@@ -347,7 +360,17 @@ def test_summary_figures_worked_out_by_hand() -> None:
         "CPU s/run": "10",
     }
     by_group = {r["group"]: r for r in rows}
-    assert set(by_group) == {"all", "type spell", "type unit", "victory resource", "victory vip"}
+    assert set(by_group) == {
+        "all",
+        "type spell",
+        "type unit",
+        "victory resource",
+        "victory vip",
+        "field buy",
+        "field effect",
+    }
+    assert by_group["field effect"]["recall moderate"] == "1/1 (100%)"
+    assert by_group["field buy"]["confirmed"] == "4"
     assert by_group["type spell"]["recall large"] == "0/1 (0%)"
     assert by_group["type spell"]["recall moderate"] == "1/1 (100%)"
     assert by_group["victory resource"]["false alarms"] == "2/6 (33%)"

@@ -154,6 +154,7 @@ class CaseResult:
     games: int
     cpu: float
     run: str = ""
+    field: str = ""
 
 
 def case_result(r: dict[str, Any]) -> CaseResult:
@@ -172,6 +173,7 @@ def case_result(r: dict[str, Any]) -> CaseResult:
         r["games"],
         r["cpu"],
         r.get("run", r["id"]),
+        r["plant"]["field"],
     )
 
 
@@ -239,11 +241,13 @@ def summary_row(group: str, cases: Sequence[CaseResult]) -> dict[str, str]:
 
 
 def summary(cases: Sequence[CaseResult]) -> list[dict[str, str]]:
-    """The summary over all cases, then per card type, then per victory kind."""
+    """The summary over all cases, then per card type, per victory kind and per planted field
+    (a cost or an effect number)."""
     rows = [summary_row("all", cases)]
     keys: list[tuple[str, Callable[[CaseResult], str]]] = [
         ("type", lambda c: c.type),
         ("victory", lambda c: c.victory),
+        ("field", lambda c: c.field),
     ]
     for what, key in keys:
         for value in sorted({key(c) for c in cases}):
