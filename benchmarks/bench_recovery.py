@@ -26,9 +26,9 @@ Per run, with the pipeline's default settings (the CLI, as a designer runs it):
 Scores: recall (a confirmed plant named the planted way), false alarms (cards the planted run
 names that the unplanted run of the same seeds does not name that way, the run's plants aside,
 as a share of the cards named), tune's correction (|proposal - original cost|), games and CPU
-seconds per run; overall, per card type, per victory kind and per planted field. Resumable: what is done is kept
-in --out (results.json, confirm/BOARD.json and RUN.json) and not done again; the run databases
-are deleted once scored (--keep-db).
+seconds per run; overall, per card type, per victory kind and per planted field. Resumable:
+what is done is kept in --out (results.json, confirm/BOARD.json and RUN.json) and not done
+again; the run databases are deleted once scored (--keep-db).
 
 Usage (2 shared cores):
     .venv/bin/python benchmarks/bench_recovery.py --cases 40 --confirm-games 4000 --workers 2 \\
