@@ -58,7 +58,7 @@ sys.path.insert(0, str(ROOT))
 
 import duckdb
 
-from engine.cards import CardSet
+from engine.cards import CardSet, CardType
 from workbench.analysis import causal
 from workbench.analysis.severity import Thresholds
 from workbench.analysis.verdicts import priced_out, unused
@@ -120,19 +120,23 @@ def in_band(row: dict[str, Any] | None, band: float) -> bool:
 
 
 def run_plants(
-    j: int, count: int, seed: int, home: CardSet, excluded: set[str], scratch: Path
+    j: int, count: int, seed: int, home: CardSet, excluded: set[str], kinds: Kinds, scratch: Path
 ) -> list[pl.Plant]:
     """Run j's plants on `home`'s cards (cases PER_RUN * j onwards, at most `count`): case i
-    takes slot(i)'s kind, or the next type that has a card to plant; each card once; the copy
-    with all of them written once to check that cells carry them."""
+    takes its slot's kind (`kinds`: the types and fields of the case list), or the next type
+    that has a card to plant; each card once; the copy with all of them written once to check
+    that cells carry them."""
     catalog, _ = shipped()
+    types, fields = kinds
     plants: list[pl.Plant] = []
     for i in range(PER_RUN * j, min(count, PER_RUN * (j + 1))):
         skip = excluded | {p.card.casefold() for p in plants}
         taken: set[tuple[str, str]] = set()
-        kinds = [pl.TYPES[(i + k) % len(pl.TYPES)] for k in range(len(pl.TYPES))]
-        for kind in kinds:
-            plant = pl.choose_plant(i, home.cards, seed, taken, skip, kind)
+        order = [types[(i + k) % len(types)] for k in range(len(types))]
+        order += [t for t in pl.TYPES if t not in order]
+        for kind in order:
+            want = pl.slot(i, kind, types, fields)
+            plant = pl.choose_plant(i, home.cards, seed, taken, skip, want)
             while plant is not None:
                 taken.add((plant.card, plant.field))
                 try:
@@ -145,7 +149,7 @@ def run_plants(
                     )
                     break
                 except ValueError:
-                    plant = pl.choose_plant(i, home.cards, seed, taken, skip, kind)
+                    plant = pl.choose_plant(i, home.cards, seed, taken, skip, want)
             if plant is not None:
                 plants.append(plant)
                 break
@@ -154,23 +158,36 @@ def run_plants(
     return plants
 
 
-def make_cases(count: int, seed: int, out: Path, opts: argparse.Namespace) -> dict[str, Any]:
-    """`count` cases, PER_RUN to a run: run j on board j mod 7, planted in the first of the
-    board's sets on the board's first round of runs and in the second on the next; only cards
-    the truth of the original content (a design run kept in --out, played here if missing)
-    finds inside the band, and no card of the unit tests' tuning data."""
+Kinds = tuple[tuple[CardType, ...], tuple[str, ...] | None]
+"""The card types a case list cycles through and the fields it plants (None: each type's own)."""
+
+
+def make_cases(
+    count: int,
+    seed: int,
+    out: Path,
+    opts: argparse.Namespace,
+    kinds: Kinds = (pl.TYPES, None),
+    before: Sequence[dict[str, Any]] = (),
+) -> list[dict[str, Any]]:
+    """`count` cases after the cases `before` (a whole number of runs), PER_RUN to a run: run j
+    on board j mod 7, planted in the first of the board's sets on the board's first round of
+    runs and in the second on the next; only cards the truth of the original content (a design
+    run kept in --out, played here if missing) finds inside the band, and no card of the unit
+    tests' tuning data."""
     _, by_name = shipped()
     band = Thresholds().card_band
     boards = list(BOARDS)
-    cases: list[dict[str, Any]] = []
-    for j in range(-(-count // PER_RUN)):
+    cases: list[dict[str, Any]] = list(before)
+    count += len(cases)
+    for j in range(len(cases) // PER_RUN, -(-count // PER_RUN)):
         board = boards[j % len(boards)]
         sets = BOARDS[board]
         home = by_name[sets[(j // len(boards)) % len(sets)]]
         truth = kept_effects(out, board, original_files(out, sets), board, opts)["cards"]
         fine = {c.name.casefold() for c in home.cards if in_band(truth.get(c.name), band)}
         excluded = excluded_names() | {c.name.casefold() for c in home.cards} - fine
-        plants = run_plants(j, count, seed, home, excluded, out / "scratch" / str(j))
+        plants = run_plants(j, count, seed, home, excluded, kinds, out / "scratch" / str(j))
         victory = load_setup(sets, board).board.victory.kind.value
         for plant in plants:
             cases.append(
@@ -188,12 +205,7 @@ def make_cases(count: int, seed: int, out: Path, opts: argparse.Namespace) -> di
                     "original_effect": truth[plant.card]["effect"],
                 }
             )
-    return {
-        "seed": seed,
-        "made_by": f"bench_recovery.py --make-cases {count} --seed {seed} "
-        f"--confirm-games {opts.confirm_games}",
-        "cases": cases,
-    }
+    return cases
 
 
 def plant_of(case: dict[str, Any]) -> pl.Plant:
@@ -566,19 +578,52 @@ def options(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--make-cases", type=int, metavar="N", help="write N cases to the list and stop"
     )
+    parser.add_argument(
+        "--append", action="store_true", help="--make-cases: add to the list's cases"
+    )
+    parser.add_argument(
+        "--kinds",
+        default=",".join(t.value for t in pl.TYPES),
+        help="--make-cases: the card types the cases cycle through (default: all five)",
+    )
+    parser.add_argument(
+        "--fields",
+        help="--make-cases: the fields to plant, in turn (default: each type's own, "
+        f"{', '.join(pl.FIELDS[:3])}, {pl.EFFECT}; a unit's {' and '.join(pl.STATS)} only so)",
+    )
     return parser.parse_args(argv)
+
+
+def write_cases(opts: argparse.Namespace) -> int:
+    """--make-cases: write the case list anew, or add to it (--append)."""
+    try:
+        kinds = tuple(CardType(k.strip()) for k in opts.kinds.split(","))
+        fields = None if opts.fields is None else tuple(f.strip() for f in opts.fields.split(","))
+    except ValueError as e:
+        raise SystemExit(f"--kinds: {e}") from None
+    if fields is not None and not set(fields) <= set(pl.FIELDS):
+        raise SystemExit(f"--fields: {opts.fields!r}: each one of {', '.join(pl.FIELDS)}")
+    made = {"seed": opts.seed, "made_by": [], "cases": []}
+    if opts.append:
+        made = json.loads(CASES.read_text(encoding="utf-8"))
+        if len(made["cases"]) % PER_RUN:
+            raise SystemExit(f"{CASES}: {len(made['cases'])} cases, not whole runs of {PER_RUN}")
+    command = " ".join(["bench_recovery.py", *sys.argv[1:]])
+    made["cases"] = make_cases(
+        opts.make_cases, opts.seed, opts.out, opts, (kinds, fields), made["cases"]
+    )
+    made["made_by"] = [*made["made_by"], command]
+    shutil.rmtree(opts.out / "scratch", ignore_errors=True)
+    CASES.write_text(json.dumps(made, indent=1) + "\n", encoding="utf-8")
+    print(f"{len(made['cases'])} cases written to {CASES}")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     opts = options(argv)
     if opts.make_cases:
-        scratch = opts.out / "scratch"
         opts.out.mkdir(parents=True, exist_ok=True)
-        made = make_cases(opts.make_cases, opts.seed, opts.out, opts)
-        shutil.rmtree(scratch, ignore_errors=True)
-        CASES.write_text(json.dumps(made, indent=1) + "\n", encoding="utf-8")
-        print(f"{len(made['cases'])} cases written to {CASES}")
-        return 0
+        return write_cases(opts)
     cases = json.loads(CASES.read_text(encoding="utf-8"))["cases"][: opts.cases]
     settings = {k: getattr(opts, k) for k in (*SETTINGS, "tune_games")}
     opts.out.mkdir(parents=True, exist_ok=True)

@@ -72,6 +72,33 @@ def test_a_plant_moves_the_number_the_planted_way_by_its_size() -> None:
     assert pl.plants_of(card("Token", buy=None, play=1), "play", Size.MODERATE, WEAK) == []
 
 
+def test_a_units_attack_and_life_are_planted_upwards_for_stronger() -> None:
+    """R12.1: more attack or life is a stronger unit; a large step is 2, a moderate 1, and
+    neither goes below 1. Only units have them."""
+    brute = card("Brute", buy=5, play=1, upkeep=2, attack=2, life=3)
+    assert [(p.old, p.new) for p in pl.plants_of(brute, "attack", Size.LARGE, STRONG)] == [(2, 4)]
+    assert [(p.old, p.new) for p in pl.plants_of(brute, "life", Size.LARGE, WEAK)] == [(3, 1)]
+    assert [(p.old, p.new) for p in pl.plants_of(brute, "attack", Size.MODERATE, WEAK)] == [(2, 1)]
+    assert pl.plants_of(brute, "attack", Size.LARGE, WEAK) == []  # 2 - 2 = 0 < 1
+    zap = card("Zap", CardType.SPELL, buy=2, play=1, effects=(Effect("damage", 2),))
+    assert pl.plants_of(zap, "attack", Size.MODERATE, STRONG) == []
+
+
+def test_a_case_list_of_units_cycles_through_the_fields_it_asks_for() -> None:
+    """kinds (unit,) and fields (upkeep, attack, life): the field turns with period 3, the size
+    with period 2 and the direction with period 4, so 12 cases meet every combination; a field
+    the type cannot take is left out (a spell asked for attack plants its own fields)."""
+    units, fields = (CardType.UNIT,), ("upkeep", "attack", "life")
+    slots = [pl.slot(i, kinds=units, fields=fields) for i in range(12)]
+    assert [s.fields[0] for s in slots[:4]] == ["upkeep", "attack", "life", "upkeep"]
+    assert slots[1].fields == ("attack", "life", "upkeep")
+    assert {(s.fields[0], s.size, s.direction) for s in slots} == {
+        (f, a, b) for f in fields for a in Size for b in Direction
+    }
+    assert pl.slot(0, CardType.SPELL, units, fields).fields == pl.TYPE_FIELDS[CardType.SPELL]
+    assert pl.slot(7) == pl.slot(7, kinds=pl.TYPES)  # the default list: every type's own fields
+
+
 def test_an_effect_plant_changes_a_number_whose_growth_helps_the_owner() -> None:
     spell = card(
         "Deal",
@@ -101,7 +128,7 @@ def test_choose_plant_skips_taken_and_excluded_cards() -> None:
     spells = [card("Zap", CardType.SPELL, buy=5, play=1)]
     assert pl.choose_plant(0, spells, 7, set(), set()) is None
     # ... unless the case is given another type: slot 0's size, direction and first field
-    got = pl.choose_plant(0, spells, 7, set(), set(), CardType.SPELL)
+    got = pl.choose_plant(0, spells, 7, set(), set(), pl.slot(0, CardType.SPELL))
     assert got is not None and (got.card, got.field, got.old, got.new) == ("Zap", "buy", 5, 1)
 
 
@@ -161,6 +188,28 @@ def test_several_plants_go_into_one_copy_each_in_its_own_cell(
     planted = {c.name: c for c in copy.cards}
     assert planted["Brute"].buy == 1 and pl.is_planted(cards[1], planted["Bolt"], bolt)
     assert [planted[c.name] for c in cards[2:]] == cards[2:]
+
+
+def test_a_stat_plant_changes_the_units_column(
+    tmp_path: Path, handmade: tuple[Path, list[Card]]
+) -> None:
+    """Brute's attack 2 -> 4 (the column `attack`, the 9th): one cell, the copy loads with it."""
+    source, cards = handmade
+    catalog = shipped_cardsets()
+    (original,) = load_cardsets(source, catalog)
+    plant = _plant(cards, "Brute", "attack", Size.LARGE, STRONG)
+    target = pl.write_planted(source, original, [plant], tmp_path / "o" / "handmade.csv", catalog)
+    rows = list(csv.reader(target.read_text(encoding="utf-8").splitlines()))
+    before = list(csv.reader(SET_CSV.splitlines()))
+    changed = [
+        (i, j, a, b)
+        for i, (r, s) in enumerate(zip(before, rows, strict=True))
+        for j, (a, b) in enumerate(zip(r, s, strict=True))
+        if a != b
+    ]
+    assert changed == [(1, 8, "2", "4")]
+    (copy,) = load_cardsets(target, catalog)
+    assert copy.cards[0].attack == 4 and copy.cards[1:] == tuple(cards[1:])
 
 
 def test_an_effect_plant_finds_the_effect_number_not_a_range(

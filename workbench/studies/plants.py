@@ -1,7 +1,8 @@
 """Planted mispricings for the recovery benchmark
 (benchmarks/bench_recovery.py): cards of a shipped set made too cheap or too strong, or too
-dear or too weak, by a large or a moderate step of their buy price, play cost, upkeep or one
-number of their effects, written as a CSV copy of the set with those cells changed.
+dear or too weak, by a large or a moderate step of their buy price, play cost, upkeep, a unit's
+attack or life, or one number of their effects, written as a CSV copy of the set with those
+cells changed.
 
 The copy is checked by loading it: every other card must load as in the original, and each
 planted card must differ only in its planted number. Whether a plant really moves the card's
@@ -39,18 +40,23 @@ class Direction(str, Enum):
 
 
 COSTS = ("buy", "play", "upkeep")
+STATS = ("attack", "life")
+"""A unit's numbers a plant may change (R12.1): more is stronger, as for an effect's number."""
+COLUMNS = (*COSTS, *STATS)
+"""The planted numbers that have a column of their own."""
 EFFECT = "effect"
-FIELDS = (*COSTS, EFFECT)
-"""What a plant changes: a cost column, or one number of the card's effects (`effect`)."""
+FIELDS = (*COLUMNS, EFFECT)
+"""What a plant changes: a cost, a unit's attack or life, or one number of the card's effects
+(`effect`)."""
 
 STEP = {
-    Size.LARGE: {"buy": 4, "play": 2, "upkeep": 2, EFFECT: 2},
+    Size.LARGE: {"buy": 4, "play": 2, "upkeep": 2, "attack": 2, "life": 2, EFFECT: 2},
     Size.MODERATE: dict.fromkeys(FIELDS, 1),
 }
 """How far a plant moves the number, by size and field. A large buy step is 4: with one
 purchase a turn, a price moved by 3 left the causal effect of the cards planted so (c01-c03 of
 BENCHMARKS.md's first recovery run) inside the noise of two 4,000-game runs."""
-LOWEST = {"buy": 1, "play": 0, "upkeep": 0, EFFECT: 1}
+LOWEST = {"buy": 1, "play": 0, "upkeep": 0, "attack": 1, "life": 1, EFFECT: 1}
 """The smallest value a planted number may take (a buy price of 0 is no price at all)."""
 
 GOOD_VERBS = frozenset(
@@ -69,7 +75,8 @@ TYPE_FIELDS = {
     CardType.ARTIFACT: ("buy", EFFECT, "play"),
     CardType.POTION: ("buy", EFFECT, "play"),
 }
-"""The fields planted per card type, in the order the cases take them (only units have upkeep)."""
+"""The fields planted per card type, in the order the cases take them (only units have upkeep);
+a unit's STATS are planted only where a case list asks for them (`slot`'s `fields`)."""
 _MODIFIER_FIELDS = ("attack", "range", "armor", "life", "move")
 _ZERO_MODIFIERS: dict[str, Any] = dict.fromkeys(_MODIFIER_FIELDS, 0)
 _EFFECT_COLUMNS = ("effect", "trigger", "free action", "full action", "modifiers")
@@ -138,9 +145,9 @@ def without_numbers(card: Card) -> Card:
 
 def is_planted(original: Card, planted: Card, plant: Plant) -> bool:
     """Whether `planted` is `original` with exactly the plant's number changed."""
-    if plant.field in COSTS:
-        cost: dict[str, Any] = {plant.field: plant.new}
-        return planted == dataclasses.replace(original, **cost)
+    if plant.field in COLUMNS:
+        number: dict[str, Any] = {plant.field: plant.new}
+        return planted == dataclasses.replace(original, **number)
     if without_numbers(planted) != without_numbers(original):
         return False
     changed = [
@@ -155,7 +162,8 @@ def is_planted(original: Card, planted: Card, plant: Plant) -> bool:
 
 
 def _signed_step(field: str, size: Size, direction: Direction) -> int:
-    """The change of the number: a cost falls and an effect grows for a card made stronger."""
+    """The change of the number: a cost falls and a stat or an effect grows for a card made
+    stronger."""
     step = STEP[size][field]
     stronger = -step if field in COSTS else step
     return stronger if direction is Direction.STRONG else -stronger
@@ -164,11 +172,11 @@ def _signed_step(field: str, size: Size, direction: Direction) -> int:
 def plants_of(card: Card, field: str, size: Size, direction: Direction) -> list[Plant]:
     """Every plant of this kind the card allows (none if the number would leave its range; an
     effect plant per effect number of a GOOD_VERBS verb, the first of each verb and value)."""
-    if card.buy is None or card.type not in TYPE_FIELDS or field not in TYPE_FIELDS[card.type]:
+    if card.buy is None or card.type not in TYPE_FIELDS or field not in allowed(card.type):
         return []
     delta = _signed_step(field, size, direction)
     common = (card.name, card.set, card.type.value, field)
-    if field in COSTS:
+    if field in COLUMNS:
         old = getattr(card, field)
         if old is None or old + delta < LOWEST[field]:
             return []
@@ -178,6 +186,11 @@ def plants_of(card: Card, field: str, size: Size, direction: Direction) -> list[
         if verb in GOOD_VERBS and old > 0 and old + delta >= LOWEST[EFFECT]:
             found.setdefault((verb, old), Plant(*common, old, old + delta, size, direction, verb))
     return list(found.values())
+
+
+def allowed(kind: CardType) -> tuple[str, ...]:
+    """The fields a card of this type can be planted in."""
+    return TYPE_FIELDS[kind] + (STATS if kind is CardType.UNIT else ())
 
 
 @dataclass(frozen=True)
@@ -190,18 +203,24 @@ class Slot:
     direction: Direction
 
 
-def slot(i: int, kind: CardType | None = None) -> Slot:
-    """Case i's kind, spread so that any first few cases mix the kinds: the type cycles with
-    period 5, the size with period 2 and the direction with period 4 (each type meets every
-    size and direction within 20 cases), the field per type in TYPE_FIELDS' order (the others
-    after it, for a card that cannot take the first). `kind` replaces the type (for a set
-    without a card of case i's own type to plant)."""
-    kind = TYPES[i % len(TYPES)] if kind is None else kind
-    fields = TYPE_FIELDS[kind]
-    first = (i // len(TYPES)) % len(fields)
+def slot(
+    i: int,
+    kind: CardType | None = None,
+    kinds: Sequence[CardType] = TYPES,
+    fields: Sequence[str] | None = None,
+) -> Slot:
+    """Case i's kind, spread so that any first few cases mix the kinds: the type cycles through
+    `kinds` (all five: period 5), the size with period 2 and the direction with period 4 (each
+    type meets every size and direction within 20 cases), the field per type in TYPE_FIELDS'
+    order or `fields`' (those the type allows; the others after it, for a card that cannot take
+    the first). `kind` replaces the type (for a set without a card of case i's own type)."""
+    kind = kinds[i % len(kinds)] if kind is None else kind
+    order = TYPE_FIELDS[kind] if fields is None else tuple(fields)
+    usable = tuple(f for f in order if f in allowed(kind)) or TYPE_FIELDS[kind]
+    first = (i // len(kinds)) % len(usable)
     return Slot(
         kind,
-        fields[first:] + fields[:first],
+        usable[first:] + usable[:first],
         (Size.LARGE, Size.MODERATE)[i % 2],
         (Direction.STRONG, Direction.WEAK)[(i // 2) % 2],
     )
@@ -213,13 +232,13 @@ def choose_plant(
     seed: int,
     taken: set[tuple[str, str]],
     excluded: set[str],
-    kind: CardType | None = None,
+    want: Slot | None = None,
 ) -> Plant | None:
-    """Case i's plant among `cards`: slot(i, kind)'s type, size and direction, the first of its
-    fields some card allows, the card drawn by a seeded draw among those; never a (card, field)
-    in `taken` nor a card named in `excluded` (casefolded). None if no card of the type allows
-    any of its fields."""
-    want = slot(i, kind)
+    """Case i's plant among `cards`: the slot's (slot(i) unless given) type, size and direction,
+    the first of its fields some card allows, the card drawn by a seeded draw among those; never
+    a (card, field) in `taken` nor a card named in `excluded` (casefolded). None if no card of
+    the type allows any of its fields."""
+    want = slot(i) if want is None else want
     rng = random.Random(f"{seed}:{i}")
     for field in want.fields:
         options = [
@@ -277,11 +296,11 @@ def _candidates(rows: list[list[Cell]], plant: Plant) -> Iterable[list[list[Cell
     """Copies of `rows` with one cell changed that may carry the plant: the cost cell, or each
     occurrence of the old number in the card's effect cells."""
     i, columns = _card_row(rows, plant.card)
-    cols = [columns[plant.field]] if plant.field in COSTS else []
+    cols = [columns[plant.field]] if plant.field in COLUMNS else []
     cols += [columns[c] for c in _EFFECT_COLUMNS if c in columns and plant.field == EFFECT]
     for j in cols:
         cell = rows[i][j] if j < len(rows[i]) else None
-        if plant.field in COSTS:
+        if plant.field in COLUMNS:
             texts = [str(plant.new)]
         elif isinstance(cell, str):
             spots = [m for m in re.finditer(r"\d+", cell) if int(m.group()) == plant.old]
@@ -291,7 +310,7 @@ def _candidates(rows: list[list[Cell]], plant: Plant) -> Iterable[list[list[Cell
         for text in texts:
             copy = [list(r) for r in rows]
             copy[i].extend([None] * (j + 1 - len(copy[i])))
-            copy[i][j] = int(text) if plant.field in COSTS else text
+            copy[i][j] = int(text) if plant.field in COLUMNS else text
             yield copy
 
 
