@@ -17,7 +17,6 @@ from engine.game import Game
 from engine.play import Agent
 from engine.vocab import ActionKind
 from tests.builder import Position, board, unit
-from tests.rules import rules
 from tests.test_valued_agent import ARCHER, BUILDINGS, GIANT, SWORDSMAN, agent, buy_step
 
 ARCHER_FIRST = {"Swordsman": (0.01,) * 3, "Archer": (0.05,) * 3, "Giant": (-0.02,) * 3}
@@ -30,7 +29,6 @@ def bought(a: Agent, game: Game, legal: list[Action]) -> str:
     return game.state.cards[choice.card].name if choice.kind is ActionKind.BUY else "pass"
 
 
-@rules("R7.1", "R7.2")
 def test_the_search_buys_by_its_policy() -> None:
     pos, legal = buy_step(6)
     assert bought(HeuristicAgent(), pos.game(), legal) == "Giant"
@@ -39,7 +37,6 @@ def test_the_search_buys_by_its_policy() -> None:
     assert bought(valued, pos.game(), legal) == "Archer"
 
 
-@rules("R7.1")
 def test_the_rollouts_buy_by_the_policy() -> None:
     """Stage 1 plays the rest of the seat's turn, its buy step (R7) included, by the policy:
     from a pass in the action phase with 6 resource, the heuristic ends the turn with a Giant
@@ -60,7 +57,6 @@ def test_the_rollouts_buy_by_the_policy() -> None:
         assert me.resource == left
 
 
-@rules("R3.3")
 def test_the_search_drafts_by_its_policy() -> None:
     """The valued agent's drafter projects its own buying: of two picks, the card it values."""
     pos = Position(
