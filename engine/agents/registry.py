@@ -13,12 +13,16 @@ import difflib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.agents.drafters import Picker
 from engine.agents.explorer import ExplorerAgent
 from engine.agents.factorial import FactorialAgent
 from engine.agents.random_agent import RandomAgent
 from engine.play import Agent
+
+if TYPE_CHECKING:
+    from engine.agents.valued import ValuedAgent
 
 Factory = Callable[[dict[str, str]], Agent]
 
@@ -46,7 +50,7 @@ def _learned(params: dict[str, str]) -> Agent:
     return LearnedAgent(COEF, width=int(params.get("width", WIDTH)))
 
 
-def _valued(params: dict[str, str]) -> Agent:
+def _valued(params: dict[str, str]) -> ValuedAgent:
     from engine.agents.buy_values import FALLBACK, VALUES
     from engine.agents.valued import ValuedAgent, unpack
 
@@ -63,7 +67,8 @@ def _lookahead(params: dict[str, str]) -> Agent:
 def _search(params: dict[str, str]) -> Agent:
     from engine.agents.search import SearchAgent
 
-    return SearchAgent.from_params(params)
+    policy = _valued({}) if params.get("policy") == "valued" else None
+    return SearchAgent.from_params(params, policy)
 
 
 def _numbers(params: dict[str, str]) -> Agent:
@@ -107,16 +112,20 @@ FACTORIES: dict[str, Factory] = {
 class Param:
     """One parameter of a spec: a whole number, a number or a text; the allowed range
     (inclusive); `file`: the text names a file (whose existence the workbench checks, since the
-    engine touches no files: workbench.play.agents)."""
+    engine touches no files: workbench.play.agents); `choices`: the texts allowed, if only
+    some are."""
 
     kind: type[int | float | str]
     low: float | None = None
     high: float | None = None
     file: bool = False
+    choices: tuple[str, ...] = ()
 
     def problem(self, text: str) -> str | None:
         """Why `text` is not an allowed value, or None."""
         if self.kind is str:
+            if self.choices and text not in self.choices:
+                return f"must be one of {', '.join(self.choices)}, not {text!r}"
             return None
         try:
             value = float(int(text)) if self.kind is int else float(text)
@@ -152,6 +161,7 @@ PARAMS: dict[str, dict[str, Param]] = {
         "width": Param(int, 1),
         "steps": Param(int, 1),
         "margin": Param(float, 0.0),
+        "policy": Param(str, choices=("heuristic", "valued")),
     },
     "explorer": {"p": _SHARE},
     "factorial": {"p": _SHARE},

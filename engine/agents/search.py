@@ -31,7 +31,10 @@ Stage 2 only breaks stage 1's near-ties: allowed to overrule clear stage-1 prefe
 look-ahead through the answer only) it chose passive moves, the answer punishing exposure at
 once while the gain of an advance came later, and budget 16 lost to budget 4 on kings-crossing,
 0-5 and 2-7 in trials. The best candidate wins; ties keep the heuristic's order. Other decisions
-(draft, response windows, upkeep, discards, buys) are the heuristic's.
+(draft, response windows, upkeep, discards, buys) are the rollout policy's: the heuristic, or
+with `policy=valued` the valued agent (`engine.agents.valued`), whose buy steps (R7) and draft
+(R3) follow learned card values; the rollouts then buy as it does too, while the candidates
+stay the heuristic's best (the valued agent plays the action phase as the heuristic does).
 
 Speed (`benchmarks/bench_search.py`, BENCHMARKS.md "Search speed"): the time goes to
 the rollouts' steps, about half to the engine (legal actions, above all an activated unit's
@@ -52,7 +55,9 @@ up: through the seat's own next turn, that is as many turns as there are seats; 
 stage 2), `eps` the others' random share in stage 2 (default 0.1), `width` the candidate count
 (default 2 + budget // 2, at most 8: budget 16 chose the heuristic's 9th or 10th best in 2 of
 718 decisions), `margin` how close to the best end-of-turn value a candidate must be for stage
-2 (default 0.05), `steps` a cap on the actions of one rollout (default 300).
+2 (default 0.05), `steps` a cap on the actions of one rollout (default 300), `policy` the
+rollout policy that also takes the decisions outside the action phase (`heuristic`, the
+default, or `valued`).
 """
 
 from __future__ import annotations
@@ -64,7 +69,7 @@ from mypy_extensions import mypyc_attr
 
 from engine.actions import PASS_ACTION, Action
 from engine.agents.evaluation import evaluate
-from engine.agents.heuristic import HeuristicAgent, choose, passes, score_actions
+from engine.agents.heuristic import HeuristicAgent, passes, score_actions
 from engine.copying import CLONE_RULES, PERM_FIELDS
 from engine.game import Game
 from engine.state import GameState, Perm, Player
@@ -181,7 +186,7 @@ def rest_of_turn(world: Game, first: Action, policy: HeuristicAgent, steps: int 
         legal = g.legal_actions()
         if not legal:
             break
-        g.apply(choose(s, legal, _GREEDY, policy), check=False)
+        g.apply(policy.act(g, legal, _GREEDY), check=False)
         n += 1
     return g
 
@@ -208,7 +213,7 @@ def play_on(
             options = g.legal_actions() if legal is None else legal
             a = options[rng.randrange(len(options))]
         else:
-            a = PASS_ACTION if legal is None else choose(s, legal, rng, policy)
+            a = PASS_ACTION if legal is None else policy.act(g, legal, rng)
         g.apply(a, check=False)
         n += 1
 
@@ -253,6 +258,7 @@ class SearchAgent:
         width: int | None = None,
         steps: int = 300,
         margin: float = 0.05,
+        policy: HeuristicAgent | None = None,
     ) -> None:
         self.budget = max(1, budget)
         # None: through the seat's own next turn (resolved per game: as many turns as seats)
@@ -270,12 +276,18 @@ class SearchAgent:
             "width": self.width,
             "margin": margin,
         }
-        self._policy = HeuristicAgent()
+        self._policy = policy if policy is not None else HeuristicAgent()
+        if policy is not None:
+            self.params["policy"] = policy.name
         self._turn: _Turn | None = None
         self.rollouts = 0
 
     @classmethod
-    def from_params(cls, params: dict[str, str]) -> SearchAgent:
+    def from_params(
+        cls, params: dict[str, str], policy: HeuristicAgent | None = None
+    ) -> SearchAgent:
+        """The agent of a spec's parameters (`policy`: the agent `policy=NAME` names, built
+        by the registry, which knows the names)."""
         return cls(
             budget=int(params.get("budget", 32)),
             horizon=int(params["horizon"]) if "horizon" in params else None,
@@ -283,6 +295,7 @@ class SearchAgent:
             width=int(params["width"]) if "width" in params else None,
             steps=int(params.get("steps", 300)),
             margin=float(params.get("margin", 0.05)),
+            policy=policy,
         )
 
     def passes(self, state: GameState) -> bool:
@@ -295,7 +308,7 @@ class SearchAgent:
             return legal[0]
         s = game.state
         if s.phase != Phase.ACTION or s.pending or s.priority:
-            return choose(s, legal, rng, self._policy)
+            return self._policy.act(game, legal, rng)
         cands = self.candidates(s, legal)
         if len(cands) == 1:
             return cands[0]
