@@ -1,8 +1,8 @@
 """Recovery of planted mispricings: does the project's own pipeline name a
 card that was made too cheap or too dear on purpose, and does tune put its cost back?
 
-Cases (benchmarks/recovery_cases.json, written by --make-cases from
-workbench/studies/plants.py): one card of a shipped set per case, of every card type, made
+Cases (benchmarks/recovery_cases.json, written by --make-cases with
+workbench/studies/recovery_cases.py and plants.py): one card of a shipped set per case, of every card type, made
 stronger or weaker by a large or a moderate step of its buy price, play cost, upkeep or one
 effect number; only cards the truth of the original content finds inside the band (in_band),
 never a card of the unit tests' tuning data (tests/data/tuning). PER_RUN cases share a run:
@@ -58,32 +58,25 @@ sys.path.insert(0, str(ROOT))
 
 import duckdb
 
-from engine.cards import CardSet, CardType
+from engine.cards import CardType
 from workbench.analysis import causal
 from workbench.analysis.severity import Thresholds
-from workbench.analysis.verdicts import priced_out, unused
-from workbench.content.card_sets import shipped_cardsets
-from workbench.content.setup import load_setup
 from workbench.studies import plants as pl
 from workbench.studies import recovery as rc
+from workbench.studies.recovery_cases import (
+    BOARDS,
+    PER_RUN,
+    make_cases,
+    original_files,
+    plant_of,
+    planted_files,
+    runs_of,
+)
 
 CASES = ROOT / "benchmarks" / "recovery_cases.json"
 TUNING_DATA = ROOT / "tests" / "data" / "tuning"
-BOARDS = {
-    "kings-crossing": ("iron-legion", "tide-callers"),
-    "gold-rush": ("tide-callers", "sky-wardens"),
-    "three-hills": ("sky-wardens", "pestgericht"),
-    "zwei-burgen": ("pestgericht", "iron-legion"),
-    "drowned-sanctum": ("tide-callers", "pestgericht"),
-    "tyrants-throne": ("sky-wardens", "iron-legion"),
-    "four-banners": ("iron-legion", "sky-wardens"),
-}
-"""Every shipped board (every victory kind) with the two shipped sets its cases play."""
 BAND = "-0.05,0.05"
 """tune's --band (it has no default): the band the docs use."""
-
-
-# --- cases -----------------------------------------------------------------------------------
 
 
 def excluded_names() -> set[str]:
@@ -94,165 +87,6 @@ def excluded_names() -> set[str]:
         if lines and lines[0].startswith("name,"):
             names |= {line.split(",", 1)[0].casefold() for line in lines[1:] if line}
     return names
-
-
-def shipped() -> tuple[list[CardSet], dict[str, CardSet]]:
-    return (sets := shipped_cardsets()), {s.name: s for s in sets}
-
-
-def source_of(cardset: CardSet) -> Path:
-    return Path(cardset.source.split("#")[0])
-
-
-PER_RUN = 4
-"""Cases planted together in one copy of one set (each on its own card): a run of the pipeline
-and of the truth serves them all, so 40 cases cost 10 runs. The design randomises each card's
-purchases on its own, so the truth of each plant is read off the one run."""
-
-
-def in_band(row: dict[str, Any] | None, band: float) -> bool:
-    """Whether the original card is one the truth finds fine: its effect inside the band, its
-    forced seats playing it (verdicts.unused) and not priced out. Only such cards are planted,
-    so that a plant, when it is one, makes a card the report should newly name."""
-    if row is None or row.get("effect") is None or unused(row) or priced_out(row):
-        return False
-    return abs(float(row["effect"])) <= band
-
-
-def run_plants(
-    j: int, count: int, seed: int, home: CardSet, excluded: set[str], kinds: Kinds, scratch: Path
-) -> list[pl.Plant]:
-    """Run j's plants on `home`'s cards (cases PER_RUN * j onwards, at most `count`): case i
-    takes its slot's kind (`kinds`: the types and fields of the case list), or the next type
-    that has a card to plant; each card once; the copy with all of them written once to check
-    that cells carry them."""
-    catalog, _ = shipped()
-    types, fields = kinds
-    plants: list[pl.Plant] = []
-    for i in range(PER_RUN * j, min(count, PER_RUN * (j + 1))):
-        skip = excluded | {p.card.casefold() for p in plants}
-        taken: set[tuple[str, str]] = set()
-        order = [types[(i + k) % len(types)] for k in range(len(types))]
-        order += [t for t in pl.TYPES if t not in order]
-        for kind in order:
-            want = pl.slot(i, kind, types, fields)
-            plant = pl.choose_plant(i, home.cards, seed, taken, skip, want)
-            while plant is not None:
-                taken.add((plant.card, plant.field))
-                try:
-                    pl.write_planted(
-                        source_of(home),
-                        home,
-                        [*plants, plant],
-                        scratch / f"{home.name}.csv",
-                        catalog,
-                    )
-                    break
-                except ValueError:
-                    plant = pl.choose_plant(i, home.cards, seed, taken, skip, want)
-            if plant is not None:
-                plants.append(plant)
-                break
-        else:
-            raise SystemExit(f"case {i}: no card of {home.name} to plant")
-    return plants
-
-
-Kinds = tuple[tuple[CardType, ...], tuple[str, ...] | None]
-"""The card types a case list cycles through and the fields it plants (None: each type's own)."""
-
-
-def make_cases(
-    count: int,
-    seed: int,
-    out: Path,
-    opts: argparse.Namespace,
-    kinds: Kinds = (pl.TYPES, None),
-    before: Sequence[dict[str, Any]] = (),
-) -> list[dict[str, Any]]:
-    """`count` cases after the cases `before` (a whole number of runs), PER_RUN to a run: run j
-    on board j mod 7, planted in the first of the board's sets on the board's first round of
-    runs and in the second on the next; only cards the truth of the original content (a design
-    run kept in --out, played here if missing) finds inside the band, and no card of the unit
-    tests' tuning data."""
-    _, by_name = shipped()
-    band = Thresholds().card_band
-    boards = list(BOARDS)
-    cases: list[dict[str, Any]] = list(before)
-    count += len(cases)
-    for j in range(len(cases) // PER_RUN, -(-count // PER_RUN)):
-        board = boards[j % len(boards)]
-        sets = BOARDS[board]
-        home = by_name[sets[(j // len(boards)) % len(sets)]]
-        truth = kept_effects(out, board, original_files(out, sets), board, opts)["cards"]
-        fine = {c.name.casefold() for c in home.cards if in_band(truth.get(c.name), band)}
-        excluded = excluded_names() | {c.name.casefold() for c in home.cards} - fine
-        plants = run_plants(j, count, seed, home, excluded, kinds, out / "scratch" / str(j))
-        victory = load_setup(sets, board).board.victory.kind.value
-        for plant in plants:
-            cases.append(
-                {
-                    "id": f"c{len(cases) + 1:02d}",
-                    "run": f"r{j + 1:02d}",
-                    "board": board,
-                    "victory": victory,
-                    "sets": list(sets),
-                    "plant": {
-                        **asdict(plant),
-                        "size": plant.size.value,
-                        "direction": plant.direction.value,
-                    },
-                    "original_effect": truth[plant.card]["effect"],
-                }
-            )
-    return cases
-
-
-def plant_of(case: dict[str, Any]) -> pl.Plant:
-    p = dict(case["plant"])
-    return pl.Plant(**{**p, "size": pl.Size(p["size"]), "direction": pl.Direction(p["direction"])})
-
-
-def runs_of(cases: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """The cases by run, in order."""
-    runs: dict[str, list[dict[str, Any]]] = {}
-    for case in cases:
-        runs.setdefault(case["run"], []).append(case)
-    return runs
-
-
-# --- content -----------------------------------------------------------------------------------
-
-
-def original_files(out: Path, sets: Sequence[str]) -> list[Path]:
-    """The sets as checked CSV copies (the unplanted twins of the planted copies)."""
-    catalog, by_name = shipped()
-    paths = []
-    for name in sets:
-        target = out / "content" / "original" / f"{name}.csv"
-        if not target.is_file():
-            pl.write_original(source_of(by_name[name]), by_name[name], target, catalog)
-        paths.append(target)
-    return paths
-
-
-def planted_files(out: Path, run: Sequence[dict[str, Any]]) -> list[Path]:
-    """A run's sets: the planted copy of the set its plants are in, the other as the original
-    copy."""
-    catalog, by_name = shipped()
-    plants = [plant_of(c) for c in run]
-    (home,) = {p.set for p in plants}
-    first = run[0]
-    paths = []
-    for name, original in zip(first["sets"], original_files(out, first["sets"]), strict=True):
-        if name != home:
-            paths.append(original)
-            continue
-        target = out / "content" / first["run"] / f"{name}.csv"
-        if not target.is_file():
-            pl.write_planted(source_of(by_name[name]), by_name[name], plants, target, catalog)
-        paths.append(target)
-    return paths
 
 
 # --- the pipeline, through the CLI ---------------------------------------------------------------
@@ -609,11 +443,18 @@ def write_cases(opts: argparse.Namespace) -> int:
         if len(made["cases"]) % PER_RUN:
             raise SystemExit(f"{CASES}: {len(made['cases'])} cases, not whole runs of {PER_RUN}")
     command = " ".join(["bench_recovery.py", *sys.argv[1:]])
+
+    def truth(board: str) -> dict[str, Any]:
+        files = original_files(opts.out, BOARDS[board])
+        cards: dict[str, Any] = kept_effects(opts.out, board, files, board, opts)["cards"]
+        return cards
+
+    scratch = opts.out / "scratch"
     made["cases"] = make_cases(
-        opts.make_cases, opts.seed, opts.out, opts, (kinds, fields), made["cases"]
+        opts.make_cases, opts.seed, truth, excluded_names(), scratch, (kinds, fields), made["cases"]
     )
     made["made_by"] = [*made["made_by"], command]
-    shutil.rmtree(opts.out / "scratch", ignore_errors=True)
+    shutil.rmtree(scratch, ignore_errors=True)
     CASES.write_text(json.dumps(made, indent=1) + "\n", encoding="utf-8")
     print(f"{len(made['cases'])} cases written to {CASES}")
     return 0
