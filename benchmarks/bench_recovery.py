@@ -2,12 +2,13 @@
 card that was made too cheap or too dear on purpose, and does tune put its cost back?
 
 Cases (benchmarks/recovery_cases.json, written by --make-cases with
-workbench/studies/recovery_cases.py and plants.py): one card of a shipped set per case, of every card type, made
-stronger or weaker by a large or a moderate step of its buy price, play cost, upkeep or one
-effect number; only cards the truth of the original content finds inside the band (in_band),
-never a card of the unit tests' tuning data (tests/data/tuning). PER_RUN cases share a run:
-their plants go into one copy of one set of a board (each board with two of the shipped sets:
-BOARDS; the boards in turn, so every victory kind).
+workbench/studies/recovery_cases.py and plants.py): one card of a shipped set per case, of
+every card type, made stronger or weaker by a large or a moderate step of its buy price, play
+cost, upkeep, a unit's attack or life or one effect number; only cards the truth of the
+original content finds inside the band, never a card of the unit tests' tuning data
+(tests/data/tuning). PER_RUN cases share a run: their plants go into one copy of one set of a
+board (each board with two of the shipped sets: BOARDS; the boards in turn, so every victory
+kind).
 
 Per run, with the pipeline's default settings (the CLI, as a designer runs it):
 - `workbench simulate --design causal` + `workbench report` on the planted copy of the sets
