@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.console import Console
 
+from app.cmd_simulate import DESIGN_GAMES
 from app.consoles import consoles
 from app.errors import UsageError, run_command
 from app.study_args import add_run_options, base_spec
@@ -59,6 +60,14 @@ def add_parser(subparsers: Any) -> None:
         "(default: buy)",
     )
     parser.add_argument(
+        "--judge-games",
+        type=int,
+        default=DESIGN_GAMES,
+        help="games of the judging run when tune plays one (no --run; default: "
+        f"{DESIGN_GAMES}, what `simulate --design causal` plays for the report's verdicts, so "
+        "tune flags what the report would); --games is each probe's",
+    )
+    parser.add_argument(
         "--probes",
         type=int,
         default=PROBES,
@@ -104,7 +113,17 @@ def tune(args: argparse.Namespace, console: Console) -> SetTuning:
     base, run_id = _judging_spec(args)
     out = Path(args.out)
     done = tune_set(
-        args.db, out, base, run_id, args.set, band, fields, args.probes, args.workers, console
+        args.db,
+        out,
+        base,
+        run_id,
+        args.set,
+        band,
+        fields,
+        args.probes,
+        args.workers,
+        console,
+        args.judge_games,
     )
     tuning_page.write_page(out, done)
     return done
@@ -118,6 +137,8 @@ def _options(args: argparse.Namespace) -> tuple[tuple[float, float], list[str]]:
         raise UsageError(f"--fields takes {', '.join(COSTS)}, not {args.fields!r}")
     if args.probes < 2:
         raise UsageError("--probes must be at least 2 (one probe and its fresh check)")
+    if args.judge_games < 1:
+        raise UsageError(f"--judge-games must be at least 1, not {args.judge_games}")
     return band, fields
 
 

@@ -579,6 +579,45 @@ def test_the_judging_run_plays_the_sets_the_help_names(given: str, sets: tuple[s
     assert cmd_tune._judging_spec(args)[0].sets == ("iron-legion", "pestgericht")
 
 
+def test_the_judging_run_plays_the_reports_games_and_each_probe_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """tune flags what the report would: its own judging run plays DESIGN_GAMES (what
+    `simulate --design causal` plays for the verdicts) unless --judge-games says otherwise,
+    while --games stays each probe's (the spec the search is given)."""
+    from app.cmd_simulate import DESIGN_GAMES
+    from workbench.studies import tune_set as ts
+
+    played: list[int] = []
+
+    class Stop(Exception):
+        pass
+
+    def judge(db: object, spec: object, workers: int, console: object) -> int:
+        played.append(spec.games)  # type: ignore[attr-defined]
+        raise Stop
+
+    monkeypatch.setattr(ts, "_play", judge)
+    words = ["tune", "--set", "tide-callers", "--band=-0.05,0.05", "--db", str(tmp_path / "t")]
+    for extra, games in (([], DESIGN_GAMES), (["--judge-games", "300"], 300)):
+        args = build_parser().parse_args([*words, "--games", "50", *extra, "--out", "o"])
+        base, run = cmd_tune._judging_spec(args)
+        assert base.games == 50 and run is None  # the probes' spec
+        with pytest.raises(Stop):
+            cmd_tune.tune(args, cmd_tune.consoles()[1])
+        assert played[-1] == games
+    assert DESIGN_GAMES == 6000
+
+
+def test_a_judging_run_of_no_games_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    words = ["tune", "--set", "tide-callers", "--band=-0.05,0.05", "--judge-games", "0"]
+    assert main([*words, "--db", str(tmp_path / "t"), "--out", str(tmp_path / "o")]) == 2
+    assert "--judge-games must be at least 1, not 0" in capsys.readouterr().err
+    assert not (tmp_path / "t").exists()
+
+
 def test_a_set_outside_the_judging_run_is_refused_before_any_game(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -628,6 +667,8 @@ def test_tune_raises_a_card_far_too_cheap_and_lowers_one_far_too_dear(
                 "--band",
                 "-0.05,0.05",
                 "--games",
+                "100",
+                "--judge-games",
                 "100",
                 "--seed",
                 "1",

@@ -101,6 +101,8 @@ def tuned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, bytes]:
                 "--band=-0.05,0.05",
                 "--games",
                 str(TUNE_GAMES),
+                "--judge-games",
+                str(TUNE_GAMES),
                 "--seed",
                 str(TUNE_SEED),
                 "--workers",

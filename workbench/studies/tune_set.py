@@ -4,7 +4,7 @@ per card the cost to change, and write a marked copy of the set's spreadsheet.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,15 +51,18 @@ def tune_set(
     probes: int,
     workers: int,
     console: Console,
+    judge_games: int | None = None,
 ) -> SetTuning:
-    """Judge the set `given` (a name or a path) in the design run `run_id` (played from `base`
-    when None), search each flagged card's `fields` in turn, and write the marked copy of the
-    set's spreadsheet into `out` when there is a proposal."""
+    """Judge the set `given` (a name or a path) in the design run `run_id` (played from `base`,
+    at `judge_games` games if given, when None), search each flagged card's `fields` in turn
+    (each probe at `base`'s games), and write the marked copy of the set's spreadsheet into
+    `out` when there is a proposal."""
     set_name = _set_name(given, base)
     setup = load_setup(base.sets, base.boards[0])
     _check_set(setup.sets, set_name, base.sets)
     if run_id is None:
-        run_id = _play(db, base, workers, console)
+        judge = base if judge_games is None else replace(base, games=judge_games)
+        run_id = _play(db, judge, workers, console)
     names = [
         c.name for s in setup.sets if s.name.casefold() == set_name.casefold() for c in s.cards
     ]
