@@ -15,8 +15,8 @@ Per run, with the pipeline's default settings (the CLI, as a designer runs it):
   (--pipeline own: simulate with the agents' own buying, the observational verdicts), and once
   per board on the unplanted sets with the same seed; the report's `tables/card_verdicts.csv`
   says which cards it names and which way (workbench/studies/recovery.py);
-- `workbench tune --fields FIELD` on the planted set, once per cost field of its large cost
-  plants, while fewer than --tune-cases of them are tuned;
+- `workbench tune --fields FIELD` on the planted set, once per cost field of its confirmed
+  large cost plants, while fewer than --tune-cases of them are tuned;
 - the truth: a large run of the randomised buying design (`simulate --design causal`,
   --confirm-games games, seed --seed + 1) on the planted content, and once per board on the
   original content: a plant counts only where the planted card's causal effect lies beyond
@@ -301,24 +301,17 @@ def run_cases(
     return scored
 
 
-def tuned_cases(run: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The run's cases tune is scored on: large plants of a cost (an effect plant has no
-    original cost for tune to return to)."""
-    return [c for c in run if (p := plant_of(c)).field in pl.COSTS and p.size is pl.Size.LARGE]
-
-
 def tune_run(out: Path, scored: Sequence[dict[str, Any]], opts: argparse.Namespace) -> None:
     """Run tune on a scored run's planted set, once per cost field its tuned cases planted
-    (`--fields FIELD`, the cost a designer would search for them); each tuned case (confirmed
-    or not: the summary counts the confirmed) gets the proposal for its card and field, and
-    the cases of the run share the cost."""
+    (`--fields FIELD`, the cost a designer would search for them); each tuned case gets the
+    proposal for its card and field, and the cases of the run share the cost."""
     files = planted_files(out, scored)
     first = scored[0]
     plant_file = files[first["sets"].index(plant_of(first).set)]
-    for field in dict.fromkeys(plant_of(r).field for r in tuned_cases(scored)):
+    for field in dict.fromkeys(plant_of(r).field for r in rc.tuned_cases(scored)):
         folder = out / "cases" / first["run"] / f"tune-{field}"
         games, cpu = tune(files, plant_file, first["board"], field, folder, opts)
-        for result in tuned_cases(scored):
+        for result in rc.tuned_cases(scored):
             plant = plant_of(result)
             if plant.field != field:
                 continue
@@ -394,6 +387,11 @@ def options(argv: Sequence[str] | None) -> argparse.Namespace:
         "--tune-cases", type=int, default=40, help="tune on at most this many large cost plants"
     )
     parser.add_argument("--tune-games", type=int, help="tune --games (default: tune's own)")
+    parser.add_argument(
+        "--tune-again",
+        action="store_true",
+        help="run tune again on the runs already tuned (e.g. after tune's defaults changed)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("recovery"))
@@ -471,7 +469,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     opts.out.mkdir(parents=True, exist_ok=True)
     results = load(opts.out, settings)
     results.setdefault("runs", []).append({"commit": commit(), "argv": sys.argv[1:]})
-    tuned = sum(r["tune"] is not None for r in results["cases"].values())
     for k, run in enumerate(runs_of(cases).values(), 1):
         print(f"[run {k}] {run[0]['run']} {run[0]['board']}:", flush=True)
         for case in run:
@@ -481,10 +478,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 results["cases"][result["id"]] = result
             save(opts.out, results)
         scored = [results["cases"][c["id"]] for c in run]
-        tunable = [r for r in tuned_cases(scored) if r["tune"] is None]
-        if tunable and tuned < opts.tune_cases:
+        if opts.tune_again and any(r["tune"] is not None for r in scored):
+            rc.untune(scored)
+        tuned = sum(r["tune"] is not None for r in results["cases"].values())
+        if any(r["tune"] is None for r in rc.tuned_cases(scored)) and tuned < opts.tune_cases:
             tune_run(opts.out, scored, opts)
-            tuned += len(tunable)
             save(opts.out, results)
         for result in scored:
             print("  " + rc.case_line(result, plant_of(result).label()), flush=True)

@@ -471,3 +471,39 @@ def test_a_plant_the_agents_do_not_use_or_price_out_is_judged_by_that() -> None:
     assert not rc.confirmed(priced, _row(0.0, 0.03, bought=60), Direction.WEAK, 0.05).confirmed
     assert not rc.confirmed(None, _row(0.0, 0.03), Direction.STRONG, 0.05).confirmed
     assert not rc.confirmed(_row(None, 0.03), _row(0.0, 0.03), Direction.WEAK, 0.05).confirmed
+
+
+def _scored(field: str, size: str, confirmed: bool, tune: dict[str, Any] | None) -> dict[str, Any]:
+    return {
+        "plant": {"field": field, "size": size},
+        "confirm": {"confirmed": confirmed},
+        "tune": tune,
+        "games": 7000,
+        "cpu": 300.0,
+    }
+
+
+def test_tune_is_scored_on_confirmed_large_cost_plants_only() -> None:
+    run = [
+        _scored("buy", "large", True, None),
+        _scored("buy", "large", False, None),  # not a plant: nothing to put back
+        _scored("upkeep", "moderate", True, None),
+        _scored("attack", "large", True, None),  # no cost to return to
+        _scored("play", "large", True, None),
+    ]
+    assert rc.tuned_cases(run) == [run[0], run[4]]
+
+
+def test_untune_takes_each_fields_tune_off_the_runs_cost_once() -> None:
+    """The run's cases share a buy tune (400 games, 20 CPU s) and a play tune (600, 30): each
+    case's 7,000 games and 300 CPU s lose 1,000 games and 50 s, and every tune is forgotten."""
+    buy = {"proposal": 3, "correction": 1, "games": 400, "cpu": 20.0}
+    play = {"proposal": 1, "correction": 0, "games": 600, "cpu": 30.0}
+    run = [
+        _scored("buy", "large", True, buy),
+        _scored("buy", "large", True, buy),
+        _scored("play", "large", True, play),
+        _scored("life", "large", True, None),
+    ]
+    rc.untune(run)
+    assert [(r["tune"], r["games"], r["cpu"]) for r in run] == [(None, 6000, 250.0)] * 4

@@ -25,7 +25,7 @@ from workbench.analysis.card_findings import TOO_STRONG, TOO_WEAK, card_verdict
 from workbench.analysis.stats import LEVEL
 from workbench.analysis.verdicts import priced_out, unused
 from workbench.studies.ab import z_of
-from workbench.studies.plants import Direction, Size
+from workbench.studies.plants import COSTS, Direction, Size
 
 VERDICT_TABLES = ("card_verdicts.csv", "verdicts.csv")
 """A report's table of a verdict per card, by the names it may have (the first found counts)."""
@@ -129,6 +129,32 @@ def proposal(proposals: Path, card: str, field: str) -> int | None:
         if r["card"].lstrip("'").casefold() == card.casefold() and r["field"] == field:
             return int(r["new"])
     return None
+
+
+# --- tune's cases ------------------------------------------------------------------------------
+
+
+def tuned_cases(scored: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The scored run's cases tune is scored on: confirmed large plants of a cost (an effect
+    or a stat plant has no original cost for tune to return to, and tune's correction of a
+    plant that is none measures nothing)."""
+    return [
+        c
+        for c in scored
+        if c["confirm"]["confirmed"]
+        and c["plant"]["field"] in COSTS
+        and c["plant"]["size"] == Size.LARGE.value
+    ]
+
+
+def untune(scored: Sequence[dict[str, Any]]) -> None:
+    """Forget the run's tune results (--tune-again) and take their games and CPU off the
+    run's cost (one tune per field, shared by the run's cases)."""
+    done = {r["plant"]["field"]: r["tune"] for r in scored if r["tune"] is not None}
+    games = sum(t["games"] for t in done.values())
+    cpu = sum(t["cpu"] for t in done.values())
+    for result in scored:
+        result.update(tune=None, games=result["games"] - games, cpu=round(result["cpu"] - cpu, 1))
 
 
 # --- the summary ---------------------------------------------------------------------------------
