@@ -259,6 +259,9 @@ def test_report_out_naming_a_file_is_a_one_line_error(
     )
 
 
+TINY_TUNE = ["--games", "2", "--judge-games", "2", "--workers", "1"]
+"""A tune of two games a run (its judging run too), on one worker."""
+
 FOLDER_COMMANDS = {
     "compare": ["compare", "1", "2"],
     "demo": ["demo", "--games", "1", "--workers", "1"],
@@ -275,18 +278,7 @@ FOLDER_COMMANDS = {
         "--workers",
         "1",
     ],
-    "tune": [
-        "tune",
-        "--set",
-        "core",
-        "--band=-0.05,0.05",
-        "--games",
-        "2",
-        "--judge-games",
-        "2",
-        "--workers",
-        "1",
-    ],
+    "tune": ["tune", "--set", "core", "--band=-0.05,0.05", *TINY_TUNE],
     "ablate": ["ablate", "--card", "Militia", "--games", "2", "--workers", "1"],
     "skill": ["skill", "--card", "Militia", "--games", "2", "--workers", "1"],
     "replay": ["replay", "--game", "1"],
@@ -646,12 +638,7 @@ def test_no_command_prints_a_control_character_from_content(
             "--board",
             board,
             "--band=-0.05,0.05",
-            "--games",
-            "2",
-            "--judge-games",
-            "2",
-            "--workers",
-            "1",
+            *TINY_TUNE,
             *db,
             "--out",
             "t",

@@ -139,6 +139,19 @@ def handmade(tmp_path: Path) -> tuple[Path, list[Card]]:
     return source, list(cardset.cards)
 
 
+def changed_cells(target: Path) -> list[tuple[int, int, str, str]]:
+    """(row, column, before, after) of every cell of the copy `target` that differs from
+    SET_CSV."""
+    rows = list(csv.reader(target.read_text(encoding="utf-8").splitlines()))
+    before = list(csv.reader(SET_CSV.splitlines()))
+    return [
+        (i, j, a, b)
+        for i, (r, s) in enumerate(zip(before, rows, strict=True))
+        for j, (a, b) in enumerate(zip(r, s, strict=True))
+        if a != b
+    ]
+
+
 def _plant(cards: list[Card], name: str, field: str, size: Size, way: Direction) -> Plant:
     (only,) = pl.plants_of(next(c for c in cards if c.name == name), field, size, way)
     return only
@@ -152,14 +165,7 @@ def test_write_planted_changes_only_the_planted_cell(
     (original,) = load_cardsets(source, catalog)
     plant = _plant(cards, "Brute", "buy", Size.LARGE, STRONG)
     target = pl.write_planted(source, original, [plant], tmp_path / "out" / "handmade.csv", catalog)
-    rows = list(csv.reader(target.read_text(encoding="utf-8").splitlines()))
-    before = list(csv.reader(SET_CSV.splitlines()))
-    changed = [
-        (i, j, a, b)
-        for i, (r, s) in enumerate(zip(before, rows, strict=True))
-        for j, (a, b) in enumerate(zip(r, s, strict=True))
-        if a != b
-    ]
+    changed = changed_cells(target)
     assert changed == [(1, 3, "5", "1")]  # Brute's buy: 5 -> 1, nothing else
 
 
@@ -175,14 +181,7 @@ def test_several_plants_go_into_one_copy_each_in_its_own_cell(
     bolt = _plant(cards, "Bolt", "effect", Size.MODERATE, STRONG)
     target = tmp_path / "out" / "handmade.csv"
     pl.write_planted(source, original, [brute, bolt], target, catalog)
-    rows = list(csv.reader(target.read_text(encoding="utf-8").splitlines()))
-    before = list(csv.reader(SET_CSV.splitlines()))
-    changed = [
-        (i, j, b)
-        for i, (r, s) in enumerate(zip(before, rows, strict=True))
-        for j, (a, b) in enumerate(zip(r, s, strict=True))
-        if a != b
-    ]
+    changed = [(i, j, b) for i, j, _, b in changed_cells(target)]
     assert changed == [(1, 3, "1"), (2, 10, "damage 2 to target enemy unit in range 1")]
     (copy,) = load_cardsets(target, catalog)
     planted = {c.name: c for c in copy.cards}
@@ -199,14 +198,7 @@ def test_a_stat_plant_changes_the_units_column(
     (original,) = load_cardsets(source, catalog)
     plant = _plant(cards, "Brute", "attack", Size.LARGE, STRONG)
     target = pl.write_planted(source, original, [plant], tmp_path / "o" / "handmade.csv", catalog)
-    rows = list(csv.reader(target.read_text(encoding="utf-8").splitlines()))
-    before = list(csv.reader(SET_CSV.splitlines()))
-    changed = [
-        (i, j, a, b)
-        for i, (r, s) in enumerate(zip(before, rows, strict=True))
-        for j, (a, b) in enumerate(zip(r, s, strict=True))
-        if a != b
-    ]
+    changed = changed_cells(target)
     assert changed == [(1, 8, "2", "4")]
     (copy,) = load_cardsets(target, catalog)
     assert copy.cards[0].attack == 4 and copy.cards[1:] == tuple(cards[1:])

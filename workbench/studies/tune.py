@@ -110,16 +110,27 @@ class Probe:
     """Hardly any seat made to buy it could pay for it there (verdicts.priced_out)."""
 
 
+def interval(p: Probe) -> tuple[float, float] | None:
+    """The probe's 95% interval (its point estimate where a bound is missing), None without an
+    estimate."""
+    if p.effect is None:
+        return None
+    return (
+        p.low if p.low is not None else p.effect,
+        p.high if p.high is not None else p.effect,
+    )
+
+
 def side(p: Probe, band: tuple[float, float]) -> int:
     """+1 when the effect's whole 95% interval lies above the band, -1 below (or the card is
     priced out of play), 0 when the interval reaches into the band: the run cannot tell the
     card from a balanced one there."""
     if p.priced_out:
         return -1
-    if p.effect is None:
+    bounds = interval(p)
+    if bounds is None:
         return 0
-    low = p.low if p.low is not None else p.effect
-    high = p.high if p.high is not None else p.effect
+    low, high = bounds
     return 1 if low > band[1] else -1 if high < band[0] else 0
 
 
@@ -301,9 +312,8 @@ def _fresh_words(p: Probe, band: tuple[float, float]) -> str:
     (side 0) and is said so."""
     if side(p, band) != 0:
         return "outside the band: not confirmed, more games"
-    low = p.low if p.low is not None else p.effect
-    high = p.high if p.high is not None else p.effect
-    if low is not None and high is not None and band[0] <= low and high <= band[1]:
+    bounds = interval(p)
+    if bounds is not None and band[0] <= bounds[0] and bounds[1] <= band[1]:
         return "inside the band too"
     return "not told apart from the band (its interval reaches beyond it): more games to be sure"
 
