@@ -45,9 +45,10 @@ CARD_COLUMNS = [
 """The columns of the judged cards' table."""
 FINDINGS_INTRO = (
     "What to look at first, the largest effects first: each proposal with the causal effect "
-    "that flagged the card (high: its effect lands inside the band on the judging seeds and "
-    "on fresh ones; medium: not confirmed on fresh seeds, or no cost in range gets inside "
-    "the band), then the cards not tuned. Intervals are 95%; n the probes played."
+    "that flagged the card (high: its effect's interval reaches into the band on the judging "
+    "seeds and on fresh ones, so no run tells it from a balanced card; medium: not confirmed "
+    "on fresh seeds, or no cost in range gets inside the band), then the cards not tuned. "
+    "Intervals are 95%; n the probes played."
 )
 NOTHING_FOUND = "No card was flagged: every card's effect lies within the band."
 
