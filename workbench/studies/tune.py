@@ -3,21 +3,21 @@ randomised buying design (workbench/analysis/causal.py) lies wholly outside a ba
 how far; for each, search the cost (buy, play or upkeep, any card type) whose effect falls
 inside the band, and check that cost on fresh seeds.
 
-A probe is inside the band when its effect's 95% interval reaches into it (the run cannot
-tell the card from a balanced one there). The search (`search`) assumes only that a dearer cost
-does not make a card stronger. It steps the way the flag points by 1, 2, 4, 8... (a card priced
-out of play: straight to the floor) until the effect leaves the flag's side (or the cost
-reaches its floor or CAP), then halves the bracket towards the current cost. The proposal is
-where the line through the probes nearest the band crosses its middle (`crossing`): at 400
-games an effect's interval is about +-11 points, twice a +-5 band, so the nearest value one
-probe cannot tell from balanced stops short of the fair cost, and a point estimate alone lands
-wherever the noise does. Every probe is a design run of the changed
-set on the judging run's seed (the same drafts' deals, seats and arms, so probes differ by the
-cost alone). A value whose effect lands inside the band is played again on a fresh seed; the
-proposal says whether that check agrees. When no cost in range gets inside the band (the effect
-jumps over it between two neighbouring values, or stays outside up to the floor or CAP) the
-proposal is the value nearest the band's middle, and the note says that no price gets there, so
-the card's other numbers must change too.
+A probe is inside the band when its effect's 95% interval reaches into it (the run cannot tell
+the card from a balanced one there). The search (`search`) assumes only that a dearer cost does
+not make a card stronger. It steps the way the flag points by 1, 2, 4, 8... (a card priced out
+of play: straight to the floor) until the effect leaves the flag's side (or the cost reaches its
+floor or CAP), then halves the bracket towards the current cost. The proposal is where the line
+through the probes nearest the band crosses its middle (`crossing`): at 400 games an effect's
+interval is about +-11 points, twice a +-5 band, so the nearest value one probe cannot tell from
+balanced stops short of the fair cost, and a point estimate alone lands wherever the noise does;
+the crossing is held to REACH steps beyond the values probed. Every probe is a design run of the
+changed set on the judging run's seed (the same drafts' deals, seats and arms, so probes differ
+by the cost alone). A value whose effect lands inside the band is played again on a fresh seed;
+the proposal says whether that check agrees. When no cost in range gets inside the band (the
+effect jumps over it between two neighbouring values, or stays outside up to the floor or CAP)
+the proposal is the value nearest the band's middle, and the note says that no price gets there,
+so the card's other numbers must change too.
 """
 
 from __future__ import annotations
@@ -51,6 +51,10 @@ FRESH = 1_000_003
 """Added to the judging seed for the fresh check (seeds no probe used)."""
 FIT = 4
 """Probes the line that places the proposal goes through (the nearest to the band)."""
+REACH = 2
+"""How far beyond the probes the line goes through a proposal may lie: 2 steps put 77% of
+400 noisy searches within 1 of a fair 6 (1 step: 60%, no limit: 70%, which also puts 3% more
+than 3 away; tests/test_cli_studies.py has the search)."""
 
 
 def flag(effects: pl.DataFrame, cards: list[str], band: tuple[float, float]) -> pl.DataFrame:
@@ -194,8 +198,8 @@ def search(
             far = value
             inside = value if s == 0 else inside
     if inside is not None:
-        value = crossing(probes, inside, band, start.value, way, floor, cap)
-        return _check(measure, probes.get(value) or probes[inside], value, probes, band)
+        value, line = crossing(probes, inside, band, start.value, way, floor, cap)
+        return _check(measure, probes.get(value) or probes[inside], value, line, probes, band)
     return _missed(start, probes, near, far, way, band, floor, cap, budget)
 
 
@@ -212,27 +216,31 @@ def crossing(
     floor: int,
     cap: int,
     nearest: int = FIT,
-) -> int:
+) -> tuple[int, int | None]:
     """The cost where the effect crosses the band's middle, read off the weighted least-squares
     line through the `nearest` probes to `inside` (the nearest value whose interval reaches the
     band; priced-out probes and those without an estimate left out, weights 1/se^2): one probe's
     interval is about +-11 points at 400 games, so the nearest value it cannot tell from the band
     stops short of the fair cost, and the line through several probes reads it closer. Rounded,
-    kept within floor and cap and on the flag's side of `current`; `inside` when the probes do
-    not show the effect falling as the cost rises."""
+    kept within floor and cap, on the flag's side of `current`, and at most REACH steps beyond
+    the probes the line goes through: a line nearly flat in the cost crosses the middle far from
+    anything played (a price 3-7 probed and 28 read off the line; BENCHMARKS.md, "Cost of tune
+    on a 30-card set"), where nothing says the effect still follows it. `inside` when the probes
+    do not show the effect falling as the cost rises. Returns the value and where the line
+    crosses (None without a line), which differ when the crossing was held back."""
     usable = [p for p in probes.values() if p.effect is not None and not p.priced_out]
     near = sorted(usable, key=lambda p: (abs(p.value - inside), p.value))[:nearest]
     if len({p.value for p in near}) < 2:
-        return inside
+        return inside, None
     x = np.array([p.value for p in near], dtype=float)
     y = np.array([float(p.effect or 0.0) for p in near])
     se = np.array([max(((p.high or 0.0) - (p.low or 0.0)) / (2 * Z_LEVEL), 1e-6) for p in near])
     slope, icept = np.polyfit(x, y, 1, w=1 / se)  # polyfit weights the residuals: 1/se
     if slope >= 0:
-        return inside
-    value = round(((band[0] + band[1]) / 2 - icept) / slope)
-    value = max(floor, min(cap, value))
-    return value if (value - current) * way > 0 else current + way
+        return inside, None
+    line = round(((band[0] + band[1]) / 2 - icept) / slope)
+    value = max(floor, int(x.min()) - REACH, min(cap, int(x.max()) + REACH, line))
+    return (value if (value - current) * way > 0 else current + way), line
 
 
 def _ordered(probes: dict[int, Probe]) -> tuple[Probe, ...]:
@@ -284,18 +292,23 @@ def _check(
     measure: Callable[[int, bool], Probe],
     p: Probe,
     value: int,
+    line: int | None,
     probes: dict[int, Probe],
     band: tuple[float, float],
 ) -> Outcome:
     """The value found (`value`; `p` its probe, or the nearest one inside the band when the
-    line through the probes put it between them), played again on fresh seeds."""
+    line through the probes put it between them or beyond them; `line` where that
+    line crosses the band's middle), played again on fresh seeds."""
     again = measure(value, True)
     ok = side(again, band) == 0
+    crosses = f"the line through the probes crosses the band's middle at {line}"
     found = (
         f"{_effect(p)} at {p.value}"
         if p.value == value
-        else f"{_effect(p)} at {p.value}; the line through the probes crosses the band's "
-        f"middle at {value}"
+        else f"{_effect(p)} at {p.value}; {crosses}"
+        if line == value
+        else f"{_effect(p)} at {p.value}; {crosses}, far beyond the values played, so "
+        f"{value}, {REACH} steps past them, is proposed"
     )
     return Outcome(
         value,
