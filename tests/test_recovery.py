@@ -15,6 +15,7 @@ from engine.cards import Card, CardType, Effect
 from workbench.content.card_sets import load_cardsets, shipped_cardsets
 from workbench.studies import plants as pl
 from workbench.studies import recovery as rc
+from workbench.studies import recovery_cases as rc_cases
 from workbench.studies.plants import Direction, Plant, Size
 
 STRONG, WEAK = Direction.STRONG, Direction.WEAK
@@ -137,6 +138,22 @@ def handmade(tmp_path: Path) -> tuple[Path, list[Card]]:
     source = write(tmp_path / "src" / "handmade.csv", SET_CSV)
     (cardset,) = load_cardsets(source, shipped_cardsets())
     return source, list(cardset.cards)
+
+
+def test_a_card_planted_in_a_field_on_the_board_before_is_not_planted_there_again(
+    tmp_path: Path,
+) -> None:
+    """A case list that comes back to a board and set (seven boards, two sets: every 14th run)
+    plants other cards or fields than the cases before it there: the same plant twice would
+    count one plant's recall twice."""
+    home = next(s for s in shipped_cardsets() if s.name == "iron-legion")
+    kinds = ((CardType.UNIT,), ("upkeep", "attack"))
+    first = rc_cases.run_plants(0, 4, 1, home, set(), kinds, tmp_path / "a")
+    planted = frozenset((p.card, p.field) for p in first)
+    again = rc_cases.run_plants(0, 4, 1, home, set(), kinds, tmp_path / "b", planted)
+    assert len(first) == len(again) == 4
+    assert not planted & {(p.card, p.field) for p in again}
+    assert [(p.size, p.direction) for p in again] == [(p.size, p.direction) for p in first]
 
 
 def changed_cells(target: Path) -> list[tuple[int, int, str, str]]:

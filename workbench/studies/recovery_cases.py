@@ -55,18 +55,26 @@ def in_band(row: dict[str, Any] | None, band: float) -> bool:
 
 
 def run_plants(
-    j: int, count: int, seed: int, home: CardSet, excluded: set[str], kinds: Kinds, scratch: Path
+    j: int,
+    count: int,
+    seed: int,
+    home: CardSet,
+    excluded: set[str],
+    kinds: Kinds,
+    scratch: Path,
+    before: frozenset[tuple[str, str]] = frozenset(),
 ) -> list[pl.Plant]:
     """Run j's plants on `home`'s cards (cases PER_RUN * j onwards, at most `count`): case i
     takes its slot's kind (`kinds`: the types and fields of the case list), or the next type
-    that has a card to plant; each card once; the copy with all of them written once to check
-    that cells carry them."""
+    that has a card to plant; each card once, and never a (card, field) in `before` (planted
+    on this board by an earlier case: a case again would count one plant twice); the copy with
+    all of them written once to check that cells carry them."""
     catalog, _ = shipped()
     types, fields = kinds
     plants: list[pl.Plant] = []
     for i in range(PER_RUN * j, min(count, PER_RUN * (j + 1))):
         skip = excluded | {p.card.casefold() for p in plants}
-        taken: set[tuple[str, str]] = set()
+        taken = set(before)
         order = [types[(i + k) % len(types)] for k in range(len(types))]
         order += [t for t in pl.TYPES if t not in order]
         for kind in order:
@@ -104,8 +112,9 @@ def make_cases(
 ) -> list[dict[str, Any]]:
     """`count` cases after the cases `before` (a whole number of runs), PER_RUN to a run: run j
     on board j mod 7, planted in the first of the board's sets on the board's first round of
-    runs and in the second on the next; only cards the board's truth finds inside the band, and
-    no card named in `excluded` (casefolded)."""
+    runs and in the second on the next; only cards the board's truth finds inside the band, no
+    card named in `excluded` (casefolded), and no card in a field an earlier case planted on the
+    board."""
     _, by_name = shipped()
     band = Thresholds().card_band
     boards = list(BOARDS)
@@ -118,7 +127,10 @@ def make_cases(
         cards = truth(board)
         fine = {c.name.casefold() for c in home.cards if in_band(cards.get(c.name), band)}
         skip = excluded | {c.name.casefold() for c in home.cards} - fine
-        plants = run_plants(j, count, seed, home, skip, kinds, scratch / str(j))
+        planted = frozenset(
+            (c["plant"]["card"], c["plant"]["field"]) for c in cases if c["board"] == board
+        )
+        plants = run_plants(j, count, seed, home, skip, kinds, scratch / str(j), planted)
         victory = load_setup(sets, board).board.victory.kind.value
         for plant in plants:
             cases.append(
