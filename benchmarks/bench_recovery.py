@@ -372,6 +372,7 @@ SETTINGS = (
 def options(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=40, help="the first N cases of the list")
+    parser.add_argument("--skip", type=int, default=0, help="of those, leave out the first N")
     parser.add_argument("--games", type=int, help="simulate --games (default: simulate's own)")
     parser.add_argument(
         "--pipeline",
@@ -411,9 +412,7 @@ def options(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--make-cases", type=int, metavar="N", help="write N cases to the list and stop"
     )
-    parser.add_argument(
-        "--append", action="store_true", help="--make-cases: add to the list's cases"
-    )
+    parser.add_argument("--append", action="store_true", help="--make-cases: add to the list")
     parser.add_argument(
         "--kinds",
         default=",".join(t.value for t in pl.TYPES),
@@ -464,7 +463,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if opts.make_cases:
         opts.out.mkdir(parents=True, exist_ok=True)
         return write_cases(opts)
-    cases = json.loads(CASES.read_text(encoding="utf-8"))["cases"][: opts.cases]
+    if opts.skip % PER_RUN or opts.skip < 0:
+        raise SystemExit(f"--skip {opts.skip}: whole runs, a multiple of {PER_RUN} cases")
+    cases = json.loads(CASES.read_text(encoding="utf-8"))["cases"][opts.skip : opts.cases]
     settings = {k: getattr(opts, k) for k in (*SETTINGS, "tune_games")}
     opts.out.mkdir(parents=True, exist_ok=True)
     results = load(opts.out, settings)

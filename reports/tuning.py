@@ -3,6 +3,7 @@ and every probe, and the set's cards judged; and a card's outcome in words."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import polars as pl
@@ -10,7 +11,7 @@ import polars as pl
 from reports import balance, html
 from reports.html import Section, Table
 from workbench.studies import findings as study_findings
-from workbench.studies.tune import NOT_USED, CardTuning, before_after, probe_table
+from workbench.studies.tune import NOT_USED, CardTuning
 from workbench.studies.tune_set import SetTuning
 
 
@@ -145,3 +146,66 @@ def _judged_section(
             )
         ],
     )
+
+
+def before_after(tunings: list[CardTuning]) -> pl.DataFrame:
+    """Per flagged card and field: the effect at the current and the proposed cost (judging
+    seeds and fresh ones), whether it reaches the band, and why."""
+    rows = []
+    for t in tunings:
+        at = {p.value: p for p in t.outcome.probes if not p.fresh}
+        fresh = next((p for p in t.outcome.probes if p.fresh), None)
+        after = at.get(t.proposed) if t.proposed is not None else None
+        rows.append(
+            {
+                "card": t.card,
+                "field": t.field,
+                "verdict": t.verdict,
+                "current": t.current,
+                "proposed": t.proposed,
+                "effect_before": t.effect,
+                "effect_after": after.effect if after else None,
+                "effect_fresh": fresh.effect if fresh else None,
+                "reaches_band": t.outcome.reached,
+                "confirmed": t.outcome.confirmed,
+                "probes": len(t.outcome.probes),
+                "note": t.note,
+            }
+        )
+    schema = {
+        "card": pl.String,
+        "field": pl.String,
+        "verdict": pl.String,
+        "current": pl.Int64,
+        "proposed": pl.Int64,
+        "effect_before": pl.Float64,
+        "effect_after": pl.Float64,
+        "effect_fresh": pl.Float64,
+        "reaches_band": pl.Boolean,
+        "confirmed": pl.Boolean,
+        "probes": pl.Int64,
+        "note": pl.String,
+    }
+    return pl.DataFrame(rows, schema=schema)
+
+
+def probe_table(tunings: list[CardTuning]) -> pl.DataFrame:
+    """Every probe of every search: card, field, value, effect and interval, n, run, fresh."""
+    rows = [
+        {"card": t.card, "field": t.field, **dataclasses.asdict(p)}
+        for t in tunings
+        for p in t.outcome.probes
+    ]
+    schema = {
+        "card": pl.String,
+        "field": pl.String,
+        "value": pl.Int64,
+        "effect": pl.Float64,
+        "low": pl.Float64,
+        "high": pl.Float64,
+        "n": pl.Int64,
+        "run_id": pl.Int64,
+        "fresh": pl.Boolean,
+        "priced_out": pl.Boolean,
+    }
+    return pl.DataFrame(rows, schema=schema)
