@@ -198,19 +198,35 @@ def test_verdicts_from_effects() -> None:
     }
     assert set(v.get_column("estimator")) == {"randomised buying (run 3)"}
     even = v.filter(pl.col("card") == "Even").row(0, named=True)
-    # three cards judged, p = 2 sf(6.67), 2 sf(5) and 2 sf(0.33) = 0.739: the correction
-    # rejects the first two (p(2) <= 2 x 0.05 / 3), so Even would join them at p <= 3 x 0.05 / 3
-    # = 0.05, a z of 1.96; the smallest effect found is the band plus (1.96 + z at 0.8) se
-    assert even["smallest_found"] == pytest.approx(0.05 + (1.959964 + 0.8416) * 0.03, abs=1e-4)
-    assert even["bh"] == pytest.approx(0.739, abs=1e-3)
+    # three cards judged, p = sf(6.67) + sf(10), sf(5) + sf(8.33) and sf(0.33) + sf(3.67) =
+    # 0.3696: the correction rejects the first two (p(2) <= 2 x 0.05 / 3), so Even would join
+    # them at p <= 3 x 0.05 / 3 = 0.05, a z of 1.645; the smallest effect found is the band
+    # plus (1.645 + z at 0.8) se
+    assert even["smallest_found"] == pytest.approx(0.05 + (1.644854 + 0.841621) * 0.03, abs=1e-5)
+    assert even["bh"] == pytest.approx(0.3696, abs=1e-4)
     assert "games of the design" in v.filter(pl.col("card") == "Rare").item(0, "why")
     assert "price keeps it out of play" in v.filter(pl.col("card") == "Dear").item(0, "why")
 
 
 def test_band_test() -> None:
-    assert band_test(0.05, 0.01, 0.05) == pytest.approx(1.0)
-    assert band_test(0.10, 0.025, 0.05) == pytest.approx(2 * 0.0227501, abs=1e-6)
-    assert band_test(-0.10, 0.025, 0.05) == pytest.approx(2 * 0.0227501, abs=1e-6)
+    # at the edge: sf(0) + sf(10) = 0.5; 2.5 se beyond it: sf(2) + sf(6) = 0.0227501
+    assert band_test(0.05, 0.01, 0.05) == pytest.approx(0.5)
+    assert band_test(0.10, 0.025, 0.05) == pytest.approx(0.0227501, abs=1e-6)
+    assert band_test(-0.10, 0.025, 0.05) == pytest.approx(0.0227501, abs=1e-6)
+    # inside the band both tails count: sf(-1) + sf(4) = 0.841345 + 0.000032
+    assert band_test(0.03, 0.02, 0.05) == pytest.approx(0.841377, abs=1e-6)
+
+
+def test_band_test_has_its_stated_size_at_the_band_edge() -> None:
+    """Estimates of a card whose true effect is the band's edge are called beyond the band at
+    the test's level (a doubled tail, the old test, would call 2.5% at 5%), and never more
+    often for a card inside the band."""
+    rng = np.random.default_rng(7)
+    se, band = 0.02, 0.05
+    for truth, low, high in ((band, 0.045, 0.055), (-band, 0.045, 0.055), (0.0, 0.0, 0.001)):
+        estimates = rng.normal(truth, se, 20_000)
+        share = np.mean([band_test(float(e), se, band) < 0.05 for e in estimates])
+        assert low <= share <= high
 
 
 def test_factorial_agent_buys_only_forced_cards_and_the_store_records_its_arms() -> None:

@@ -1,0 +1,95 @@
+"""Score a recovery run (bench_recovery.py --out) again under today's verdict rule, without
+playing a game: each stored report's `tables/card_verdicts.csv` keeps the design run's effect
+and 95% interval per card, which is all the band test and Benjamini-Hochberg's correction
+read, so a change of the test (workbench/analysis/verdicts.band_test) is measured on the very
+games the run played. Prints the summary table as bench_recovery does.
+
+    .venv/bin/python benchmarks/bench_recovery_rescore.py --out /work/runs/rec-d
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from scipy import stats
+
+from workbench.analysis.severity import Thresholds
+from workbench.analysis.stats import benjamini_hochberg
+from workbench.analysis.verdicts import ALPHA, band_test
+from workbench.studies import recovery as rc
+from workbench.studies.plants import Direction
+
+Z95 = float(stats.norm.ppf(0.975))
+"""The stored intervals are the effect +- this many standard errors (causal.card_effects)."""
+
+
+def named_again(tables: Path, band: float) -> rc.Named:
+    """The cards a stored report names when its judged cards (those with a p-value) are
+    tested again; the verdicts that need no test (priced out) stand as stored."""
+    with (tables / "card_verdicts.csv").open(newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    judged = [r for r in rows if r["p"]]
+    ps = [
+        band_test(float(r["effect"]), (float(r["high"]) - float(r["low"])) / (2 * Z95), band)
+        for r in judged
+    ]
+    found: dict[str, frozenset[Direction]] = {}
+    for r in rows:
+        way = rc.direction_of(r["verdict"])
+        if not r["p"] and way is not None:
+            found[r["card"]] = frozenset({way})
+    for r, q in zip(judged, benjamini_hochberg(ps), strict=True):
+        if q < ALPHA:
+            way = Direction.STRONG if float(r["effect"]) > 0 else Direction.WEAK
+            found[r["card"]] = frozenset({way})
+    return found
+
+
+def rescored(out: Path, band: float) -> list[dict[str, Any]]:
+    """The run's cases with their recall, names and false alarms scored again."""
+    cases: dict[str, dict[str, Any]] = json.loads((out / "results.json").read_text())["cases"]
+    cards: dict[str, list[str]] = {}
+    for c in cases.values():
+        cards.setdefault(c["run"], []).append(c["plant"]["card"])
+    again = []
+    for c in cases.values():
+        planted = named_again(out / "cases" / c["run"] / "report" / "tables", band)
+        before = named_again(out / "unplanted" / c["board"] / "report" / "tables", band)
+        card = c["plant"]["card"]
+        others = [x for x in cards[c["run"]] if x != card]
+        s = rc.score(card, Direction(c["plant"]["direction"]), planted, before, others)
+        again.append(
+            {
+                **c,
+                "recalled": s.recalled,
+                "named_count": s.named,
+                "false_alarms": list(s.false_alarms),
+                "named_before": s.named_before,
+            }
+        )
+    return again
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, required=True, help="a bench_recovery.py --out")
+    parser.add_argument("--band", type=float, default=Thresholds().card_band)
+    opts = parser.parse_args(argv)
+    if not (opts.out / "results.json").is_file():
+        raise SystemExit(f"{opts.out}: no results.json (a bench_recovery.py --out folder?)")
+    cases = sorted(rescored(opts.out, opts.band), key=lambda c: int(c["id"].lstrip("c")))
+    for c in cases:
+        if c["confirm"]["confirmed"]:
+            print(f"{c['id']} {c['plant']['card']}: recalled {'yes' if c['recalled'] else 'no'}")
+    print(rc.markdown(rc.summary([rc.case_result(c) for c in cases])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
