@@ -302,19 +302,18 @@ def run_cases(
 
 
 def tune_run(out: Path, scored: Sequence[dict[str, Any]], opts: argparse.Namespace) -> None:
-    """Run tune on a scored run's planted set, once per cost field its tuned cases planted
-    (`--fields FIELD`, the cost a designer would search for them); each tuned case gets the
+    """Run tune on a scored run's planted set, once per cost field its cases still to tune
+    planted (`--fields FIELD`, the cost a designer would search for them); each gets the
     proposal for its card and field, and the cases of the run share the cost."""
     files = planted_files(out, scored)
     first = scored[0]
     plant_file = files[first["sets"].index(plant_of(first).set)]
-    for field in dict.fromkeys(plant_of(r).field for r in rc.tuned_cases(scored)):
+    pending = [r for r in rc.tuned_cases(scored) if r["tune"] is None]
+    for field in dict.fromkeys(plant_of(r).field for r in pending):
         folder = out / "cases" / first["run"] / f"tune-{field}"
         games, cpu = tune(files, plant_file, first["board"], field, folder, opts)
-        for result in rc.tuned_cases(scored):
+        for result in (r for r in pending if plant_of(r).field == field):
             plant = plant_of(result)
-            if plant.field != field:
-                continue
             proposed = rc.proposal(folder / "out" / "proposals.csv", plant.card, field)
             result["tune"] = {
                 "proposal": proposed,

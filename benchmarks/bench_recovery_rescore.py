@@ -80,10 +80,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True, help="a bench_recovery.py --out")
     parser.add_argument("--band", type=float, default=Thresholds().card_band)
+    parser.add_argument("--cases", type=int, help="only cases c1 to cN (default: all scored)")
     opts = parser.parse_args(argv)
     if not (opts.out / "results.json").is_file():
         raise SystemExit(f"{opts.out}: no results.json (a bench_recovery.py --out folder?)")
     cases = sorted(rescored(opts.out, opts.band), key=lambda c: int(c["id"].lstrip("c")))
+    cases = [c for c in cases if opts.cases is None or int(c["id"].lstrip("c")) <= opts.cases]
     for c in cases:
         if c["confirm"]["confirmed"]:
             print(f"{c['id']} {c['plant']['card']}: recalled {'yes' if c['recalled'] else 'no'}")
