@@ -17,37 +17,48 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 from scipy import stats
 
 from workbench.analysis.severity import Thresholds
-from workbench.analysis.stats import benjamini_hochberg
-from workbench.analysis.verdicts import ALPHA, band_test
+from workbench.analysis.stats import LEVEL
+from workbench.analysis.verdicts import causal_verdicts
 from workbench.studies import recovery as rc
 from workbench.studies.plants import Direction
 
-Z95 = float(stats.norm.ppf(0.975))
-"""The stored intervals are the effect +- this many standard errors (causal.card_effects)."""
+Z = float(stats.norm.ppf(0.5 + LEVEL / 2))
+"""The stored intervals are the effect +- this many standard errors (causal.estimate)."""
+NUMBERS = ("n", "n_forced", "n_banned", "bought_forced", "played_forced")
+RATES = ("effect", "low", "high", "wr_forced", "wr_banned")
 
 
 def named_again(tables: Path, band: float) -> rc.Named:
-    """The cards a stored report names when its judged cards (those with a p-value) are
-    tested again; the verdicts that need no test (priced out) stand as stored."""
+    """The cards a stored report names when its design run's effects (each row's effect,
+    interval and arms) go through today's verdict rule, verdicts.causal_verdicts."""
     with (tables / "card_verdicts.csv").open(newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
-    judged = [r for r in rows if r["p"]]
-    ps = [
-        band_test(float(r["effect"]), (float(r["high"]) - float(r["low"])) / (2 * Z95), band)
-        for r in judged
-    ]
+
+    def value(r: dict[str, str], key: str) -> float | None:
+        return float(r[key]) if r.get(key) else None
+
+    effects = pl.DataFrame(
+        [
+            {
+                "card": r["card"],
+                **{k: int(value(r, k) or 0) for k in NUMBERS},
+                **{k: value(r, k) for k in RATES},
+                "se": None if not r["low"] else (float(r["high"]) - float(r["low"])) / (2 * Z),
+            }
+            for r in rows
+        ]
+    )
+    pool = pl.DataFrame({k: [r[k] for r in rows] for k in ("card", "set", "type")})
+    verdicts = causal_verdicts(effects, pool, Thresholds(card_band=band), 0, [0])
     found: dict[str, frozenset[Direction]] = {}
-    for r in rows:
-        way = rc.direction_of(r["verdict"])
-        if not r["p"] and way is not None:
-            found[r["card"]] = frozenset({way})
-    for r, q in zip(judged, benjamini_hochberg(ps), strict=True):
-        if q < ALPHA:
-            way = Direction.STRONG if float(r["effect"]) > 0 else Direction.WEAK
-            found[r["card"]] = frozenset({way})
+    for card, verdict in verdicts.select("card", "verdict").iter_rows():
+        way = rc.direction_of(verdict)
+        if way is not None:
+            found[card] = frozenset({way})
     return found
 
 
