@@ -22,7 +22,9 @@ Per run, with the pipeline's default settings (the CLI, as a designer runs it):
   original content: a plant counts only where the planted card's causal effect lies beyond
   the verdicts' band the planted way with its whole 95% interval and moved that way from the
   original card's effect (recovery.confirmed). Its games, seed and estimates are kept with the
-  case.
+  case. With --reconfirm-games N, a plant that leaned the planted way there without being
+  confirmed (recovery.leaning) is decided by a second such run of N games on fresh seeds
+  (--seed + 2), on its own (recovery.is_confirmed).
 
 Scores: recall (a confirmed plant named the planted way), false alarms (cards the planted run
 names that the unplanted run of the same seeds does not name that way, the run's plants aside,
@@ -119,12 +121,10 @@ def games_in(db: Path) -> int:
         con.close()
 
 
-def simulate(
-    files: Sequence[Path], board: str, db: Path, seed: int, opts: argparse.Namespace
-) -> list[str]:
+def simulate(files: Sequence[Path], board: str, db: Path, seed: int, workers: int) -> list[str]:
     """`workbench simulate` of these sets on the board into `db`, with the seed and workers."""
     args = ["simulate", "--sets", ",".join(map(str, files)), "--board", board, "--db", str(db)]
-    return [*args, "--seed", str(seed), "--workers", str(opts.workers)]
+    return [*args, "--seed", str(seed), "--workers", str(workers)]
 
 
 def simulate_report(
@@ -134,7 +134,7 @@ def simulate_report(
     folder.mkdir(parents=True, exist_ok=True)
     db, log = folder / "run.duckdb", folder / "log.txt"
     db.unlink(missing_ok=True)
-    sim = [*simulate(files, board, db, opts.seed, opts), *opts.simulate_arg]
+    sim = [*simulate(files, board, db, opts.seed, opts.workers), *opts.simulate_arg]
     sim += ["--design", "causal"] if opts.pipeline == "causal" else []
     cpu = cli([*sim, *([] if opts.games is None else ["--games", str(opts.games)])], log)
     for more in opts.simulate:  # more runs into the same file, e.g. a designed one
@@ -174,55 +174,70 @@ def tune(
 
 
 def design_effects(
-    files: Sequence[Path], board: str, folder: Path, opts: argparse.Namespace
+    files: Sequence[Path], board: str, folder: Path, games: int, seed: int, opts: argparse.Namespace
 ) -> dict[str, Any]:
-    """`simulate --design causal` (--confirm-games games, seed --seed + 1) on these sets, and
-    every card's causal effect in it (analysis/causal.card_effects): the run's games, CPU
-    seconds and, per card, the effect row."""
+    """`simulate --design causal` (`games` games of `seed`) on these sets, and every card's
+    causal effect in it (analysis/causal.card_effects): the run's games, CPU seconds and, per
+    card, the effect row."""
     folder.mkdir(parents=True, exist_ok=True)
     db, log = folder / "truth.duckdb", folder / "truth.txt"
     db.unlink(missing_ok=True)
-    args = [*simulate(files, board, db, opts.seed + 1, opts), "--design", "causal"]
-    cpu = cli([*args, "--games", str(opts.confirm_games)], log)
+    args = [*simulate(files, board, db, seed, opts.workers), "--design", "causal"]
+    cpu = cli([*args, "--games", str(games)], log)
     con = duckdb.connect(str(db))
     try:
         rows = causal.card_effects(con, [1]).to_dicts()
     finally:
         con.close()
-    games = games_in(db)
+    played = games_in(db)
     if not opts.keep_db:
         db.unlink()
-    return {"games": games, "cpu": round(cpu, 1), "cards": {r["card"]: r for r in rows}}
+    return {"games": played, "cpu": round(cpu, 1), "cards": {r["card"]: r for r in rows}}
 
 
 def kept_effects(
-    out: Path, name: str, files: Sequence[Path], board: str, opts: argparse.Namespace
+    out: Path,
+    name: str,
+    files: Sequence[Path],
+    board: str,
+    opts: argparse.Namespace,
+    again: bool = False,
 ) -> dict[str, Any]:
     """The design run NAME (a board's original content, or a case's planted content), played
     once and kept in --out/confirm/NAME.json, so that runs of the benchmark with other pipeline
-    settings can take the same truth (copy the folder; its games and seed must match)."""
-    path = out / "confirm" / f"{name}.json"
+    settings can take the same truth (copy the folder; its games and seed must match). `again`:
+    the second truth run of --reconfirm-games games on fresh seeds (--seed + 2), kept in
+    NAME.again.json."""
+    games, seed = (
+        (opts.reconfirm_games, opts.seed + 2) if again else (opts.confirm_games, opts.seed + 1)
+    )
+    stem = f"{name}.again" if again else name
+    path = out / "confirm" / f"{stem}.json"
     if not path.is_file():
-        made = design_effects(files, board, out / "confirm" / name, opts)
-        made["seed"] = opts.seed + 1
+        made = design_effects(files, board, out / "confirm" / stem, games, seed, opts)
+        made["seed"] = seed
         path.write_text(json.dumps(made, indent=1), encoding="utf-8")
-        print(f"  truth {name}: {made['games']} design games, {made['cpu']:.0f} CPU s", flush=True)
+        print(f"  truth {stem}: {made['games']} design games, {made['cpu']:.0f} CPU s", flush=True)
     found: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    if (found["games"], found.get("seed", opts.seed + 1)) != (opts.confirm_games, opts.seed + 1):
+    if (found["games"], found.get("seed", opts.seed + 1)) != (games, seed):
         raise SystemExit(
             f"{path} holds {found['games']} games of seed {found.get('seed')}, not "
-            f"--confirm-games {opts.confirm_games} of seed {opts.seed + 1}: give another --out"
+            f"{games} of seed {seed}: give another --out"
         )
+    found.setdefault("seed", seed)
     return found
 
 
-def confirm(out: Path, run: Sequence[dict[str, Any]], opts: argparse.Namespace) -> dict[str, Any]:
+def confirm(
+    out: Path, run: Sequence[dict[str, Any]], opts: argparse.Namespace, again: bool = False
+) -> dict[str, Any]:
     """The randomised runs that decide whether each of the run's plants is one (rc.confirmed),
-    by case id; the planted content's design run is the run's."""
+    by case id; the planted content's design run is the run's. `again`: the second truth run
+    (kept_effects)."""
     first = run[0]
     board = first["board"]
-    original = kept_effects(out, board, original_files(out, first["sets"]), board, opts)
-    planted = kept_effects(out, first["run"], planted_files(out, run), board, opts)
+    original = kept_effects(out, board, original_files(out, first["sets"]), board, opts, again)
+    planted = kept_effects(out, first["run"], planted_files(out, run), board, opts, again)
     found = {}
     for case in run:
         plant = plant_of(case)
@@ -235,11 +250,33 @@ def confirm(out: Path, run: Sequence[dict[str, Any]], opts: argparse.Namespace) 
         found[case["id"]] = {
             "agents": "factorial",
             "games": planted["games"],
-            "seed": opts.seed + 1,
+            "seed": planted["seed"],
             **asdict(truth),
             "cpu": planted["cpu"],
         }
     return found
+
+
+def reconfirm(out: Path, scored: Sequence[dict[str, Any]], opts: argparse.Namespace) -> None:
+    """--reconfirm-games: the run's cases whose plant leaned the planted way in the truth run
+    without being confirmed (rc.leaning) get a second truth on fresh seeds, which decides for
+    them on its own (rc.is_confirmed); its CPU is the truth's, not the pipeline's."""
+    band = Thresholds().card_band
+    pending = [
+        r
+        for r in scored
+        if "reconfirm" not in r
+        and rc.leaning(rc.Truth(**_truth_fields(r["confirm"])), plant_of(r).direction, band)
+    ]
+    if not pending:
+        return
+    again = confirm(out, scored, opts, again=True)
+    for result in pending:
+        result["reconfirm"] = again[result["id"]]
+
+
+def _truth_fields(kept: dict[str, Any]) -> dict[str, Any]:
+    return {f: kept[f] for f in rc.Truth.__dataclass_fields__}
 
 
 # --- one run of cases ----------------------------------------------------------------------------
@@ -384,6 +421,13 @@ def options(argv: Sequence[str] | None) -> argparse.Namespace:
         "--confirm-games", type=int, default=4000, help="games of each design run for the truth"
     )
     parser.add_argument(
+        "--reconfirm-games",
+        type=int,
+        default=0,
+        help="a second truth run of this many games on fresh seeds for the plants that leaned "
+        "the planted way in the first without being confirmed (default 0: none)",
+    )
+    parser.add_argument(
         "--tune-cases", type=int, default=40, help="tune on at most this many large cost plants"
     )
     parser.add_argument("--tune-games", type=int, help="tune --games (default: tune's own)")
@@ -478,6 +522,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 results["cases"][result["id"]] = result
             save(opts.out, results)
         scored = [results["cases"][c["id"]] for c in run]
+        if opts.reconfirm_games:
+            reconfirm(opts.out, scored, opts)
+            save(opts.out, results)
         if opts.tune_again and any(r["tune"] is not None for r in scored):
             rc.untune(scored)
         tuned = sum(r["tune"] is not None for r in results["cases"].values())

@@ -98,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cases = sorted(rescored(opts.out, opts.band), key=lambda c: int(c["id"].lstrip("c")))
     cases = [c for c in cases if opts.cases is None or int(c["id"].lstrip("c")) <= opts.cases]
     for c in cases:
-        if c["confirm"]["confirmed"]:
+        if rc.is_confirmed(c):
             print(f"{c['id']} {c['plant']['card']}: recalled {'yes' if c['recalled'] else 'no'}")
     print(rc.markdown(rc.summary([rc.case_result(c) for c in cases])))
     return 0

@@ -516,3 +516,35 @@ def test_untune_takes_each_fields_tune_off_the_runs_cost_once() -> None:
     ]
     rc.untune(run)
     assert [(r["tune"], r["games"], r["cpu"]) for r in run] == [(None, 6000, 250.0)] * 4
+
+
+def test_a_plant_leans_when_its_estimates_point_the_planted_way_unconfirmed() -> None:
+    """+0.08 +- 1.96 * 0.03 = [0.021, 0.139] reaches into the band 0.05, so not confirmed; its
+    point estimate lies beyond the band and its shift +0.06 points the planted way: it leans.
+    Planted the other way it does not; nor does a shift against the plant, nor an estimate
+    inside the band, nor a plant already confirmed."""
+    lean = rc.confirmed(_row(0.08, 0.03), _row(0.02, 0.03), Direction.STRONG, 0.05)
+    assert not lean.confirmed and rc.leaning(lean, Direction.STRONG, 0.05)
+    weak = rc.confirmed(_row(0.08, 0.03), _row(0.02, 0.03), Direction.WEAK, 0.05)
+    assert not rc.leaning(weak, Direction.WEAK, 0.05)
+    back = rc.confirmed(_row(0.08, 0.03), _row(0.10, 0.03), Direction.STRONG, 0.05)
+    assert not rc.leaning(back, Direction.STRONG, 0.05)
+    inside = rc.confirmed(_row(0.04, 0.03), _row(-0.05, 0.03), Direction.STRONG, 0.05)
+    assert not rc.leaning(inside, Direction.STRONG, 0.05)
+    sure = rc.confirmed(_row(0.15, 0.03), _row(0.02, 0.03), Direction.STRONG, 0.05)
+    assert sure.confirmed and not rc.leaning(sure, Direction.STRONG, 0.05)
+    assert rc.leaning(
+        rc.confirmed(_row(-0.08, 0.03), _row(0.0, 0.03), Direction.WEAK, 0.05),
+        Direction.WEAK,
+        0.05,
+    )
+
+
+def test_a_plant_counts_when_either_truth_run_confirms_it() -> None:
+    """The second run decides for a case the first did not confirm; tune is then scored on it."""
+    first = _scored("upkeep", "large", False, None)
+    assert not rc.is_confirmed(first) and rc.tuned_cases([first]) == []
+    again = {**first, "reconfirm": {"confirmed": True}}
+    assert rc.is_confirmed(again) and rc.tuned_cases([again]) == [again]
+    assert not rc.is_confirmed({**first, "reconfirm": {"confirmed": False}})
+    assert rc.is_confirmed(_scored("upkeep", "large", True, None))
