@@ -10,7 +10,7 @@ import pytest
 
 from app.cli import main
 from tests.findings_fixture import Game, build
-from workbench.analysis import cards, findings
+from workbench.analysis import cards, findings, verdicts
 from workbench.analysis.findings import Finding, Thresholds
 from workbench.analysis.runs import Runs
 from workbench.analysis.source import open_db
@@ -248,6 +248,36 @@ def test_with_randomised_verdicts_dead_cards_count_only_the_worthless(
     assert dead[0].text.endswith(
         "Randomised buying (`simulate --design causal`) finds each of them worthless too."
     )
+
+
+def test_worth_buying_is_the_judged_cards_less_the_worthless() -> None:
+    """Too strong and fine cards are worth buying, unless fine with the whole interval below
+    zero (buying it loses games: worthless, as too weak is); a card the agents do not use, or
+    one without an estimate, is not judged; observational verdicts judge none."""
+    est = "randomised buying (run 9)"
+    judged = pl.DataFrame(
+        {
+            "card": ["strong", "fine", "losing", "weak", "unused", "none"],
+            "verdict": [
+                "too strong",
+                "fine",
+                "fine",
+                "too weak",
+                "agents do not use it",
+                "no estimate",
+            ],
+            "estimator": [est] * 6,
+            "high": [0.3, 0.04, -0.01, -0.1, None, None],
+        }
+    )
+    assert verdicts.worth_buying(judged) == {
+        "strong": True,
+        "fine": True,
+        "losing": False,
+        "weak": False,
+    }
+    observed = judged.with_columns(pl.lit("improvement when bought").alias("estimator"))
+    assert verdicts.worth_buying(observed) == {}
 
 
 def test_a_card_bought_in_its_store_is_not_dead(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ what the severities are)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import polars as pl
@@ -200,25 +200,31 @@ def listed(rows: Sequence[dict[str, Any]], detail: Callable[[dict[str, Any]], st
     return shown + (f"; and {len(rest)} more: {', '.join(rest)}" if rest else "")
 
 
-def _habit(rows: list[dict[str, object]], worth: dict[str, str] | None) -> str:
-    """How many of the cards randomised buying finds worth buying (fine or too strong)."""
+def _habit(rows: list[dict[str, object]], worth: Mapping[str, bool] | None) -> str:
+    """How many of the cards randomised buying finds worth buying (verdicts.worth_buying), and
+    which it finds worthless (those the dead-card findings keep)."""
     if not worth:
         return ""
-    good = [str(r["card"]) for r in rows if worth.get(str(r["card"])) in (FINE, TOO_STRONG)]
-    return (
-        f" Randomised buying finds {len(good)} of these {len(rows)} fine or too strong: "
-        "leaving them unbought is the agents' habit, not the cards' fault."
+    good = [str(r["card"]) for r in rows if worth.get(str(r["card"])) is True]
+    bad = [str(r["card"]) for r in rows if worth.get(str(r["card"])) is False]
+    text = (
+        f" Randomised buying finds {len(good)} of these {len(rows)} worth buying (too strong, "
+        "or fine with no loss when bought): leaving those unbought is the agents' habit, not "
+        "the cards' fault."
     )
+    if bad:
+        text += f" It finds {len(bad)} worthless: {', '.join(bad)}."
+    return text
 
 
 def kraken_findings(
-    shares: pl.DataFrame, th: Thresholds, worth: dict[str, str] | None = None
+    shares: pl.DataFrame, th: Thresholds, worth: Mapping[str, bool] | None = None
 ) -> list[Finding]:
     """Per board, the Kraken-like cards of `drafted.card_shares` (at the thresholds of `th`):
     drafted in many games, (almost) never bought by the seat that drafted them. `worth`: card
-    -> causal verdict (verdicts.py), if a design run judged them: the finding then says how
-    many of them randomised buying finds fine or too strong, the agents' habit, not the
-    cards'."""
+    -> whether randomised buying finds it worth buying (verdicts.worth_buying), if a design run
+    judged them: the finding then says how many of them are, the agents' habit, not the
+    cards', and which are worthless."""
     out = []
     boards = shares.get_column("board").n_unique()
     for key, df in shares.group_by("board", maintain_order=True):

@@ -50,7 +50,7 @@ from workbench.analysis.play_findings import (
 from workbench.analysis.runs import Runs
 from workbench.analysis.severity import SEVERITIES, Finding, Thresholds
 from workbench.analysis.source import query, run_list
-from workbench.analysis.verdicts import card_verdicts, verdict_findings, worthless
+from workbench.analysis.verdicts import card_verdicts, verdict_findings, worth_buying, worthless
 
 __all__ = [
     "NEVER_AFFORDABLE",
@@ -108,9 +108,7 @@ def findings(r: Runs, extra: Sequence[Finding] = ()) -> list[Finding]:
         *kraken_findings(
             drafted.card_shares(r),
             th,
-            dict(zip(verdicts.get_column("card"), verdicts.get_column("verdict"), strict=True))
-            if causal
-            else None,
+            worth_buying(verdicts) if causal else None,
         ),
         *economy_findings(r),
         *shape_findings(r),

@@ -419,6 +419,18 @@ def worthless(verdicts: pl.DataFrame) -> set[str]:
     )
 
 
+def worth_buying(verdicts: pl.DataFrame) -> dict[str, bool]:
+    """Card -> whether a randomised buyer finds it worth buying (too strong, or fine and not
+    `worthless`), for the cards the design judged (a verdict that is no "no estimate" nor
+    "the agents do not use it"). Empty for observational verdicts."""
+    causal = verdicts.filter(
+        pl.col("estimator").str.starts_with(CAUSAL)
+        & pl.col("verdict").is_in([TOO_STRONG, FINE, TOO_WEAK])
+    )
+    bad = worthless(verdicts)
+    return {str(c): c not in bad for c in causal.get_column("card").to_list()}
+
+
 @cached
 def card_verdicts(r: Runs) -> pl.DataFrame:
     """Every pool card of the runs with its verdict: from the context's design runs
