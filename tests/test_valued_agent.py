@@ -14,7 +14,7 @@ from engine.board import Victory, VictoryKind
 from engine.vocab import ActionKind
 from tests.builder import Position, board, unit
 from tests.rules import rules
-from workbench.training.buy_values import PASS, RandomBuys, estimate
+from workbench.training.buy_values import PASS, RandomBuys, estimate, split_halves
 
 SWORDSMAN = unit("Swordsman", life=4, attack=2, buy=3)
 ARCHER = unit("Archer", life=2, attack=1, range_=3, buy=2)
@@ -157,6 +157,26 @@ def test_estimate_shrinks_a_rare_card_toward_the_pooled_value() -> None:
     est = estimate(obs, prior=2.0)
     assert est.values[POOLED]["X"][0] == pytest.approx(1.0)
     assert est.values["B"]["X"][0] == pytest.approx(1.5)
+
+
+def test_split_halves_measure_the_rounds_own_noise() -> None:
+    """Odd and even games with the same random steps give the same values: the halves agree at
+    1, and so would two whole rounds. Halves whose cards swap their results disagree."""
+    offer = ("X", "Y", PASS)
+
+    def game(good: str) -> list[tuple[str, int, tuple[str, ...], str, float]]:
+        return [
+            ("B", 0, offer, good, 1.0),
+            ("B", 0, offer, "Y" if good == "X" else "X", 0.0),
+            ("B", 0, offer, PASS, 0.5),
+        ]
+
+    same = [game("X"), game("X"), game("X"), game("X")]
+    assert split_halves(same, prior=0.0) == (
+        "split halves agree at 1.00, so two rounds at 1.00 if nothing moved"
+    )
+    swapped = [game("X"), game("Y"), game("X"), game("Y")]
+    assert split_halves(swapped, prior=0.0).startswith("split halves agree at -")
 
 
 # --- deploying within the upkeep cap -------------------------------------------------------------

@@ -296,13 +296,15 @@ def train(
         ]
         with ProcessPoolExecutor(workers, initializer=_init, initargs=(values, fallback)) as pool:
             chunk = max(1, len(jobs) // (8 * workers))
-            observed = [o for game in pool.map(play_one, jobs, chunksize=chunk) for o in game]
+            per_game = list(pool.map(play_one, jobs, chunksize=chunk))
+        observed = [o for game in per_game for o in game]
         est = estimate(observed, prior, values)
         note = f"round {r + 1}: {len(observed):,} random buy steps in {len(jobs):,} games" + (
             f" (explore {p:g})" if p < 1.0 else " (the explorer's)"
         )
         if values is not None:
             note += f"; {_moved(values, est.values)}"
+        note += f"; {split_halves(per_game, prior)}"
         notes.append(note)
         progress(note)
         values = est.values
@@ -312,9 +314,23 @@ def train(
     return Trained(values, est.taken, fallback, started, notes)
 
 
-def _moved(before: Mapping[str, Table], after: Mapping[str, Table]) -> str:
-    """How far the values moved: mean absolute change and the correlation over the cards both
-    rounds value, per board pooled."""
+def split_halves(per_game: Sequence[Sequence[Observed]], prior: float) -> str:
+    """The round's own noise: the correlation of the values estimated from its odd and its even
+    games alone (no earlier round to shrink toward, which both halves would share), and by
+    Spearman-Brown the correlation two whole rounds would reach if the values did not move at
+    all (their reliability). A change between rounds at that correlation is the estimate's
+    noise, not the values moving: more games a round, not more rounds, then settle them."""
+    halves = [[o for g in per_game[k::2] for o in g] for k in (0, 1)]
+    a, b = (estimate(h, prior).values for h in halves)
+    r = _correlation(a, b)
+    if r is None:
+        return "halves: too few values to compare"
+    whole = 2 * r / (1 + r) if r > -1 else float("nan")
+    return f"split halves agree at {r:.2f}, so two rounds at {whole:.2f} if nothing moved"
+
+
+def _pairs(before: Mapping[str, Table], after: Mapping[str, Table]) -> tuple[list[float], ...]:
+    """The values both tables hold (every board but the pooled one, every stage), paired."""
     xs: list[float] = []
     ys: list[float] = []
     for board, rows in after.items():
@@ -325,6 +341,20 @@ def _moved(before: Mapping[str, Table], after: Mapping[str, Table]) -> str:
             if old:
                 xs.extend(old)
                 ys.extend(v)
+    return xs, ys
+
+
+def _correlation(before: Mapping[str, Table], after: Mapping[str, Table]) -> float | None:
+    xs, ys = _pairs(before, after)
+    if len(xs) < 3 or len(set(xs)) < 2 or len(set(ys)) < 2:
+        return None
+    return statistics.correlation(xs, ys)
+
+
+def _moved(before: Mapping[str, Table], after: Mapping[str, Table]) -> str:
+    """How far the values moved: mean absolute change and the correlation over the cards both
+    rounds value, per board pooled."""
+    xs, ys = _pairs(before, after)
     if len(xs) < 3:
         return "too few values to compare"
     mad = statistics.fmean(abs(a - b) for a, b in zip(xs, ys, strict=True))
