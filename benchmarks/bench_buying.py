@@ -7,10 +7,15 @@ Per agent and board:
   affordable in no seat-game, not counted as dead), with the dead ones' card types;
 - buys per seat-game;
 - upkeep share: upkeep paid over income (the snapshots' `spend_upkeep` / `income`, R5) over
-  the player-turns of rounds 5-9 and from round 10, and the share of those turns that bought.
+  the player-turns of rounds 5-9 and from round 10, and the share of those turns that bought;
+- with --truth DIR, the dead cards against the randomised buying design's causal effects of
+  the same sets on the board (DIR/BOARD.json, `cards`: card -> causal.card_effects row, as
+  bench_recovery keeps its truths; --truth-games N plays the missing ones, `simulate --design
+  causal`, seed --seed + 1): of the dead, how many are worth buying (the effect's 95% interval
+  above 0: the agent's loss, not the card's fault), worthless (below 0) or cannot be told from 0.
 
     .venv/bin/python benchmarks/bench_buying.py --agents heuristic,valued --games 100 \
-        --workers 2 --out benchmarks/buying.json
+        --workers 2 --truth truths --truth-games 4000 --out benchmarks/buying.json
 """
 
 from __future__ import annotations
@@ -129,6 +134,44 @@ def summarize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def truths(folder: Path, boards: list[str], games: int, seed: int, workers: int) -> dict[str, Any]:
+    """Per board, the causal effect rows of the default sets' design run (DIR/BOARD.json),
+    played where missing when `games` is given."""
+    from bench_recovery import design_effects
+
+    folder.mkdir(parents=True, exist_ok=True)
+    found: dict[str, Any] = {}
+    for board in boards:
+        path = folder / f"{board}.json"
+        if not path.is_file() and games:
+            opts = argparse.Namespace(workers=workers, keep_db=False)
+            sets = [Path(n) for n in DEFAULT_SETS]
+            made = design_effects(sets, board, folder / board, games, seed, opts)
+            made |= {"seed": seed, "sets": list(DEFAULT_SETS)}
+            path.write_text(json.dumps(made, indent=1), encoding="utf-8")
+        if path.is_file():
+            found[board] = json.loads(path.read_text(encoding="utf-8"))["cards"]
+    return found
+
+
+def judged(dead: list[str], cards: dict[str, Any]) -> dict[str, list[str]]:
+    """The dead cards by what randomised buying says of them: worth buying (interval above 0),
+    worthless (below 0), cannot tell (the interval holds 0, or no estimate)."""
+    out: dict[str, list[str]] = {"worth buying": [], "worthless": [], "cannot tell": []}
+    for name in dead:
+        row = cards.get(name) or {}
+        low, high = row.get("low"), row.get("high")
+        key = (
+            "worth buying"
+            if low is not None and low > 0
+            else "worthless"
+            if high is not None and high < 0
+            else "cannot tell"
+        )
+        out[key].append(name)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--agents", default="heuristic,valued")
@@ -137,6 +180,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=33)
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--truth", type=Path, default=None, help="folder of BOARD.json truths")
+    ap.add_argument("--truth-games", type=int, default=0, help="play missing truths of N games")
     args = ap.parse_args()
     jobs = [
         (spec, board, i, args.seed)
@@ -147,6 +192,12 @@ def main() -> None:
     with ProcessPoolExecutor(args.workers) as pool:
         rows = list(pool.map(play_one, jobs, chunksize=4))
     summary = summarize(rows)
+    if args.truth is not None:
+        boards = args.boards.split(",")
+        truth = truths(args.truth, boards, args.truth_games, args.seed + 1, args.workers)
+        for row in summary:
+            if row["board"] in truth:
+                row["dead_judged"] = judged(row["dead_cards"], truth[row["board"]])
     if args.out:
         args.out.write_text(
             json.dumps({"args": vars(args) | {"out": str(args.out)}, "summary": summary}, indent=1)
@@ -163,6 +214,20 @@ def main() -> None:
             f"{s['buys_per_seat_game']:.1f} | {s['upkeep_share_5_9']:.0%} | "
             f"{s['upkeep_share_10']:.0%} ({s['turns_10']}) | {s['bought_share_10']:.0%} |"
         )
+    if args.truth is not None:
+        print(
+            "\n| agent | board | dead | worth buying | worthless | cannot tell "
+            "| those worth buying |"
+        )
+        print("|---|---|---|---|---|---|---|")
+        for s in summary:
+            if "dead_judged" in s:
+                j = s["dead_judged"]
+                print(
+                    f"| {s['agent']} | {s['board']} | {s['dead']} | {len(j['worth buying'])} | "
+                    f"{len(j['worthless'])} | {len(j['cannot tell'])} | "
+                    f"{', '.join(j['worth buying'])} |"
+                )
 
 
 if __name__ == "__main__":
