@@ -200,7 +200,13 @@ def main() -> None:
                 row["dead_judged"] = judged(row["dead_cards"], truth[row["board"]])
     if args.out:
         args.out.write_text(
-            json.dumps({"args": vars(args) | {"out": str(args.out)}, "summary": summary}, indent=1)
+            json.dumps(
+                {
+                    "args": vars(args) | {"out": str(args.out), "truth": str(args.truth)},
+                    "summary": summary,
+                },
+                indent=1,
+            )
         )
     print(
         "| agent | board | games | dead of pool | dead types | buys a seat-game "
