@@ -137,7 +137,7 @@ def summarize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def truths(folder: Path, boards: list[str], games: int, seed: int, workers: int) -> dict[str, Any]:
     """Per board, the causal effect rows of the default sets' design run (DIR/BOARD.json),
     played where missing when `games` is given."""
-    from bench_recovery import design_effects
+    from recovery_cli import design_effects
 
     folder.mkdir(parents=True, exist_ok=True)
     found: dict[str, Any] = {}
@@ -170,6 +170,36 @@ def judged(dead: list[str], cards: dict[str, Any]) -> dict[str, list[str]]:
         )
         out[key].append(name)
     return out
+
+
+def print_tables(summary: list[dict[str, Any]], judged_too: bool) -> None:
+    """The summary as Markdown tables; `judged_too`: the dead cards against the truth too."""
+    print(
+        "| agent | board | games | dead of pool | dead types | buys a seat-game "
+        "| upkeep share 5-9 | upkeep share 10+ (turns) | turns buying 10+ |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for s in summary:
+        print(
+            f"| {s['agent']} | {s['board']} | {s['games']} | {s['dead']} of {s['pool']} | "
+            f"{', '.join(f'{k} {v}' for k, v in sorted(s['dead_types'].items()))} | "
+            f"{s['buys_per_seat_game']:.1f} | {s['upkeep_share_5_9']:.0%} | "
+            f"{s['upkeep_share_10']:.0%} ({s['turns_10']}) | {s['bought_share_10']:.0%} |"
+        )
+    if judged_too:
+        print(
+            "\n| agent | board | dead | worth buying | worthless | cannot tell "
+            "| those worth buying |"
+        )
+        print("|---|---|---|---|---|---|---|")
+        for s in summary:
+            if "dead_judged" in s:
+                j = s["dead_judged"]
+                print(
+                    f"| {s['agent']} | {s['board']} | {s['dead']} | {len(j['worth buying'])} | "
+                    f"{len(j['worthless'])} | {len(j['cannot tell'])} | "
+                    f"{', '.join(j['worth buying'])} |"
+                )
 
 
 def main() -> None:
@@ -208,32 +238,7 @@ def main() -> None:
                 indent=1,
             )
         )
-    print(
-        "| agent | board | games | dead of pool | dead types | buys a seat-game "
-        "| upkeep share 5-9 | upkeep share 10+ (turns) | turns buying 10+ |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|")
-    for s in summary:
-        print(
-            f"| {s['agent']} | {s['board']} | {s['games']} | {s['dead']} of {s['pool']} | "
-            f"{', '.join(f'{k} {v}' for k, v in sorted(s['dead_types'].items()))} | "
-            f"{s['buys_per_seat_game']:.1f} | {s['upkeep_share_5_9']:.0%} | "
-            f"{s['upkeep_share_10']:.0%} ({s['turns_10']}) | {s['bought_share_10']:.0%} |"
-        )
-    if args.truth is not None:
-        print(
-            "\n| agent | board | dead | worth buying | worthless | cannot tell "
-            "| those worth buying |"
-        )
-        print("|---|---|---|---|---|---|---|")
-        for s in summary:
-            if "dead_judged" in s:
-                j = s["dead_judged"]
-                print(
-                    f"| {s['agent']} | {s['board']} | {s['dead']} | {len(j['worth buying'])} | "
-                    f"{len(j['worthless'])} | {len(j['cannot tell'])} | "
-                    f"{', '.join(j['worth buying'])} |"
-                )
+    print_tables(summary, args.truth is not None)
 
 
 if __name__ == "__main__":

@@ -45,7 +45,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shlex
 import shutil
 import subprocess
@@ -59,10 +58,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import duckdb
+
+from recovery_cli import cli, design_effects, games_in, simulate
 
 from engine.cards import CardType
-from workbench.analysis import causal
 from workbench.analysis.severity import Thresholds
 from workbench.studies import plants as pl
 from workbench.studies import recovery as rc
@@ -93,38 +92,6 @@ def excluded_names() -> set[str]:
 
 
 # --- the pipeline, through the CLI ---------------------------------------------------------------
-
-
-def children_cpu() -> float:
-    return sum(resource.getrusage(resource.RUSAGE_CHILDREN)[:2])
-
-
-def cli(args: Sequence[str], log: Path) -> float:
-    """Run `workbench ARGS` (output to `log`); its CPU seconds, workers included."""
-    before = children_cpu()
-    with log.open("a", encoding="utf-8") as fh:
-        fh.write("$ workbench " + " ".join(args) + "\n")
-        fh.flush()
-        done = subprocess.run(
-            [sys.executable, "-m", "app.cli", *args], stdout=fh, stderr=subprocess.STDOUT, cwd=ROOT
-        )
-    if done.returncode not in (0, 1):  # 1: some games failed and were kept (simulate)
-        raise RuntimeError(f"workbench {args[0]} exited {done.returncode}; see {log}")
-    return children_cpu() - before
-
-
-def games_in(db: Path) -> int:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return int(con.execute("SELECT coalesce(sum(games), 0) FROM runs").fetchall()[0][0])
-    finally:
-        con.close()
-
-
-def simulate(files: Sequence[Path], board: str, db: Path, seed: int, workers: int) -> list[str]:
-    """`workbench simulate` of these sets on the board into `db`, with the seed and workers."""
-    args = ["simulate", "--sets", ",".join(map(str, files)), "--board", board, "--db", str(db)]
-    return [*args, "--seed", str(seed), "--workers", str(workers)]
 
 
 def simulate_report(
@@ -171,28 +138,6 @@ def tune(
 
 
 # --- the truth: a large run of the randomised buying design -----------------------------------
-
-
-def design_effects(
-    files: Sequence[Path], board: str, folder: Path, games: int, seed: int, opts: argparse.Namespace
-) -> dict[str, Any]:
-    """`simulate --design causal` (`games` games of `seed`) on these sets, and every card's
-    causal effect in it (analysis/causal.card_effects): the run's games, CPU seconds and, per
-    card, the effect row."""
-    folder.mkdir(parents=True, exist_ok=True)
-    db, log = folder / "truth.duckdb", folder / "truth.txt"
-    db.unlink(missing_ok=True)
-    args = [*simulate(files, board, db, seed, opts.workers), "--design", "causal"]
-    cpu = cli([*args, "--games", str(games)], log)
-    con = duckdb.connect(str(db))
-    try:
-        rows = causal.card_effects(con, [1]).to_dicts()
-    finally:
-        con.close()
-    played = games_in(db)
-    if not opts.keep_db:
-        db.unlink()
-    return {"games": played, "cpu": round(cpu, 1), "cards": {r["card"]: r for r in rows}}
 
 
 def kept_effects(
@@ -421,11 +366,7 @@ def options(argv: Sequence[str] | None) -> argparse.Namespace:
         "--confirm-games", type=int, default=4000, help="games of each design run for the truth"
     )
     parser.add_argument(
-        "--reconfirm-games",
-        type=int,
-        default=0,
-        help="a second truth run of this many games on fresh seeds for the plants that leaned "
-        "the planted way in the first without being confirmed (default 0: none)",
+        "--reconfirm-games", type=int, default=0, help="N: leaning plants' second truth run"
     )
     parser.add_argument(
         "--tune-cases", type=int, default=40, help="tune on at most this many large cost plants"
