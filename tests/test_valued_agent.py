@@ -4,6 +4,7 @@ hand-made value tables; the trainer's estimate on hand-made random buy steps."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -216,3 +217,25 @@ def test_the_resource_race_buys_as_the_heuristic() -> None:
     pos, legal = buy_step(6, victory=Victory(VictoryKind.RESOURCE, target=10**9))
     a = agent({"Swordsman": (0.5,) * 3, "Archer": (0.5,) * 3, "Giant": (0.5,) * 3})
     assert bought(a, pos, legal) == PASS
+
+
+def test_the_values_module_is_written_as_the_formatter_writes_it(tmp_path: Path) -> None:
+    """train-agent --buying writes a module that `ruff format` leaves alone (double quotes, a
+    name with an umlaut kept as it is) and that reads back to the same values (to the 1/10,000
+    it packs them in)."""
+    import subprocess
+    import sys
+
+    from app.cmd_train_buying import load_values
+    from workbench.training.buy_values import Trained, module_text
+
+    cards = {f"Card {i}": (i / 100, -0.02, 0.0) for i in range(12)}  # several lines a board
+    values = {POOLED: {**cards, "Knochenrüstung": (0.01, -0.02, 0.0)}, "B": cards}
+    taken = {board: dict.fromkeys(rows, 3) for board, rows in values.items()}
+    fallback = {POOLED: (0.001, -0.02), "B": (0.0, 0.01)}
+    path = tmp_path / "values.py"
+    path.write_text(module_text(Trained(values, taken, fallback, "abc", ["round 1"]), "cmd"))
+    check = [sys.executable, "-m", "ruff", "format", "--check", "--quiet", str(path)]
+    assert subprocess.run(check, capture_output=True).returncode == 0
+    assert "Knochenrüstung" in path.read_text(encoding="utf-8")
+    assert load_values(path) == (values, fallback)

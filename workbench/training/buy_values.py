@@ -33,6 +33,7 @@ mapped by the board's line, fitted (weighted least squares) over the cards it kn
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 from collections.abc import Callable, Mapping, Sequence
@@ -362,6 +363,12 @@ def _moved(before: Mapping[str, Table], after: Mapping[str, Table]) -> str:
     return f"values moved by {mad:.3f} on average, correlation {rho:.2f} with the round before"
 
 
+def _quoted(text: str) -> str:
+    """A string literal in double quotes, as the formatter writes it (JSON's escapes are
+    Python's for the names and packed values written here)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
 def module_text(result: Trained, command: str) -> str:
     """The Python module holding the values and how they were produced."""
     lines = [
@@ -382,19 +389,19 @@ def module_text(result: Trained, command: str) -> str:
         "VALUES: dict[str, tuple[str, ...]] = {",
     ]
     for board, rows in sorted(result.values.items()):
-        lines.append(f"    {board!r}: (")
+        lines.append(f"    {_quoted(board)}: (")
         cur = ""
         for n, v in sorted(rows.items()):
             per = ",".join(str(round(x * SCALE)) for x in v)
             item = f"{n}={result.taken[board].get(n, 0)}:{per}"
             if cur and len(cur) + 1 + len(item) > 88:
-                lines.append(f"        {cur!r},")
+                lines.append(f"        {_quoted(cur)},")
                 cur = ""
             cur = f"{cur}|{item}" if cur else item
         if cur:
-            lines.append(f"        {cur!r},")
+            lines.append(f"        {_quoted(cur)},")
         lines.append("    ),")
     lines += ["}", "", "FALLBACK: dict[str, tuple[float, float]] = {"]
-    lines += [f"    {b!r}: {v!r}," for b, v in sorted(result.fallback.items())]
+    lines += [f"    {_quoted(b)}: {v!r}," for b, v in sorted(result.fallback.items())]
     lines += ["}", ""]
     return "\n".join(_wrap(line) for line in lines)
