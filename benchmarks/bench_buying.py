@@ -11,8 +11,8 @@ Per agent and board:
 - with --truth DIR, the dead cards against the randomised buying design's causal effects of
   the same sets on the board (DIR/BOARD.json, `cards`: card -> causal.card_effects row, as
   bench_recovery keeps its truths; --truth-games N plays the missing ones, `simulate --design
-  causal`, seed --seed + 1): of the dead, how many are worth buying (the effect's 95% interval
-  above 0: the agent's loss, not the card's fault), worthless (below 0) or cannot be told from 0.
+  causal`, seed --seed + 1): of the dead, how many have an effect whose 95% interval lies above
+  0 (the agent's loss, not the card's fault), below 0, or holds 0.
 
     .venv/bin/python benchmarks/bench_buying.py --agents heuristic,valued --games 100 \
         --workers 2 --truth truths --truth-games 4000 --out benchmarks/buying.json
@@ -155,18 +155,19 @@ def truths(folder: Path, boards: list[str], games: int, seed: int, workers: int)
 
 
 def judged(dead: list[str], cards: dict[str, Any]) -> dict[str, list[str]]:
-    """The dead cards by what randomised buying says of them: worth buying (interval above 0),
-    worthless (below 0), cannot tell (the interval holds 0, or no estimate)."""
-    out: dict[str, list[str]] = {"worth buying": [], "worthless": [], "cannot tell": []}
+    """The dead cards by where randomised buying puts their effect's 95% interval: above 0,
+    below 0, or holding 0 (no estimate counts so). Not the report's words: its "worth buying"
+    and "worthless" (verdicts.worth_buying) judge against the band."""
+    out: dict[str, list[str]] = {"above 0": [], "below 0": [], "holds 0": []}
     for name in dead:
         row = cards.get(name) or {}
         low, high = row.get("low"), row.get("high")
         key = (
-            "worth buying"
+            "above 0"
             if low is not None and low > 0
-            else "worthless"
+            else "below 0"
             if high is not None and high < 0
-            else "cannot tell"
+            else "holds 0"
         )
         out[key].append(name)
     return out
@@ -187,18 +188,15 @@ def print_tables(summary: list[dict[str, Any]], judged_too: bool) -> None:
             f"{s['upkeep_share_10']:.0%} ({s['turns_10']}) | {s['bought_share_10']:.0%} |"
         )
     if judged_too:
-        print(
-            "\n| agent | board | dead | worth buying | worthless | cannot tell "
-            "| those worth buying |"
-        )
+        print("\n| agent | board | dead | effect above 0 | below 0 | holds 0 | those above 0 |")
         print("|---|---|---|---|---|---|---|")
         for s in summary:
             if "dead_judged" in s:
                 j = s["dead_judged"]
                 print(
-                    f"| {s['agent']} | {s['board']} | {s['dead']} | {len(j['worth buying'])} | "
-                    f"{len(j['worthless'])} | {len(j['cannot tell'])} | "
-                    f"{', '.join(j['worth buying'])} |"
+                    f"| {s['agent']} | {s['board']} | {s['dead']} | {len(j['above 0'])} | "
+                    f"{len(j['below 0'])} | {len(j['holds 0'])} | "
+                    f"{', '.join(j['above 0'])} |"
                 )
 
 

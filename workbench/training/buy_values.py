@@ -356,10 +356,10 @@ def _moved(before: Mapping[str, Table], after: Mapping[str, Table]) -> str:
     """How far the values moved: mean absolute change and the correlation over the cards both
     rounds value, per board pooled."""
     xs, ys = _pairs(before, after)
-    if len(xs) < 3:
+    rho = _correlation(before, after)
+    if rho is None:
         return "too few values to compare"
     mad = statistics.fmean(abs(a - b) for a, b in zip(xs, ys, strict=True))
-    rho = statistics.correlation(xs, ys)
     return f"values moved by {mad:.3f} on average, correlation {rho:.2f} with the round before"
 
 
