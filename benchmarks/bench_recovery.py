@@ -13,13 +13,14 @@ kind).
 Per run, with the pipeline's default settings (the CLI, as a designer runs it):
 - `workbench simulate --design causal` + `workbench report` on the planted copy of the sets
   (--pipeline own: simulate with the agents' own buying, the observational verdicts), and once
-  per board on the unplanted sets with the same seed; the report's `tables/card_verdicts.csv`
-  says which cards it names and which way (workbench/studies/recovery.py);
+  per board and set pair on the unplanted sets with the same seed; the report's
+  `tables/card_verdicts.csv` says which cards it names and which way
+  (workbench/studies/recovery.py);
 - `workbench tune --fields FIELD` on the planted set, once per cost field of its confirmed
   large cost plants, while fewer than --tune-cases of them are tuned;
 - the truth: a large run of the randomised buying design (`simulate --design causal`,
-  --confirm-games games, seed --seed + 1) on the planted content, and once per board on the
-  original content: a plant counts only where the planted card's causal effect lies beyond
+  --confirm-games games, seed --seed + 1) on the planted content, and once per board and set pair on
+  the original content: a plant counts only where the planted card's causal effect lies beyond
   the verdicts' band the planted way with its whole 95% interval and moved that way from the
   original card's effect (recovery.confirmed). Its games, seed and estimates are kept with the
   case. With --reconfirm-games N, a plant that leaned the planted way there without being
@@ -59,17 +60,19 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-from recovery_cli import cli, design_effects, games_in, simulate
+from recovery_cli import cli, design_effects, games_in, options, simulate
 
 from engine.cards import CardType
 from workbench.analysis.severity import Thresholds
 from workbench.studies import plants as pl
 from workbench.studies import recovery as rc
 from workbench.studies.recovery_cases import (
-    BOARDS,
     PER_RUN,
+    Content,
+    content_key,
     make_cases,
     original_files,
+    parse_contents,
     plant_of,
     planted_files,
     runs_of,
@@ -180,8 +183,8 @@ def confirm(
     by case id; the planted content's design run is the run's. `again`: the second truth run
     (kept_effects)."""
     first = run[0]
-    board = first["board"]
-    original = kept_effects(out, board, original_files(out, first["sets"]), board, opts, again)
+    board, key = first["board"], content_key(first["board"], first["sets"])
+    original = kept_effects(out, key, original_files(out, first["sets"]), board, opts, again)
     planted = kept_effects(out, first["run"], planted_files(out, run), board, opts, again)
     found = {}
     for case in run:
@@ -227,21 +230,24 @@ def _truth_fields(kept: dict[str, Any]) -> dict[str, Any]:
 # --- one run of cases ----------------------------------------------------------------------------
 
 
-def unplanted(out: Path, board: str, results: dict[str, Any], opts: argparse.Namespace) -> rc.Named:
-    """The unplanted run of a board (once; its named cards kept in results)."""
-    done = results["unplanted"].get(board)
+def unplanted(
+    out: Path, board: str, sets: Sequence[str], results: dict[str, Any], opts: argparse.Namespace
+) -> rc.Named:
+    """The unplanted run of a content (once; its named cards kept in results)."""
+    key = content_key(board, sets)
+    done = results["unplanted"].get(key)
     if done is None:
-        files = original_files(out, BOARDS[board])
-        named, games, cpu = simulate_report(files, board, out / "unplanted" / board, opts)
+        files = original_files(out, sets)
+        named, games, cpu = simulate_report(files, board, out / "unplanted" / key, opts)
         done = {
             "named": {c: sorted(w) for c, w in named.items()},
             "games": games,
             "cpu": round(cpu, 1),
         }
-        results["unplanted"][board] = done
+        results["unplanted"][key] = done
         save(out, results)
         print(
-            f"  unplanted {board}: {games} games, {cpu:.0f} CPU s, {len(named)} cards named",
+            f"  unplanted {key}: {games} games, {cpu:.0f} CPU s, {len(named)} cards named",
             flush=True,
         )
     return {c: frozenset(pl.Direction(x) for x in w) for c, w in done["named"].items()}
@@ -255,7 +261,7 @@ def run_cases(
     start = time.perf_counter()
     truth = confirm(out, run, opts)
     first = run[0]
-    before = unplanted(out, first["board"], results, opts)
+    before = unplanted(out, first["board"], first["sets"], results, opts)
     files = planted_files(out, run)
     folder = out / "cases" / first["run"]
     named, games, cpu = simulate_report(files, first["board"], folder, opts)
@@ -350,66 +356,6 @@ SETTINGS = (
 """The options a results file holds to: a resumed run must give the same."""
 
 
-def options(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cases", type=int, default=40, help="the first N cases of the list")
-    parser.add_argument("--skip", type=int, default=0, help="of those, leave out the first N")
-    parser.add_argument("--games", type=int, help="simulate --games (default: simulate's own)")
-    parser.add_argument(
-        "--pipeline",
-        choices=("causal", "own"),
-        default="causal",
-        help="causal: simulate --design causal + report (verdicts by randomised buying); own: "
-        "simulate with the agents' own buying + report (the observational verdicts)",
-    )
-    parser.add_argument(
-        "--confirm-games", type=int, default=4000, help="games of each design run for the truth"
-    )
-    parser.add_argument(
-        "--reconfirm-games", type=int, default=0, help="N: leaning plants' second truth run"
-    )
-    parser.add_argument(
-        "--tune-cases", type=int, default=40, help="tune on at most this many large cost plants"
-    )
-    parser.add_argument("--tune-games", type=int, help="tune --games (default: tune's own)")
-    parser.add_argument(
-        "--tune-again",
-        action="store_true",
-        help="run tune again on the runs already tuned (e.g. after tune's defaults changed)",
-    )
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=Path("recovery"))
-    parser.add_argument("--keep-db", action="store_true", help="keep the case databases")
-    parser.add_argument(
-        "--simulate-arg", action="append", default=[], help="extra simulate argument"
-    )
-    parser.add_argument(
-        "--simulate",
-        action="append",
-        default=[],
-        metavar="ARGS",
-        help="another simulate run into the file before the report (e.g. '--design causal')",
-    )
-    parser.add_argument("--report-arg", action="append", default=[], help="extra report argument")
-    parser.add_argument("--tune-arg", action="append", default=[], help="extra tune argument")
-    parser.add_argument(
-        "--make-cases", type=int, metavar="N", help="write N cases to the list and stop"
-    )
-    parser.add_argument("--append", action="store_true", help="--make-cases: add to the list")
-    parser.add_argument(
-        "--kinds",
-        default=",".join(t.value for t in pl.TYPES),
-        help="--make-cases: the card types the cases cycle through (default: all five)",
-    )
-    parser.add_argument(
-        "--fields",
-        help="--make-cases: the fields to plant, in turn (default: each type's own, "
-        f"{', '.join(pl.FIELDS[:3])}, {pl.EFFECT}; a unit's {' and '.join(pl.STATS)} only so)",
-    )
-    return parser.parse_args(argv)
-
-
 def write_cases(opts: argparse.Namespace) -> int:
     """--make-cases: write the case list anew, or add to it (--append)."""
     try:
@@ -424,16 +370,29 @@ def write_cases(opts: argparse.Namespace) -> int:
         made = json.loads(CASES.read_text(encoding="utf-8"))
         if len(made["cases"]) % PER_RUN:
             raise SystemExit(f"{CASES}: {len(made['cases'])} cases, not whole runs of {PER_RUN}")
+    try:
+        contents = parse_contents(opts.contents)
+    except ValueError as e:
+        raise SystemExit(f"--contents: {e}") from None
     command = " ".join(["bench_recovery.py", *sys.argv[1:]])
 
-    def truth(board: str) -> dict[str, Any]:
-        files = original_files(opts.out, BOARDS[board])
-        cards: dict[str, Any] = kept_effects(opts.out, board, files, board, opts)["cards"]
+    def truth(content: Content) -> dict[str, Any]:
+        board, sets = content
+        files = original_files(opts.out, sets)
+        key = content_key(board, sets)
+        cards: dict[str, Any] = kept_effects(opts.out, key, files, board, opts)["cards"]
         return cards
 
     scratch = opts.out / "scratch"
     made["cases"] = make_cases(
-        opts.make_cases, opts.seed, truth, excluded_names(), scratch, (kinds, fields), made["cases"]
+        opts.make_cases,
+        opts.seed,
+        truth,
+        excluded_names(),
+        scratch,
+        (kinds, fields),
+        made["cases"],
+        contents,
     )
     made["made_by"] = [*made["made_by"], command]
     shutil.rmtree(scratch, ignore_errors=True)
@@ -443,7 +402,7 @@ def write_cases(opts: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    opts = options(argv)
+    opts = options(argv, __doc__.split("\n\n")[0])
     if opts.make_cases:
         opts.out.mkdir(parents=True, exist_ok=True)
         return write_cases(opts)

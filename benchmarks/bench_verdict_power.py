@@ -66,33 +66,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--band", type=float, default=0.05)
     parser.add_argument("--runs", type=int, default=300, help="simulated runs per setting")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--planted",
+        default=",".join(f"{x:g}" for x in PLANTED),
+        help="true effects of the planted card whose recall is measured (win-rate points / 100)",
+    )
     opts = parser.parse_args(argv)
+    planted_effects = tuple(float(x) for x in opts.planted.split(","))
     true, se_large, games_large = truth(opts.truth)
     rng = np.random.default_rng(opts.seed)
     print(f"{opts.truth}: {len(true)} cards, {games_large} games, median se {100 * se_large:.1f}")
     print(
         "| games | correction | named a run | named again? no (share) | recall "
-        + " | ".join(f"+{100 * x:.0f}" for x in PLANTED)
+        + " | ".join(f"+{100 * x:.0f}" for x in planted_effects)
         + " |"
     )
-    print("|---:|---|---:|---:|" + "---:|" * len(PLANTED))
+    print("|---:|---|---:|---:|" + "---:|" * len(planted_effects))
     for games in (int(g) for g in opts.games.split(",")):
         se = se_large * (games_large / games) ** 0.5
         for name, correct in CORRECTIONS.items():
             count = flips = 0
-            found = dict.fromkeys(PLANTED, 0)
+            found = dict.fromkeys(planted_effects, 0)
             for _ in range(opts.runs):
                 first = named(true + rng.normal(0, se, true.size), se, opts.band, correct)
                 second = named(true + rng.normal(0, se, true.size), se, opts.band, correct)
                 count += int((first != 0).sum())
                 flips += int(((first != 0) & (first != second)).sum())
-                for x in PLANTED:
+                for x in planted_effects:
                     planted = true.copy()
                     planted[0] = x
                     drawn = planted + rng.normal(0, se, true.size)
                     found[x] += int(named(drawn, se, opts.band, correct)[0] > 0)
             share = flips / count if count else 0.0
-            recall = " | ".join(f"{found[x] / opts.runs:.2f}" for x in PLANTED)
+            recall = " | ".join(f"{found[x] / opts.runs:.2f}" for x in planted_effects)
             print(
                 f"| {games:,} | {name} | {count / opts.runs:.1f} | {100 * share:.1f}% | {recall} |"
             )

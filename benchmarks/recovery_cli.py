@@ -1,6 +1,6 @@
-"""The recovery benchmark's runs of the workbench CLI (benchmarks/bench_recovery.py, and
-bench_buying's truths): a command with its CPU seconds, the games a run database holds, and a
-design run's causal effect per card."""
+"""The recovery benchmark's options and its runs of the workbench CLI
+(benchmarks/bench_recovery.py, and bench_buying's truths): a command with its CPU seconds, the
+games a run database holds, and a design run's causal effect per card."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typing import Any
 import duckdb
 
 from workbench.analysis import causal
+from workbench.studies import plants as pl
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -71,3 +72,75 @@ def design_effects(
     if not opts.keep_db:
         db.unlink()
     return {"games": played, "cpu": round(cpu, 1), "cards": {r["card"]: r for r in rows}}
+
+
+def options(argv: Sequence[str] | None, description: str) -> argparse.Namespace:
+    """bench_recovery's options (`description`: its first paragraph)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--cases", type=int, default=40, help="the first N cases of the list")
+    parser.add_argument("--skip", type=int, default=0, help="of those, leave out the first N")
+    parser.add_argument("--games", type=int, help="simulate --games (default: simulate's own)")
+    parser.add_argument(
+        "--pipeline",
+        choices=("causal", "own"),
+        default="causal",
+        help="causal: simulate --design causal + report (verdicts by randomised buying); own: "
+        "simulate with the agents' own buying + report (the observational verdicts)",
+    )
+    parser.add_argument(
+        "--confirm-games", type=int, default=4000, help="games of each design run for the truth"
+    )
+    parser.add_argument(
+        "--reconfirm-games", type=int, default=0, help="N: leaning plants' second truth run"
+    )
+    parser.add_argument(
+        "--tune-cases", type=int, default=40, help="tune on at most this many large cost plants"
+    )
+    parser.add_argument("--tune-games", type=int, help="tune --games (default: tune's own)")
+    parser.add_argument(
+        "--tune-again",
+        action="store_true",
+        help="run tune again on the runs already tuned (e.g. after tune's defaults changed)",
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=Path("recovery"))
+    parser.add_argument("--keep-db", action="store_true", help="keep the case databases")
+    parser.add_argument(
+        "--simulate-arg", action="append", default=[], help="extra simulate argument"
+    )
+    parser.add_argument(
+        "--simulate",
+        action="append",
+        default=[],
+        metavar="ARGS",
+        help="another simulate run into the file before the report (e.g. '--design causal')",
+    )
+    parser.add_argument("--report-arg", action="append", default=[], help="extra report argument")
+    parser.add_argument("--tune-arg", action="append", default=[], help="extra tune argument")
+    case_options(parser)
+    return parser.parse_args(argv)
+
+
+def case_options(parser: argparse.ArgumentParser) -> None:
+    """The options of --make-cases, which writes the case list."""
+    parser.add_argument(
+        "--make-cases", type=int, metavar="N", help="write N cases to the list and stop"
+    )
+    parser.add_argument("--append", action="store_true", help="--make-cases: add to the list")
+    parser.add_argument(
+        "--kinds",
+        default=",".join(t.value for t in pl.TYPES),
+        help="--make-cases: the card types the cases cycle through (default: all five)",
+    )
+    parser.add_argument(
+        "--contents",
+        help="--make-cases: the boards and set pairs the runs take in turn, e.g. "
+        "'three-hills=iron-legion,tide-callers;zwei-burgen=tide-callers,sky-wardens' "
+        "(default: each board with its pair in BOARDS)",
+    )
+    parser.add_argument(
+        "--fields",
+        help="--make-cases: the fields to plant, in turn (default: each type's own, "
+        f"{', '.join(pl.FIELDS[:3])}, {pl.EFFECT}; a unit's {' and '.join(pl.STATS)} only so)",
+    )

@@ -156,6 +156,48 @@ def test_a_card_planted_in_a_field_on_the_board_before_is_not_planted_there_agai
     assert [(p.size, p.direction) for p in again] == [(p.size, p.direction) for p in first]
 
 
+def test_cases_on_another_set_pair_keep_their_own_truth_and_the_board_s_plants(
+    tmp_path: Path,
+) -> None:
+    """Cases on a board with sets other than its BOARDS pair are kept under their own content
+    (its truth and unplanted run are of those sets), and plant no card in a field an earlier
+    case planted on that board with its usual pair."""
+    pair = ("iron-legion", "tide-callers")
+    asked: list[rc_cases.Content] = []
+
+    def truth(content: rc_cases.Content) -> dict[str, dict[str, object]]:
+        asked.append(content)
+        row = {"effect": 0.0, "n_forced": 100, "bought_forced": 90, "played_forced": 90}
+        return {c.name: dict(row) for s in shipped_cardsets() if s.name in pair for c in s.cards}
+
+    kinds = ((CardType.UNIT,), ("upkeep",))
+    home = next(s for s in shipped_cardsets() if s.name == "iron-legion")
+    earlier = rc_cases.run_plants(0, 4, 1, home, set(), kinds, tmp_path / "a")
+    before = [
+        {"board": board, "plant": {"card": p.card, "field": p.field}}
+        for board in ("three-hills", "kings-crossing")
+        for p in earlier
+    ]
+    cases = rc_cases.make_cases(
+        4, 1, truth, set(), tmp_path / "b", kinds, before, (("three-hills", pair),)
+    )[8:]
+    assert asked == [("three-hills", pair)]
+    assert {c["run"] for c in cases} == {"r03"}
+    assert all(c["sets"] == list(pair) and c["board"] == "three-hills" for c in cases)
+    assert {c["plant"]["set"] for c in cases} == {"iron-legion"}  # run 3: the pair's first set
+    assert len(cases) == 4
+    assert not {(p.card, p.field) for p in earlier} & {
+        (c["plant"]["card"], c["plant"]["field"]) for c in cases
+    }
+    assert rc_cases.content_key("three-hills", pair) == "three-hills+iron-legion+tide-callers"
+    assert rc_cases.content_key("three-hills", rc_cases.BOARDS["three-hills"]) == "three-hills"
+    assert rc_cases.parse_contents("three-hills=iron-legion,tide-callers") == (
+        ("three-hills", pair),
+    )
+    with pytest.raises(ValueError, match="'three-hill=iron-legion,tide-callers': BOARD=SET,SET"):
+        rc_cases.parse_contents("three-hill=iron-legion,tide-callers")
+
+
 def changed_cells(target: Path) -> list[tuple[int, int, str, str]]:
     """(row, column, before, after) of every cell of the copy `target` that differs from
     SET_CSV."""

@@ -26,15 +26,44 @@ BOARDS = {
     "four-banners": ("iron-legion", "sky-wardens"),
 }
 """Every shipped board (every victory kind) with the two shipped sets its cases play."""
+Content = tuple[str, tuple[str, ...]]
+"""A board and the sets played on it: what a truth and an unplanted run are of."""
 PER_RUN = 4
 """Cases planted together in one copy of one set (each on its own card): a run of the pipeline
 and of the truth serves them all, so 40 cases cost 10 runs. The design randomises each card's
 purchases on its own, so the truth of each plant is read off the one run."""
 Kinds = tuple[tuple[CardType, ...], tuple[str, ...] | None]
 """The card types a case list cycles through and the fields it plants (None: each type's own)."""
-Truth = Callable[[str], Mapping[str, dict[str, Any]]]
-"""A board's truth: the effect row (analysis/causal.card_effects) of each card of its original
-content in a large design run."""
+Truth = Callable[[Content], Mapping[str, dict[str, Any]]]
+"""A content's truth: the effect row (analysis/causal.card_effects) of each card of the original
+sets on the board in a large design run."""
+
+
+def content_key(board: str, sets: Sequence[str]) -> str:
+    """The name a content's truth and unplanted run are kept under: the board for its BOARDS
+    pair (as the first 160 cases were kept), else the board and the sets."""
+    return board if tuple(sets) == BOARDS.get(board) else "+".join([board, *sets])
+
+
+def parse_contents(text: str | None) -> tuple[Content, ...]:
+    """Contents written BOARD=SET,SET;... (None: BOARDS' pairs); ValueError naming the item
+    that is not a shipped board with two shipped sets."""
+    if text is None:
+        return tuple(BOARDS.items())
+    _, by_name = shipped()
+    found = []
+    for item in filter(None, (t.strip() for t in text.split(";"))):
+        board, _, names = (x.strip() for x in item.partition("="))
+        sets = tuple(n.strip() for n in names.split(",") if n.strip())
+        if board not in BOARDS or len(sets) != 2 or not set(sets) <= set(by_name):
+            raise ValueError(
+                f"{item!r}: BOARD=SET,SET with a board of {', '.join(BOARDS)} "
+                f"and two sets of {', '.join(by_name)}"
+            )
+        found.append((board, sets))
+    if not found:
+        raise ValueError(f"{text!r} names no board")
+    return tuple(found)
 
 
 def shipped() -> tuple[list[CardSet], dict[str, CardSet]]:
@@ -109,22 +138,21 @@ def make_cases(
     scratch: Path,
     kinds: Kinds = (pl.TYPES, None),
     before: Sequence[dict[str, Any]] = (),
+    contents: Sequence[Content] = tuple(BOARDS.items()),
 ) -> list[dict[str, Any]]:
     """`count` cases after the cases `before` (a whole number of runs), PER_RUN to a run: run j
-    on board j mod 7, planted in the first of the board's sets on the board's first round of
-    runs and in the second on the next; only cards the board's truth finds inside the band, no
-    card named in `excluded` (casefolded), and no card in a field an earlier case planted on the
-    board."""
+    on content j mod len(contents) (default: each board with its BOARDS pair), planted in the
+    first of its sets on the content's first round of runs and in the second on the next; only
+    cards the content's truth finds inside the band, no card named in `excluded` (casefolded),
+    and no card in a field an earlier case planted on the board (whatever sets it played)."""
     _, by_name = shipped()
     band = Thresholds().card_band
-    boards = list(BOARDS)
     cases: list[dict[str, Any]] = list(before)
     count += len(cases)
     for j in range(len(cases) // PER_RUN, -(-count // PER_RUN)):
-        board = boards[j % len(boards)]
-        sets = BOARDS[board]
-        home = by_name[sets[(j // len(boards)) % len(sets)]]
-        cards = truth(board)
+        board, sets = contents[j % len(contents)]
+        home = by_name[sets[(j // len(contents)) % len(sets)]]
+        cards = truth((board, sets))
         fine = {c.name.casefold() for c in home.cards if in_band(cards.get(c.name), band)}
         skip = excluded | {c.name.casefold() for c in home.cards} - fine
         planted = frozenset(
