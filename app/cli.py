@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import json
+import os
 import re
 import sys
 from collections.abc import Iterator, Sequence
@@ -45,6 +47,33 @@ OUT_FOLDERS: dict[str, str] = {
     "replay": "the page goes into a folder (game-ID.html)",
 }
 """Commands whose --out is a folder, and what goes into it (said when --out names a file)."""
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def stale_build_note(root: Path) -> str | None:
+    """Why the engine runs its sources though a compiled build is there: the build is older
+    than the sources it was made from (engine/compiled.py runs a build only when every hash in
+    its mark matches), so every game is 2-3x slower until it is built again. None when there
+    is no build, the build is current, or WORKBENCH_ENGINE=source asked for the sources."""
+    from engine.compiled import BUILD, engine_sources, source_hashes
+
+    mark = root / "engine" / BUILD.name
+    if os.environ.get("WORKBENCH_ENGINE") == "source" or not mark.is_file():
+        return None
+    try:
+        kept: dict[str, str] = json.loads(mark.read_text(encoding="utf-8"))["sources"]
+    except (OSError, ValueError, KeyError, TypeError):
+        kept = {}
+    now = source_hashes(root, engine_sources(root))
+    changed = sorted(s for s in kept.keys() | now.keys() if kept.get(s) != now.get(s))
+    if not changed:
+        return None
+    more = f" and {len(changed) - 1} more" if len(changed) > 1 else ""
+    return (
+        f"note: the compiled engine was built before {changed[0]}{more} changed, so the "
+        "engine's sources run, 2-3x slower; `pip install -e .` builds it again "
+        "(docs/compiled.md)"
+    )
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -150,8 +179,9 @@ def _run(argv: Sequence[str] | None) -> int:
     if error is not None:
         print(f"workbench {args.command}: error: {error}", file=sys.stderr)
         return 2
-    if note is not None:
-        print(f"workbench {args.command}: {note}", file=sys.stderr)
+    for text in (note, stale_build_note(ROOT)):
+        if text is not None:
+            print(f"workbench {args.command}: {text}", file=sys.stderr)
     module = importlib.import_module(COMMANDS[args.command])
     code: int = module.run(args)
     return code

@@ -25,6 +25,7 @@ from workbench.analysis.stats import LEVEL
 from workbench.analysis.verdicts import causal_verdicts
 from workbench.studies import recovery as rc
 from workbench.studies.plants import Direction
+from workbench.studies.recovery_cases import content_key
 
 Z = float(stats.norm.ppf(0.5 + LEVEL / 2))
 """The stored intervals are the effect +- this many standard errors (causal.estimate)."""
@@ -71,7 +72,8 @@ def rescored(out: Path, band: float) -> list[dict[str, Any]]:
     again = []
     for c in cases.values():
         planted = named_again(out / "cases" / c["run"] / "report" / "tables", band)
-        before = named_again(out / "unplanted" / c["board"] / "report" / "tables", band)
+        unplanted = out / "unplanted" / content_key(c["board"], c["sets"])
+        before = named_again(unplanted / "report" / "tables", band)
         card = c["plant"]["card"]
         others = [x for x in cards[c["run"]] if x != card]
         s = rc.score(card, Direction(c["plant"]["direction"]), planted, before, others)

@@ -111,3 +111,28 @@ def test_the_mark_hashes_each_source_as_sha256(tmp_path: Path) -> None:
     assert source_hashes(tmp_path, engine_sources(tmp_path)) == {
         "engine/a.py": hashlib.sha256(b"x = 1\n").hexdigest()
     }
+
+
+def test_a_build_older_than_its_sources_is_said_when_a_command_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A retrained data module in engine/ once sent every run to the sources unseen: the
+    command says so, naming the changed source, and says nothing when the build is current,
+    absent, or the sources were asked for."""
+    from app.cli import stale_build_note
+
+    monkeypatch.delenv("WORKBENCH_ENGINE", raising=False)
+    (tmp_path / "engine" / "agents").mkdir(parents=True)
+    (tmp_path / "engine" / "rules.py").write_text("A = 1\n")
+    (tmp_path / "engine" / "agents" / "values.py").write_text("V = 1\n")
+    assert stale_build_note(tmp_path) is None  # no build
+    (tmp_path / "engine" / BUILD.name).write_text(build_mark(tmp_path))
+    assert stale_build_note(tmp_path) is None  # built from these sources
+    (tmp_path / "engine" / "agents" / "values.py").write_text("V = 2\n")
+    note = stale_build_note(tmp_path)
+    assert note is not None and "engine/agents/values.py changed" in note
+    assert "pip install -e ." in note
+    (tmp_path / "engine" / "added.py").write_text("")
+    assert "and 1 more" in (stale_build_note(tmp_path) or "")
+    monkeypatch.setenv("WORKBENCH_ENGINE", "source")
+    assert stale_build_note(tmp_path) is None
