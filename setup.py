@@ -25,6 +25,10 @@ def chooser() -> ModuleType:
 
 
 COMPILED = chooser()
+MARK = COMPILED.build_mark(HERE)
+"""The sources' hashes as mypyc is about to read them: a source edited while the build runs
+(it takes minutes) then fails the mark, and runs as source, instead of passing it with machine
+code of the text before the edit."""
 
 
 def extensions() -> list[Any]:
@@ -55,10 +59,9 @@ class BuildEngine(build_ext):
         super().run()
         built = [Path(self.get_ext_fullpath(e.name)).exists() for e in self.extensions]
         if built and all(built):
-            text = COMPILED.build_mark(HERE)
             for mark in marks:
                 mark.parent.mkdir(parents=True, exist_ok=True)
-                mark.write_text(text, encoding="utf-8")
+                mark.write_text(MARK, encoding="utf-8")
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": BuildEngine})

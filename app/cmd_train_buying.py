@@ -9,7 +9,7 @@ from typing import Any
 
 from app import training
 from app.training import at_least_one, out_file, progress, refused
-from engine.agents.valued import unpack
+from engine.agents.valued import PRIOR, unpack
 from workbench.training.buy_values import module_text, train
 from workbench.training.train_agent import write_module
 
@@ -40,9 +40,9 @@ def add_options(parser: Any) -> None:
     buying.add_argument(
         "--prior",
         type=float,
-        default=100.0,
+        default=PRIOR,
         help="random steps a card's own estimate must have to outweigh the pooled one "
-        "(default 100)",
+        f"(default {PRIOR:g})",
     )
     buying.add_argument(
         "--start",

@@ -193,14 +193,22 @@ def test_kraken_finding_says_what_randomised_buying_thinks_of_the_cards(
 ) -> None:
     """With causal verdicts (x2 worth buying, y1 worthless) each finding counts the cards
     randomised buying finds worth buying, the agents' habit, not the cards', and names those it
-    finds worthless (which the dead-card findings keep)."""
+    finds worthless (which the dead-card findings keep); a card whose interval holds 0 (None)
+    is counted as neither: the run cannot say whether leaving it is a loss."""
     th = Thresholds(kraken_drafted=0.5, kraken_bought=0.3, min_sample=2)
     shares = drafted.card_shares(Runs(con, [1], th))
     found = {f.subject: f for f in kraken_findings(shares, th, {"x2": True, "y1": False})}
     assert found["x2"].text.endswith(
-        "Randomised buying finds 1 of these 1 worth buying (too strong, or fine with no loss "
-        "when bought): leaving those unbought is the agents' habit, not the cards' fault."
+        "Randomised buying finds 1 of these 1 worth buying (too strong, or a sure gain when "
+        "bought): leaving those unbought is the agents' habit, not the cards' fault."
     )
     assert "Randomised buying finds 0 of these 1" in found["y1"].text
     assert found["y1"].text.endswith(" It finds 1 worthless: y1.")
+    unsure = {f.subject: f for f in kraken_findings(shares, th, {"x2": None, "y1": False})}
+    assert "Randomised buying finds 0 of these 1 worth buying" in unsure["x2"].text
+    assert unsure["x2"].text.endswith(
+        " It cannot tell 1 from no effect (their intervals hold 0): whether leaving them is a "
+        "loss, this run does not say."
+    )
+    assert "cannot tell" not in unsure["y1"].text
     assert "Randomised" not in " ".join(f.text for f in kraken_findings(shares, th))

@@ -250,29 +250,34 @@ def test_with_randomised_verdicts_dead_cards_count_only_the_worthless(
     )
 
 
-def test_worth_buying_is_the_judged_cards_less_the_worthless() -> None:
-    """Too strong and fine cards are worth buying, unless fine with the whole interval below
-    zero (buying it loses games: worthless, as too weak is); a card the agents do not use, or
-    one without an estimate, is not judged; observational verdicts judge none."""
+def test_worth_buying_is_a_sure_gain_and_worthless_a_sure_loss() -> None:
+    """Too strong cards, and fine ones with the whole interval above zero, are worth buying;
+    too weak and fine with the whole interval below zero are worthless; a fine card whose
+    interval holds zero is neither (None: the run cannot tell it from no effect); a card the
+    agents do not use, or one without an estimate, is not judged; observational verdicts judge
+    none."""
     est = "randomised buying (run 9)"
     judged = pl.DataFrame(
         {
-            "card": ["strong", "fine", "losing", "weak", "unused", "none"],
+            "card": ["strong", "gain", "fine", "losing", "weak", "unused", "none"],
             "verdict": [
                 "too strong",
+                "fine",
                 "fine",
                 "fine",
                 "too weak",
                 "agents do not use it",
                 "no estimate",
             ],
-            "estimator": [est] * 6,
-            "high": [0.3, 0.04, -0.01, -0.1, None, None],
+            "estimator": [est] * 7,
+            "low": [0.12, 0.01, -0.02, -0.09, -0.2, None, None],
+            "high": [0.3, 0.08, 0.04, -0.01, -0.1, None, None],
         }
     )
     assert verdicts.worth_buying(judged) == {
         "strong": True,
-        "fine": True,
+        "gain": True,
+        "fine": None,
         "losing": False,
         "weak": False,
     }

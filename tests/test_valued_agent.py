@@ -3,6 +3,7 @@ hand-made value tables; the trainer's estimate on hand-made random buy steps."""
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 
 from engine.actions import Action
 from engine.agents.buy_policy import buy_value
-from engine.agents.valued import POOLED, ValuedAgent, stage
+from engine.agents.valued import POOLED, PRIOR, ValuedAgent, stage
 from engine.board import Victory, VictoryKind
 from engine.vocab import ActionKind
 from tests.builder import Position, board, unit
@@ -71,6 +72,28 @@ def test_the_stage_of_the_game_decides() -> None:
     assert stage(4) == 0 and stage(5) == 1 and stage(9) == 1 and stage(10) == 2
     assert bought(a, *buy_step(6, round_=3)) == "Giant"
     assert bought(a, *buy_step(6, round_=11)) == "Swordsman"
+
+
+@rules("R7.1")
+def test_sampled_buying_buys_an_uncertain_card_at_the_chance_it_beats_passing() -> None:
+    """With sample=1 a card of value v on n random steps is bought when v plus its spread
+    1/2 / sqrt(n + PRIOR) times a normal draw beats passing (0): the Archer (value -0.01, 300
+    steps: spread 0.025) at the chance Phi(-0.4) = 34.5%, in 2,000 buy steps within 3.2
+    standard errors (3.4 points); the greedy agent never buys it. The Swordsman and the Giant
+    are far below passing, never bought."""
+    table = {"Swordsman": (-0.5,) * 3, "Archer": (-0.01,) * 3, "Giant": (-0.5,) * 3}
+    taken = {"test": {"Swordsman": 300, "Archer": 300, "Giant": 300}}
+    sampled = ValuedAgent({"test": table}, {"test": (0.0, -1.0)}, taken=taken, sample=1.0)
+    assert 0.5 / math.sqrt(300 + PRIOR) == pytest.approx(0.025)
+    pos, legal = buy_step(6)
+    rng = random.Random(7)
+    names = []
+    for _ in range(2000):
+        a = sampled.act(pos.game(), legal, rng)
+        names.append(pos.state.cards[a.card].name if a.kind is ActionKind.BUY else PASS)
+    assert set(names) == {"Archer", PASS}
+    assert names.count("Archer") / 2000 == pytest.approx(0.3446, abs=0.034)
+    assert bought(agent(table), pos, legal) == PASS
 
 
 def test_an_unknown_card_is_valued_by_the_fallback_line() -> None:

@@ -52,10 +52,16 @@ def _learned(params: dict[str, str]) -> Agent:
 
 def _valued(params: dict[str, str]) -> ValuedAgent:
     from engine.agents.buy_values import FALLBACK, VALUES
-    from engine.agents.valued import ValuedAgent, unpack
+    from engine.agents.valued import ValuedAgent, taken_counts, unpack
 
     cap = params.get("cap")
-    return ValuedAgent(unpack(VALUES), FALLBACK, cap=None if cap is None else float(cap))
+    return ValuedAgent(
+        unpack(VALUES),
+        FALLBACK,
+        cap=None if cap is None else float(cap),
+        taken=taken_counts(VALUES),
+        sample=float(params.get("sample", 0.0)),
+    )
 
 
 def _lookahead(params: dict[str, str]) -> Agent:
@@ -146,7 +152,7 @@ PARAMS: dict[str, dict[str, Param]] = {
     "heuristic": {"eps": _SHARE},
     "tuned": {"eps": _SHARE},
     "learned": {"width": Param(int, 1)},
-    "valued": {"cap": Param(float, 0.0)},
+    "valued": {"cap": Param(float, 0.0), "sample": Param(float, 0.0, 10.0)},
     "lookahead": {
         "margin": Param(float, 0.0),
         "width": Param(int, 1),

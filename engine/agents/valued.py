@@ -11,10 +11,17 @@ its price, its upkeep, what the resource would have bought instead and when it c
 in the deck, all counted by the outcome rather than by a formula.
 
 Buy step: the card of the highest value for the board and stage, if that value is above 0
-(passing); otherwise it passes. A card the data does not know (a designer's new card, or one
-too rarely offered to measure) is valued by the heuristic's value for money, mapped onto the
-learned scale by the board's fitted line (`FALLBACK`), so a new card is judged rather than
-ignored. A board the data does not know uses the values pooled over the trained boards.
+(passing); otherwise it passes. With `sample=T` (Thompson sampling) each card's value at a buy
+step is drawn around its estimate: the value plus T times its spread times a normal draw, the
+spread being 1/2 over the root of the random steps behind the value and `PRIOR` (the weight the
+trainer shrinks a value toward the pooled one by; a result's standard deviation is at most
+1/2). A card is then bought at the chance the data gives it of beating passing: one measured
+on few steps, or valued a little below passing, is still tried instead of never bought. The
+draws come from the game's rng, so a game stays reproducible from its seed. A card the data
+does not know (a designer's new card, or one too rarely offered to measure) is valued by the
+heuristic's value for money, mapped onto the learned scale by the board's fitted line
+(`FALLBACK`), so a new card is judged rather than ignored. A board the data does not know uses
+the values pooled over the trained boards.
 
 Deploying (R6.8) with `cap=F`: a unit with upkeep is deployed only while the upkeep of the
 seat's units, this one's included, stays within F times its income (R5.1, R5.3), so that the
@@ -38,6 +45,7 @@ heuristic on gold-rush (BENCHMARKS.md "The valued agent").
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 
@@ -67,6 +75,11 @@ Table = Mapping[str, tuple[float, ...]]
 SCALE = 10_000
 """The data module writes values in ten-thousandths of a win share (short lines)."""
 
+PRIOR = 100.0
+"""The random buy steps a card's own estimate must have to outweigh the pooled one: the trainer
+shrinks by it (`workbench train-agent --buying --prior`), and sampled buying counts it as
+steps already seen when it draws a value (`BoardValues.spread`)."""
+
 
 def unpack(packed: Mapping[str, Sequence[str]]) -> dict[str, dict[str, tuple[float, ...]]]:
     """The values of the data module's packed form per board and card: `name=taken:early,
@@ -82,6 +95,19 @@ def unpack(packed: Mapping[str, Sequence[str]]) -> dict[str, dict[str, tuple[flo
     return out
 
 
+def taken_counts(packed: Mapping[str, Sequence[str]]) -> dict[str, dict[str, int]]:
+    """The random buy steps that took each card, per board, of the data module's packed form
+    (the `taken` of `name=taken:early,middle,late`)."""
+    out: dict[str, dict[str, int]] = {}
+    for board, chunks in packed.items():
+        rows = out[board] = {}
+        for chunk in chunks:
+            for item in chunk.split("|"):
+                name, _, rest = item.rpartition("=")
+                rows[name] = int(rest.partition(":")[0])
+    return out
+
+
 def stage(round_: int) -> int:
     """The stage of the game a round belongs to (an index into a value's stages)."""
     for i, last in enumerate(STAGES):
@@ -94,10 +120,23 @@ class BoardValues:
     """One board's learned values and the line that maps the heuristic's value for money onto
     them for the cards the data does not know."""
 
-    def __init__(self, table: Table, fallback: tuple[float, float], kind: VictoryKind) -> None:
+    def __init__(
+        self,
+        table: Table,
+        fallback: tuple[float, float],
+        kind: VictoryKind,
+        taken: Mapping[str, int] | None = None,
+    ) -> None:
         self.table = table
         self.slope, self.intercept = fallback
         self.kind = kind
+        self.taken = taken or {}
+
+    def spread(self, card: Card) -> float:
+        """The standard error of the card's value: 1/2 over the root of its random steps and
+        PRIOR (a card the data does not know has PRIOR's alone). The steps are counted over the
+        stages, so a stage's own spread is understated (a third of them, on average)."""
+        return 0.5 / math.sqrt(self.taken.get(card.name, 0) + PRIOR)
 
     def value(self, card: Card, st: int, deck_up: int = 0, income: int = 2) -> float:
         """The card's value at stage `st` (the fallback line for an unknown card)."""
@@ -128,12 +167,16 @@ class ValuedAgent(HeuristicAgent):
         cap: float | None = None,
         weights: Weights = DEFAULT,
         name: str = "valued",
+        taken: Mapping[str, Mapping[str, int]] | None = None,
+        sample: float = 0.0,
     ) -> None:
         super().__init__(weights=weights, name=name)
         self.values = values
         self.fallback = fallback
         self.cap = cap
-        self.params = {} if cap is None else {"cap": cap}
+        self.taken = taken or {}
+        self.sample = sample
+        self.params = ({} if cap is None else {"cap": cap}) | ({"sample": sample} if sample else {})
         self._boards: dict[str, BoardValues] = {}
         self._drafters: dict[str, HeuristicDrafter] = {}
 
@@ -147,6 +190,7 @@ class ValuedAgent(HeuristicAgent):
                 self.values.get(key, {}),
                 self.fallback.get(key, (0.0, 0.0)),
                 board.victory.kind,
+                self.taken.get(key),
             )
         return bv
 
@@ -155,7 +199,7 @@ class ValuedAgent(HeuristicAgent):
         if s.config.board.victory.kind is VictoryKind.RESOURCE:
             return super().act(game, legal, rng)
         if s.phase == Phase.BUY and not s.pending and not s.priority and len(legal) > 1:
-            return self.buy(s, legal)
+            return self.buy(s, legal, rng)
         if s.phase == Phase.DRAFT:
             return self.draft_pick(s, legal)
         if (
@@ -188,14 +232,18 @@ class ValuedAgent(HeuristicAgent):
             best = (sc, a)
         return best[1] if best is not None else legal[0]
 
-    def buy(self, s: GameState, legal: list[Action]) -> Action:
-        """R7: the legal buy of the highest learned value at this stage, if above passing."""
+    def buy(self, s: GameState, legal: list[Action], rng: random.Random) -> Action:
+        """R7: the legal buy of the highest learned value at this stage (drawn around it with
+        `sample`), if above passing."""
         bv = self.board_values(s)
         st = stage(s.round)
         best, choice = 0.0, A.PASS_ACTION
         for a in legal:
             if a.kind is ActionKind.BUY:
-                v = bv.value(s.cards[a.card], st)
+                card = s.cards[a.card]
+                v = bv.value(card, st)
+                if self.sample:
+                    v += self.sample * bv.spread(card) * rng.gauss(0.0, 1.0)
                 if v > best:
                     best, choice = v, a
         return choice

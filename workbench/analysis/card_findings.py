@@ -200,25 +200,34 @@ def listed(rows: Sequence[dict[str, Any]], detail: Callable[[dict[str, Any]], st
     return shown + (f"; and {len(rest)} more: {', '.join(rest)}" if rest else "")
 
 
-def _habit(rows: list[dict[str, object]], worth: Mapping[str, bool] | None) -> str:
-    """How many of the cards randomised buying finds worth buying (verdicts.worth_buying), and
-    which it finds worthless (those the dead-card findings keep)."""
+def _habit(rows: list[dict[str, object]], worth: Mapping[str, bool | None] | None) -> str:
+    """What randomised buying says of these cards (verdicts.worth_buying): how many it finds
+    worth buying (the agents' habit leaves them, not the cards' fault), which worthless (those
+    the dead-card findings keep), and how many it cannot tell from no effect (then neither is
+    claimed)."""
     if not worth:
         return ""
-    good = [str(r["card"]) for r in rows if worth.get(str(r["card"])) is True]
-    bad = [str(r["card"]) for r in rows if worth.get(str(r["card"])) is False]
+    names = [str(r["card"]) for r in rows]
+    good = [n for n in names if worth.get(n) is True]
+    bad = [n for n in names if worth.get(n) is False]
+    unsure = [n for n in names if n in worth and worth[n] is None]
     text = (
         f" Randomised buying finds {len(good)} of these {len(rows)} worth buying (too strong, "
-        "or fine with no loss when bought): leaving those unbought is the agents' habit, not "
-        "the cards' fault."
+        "or a sure gain when bought): leaving those unbought is the agents' habit, not the "
+        "cards' fault."
     )
     if bad:
         text += f" It finds {len(bad)} worthless: {', '.join(bad)}."
+    if unsure:
+        text += (
+            f" It cannot tell {len(unsure)} from no effect (their intervals hold 0): whether "
+            "leaving them is a loss, this run does not say."
+        )
     return text
 
 
 def kraken_findings(
-    shares: pl.DataFrame, th: Thresholds, worth: Mapping[str, bool] | None = None
+    shares: pl.DataFrame, th: Thresholds, worth: Mapping[str, bool | None] | None = None
 ) -> list[Finding]:
     """Per board, the Kraken-like cards of `drafted.card_shares` (at the thresholds of `th`):
     drafted in many games, (almost) never bought by the seat that drafted them. `worth`: card

@@ -419,16 +419,23 @@ def worthless(verdicts: pl.DataFrame) -> set[str]:
     )
 
 
-def worth_buying(verdicts: pl.DataFrame) -> dict[str, bool]:
-    """Card -> whether a randomised buyer finds it worth buying (too strong, or fine and not
-    `worthless`), for the cards the design judged (a verdict that is no "no estimate" nor
-    "the agents do not use it"). Empty for observational verdicts."""
+def worth_buying(verdicts: pl.DataFrame) -> dict[str, bool | None]:
+    """Card -> whether a randomised buyer finds it worth buying, for the cards the design
+    judged (a verdict that is no "no estimate" nor "the agents do not use it"): True when too
+    strong or fine with the whole interval above zero (buying it surely wins games), False when
+    `worthless`, None when the interval holds zero (the run cannot tell the card from no
+    effect, so it says neither). Empty for observational verdicts."""
     causal = verdicts.filter(
         pl.col("estimator").str.starts_with(CAUSAL)
         & pl.col("verdict").is_in([TOO_STRONG, FINE, TOO_WEAK])
     )
     bad = worthless(verdicts)
-    return {str(c): c not in bad for c in causal.get_column("card").to_list()}
+    out: dict[str, bool | None] = {}
+    for row in causal.select("card", "verdict", "low").iter_rows(named=True):
+        card, low = str(row["card"]), row["low"]
+        sure = row["verdict"] == TOO_STRONG or (low is not None and low > 0)
+        out[card] = False if card in bad else True if sure else None
+    return out
 
 
 @cached
