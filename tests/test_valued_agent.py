@@ -11,7 +11,7 @@ import pytest
 
 from engine.actions import Action
 from engine.agents.buy_policy import buy_value
-from engine.agents.valued import POOLED, PRIOR, ValuedAgent, stage
+from engine.agents.valued import POOLED, PRIOR, ValuedAgent, stage, taken_counts, unpack
 from engine.board import Victory, VictoryKind
 from engine.vocab import ActionKind
 from tests.builder import Position, board, unit
@@ -94,6 +94,16 @@ def test_sampled_buying_buys_an_uncertain_card_at_the_chance_it_beats_passing() 
     assert set(names) == {"Archer", PASS}
     assert names.count("Archer") / 2000 == pytest.approx(0.3446, abs=0.034)
     assert bought(agent(table), pos, legal) == PASS
+
+
+def test_the_packed_values_read_back_as_values_and_taken_steps() -> None:
+    """`name=taken:early,middle,late` in ten-thousandths, `|` between cards, several strings a
+    board: the values per stage and the random steps that took each card."""
+    packed = {"B": ("X=12:1,-2,30|Y=7:-4,0,5", "Z=0:0,0,10000")}
+    assert unpack(packed) == {
+        "B": {"X": (0.0001, -0.0002, 0.003), "Y": (-0.0004, 0.0, 0.0005), "Z": (0.0, 0.0, 1.0)}
+    }
+    assert taken_counts(packed) == {"B": {"X": 12, "Y": 7, "Z": 0}}
 
 
 def test_an_unknown_card_is_valued_by_the_fallback_line() -> None:

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from engine import actions as A
 from engine.actions import Action
@@ -81,30 +81,32 @@ shrinks by it (`workbench train-agent --buying --prior`), and sampled buying cou
 steps already seen when it draws a value (`BoardValues.spread`)."""
 
 
-def unpack(packed: Mapping[str, Sequence[str]]) -> dict[str, dict[str, tuple[float, ...]]]:
-    """The values of the data module's packed form per board and card: `name=taken:early,
-    middle,late` in ten-thousandths, joined by `|`, in strings of a few cards each (so that
-    the module stays short)."""
-    out: dict[str, dict[str, tuple[float, ...]]] = {}
+def _packed(packed: Mapping[str, Sequence[str]]) -> Iterator[tuple[str, str, str, str]]:
+    """The entries of the data module's packed form, `name=taken:early,middle,late` joined by
+    `|` in strings of a few cards each (so that the module stays short): (board, name, taken,
+    values) as texts."""
     for board, chunks in packed.items():
-        rows = out[board] = {}
         for chunk in chunks:
             for item in chunk.split("|"):
                 name, _, rest = item.rpartition("=")
-                rows[name] = tuple(int(x) / SCALE for x in rest.partition(":")[2].split(","))
+                taken, _, values = rest.partition(":")
+                yield board, name, taken, values
+
+
+def unpack(packed: Mapping[str, Sequence[str]]) -> dict[str, dict[str, tuple[float, ...]]]:
+    """The values of the data module's packed form per board and card (in ten-thousandths
+    there)."""
+    out: dict[str, dict[str, tuple[float, ...]]] = {board: {} for board in packed}
+    for board, name, _, values in _packed(packed):
+        out[board][name] = tuple(int(x) / SCALE for x in values.split(","))
     return out
 
 
 def taken_counts(packed: Mapping[str, Sequence[str]]) -> dict[str, dict[str, int]]:
-    """The random buy steps that took each card, per board, of the data module's packed form
-    (the `taken` of `name=taken:early,middle,late`)."""
-    out: dict[str, dict[str, int]] = {}
-    for board, chunks in packed.items():
-        rows = out[board] = {}
-        for chunk in chunks:
-            for item in chunk.split("|"):
-                name, _, rest = item.rpartition("=")
-                rows[name] = int(rest.partition(":")[0])
+    """The random buy steps that took each card, per board, of the data module's packed form."""
+    out: dict[str, dict[str, int]] = {board: {} for board in packed}
+    for board, name, taken, _ in _packed(packed):
+        out[board][name] = int(taken)
     return out
 
 

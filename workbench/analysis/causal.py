@@ -7,11 +7,14 @@ the seats whose store holds it with the card forced minus those with it banned: 
 comparison, so neither who is ahead nor the agent's taste decides who buys it.
 
 The estimate is a linear probability model of a seat's win on, for every card, "holds it" and
-"holds it forced", plus board-and-seat strata (regression adjustment: the other cards' arms
-explain part of who wins, which narrows each card's interval without biasing it, because the
-arms are independent coins). Its standard errors are heteroskedasticity-robust (HC2, which for
-one randomised comparison equals Neyman's conservative variance). Lin (2013), "Agnostic notes
-on regression adjustments to experimental data", Annals of Applied Statistics 7(1).
+"holds it forced", the same two summed over the seat's allies and over its rivals in the game
+(R21.26: on a board with teams the team's other seats are allies, every other seat a rival),
+plus board-and-seat strata (regression adjustment: the other cards' arms, and the other seats'
+(a rival made to buy a strong card), explain part of who wins, which narrows each card's
+interval without biasing it, because the arms are independent coins). Its standard errors are
+heteroskedasticity-robust (HC2, which for one randomised comparison equals Neyman's
+conservative variance). Lin (2013), "Agnostic notes on regression adjustments to experimental
+data", Annals of Applied Statistics 7(1).
 
 `estimate` works on plain frames (a test builds them by hand); `effects` reads them from the
 store for the design runs of a context (runs.py finds them: `design_runs`, `companion_runs`);
@@ -52,12 +55,17 @@ adjusted effect with its robust standard error and 95% interval (NULL below MIN_
 
 def estimate(seats: pl.DataFrame, arms: pl.DataFrame, level: float = LEVEL) -> pl.DataFrame:
     """Each card's effect on winning. `seats`: one row per seat-game, columns game_id, seat,
-    won (0/1) and stratum (e.g. board and seat position); `arms`: game_id, seat, card, forced
+    won (0/1), stratum (e.g. board and seat position) and optionally team (the seat's side in
+    its game; without it every seat is a side of its own); `arms`: game_id, seat, card, forced
     (0/1), one row per card name in the seat's store. A row of EFFECT_SCHEMA per card."""
     cards = sorted(set(arms.get_column("card").to_list()))
     if not cards or seats.height == 0:
         return pl.DataFrame(schema=EFFECT_SCHEMA)
-    keyed = seats.select("game_id", "seat", "won", "stratum").with_row_index("row")
+    if "team" not in seats.columns:
+        seats = seats.with_columns(pl.col("seat").alias("team"))
+    keyed = seats.select("game_id", "seat", "won", "stratum", "team").with_row_index("row")
+    game = keyed.get_column("game_id").rank("dense").cast(pl.Int64).to_numpy() - 1
+    side = keyed.select(pl.struct("game_id", "team").rank("dense")).to_series().to_numpy() - 1
     joined = arms.join(keyed.select("game_id", "seat", "row"), on=["game_id", "seat"])
     n, k = keyed.height, len(cards)
     col = {c: i for i, c in enumerate(cards)}
@@ -76,9 +84,10 @@ def estimate(seats: pl.DataFrame, arms: pl.DataFrame, level: float = LEVEL) -> p
         j = names.index(s)
         if j:
             dummies[i, j - 1] = 1.0
-    x = np.hstack([np.ones((n, 1)), dummies, held, arm])
+    others = [*_others(held, game, side), *_others(arm, game, side)]
+    x = np.hstack([np.ones((n, 1)), dummies, held, arm, *others])
     coef, se = _ols_hc2(x, y)
-    first = x.shape[1] - k
+    first = 1 + dummies.shape[1] + k
     z = float(stats.norm.ppf(0.5 + level / 2))
     out = []
     for c, j in col.items():
@@ -103,6 +112,20 @@ def estimate(seats: pl.DataFrame, arms: pl.DataFrame, level: float = LEVEL) -> p
             }
         )
     return pl.DataFrame(out, schema=EFFECT_SCHEMA)
+
+
+def _others(per_seat: np.ndarray, game: np.ndarray, side: np.ndarray) -> list[np.ndarray]:
+    """Per seat row, the sums of `per_seat` over its allies (the other seats of its side) and
+    over its rivals (the seats of the other sides) in its game (`game`, `side`: each row's game
+    and side as 0, 1, ...); a block that is zero throughout (no allies on a two-seat board, no
+    rivals on the Tyrant's) is left out."""
+    by_game = np.zeros((int(game.max()) + 1, per_seat.shape[1]))
+    np.add.at(by_game, game, per_seat)
+    by_side = np.zeros((int(side.max()) + 1, per_seat.shape[1]))
+    np.add.at(by_side, side, per_seat)
+    allies = by_side[side] - per_seat
+    rivals = by_game[game] - by_side[side]
+    return [block for block in (allies, rivals) if block.any()]
 
 
 def _ols_hc2(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -130,11 +153,20 @@ def design_frames(r: Runs) -> tuple[pl.DataFrame, pl.DataFrame]:
         r.con,
         f"""SELECT s.game_id, s.seat, s.won::INT AS won,
                    g.board || ':' || ((s.seat - g.first_player + g.players) % g.players)
-                       AS stratum
+                       AS stratum,
+                   coalesce(b.teams, '') AS teams,
+                   coalesce(b.victory_kind = 'tyrant' AND b.shared_win, false) AS one_side
             FROM game_seats s JOIN games g USING (game_id)
+            LEFT JOIN run_boards b ON b.run_id = g.run_id AND b.board = g.board
             WHERE s.game_id IN (SELECT game_id FROM assignments WHERE run_id IN ({ids}))
             ORDER BY 1, 2""",
     )
+    keys = ["teams", "seat", "one_side"]
+    sides = seats.select(keys).unique()
+    sides = sides.with_columns(
+        pl.Series("team", [team_of(t, s, bool(o)) for t, s, o in sides.iter_rows()], pl.Int64)
+    )
+    seats = seats.join(sides, on=keys, how="left").drop("teams", "one_side")
     arms = query(
         r.con,
         f"""SELECT a.game_id, a.seat, a.card, (a.arm = 'forced')::INT AS forced,
@@ -146,6 +178,18 @@ def design_frames(r: Runs) -> tuple[pl.DataFrame, pl.DataFrame]:
             ORDER BY 1, 2, 3""",
     )
     return seats, arms
+
+
+def team_of(teams: str, seat: int, one_side: bool = False) -> int:
+    """The side of a seat (0-based) as the engine counts it (engine/state.py `_teams`): on a
+    board whose teams the store writes as 1-based seats, `1,3;2,4` (workbench/store/runs.py),
+    its team's index (R21.26); without teams on a Tyrant board the players win together
+    (`one_side`), one side (R21.15); else a side of its own, -1 - seat."""
+    groups = [t.split(",") for t in teams.split(";") if t]
+    for i, members in enumerate(groups):
+        if str(seat + 1) in members:
+            return i
+    return 0 if one_side and not groups else -1 - seat
 
 
 def usage(arms: pl.DataFrame) -> pl.DataFrame:
