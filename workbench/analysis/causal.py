@@ -33,6 +33,7 @@ from scipy import stats
 from workbench.analysis.runs import Runs
 from workbench.analysis.source import in_runs, query, run_list
 from workbench.analysis.stats import LEVEL
+from workbench.store.keys import parse_teams
 
 MIN_ARM = 10
 """Seats in each arm before a card's effect is estimated at all."""
@@ -84,8 +85,9 @@ def estimate(seats: pl.DataFrame, arms: pl.DataFrame, level: float = LEVEL) -> p
         j = names.index(s)
         if j:
             dummies[i, j - 1] = 1.0
-    others = [*_others(held, game, side), *_others(arm, game, side)]
-    x = np.hstack([np.ones((n, 1)), dummies, held, arm, *others])
+    x = np.hstack(
+        [np.ones((n, 1)), dummies, held, arm, *_others(np.hstack([held, arm]), game, side)]
+    )
     coef, se = _ols_hc2(x, y)
     first = 1 + dummies.shape[1] + k
     z = float(stats.norm.ppf(0.5 + level / 2))
@@ -182,12 +184,12 @@ def design_frames(r: Runs) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 def team_of(teams: str, seat: int, one_side: bool = False) -> int:
     """The side of a seat (0-based) as the engine counts it (engine/state.py `_teams`): on a
-    board whose teams the store writes as 1-based seats, `1,3;2,4` (workbench/store/runs.py),
-    its team's index (R21.26); without teams on a Tyrant board the players win together
-    (`one_side`), one side (R21.15); else a side of its own, -1 - seat."""
-    groups = [t.split(",") for t in teams.split(";") if t]
+    board with teams (`run_boards.teams`, keys.parse_teams) its team's index (R21.26); without
+    teams on a Tyrant board the players win together (`one_side`), one side (R21.15); else a
+    side of its own, -1 - seat."""
+    groups = parse_teams(teams)
     for i, members in enumerate(groups):
-        if str(seat + 1) in members:
+        if seat in members:
             return i
     return 0 if one_side and not groups else -1 - seat
 

@@ -18,6 +18,7 @@ from workbench.content.board_map import field_code
 from workbench.content.variants import Change
 from workbench.store import summary
 from workbench.store.files import StoreError, engine_version
+from workbench.store.keys import teams_text
 
 MAX_GAMES: Final = 1_000_000
 """The most games of one run: far below GAME_ID_BASE, and the list of games still to play fits
@@ -177,7 +178,7 @@ def _board_row(run_id: int, index: int, src: BoardSource) -> list[object]:
         placements,
         "\n".join(rows),
         json.dumps(actions, sort_keys=True),
-        ";".join(",".join(str(s + 1) for s in team) for team in b.teams),
+        teams_text(b.teams),
         v.shared_win,
         card_counts_text(b.tyrant_deck),
     ]

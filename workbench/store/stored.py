@@ -18,6 +18,7 @@ from engine.keywords import parse_keywords, parse_modifiers
 from engine.language import parse_effects, parse_free_actions, parse_full_actions, parse_triggers
 from engine.state import GameConfig
 from workbench.content.board_map import parse_field
+from workbench.store.keys import parse_teams
 from workbench.store.schema import columns
 
 _CARD_COLUMNS = columns("run_cards", "run_id")
@@ -101,9 +102,7 @@ def stored_board(con: duckdb.DuckDBPyConnection, run_id: int, board: str) -> Boa
         for code in line.split():
             f = parse_field(code)
             fields.append(replace(f, actions=actions[f.mark]) if f.mark else f)
-    teams = tuple(
-        tuple(int(s) - 1 for s in team.split(",")) for team in r["teams"].split(";") if team
-    )
+    teams = parse_teams(r["teams"])
     victory = Victory(
         VictoryKind(r["victory_kind"]),
         r["victory_target"],
